@@ -1,0 +1,137 @@
+/**
+ * The typed configuration every process reads. Section and key names are Gitea's app.ini names
+ * (RUN-CONTRACT.md); `loadConfig` fills every field with its documented default.
+ */
+
+/** Names of the services that serve gRPC (the gateway serves HTTP only). */
+export const GRPC_SERVICES = ['accounts'] as const;
+export type GrpcServiceName = (typeof GRPC_SERVICES)[number];
+
+export interface ServiceEndpoint {
+  /** `[services.<name>] LISTEN`: where the service binds its gRPC port (default 127.0.0.1:<default port>). */
+  listen: string;
+  /** `[services.<name>] ADDR`: where clients reach it (default = listen). */
+  addr: string;
+}
+
+export interface CairnConfig {
+  /** `CAIRN_WORK_DIR` (default ./data), absolute. */
+  workDir: string;
+  /** `CAIRN_CONFIG` (default $CAIRN_WORK_DIR/app.ini), absolute; the file may not exist. */
+  configPath: string;
+  /** `[DEFAULT] APP_NAME` */
+  appName: string;
+  /** `[DEFAULT] RUN_MODE`: "prod" or "dev". */
+  runMode: 'prod' | 'dev';
+  server: {
+    /** `[server] PROTOCOL` http only for now. */
+    httpAddr: string; // HTTP_ADDR, default 0.0.0.0
+    httpPort: number; // HTTP_PORT, default 3000
+    /** ROOT_URL, always ends with "/"; default http://localhost:<port>/ */
+    rootUrl: string;
+    /** `[server] DISABLE_HTTP_GIT` */
+    disableHttpGit: boolean;
+    /** `[server] LFS_START_SERVER` (lfs_disabled = !this) */
+    lfsStartServer: boolean;
+    /** `[server] MAX_BODY_SIZE` bytes accepted in a JSON API body, default 10 MiB (Cairn's own key). */
+    maxBodySize: number;
+  };
+  database: {
+    /** `[database] URL`: postgres://…; empty selects the embedded PostgreSQL. */
+    url: string;
+    /** `[database] MAX_OPEN_CONNS`, default 10 (per service pool). */
+    maxOpenConns: number;
+  };
+  bus: {
+    /** `[bus] URL`: nats://…; empty selects the in-process bus. */
+    url: string;
+  };
+  log: {
+    /** `[log] LEVEL`: trace|debug|info|warn|error|fatal|silent, default info. */
+    level: string;
+  };
+  api: {
+    enableSwagger: boolean; // ENABLE_SWAGGER true
+    maxResponseItems: number; // MAX_RESPONSE_ITEMS 50
+    defaultPagingNum: number; // DEFAULT_PAGING_NUM 30
+    defaultGitTreesPerPage: number; // 1000
+    defaultMaxBlobSize: number; // 10485760
+    defaultMaxResponseSize: number; // 104857600
+  };
+  ui: {
+    explorePagingNum: number; // 20
+    issuePagingNum: number; // 20
+    repoSearchPagingNum: number; // 20
+    membersPagingNum: number; // 20
+    feedPagingNum: number; // 20
+    defaultTheme: string; // gitea-auto
+    reactions: string[]; // +1, -1, laugh, hooray, confused, heart, rocket, eyes
+    customEmojis: string[]; // git, gitea, codeberg, gitlab, github, gogs
+    showUserEmail: boolean; // true
+  };
+  /** `[ui.explore]`, also read from Gitea's `[service.explore]`. */
+  explore: {
+    requireSigninView: boolean;
+    disableUsersPage: boolean;
+  };
+  service: {
+    /** `[service] REQUIRE_SIGNIN_VIEW` (whole site); "expensive" reads as false for the API. */
+    requireSigninView: boolean;
+    enableBasicAuthentication: boolean; // true
+    /** duration in milliseconds; 0 = off */
+    userDeleteWithCommentsMaxTime: number;
+    defaultUserIsRestricted: boolean; // false
+    defaultUserVisibility: 'public' | 'limited' | 'private'; // public
+    defaultOrgVisibility: 'public' | 'limited' | 'private'; // public
+    defaultAllowCreateOrganization: boolean; // true
+    enableTimetracking: boolean; // true
+    enableUserHeatmap: boolean; // true
+    autoWatchNewRepos: boolean; // true
+  };
+  security: {
+    /** `[security] DISABLE_WEB_HOOKS`, also Gitea's `DISABLE_WEBHOOKS`. */
+    disableWebhooks: boolean;
+    disableQueryAuthToken: boolean; // false
+    /** `[security] MIN_PASSWORD_LENGTH`, default 8 */
+    minPasswordLength: number;
+  };
+  repository: {
+    disableMigrations: boolean;
+    defaultRepoUnits: string[]; // Gitea's builtin list
+    disabledRepoUnits: string[]; // []
+    defaultBranch: string; // main
+    disableStars: boolean;
+    forcePrivate: boolean;
+    maxCreationLimit: number; // -1
+  };
+  migrations: {
+    allowedDomains: string[];
+    blockedDomains: string[];
+    allowLocalnetworks: boolean;
+  };
+  mirror: {
+    enabled: boolean; // true
+    /** milliseconds */
+    minInterval: number; // 10m
+    /** milliseconds */
+    defaultInterval: number; // 8h
+  };
+  webhook: {
+    /** "" in the file means the builtin "external". */
+    allowedHostList: string[];
+    /** seconds */
+    deliverTimeout: number; // 5
+  };
+  attachment: {
+    enabled: boolean; // true
+    allowedTypes: string; // ".avif,.cpuprofile,.csv,…" as Gitea
+    maxSize: number; // MiB, 2048
+    maxFiles: number; // 5
+  };
+  /** gRPC endpoints, `[services.<name>] LISTEN / ADDR`. */
+  services: Record<GrpcServiceName, ServiceEndpoint>;
+  rpc: {
+    /** `[rpc] DEADLINE_MS`: deadline on every client call, default 5000. */
+    deadlineMs: number;
+  };
+}
