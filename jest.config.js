@@ -8,6 +8,8 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   moduleNameMapper: {
+    // slonik 47 requires p-limit 6, which is ESM-only; jest on Node 20 cannot require it, so use the CJS copy.
+    '^p-limit$': '<rootDir>/node_modules/p-limit',
     '^@cairn/proto/(.*)$': '<rootDir>/libs/proto/src/gen/$1',
     '^@cairn/(config|log|db|bus|rpc|http|testing)$': '<rootDir>/libs/$1/src',
   },

@@ -1,1 +1,8 @@
-export {};
+/**
+ * @cairn/testing: helpers every package's tests share. Each test file gets its own database (or schema,
+ * stream, consumer…) with a random suffix and drops it at the end, so files run in parallel and leave
+ * nothing behind.
+ */
+export { testDatabaseUrl, createTestDatabase, type TestDatabase } from './database';
+export { testNatsUrl } from './nats';
+export { uniqueName } from './names';
