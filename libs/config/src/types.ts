@@ -24,12 +24,12 @@ export interface CairnConfig {
   /** `[DEFAULT] RUN_MODE`: "prod" or "dev". */
   runMode: 'prod' | 'dev';
   server: {
-    /** `[server] PROTOCOL` http only for now. */
+    /** `[server] PROTOCOL` must be http (TLS ends at a proxy); default ROOT_URL uses `[server] DOMAIN` (localhost). */
     httpAddr: string; // HTTP_ADDR, default 0.0.0.0
     httpPort: number; // HTTP_PORT, default 3000
     /** ROOT_URL, always ends with "/"; default http://localhost:<port>/ */
     rootUrl: string;
-    /** `[server] DISABLE_HTTP_GIT` */
+    /** `[repository] DISABLE_HTTP_GIT` (Gitea's section); `[server] DISABLE_HTTP_GIT` is accepted too. */
     disableHttpGit: boolean;
     /** `[server] LFS_START_SERVER` (lfs_disabled = !this) */
     lfsStartServer: boolean;
@@ -43,8 +43,10 @@ export interface CairnConfig {
     maxOpenConns: number;
   };
   bus: {
-    /** `[bus] URL`: nats://…; empty selects the in-process bus. */
+    /** `[bus] URL`: nats://… (or a comma-separated list of them); empty selects the in-process bus. */
     url: string;
+    /** The URLs of `url`, one per NATS server ([] when empty). */
+    servers: string[];
   };
   log: {
     /** `[log] LEVEL`: trace|debug|info|warn|error|fatal|silent, default info. */
@@ -97,15 +99,19 @@ export interface CairnConfig {
   };
   repository: {
     disableMigrations: boolean;
-    defaultRepoUnits: string[]; // Gitea's builtin list
-    disabledRepoUnits: string[]; // []
+    /** Unit keys (`repo.code`, …); default Gitea's builtin list minus the disabled units, never empty. */
+    defaultRepoUnits: string[];
+    /** Globally disabled unit keys; default [] (+ repo.packages / repo.actions when `[packages]` / `[actions] ENABLED = false`). */
+    disabledRepoUnits: string[];
     defaultBranch: string; // main
     disableStars: boolean;
     forcePrivate: boolean;
     maxCreationLimit: number; // -1
   };
   migrations: {
+    /** Host patterns, lower-cased. */
     allowedDomains: string[];
+    /** Host patterns, lower-cased. */
     blockedDomains: string[];
     allowLocalnetworks: boolean;
   };
@@ -117,7 +123,7 @@ export interface CairnConfig {
     defaultInterval: number; // 8h
   };
   webhook: {
-    /** "" in the file means the builtin "external". */
+    /** Lower-cased host-match entries; "" in the file means the builtin ["external"]. */
     allowedHostList: string[];
     /** seconds */
     deliverTimeout: number; // 5

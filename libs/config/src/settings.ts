@@ -1,0 +1,221 @@
+/**
+ * Builds the typed CairnConfig from the raw settings: every contract setting with its default
+ * (RUN-CONTRACT.md, Gitea's modules/setting/*.go), aliases for Gitea's own spellings, and validation.
+ */
+import { ConfigError } from './errors';
+import { readDatabaseUrl } from './database-url';
+import { readServiceEndpoints } from './endpoints';
+import { DEFAULT_SECTION } from './raw-sections';
+import { resolveRepoUnits } from './repo-units';
+import type { SettingsReader } from './settings-reader';
+import type { CairnConfig } from './types';
+import { parseBoolean, parseHost, parseList, parseUrl } from './values';
+
+export const VISIBILITIES = ['public', 'limited', 'private'] as const;
+export const RUN_MODES = ['prod', 'dev'] as const;
+/** pino's levels; Gitea's spellings (warning, critical, none) map onto them. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+const LOG_LEVEL_ALIASES = { warning: 'warn', critical: 'fatal', none: 'silent' } as const;
+
+export const DEFAULT_ATTACHMENT_ALLOWED_TYPES =
+  '.avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,' +
+  '.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip';
+export const DEFAULT_REACTIONS = ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'];
+export const DEFAULT_CUSTOM_EMOJIS = ['git', 'gitea', 'codeberg', 'gitlab', 'github', 'gogs'];
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const PORT = { min: 0, max: 65535 };
+const POSITIVE = { min: 1 };
+const NON_NEGATIVE = { min: 0 };
+
+export function readSettings(
+  reader: SettingsReader,
+  paths: { workDir: string; configPath: string },
+  warnings: string[],
+): CairnConfig {
+  const server = readServer(reader);
+  return {
+    workDir: paths.workDir,
+    configPath: paths.configPath,
+    appName: reader.string(DEFAULT_SECTION, 'APP_NAME', 'Cairn'),
+    runMode: reader.choice(DEFAULT_SECTION, 'RUN_MODE', 'prod', RUN_MODES),
+    server,
+    database: {
+      url: readDatabaseUrl(reader, warnings),
+      maxOpenConns: reader.integer('database', 'MAX_OPEN_CONNS', 10, POSITIVE),
+    },
+    bus: readBus(reader),
+    log: { level: reader.choice('log', 'LEVEL', 'info', LOG_LEVELS, LOG_LEVEL_ALIASES) },
+    api: {
+      enableSwagger: reader.boolean('api', 'ENABLE_SWAGGER', true),
+      maxResponseItems: reader.integer('api', 'MAX_RESPONSE_ITEMS', 50, POSITIVE),
+      defaultPagingNum: reader.integer('api', 'DEFAULT_PAGING_NUM', 30, POSITIVE),
+      defaultGitTreesPerPage: reader.integer('api', 'DEFAULT_GIT_TREES_PER_PAGE', 1000, POSITIVE),
+      defaultMaxBlobSize: reader.integer('api', 'DEFAULT_MAX_BLOB_SIZE', 10_485_760, NON_NEGATIVE),
+      defaultMaxResponseSize: reader.integer('api', 'DEFAULT_MAX_RESPONSE_SIZE', 104_857_600, NON_NEGATIVE),
+    },
+    ui: {
+      explorePagingNum: reader.integer('ui', 'EXPLORE_PAGING_NUM', 20, POSITIVE),
+      issuePagingNum: reader.integer('ui', 'ISSUE_PAGING_NUM', 20, POSITIVE),
+      repoSearchPagingNum: reader.integer('ui', 'REPO_SEARCH_PAGING_NUM', 20, POSITIVE),
+      membersPagingNum: reader.integer('ui', 'MEMBERS_PAGING_NUM', 20, POSITIVE),
+      feedPagingNum: reader.integer('ui', 'FEED_PAGING_NUM', 20, POSITIVE),
+      defaultTheme: reader.string('ui', 'DEFAULT_THEME', 'gitea-auto'),
+      reactions: reader.list('ui', 'REACTIONS', DEFAULT_REACTIONS),
+      customEmojis: reader.list('ui', 'CUSTOM_EMOJIS', DEFAULT_CUSTOM_EMOJIS),
+      showUserEmail: reader.boolean('ui', 'SHOW_USER_EMAIL', true),
+    },
+    // The contract's [ui.explore] wins over Gitea's [service.explore].
+    explore: {
+      requireSigninView: reader.boolean(
+        'ui.explore',
+        'REQUIRE_SIGNIN_VIEW',
+        reader.boolean('service.explore', 'REQUIRE_SIGNIN_VIEW', false),
+      ),
+      disableUsersPage: reader.boolean(
+        'ui.explore',
+        'DISABLE_USERS_PAGE',
+        reader.boolean('service.explore', 'DISABLE_USERS_PAGE', false),
+      ),
+    },
+    service: {
+      // "expensive" only hides costly web pages in Gitea; the API stays open.
+      requireSigninView: reader.parse(
+        'service',
+        'REQUIRE_SIGNIN_VIEW',
+        false,
+        (text) => (text.toLowerCase() === 'expensive' ? false : parseBoolean(text)),
+        'expected true, false or expensive',
+      ),
+      enableBasicAuthentication: reader.boolean('service', 'ENABLE_BASIC_AUTHENTICATION', true),
+      userDeleteWithCommentsMaxTime: reader.duration('service', 'USER_DELETE_WITH_COMMENTS_MAX_TIME', 0, {
+        bareSeconds: true,
+      }),
+      defaultUserIsRestricted: reader.boolean('service', 'DEFAULT_USER_IS_RESTRICTED', false),
+      defaultUserVisibility: reader.choice('service', 'DEFAULT_USER_VISIBILITY', 'public', VISIBILITIES),
+      defaultOrgVisibility: reader.choice('service', 'DEFAULT_ORG_VISIBILITY', 'public', VISIBILITIES),
+      defaultAllowCreateOrganization: reader.boolean('service', 'DEFAULT_ALLOW_CREATE_ORGANIZATION', true),
+      enableTimetracking: reader.boolean('service', 'ENABLE_TIMETRACKING', true),
+      enableUserHeatmap: reader.boolean('service', 'ENABLE_USER_HEATMAP', true),
+      autoWatchNewRepos: reader.boolean('service', 'AUTO_WATCH_NEW_REPOS', true),
+    },
+    security: {
+      disableWebhooks: reader.boolean(
+        'security',
+        'DISABLE_WEB_HOOKS',
+        reader.boolean('security', 'DISABLE_WEBHOOKS', false),
+      ),
+      disableQueryAuthToken: reader.boolean('security', 'DISABLE_QUERY_AUTH_TOKEN', false),
+      minPasswordLength: reader.integer('security', 'MIN_PASSWORD_LENGTH', 8, POSITIVE),
+    },
+    repository: readRepository(reader, warnings),
+    migrations: {
+      allowedDomains: reader.list('migrations', 'ALLOWED_DOMAINS', [], { lowerCase: true }),
+      blockedDomains: reader.list('migrations', 'BLOCKED_DOMAINS', [], { lowerCase: true }),
+      allowLocalnetworks: reader.boolean('migrations', 'ALLOW_LOCALNETWORKS', false),
+    },
+    mirror: readMirror(reader, warnings),
+    webhook: {
+      allowedHostList: reader.list('webhook', 'ALLOWED_HOST_LIST', ['external'], { lowerCase: true }),
+      deliverTimeout: reader.integer('webhook', 'DELIVER_TIMEOUT', 5, POSITIVE),
+    },
+    attachment: {
+      enabled: reader.boolean('attachment', 'ENABLED', true),
+      allowedTypes: reader.string('attachment', 'ALLOWED_TYPES', DEFAULT_ATTACHMENT_ALLOWED_TYPES),
+      maxSize: reader.integer('attachment', 'MAX_SIZE', 2048, POSITIVE),
+      maxFiles: reader.integer('attachment', 'MAX_FILES', 5, POSITIVE),
+    },
+    services: readServiceEndpoints(reader),
+    rpc: { deadlineMs: reader.integer('rpc', 'DEADLINE_MS', 5000, POSITIVE) },
+  };
+}
+
+function readServer(reader: SettingsReader): CairnConfig['server'] {
+  // Only validated: Cairn serves plain HTTP and leaves TLS to a reverse proxy.
+  reader.choice('server', 'PROTOCOL', 'http', ['http'] as const);
+  const httpPort = reader.integer('server', 'HTTP_PORT', 3000, PORT);
+  return {
+    httpAddr: reader.string('server', 'HTTP_ADDR', '0.0.0.0'),
+    httpPort,
+    rootUrl: readRootUrl(reader, httpPort),
+    disableHttpGit: reader.boolean('repository', 'DISABLE_HTTP_GIT', reader.boolean('server', 'DISABLE_HTTP_GIT', false)),
+    lfsStartServer: reader.boolean('server', 'LFS_START_SERVER', false),
+    maxBodySize: reader.integer('server', 'MAX_BODY_SIZE', 10_485_760, POSITIVE),
+  };
+}
+
+/** `[server] ROOT_URL`, an http(s) URL always ending in "/"; default as Gitea: http://<DOMAIN>:<HTTP_PORT>/. */
+function readRootUrl(reader: SettingsReader, httpPort: number): string {
+  const domain = reader.parse('server', 'DOMAIN', 'localhost', parseHost, 'expected a host name or IP address');
+  const fallback = new URL(`http://${domain}:${httpPort}/`).href;
+  return reader.parse(
+    'server',
+    'ROOT_URL',
+    fallback,
+    (text) => {
+      const url = parseUrl(text, ['http:', 'https:']);
+      if (!url || url.hostname === '' || url.search !== '' || url.hash !== '') return undefined;
+      return url.href.endsWith('/') ? url.href : `${url.href}/`;
+    },
+    'expected an http:// or https:// URL without query or fragment',
+  );
+}
+
+function readBus(reader: SettingsReader): CairnConfig['bus'] {
+  const servers = reader.parse(
+    'bus',
+    'URL',
+    [] as string[],
+    (text) => {
+      const urls = parseList(text);
+      return urls.every((url) => parseUrl(url, ['nats:'])?.hostname) ? urls : undefined;
+    },
+    'expected a nats:// URL or a comma-separated list of them (empty selects the in-process bus)',
+  );
+  return { url: servers.join(','), servers };
+}
+
+function readRepository(reader: SettingsReader, warnings: string[]): CairnConfig['repository'] {
+  // As Gitea: turning off packages or actions disables their unit everywhere.
+  const disabledUnits = reader.list('repository', 'DISABLED_REPO_UNITS', []);
+  if (!reader.boolean('packages', 'ENABLED', true)) disabledUnits.push('repo.packages');
+  if (!reader.boolean('actions', 'ENABLED', true)) disabledUnits.push('repo.actions');
+  const units = resolveRepoUnits({
+    defaultUnits: reader.list('repository', 'DEFAULT_REPO_UNITS', []),
+    disabledUnits,
+  });
+  warnings.push(...units.warnings);
+  if (units.defaultRepoUnits.length === 0) {
+    throw new ConfigError(
+      'repository.DEFAULT_REPO_UNITS',
+      'no default repository units left: [repository] DEFAULT_REPO_UNITS names none that is allowed as a default and not in DISABLED_REPO_UNITS',
+    );
+  }
+  return {
+    disableMigrations: reader.boolean('repository', 'DISABLE_MIGRATIONS', false),
+    defaultRepoUnits: units.defaultRepoUnits,
+    disabledRepoUnits: units.disabledRepoUnits,
+    defaultBranch: reader.string('repository', 'DEFAULT_BRANCH', 'main'),
+    disableStars: reader.boolean('repository', 'DISABLE_STARS', false),
+    forcePrivate: reader.boolean('repository', 'FORCE_PRIVATE', false),
+    maxCreationLimit: reader.integer('repository', 'MAX_CREATION_LIMIT', -1, { min: -1 }),
+  };
+}
+
+/** Gitea's modules/setting/mirror.go: MIN_INTERVAL at least 1m; DEFAULT_INTERVAL not below MIN_INTERVAL. */
+function readMirror(reader: SettingsReader, warnings: string[]): CairnConfig['mirror'] {
+  let minInterval = reader.duration('mirror', 'MIN_INTERVAL', 10 * MINUTE_MS);
+  if (minInterval < MINUTE_MS) {
+    warnings.push('[mirror] MIN_INTERVAL is below 1m and was set to 1m');
+    minInterval = MINUTE_MS;
+  }
+  let defaultInterval = reader.duration('mirror', 'DEFAULT_INTERVAL', 8 * HOUR_MS);
+  if (defaultInterval < minInterval) {
+    defaultInterval = Math.max(8 * HOUR_MS, minInterval);
+    warnings.push(
+      `[mirror] DEFAULT_INTERVAL is below MIN_INTERVAL and was set to ${defaultInterval / MINUTE_MS}m`,
+    );
+  }
+  return { enabled: reader.boolean('mirror', 'ENABLED', true), minInterval, defaultInterval };
+}
