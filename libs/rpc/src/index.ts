@@ -1,1 +1,6 @@
 export * from './errors';
+export * from './types';
+export { REASON_TRAILER, codeName } from './status';
+export { type RpcServer, type RpcServerOptions, createRpcServer } from './server';
+export { type RpcClient, type RpcClientHandle, type RpcClientOptions, createRpcClient } from './client';
+export { type WaitForReadyOptions, checkHealth, waitForReady } from './health';
