@@ -1,1 +1,69 @@
-export {};
+/**
+ * @cairn/accounts: users and personal access tokens over gRPC, events through the transactional outbox.
+ * `start` runs the service inside any process (the supervisor, tests); `main.ts` runs it alone.
+ */
+import path from 'node:path';
+import { prepareOutbox, startOutboxRelay, type Bus } from '@cairn/bus';
+import type { CairnConfig } from '@cairn/config';
+import { openDatabase } from '@cairn/db';
+import type { Logger } from '@cairn/log';
+import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS } from './events/subjects';
+import { settingsFromConfig } from './rpc/context';
+import { createAccountsServer } from './server';
+
+export { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, Subject } from './events/subjects';
+export { createAccountsServer } from './server';
+export { settingsFromConfig, type AccountsContext, type AccountsSettings } from './rpc/context';
+
+export const SERVICE_NAME = 'accounts';
+export const DATABASE_SCHEMA = 'accounts';
+/** From this file's directory: `src/../src/db/migrations` or `dist/../src/db/migrations`. */
+export const MIGRATIONS_DIR = path.join(__dirname, '..', 'src', 'db', 'migrations');
+
+export interface StartOptions {
+  config: CairnConfig;
+  logger: Logger;
+  bus: Bus;
+  /** `host:port` to bind; default `[services.accounts] LISTEN`. Port 0 picks a free port. */
+  listen?: string;
+}
+
+export interface RunningService {
+  name: string;
+  /** The bound gRPC port. */
+  port: number;
+  /** Stops the server (letting calls finish), then the outbox relay, then the database pool. */
+  stop(): Promise<void>;
+}
+
+export async function start(options: StartOptions): Promise<RunningService> {
+  const { config, logger, bus } = options;
+  const db = await openDatabase({
+    url: config.database.url,
+    schema: DATABASE_SCHEMA,
+    logger,
+    maxConnections: config.database.maxOpenConns,
+    migrationsDir: MIGRATIONS_DIR,
+  });
+  let relay: { stop(): Promise<void> } | undefined;
+  try {
+    await prepareOutbox(db);
+    await bus.ensureStream(ACCOUNTS_STREAM, [...ACCOUNTS_SUBJECTS]);
+    relay = startOutboxRelay({ db, bus, logger });
+    const server = createAccountsServer({ db, settings: settingsFromConfig(config) }, logger);
+    const port = await server.start(options.listen ?? config.services.accounts.listen);
+    server.setServing(true);
+    let stopping: Promise<void> | undefined;
+    const stop = (): Promise<void> =>
+      (stopping ??= (async () => {
+        await server.stop();
+        await relay?.stop();
+        await db.close();
+      })());
+    return { name: SERVICE_NAME, port, stop };
+  } catch (error) {
+    await relay?.stop();
+    await db.close();
+    throw error;
+  }
+}

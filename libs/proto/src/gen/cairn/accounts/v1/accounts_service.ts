@@ -63,7 +63,7 @@ export interface CreateUserRequest {
   sourceId: number;
   mustChangePassword: boolean;
   restricted: boolean;
-  /** Empty means "public". */
+  /** Empty means the instance default (`[service] DEFAULT_USER_VISIBILITY`). */
   visibility: string;
   isAdmin: boolean;
   /** Who creates the account; 0 for the command line or self-registration. */
@@ -100,7 +100,10 @@ export interface UpdateUserRequest {
   email?: string | undefined;
   fullName?: string | undefined;
   loginName?: string | undefined;
-  sourceId?: number | undefined;
+  sourceId?:
+    | number
+    | undefined;
+  /** New plain password (hashed, never stored or published); empty leaves the password as it is, as Gitea's EditUser. */
   password?: string | undefined;
   mustChangePassword?: boolean | undefined;
   website?: string | undefined;
@@ -161,6 +164,8 @@ export interface CreateAccessTokenRequest {
   userId: number;
   name: string;
   scopes: string[];
+  /** Who creates the token (the owner or an admin); recorded in the event. */
+  actorId: number;
 }
 
 export interface CreateAccessTokenResponse {
@@ -173,6 +178,7 @@ export interface CreateAccessTokenResponse {
 
 export interface ListAccessTokensRequest {
   userId: number;
+  /** Unset, or a limit of 0, lists every token of the user. */
   page?: PageRequest | undefined;
 }
 
@@ -185,6 +191,8 @@ export interface DeleteAccessTokenRequest {
   userId: number;
   /** Token id, or its name. */
   idOrName: string;
+  /** Who deletes the token; recorded in the event. */
+  actorId: number;
 }
 
 export interface DeleteAccessTokenResponse {
@@ -2354,7 +2362,7 @@ export const AccessToken: MessageFns<AccessToken> = {
 };
 
 function createBaseCreateAccessTokenRequest(): CreateAccessTokenRequest {
-  return { userId: 0, name: "", scopes: [] };
+  return { userId: 0, name: "", scopes: [], actorId: 0 };
 }
 
 export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
@@ -2367,6 +2375,9 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
     }
     for (const v of message.scopes) {
       writer.uint32(26).string(v!);
+    }
+    if (message.actorId !== 0) {
+      writer.uint32(32).int64(message.actorId);
     }
     return writer;
   },
@@ -2408,6 +2419,14 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
             message.scopes.push(reader.string());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.actorId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2429,6 +2448,11 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
         : 0,
       name: isSet(object.name) ? globalThis.String(object.name) : "",
       scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      actorId: isSet(object.actorId)
+        ? globalThis.Number(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.Number(object.actor_id)
+        : 0,
     };
   },
 
@@ -2443,6 +2467,9 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
     if (message.scopes?.length) {
       obj.scopes = message.scopes;
     }
+    if (message.actorId !== 0) {
+      obj.actorId = Math.round(message.actorId);
+    }
     return obj;
   },
 
@@ -2454,6 +2481,7 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
     message.userId = object.userId ?? 0;
     message.name = object.name ?? "";
     message.scopes = object.scopes?.map((e) => e) || [];
+    message.actorId = object.actorId ?? 0;
     return message;
   },
 };
@@ -2722,7 +2750,7 @@ export const ListAccessTokensResponse: MessageFns<ListAccessTokensResponse> = {
 };
 
 function createBaseDeleteAccessTokenRequest(): DeleteAccessTokenRequest {
-  return { userId: 0, idOrName: "" };
+  return { userId: 0, idOrName: "", actorId: 0 };
 }
 
 export const DeleteAccessTokenRequest: MessageFns<DeleteAccessTokenRequest> = {
@@ -2732,6 +2760,9 @@ export const DeleteAccessTokenRequest: MessageFns<DeleteAccessTokenRequest> = {
     }
     if (message.idOrName !== "") {
       writer.uint32(18).string(message.idOrName);
+    }
+    if (message.actorId !== 0) {
+      writer.uint32(24).int64(message.actorId);
     }
     return writer;
   },
@@ -2765,6 +2796,14 @@ export const DeleteAccessTokenRequest: MessageFns<DeleteAccessTokenRequest> = {
             message.idOrName = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.actorId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2789,6 +2828,11 @@ export const DeleteAccessTokenRequest: MessageFns<DeleteAccessTokenRequest> = {
         : isSet(object.id_or_name)
         ? globalThis.String(object.id_or_name)
         : "",
+      actorId: isSet(object.actorId)
+        ? globalThis.Number(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.Number(object.actor_id)
+        : 0,
     };
   },
 
@@ -2800,6 +2844,9 @@ export const DeleteAccessTokenRequest: MessageFns<DeleteAccessTokenRequest> = {
     if (message.idOrName !== "") {
       obj.idOrName = message.idOrName;
     }
+    if (message.actorId !== 0) {
+      obj.actorId = Math.round(message.actorId);
+    }
     return obj;
   },
 
@@ -2810,6 +2857,7 @@ export const DeleteAccessTokenRequest: MessageFns<DeleteAccessTokenRequest> = {
     const message = createBaseDeleteAccessTokenRequest();
     message.userId = object.userId ?? 0;
     message.idOrName = object.idOrName ?? "";
+    message.actorId = object.actorId ?? 0;
     return message;
   },
 };

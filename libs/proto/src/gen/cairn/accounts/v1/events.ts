@@ -25,7 +25,7 @@ export interface UserUpdated {
   changed: string[];
 }
 
-/** Subject cairn.user.deleted: a user account was deleted. */
+/** Subject cairn.user.deleted: a user account was deleted, and with it all of its access tokens. */
 export interface UserDeleted {
   meta?: EventMeta | undefined;
   userId: number;
@@ -39,7 +39,10 @@ export interface AccessTokenCreated {
   token?: AccessToken | undefined;
 }
 
-/** Subject cairn.access_token.deleted: a personal access token was deleted; caches must forget it. */
+/**
+ * Subject cairn.access_token.deleted: a personal access token was deleted; caches must forget it.
+ * Not published for the tokens removed with their user: cairn.user.deleted stands for those.
+ */
 export interface AccessTokenDeleted {
   meta?: EventMeta | undefined;
   tokenId: number;

@@ -1,0 +1,109 @@
+/**
+ * Every error accounts sends, in one place: Gitea's message texts (models/user/error.go, models/db/name.go,
+ * routers/api/v1/user/app.go) so the gateway can pass them through, and a reason per case so it can pick
+ * Gitea's HTTP status where a code alone is ambiguous.
+ */
+import { CairnError } from '@cairn/rpc';
+
+export const Reason = {
+  userExists: 'user_exists',
+  emailUsed: 'email_used',
+  nameReserved: 'name_reserved',
+  nameInvalid: 'name_invalid',
+  emailInvalid: 'email_invalid',
+  passwordTooShort: 'password_too_short',
+  visibilityInvalid: 'visibility_invalid',
+  userNotFound: 'user_not_found',
+  tokenNameUsed: 'token_name_used',
+  tokenNameInvalid: 'token_name_invalid',
+  tokenScope: 'token_scope',
+  tokenNotFound: 'token_not_found',
+  tokenNameAmbiguous: 'token_name_ambiguous',
+  invalidCredentials: 'invalid_credentials',
+} as const;
+
+export function userExists(name: string): CairnError {
+  return CairnError.exists(`user already exists [name: ${name}]`, { reason: Reason.userExists });
+}
+
+export function emailUsed(email: string): CairnError {
+  return CairnError.exists(`e-mail already in use [email: ${email}]`, { reason: Reason.emailUsed });
+}
+
+export function nameEmpty(): CairnError {
+  return CairnError.invalid('name is empty', { reason: Reason.nameInvalid });
+}
+
+export function nameReserved(name: string): CairnError {
+  return CairnError.invalid(`name is reserved [name: ${name}]`, { reason: Reason.nameReserved });
+}
+
+export function namePatternNotAllowed(pattern: string): CairnError {
+  return CairnError.invalid(`name pattern is not allowed [pattern: ${pattern}]`, { reason: Reason.nameReserved });
+}
+
+export function nameCharsNotAllowed(name: string): CairnError {
+  return CairnError.invalid(`name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`, {
+    reason: Reason.nameInvalid,
+  });
+}
+
+export function nameTooLong(name: string, max: number): CairnError {
+  return CairnError.invalid(`name is invalid [${name}]: must be at most ${max} characters`, { reason: Reason.nameInvalid });
+}
+
+export function emailInvalid(email: string): CairnError {
+  return CairnError.invalid(`e-mail invalid [email: ${email}]`, { reason: Reason.emailInvalid });
+}
+
+export function emailCharNotSupported(email: string): CairnError {
+  return CairnError.invalid(`e-mail address contains unsupported character [email: ${email}]`, {
+    reason: Reason.emailInvalid,
+  });
+}
+
+export function passwordTooShort(minLength: number): CairnError {
+  return CairnError.invalid(`password must be at least ${minLength} characters`, { reason: Reason.passwordTooShort });
+}
+
+export function visibilityInvalid(value: string): CairnError {
+  return CairnError.invalid(`invalid visibility [visibility: ${value}]: must be public, limited or private`, {
+    reason: Reason.visibilityInvalid,
+  });
+}
+
+export function userNotFound(uid: number, name: string): CairnError {
+  return CairnError.notFound(`user does not exist [uid: ${uid}, name: ${name}]`, { reason: Reason.userNotFound });
+}
+
+export function tokenNameUsed(): CairnError {
+  return CairnError.exists('access token name has been used already', { reason: Reason.tokenNameUsed });
+}
+
+export function tokenNameEmpty(): CairnError {
+  return CairnError.invalid('access token name is required', { reason: Reason.tokenNameInvalid });
+}
+
+export function tokenScopeEmpty(): CairnError {
+  return CairnError.invalid('access token must have a scope', { reason: Reason.tokenScope });
+}
+
+export function tokenScopeInvalid(scope: string): CairnError {
+  // Gitea wraps its own parse error: "invalid access token scope provided: invalid access token scope: <s>".
+  return CairnError.invalid(`invalid access token scope provided: invalid access token scope: ${scope}`, {
+    reason: Reason.tokenScope,
+  });
+}
+
+export function tokenNotFound(idOrName: string): CairnError {
+  return CairnError.notFound(`access token does not exist [id or name: ${idOrName}]`, { reason: Reason.tokenNotFound });
+}
+
+export function tokenNameAmbiguous(name: string): CairnError {
+  return CairnError.precondition(`multiple matches for token name '${name}'`, { reason: Reason.tokenNameAmbiguous });
+}
+
+/** One answer for every failed sign-in, so callers cannot tell an unknown user from a wrong secret. */
+export function invalidCredentials(): CairnError {
+  return CairnError.unauthenticated('invalid username, password or token', { reason: Reason.invalidCredentials });
+}

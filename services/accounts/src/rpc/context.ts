@@ -1,0 +1,26 @@
+/** What every accounts handler needs: the database and the settings it applies. */
+import type { CairnConfig } from '@cairn/config';
+import type { Database } from '@cairn/db';
+import type { Visibility } from '../domain/visibility';
+
+export interface AccountsSettings {
+  /** `[security] MIN_PASSWORD_LENGTH` */
+  minPasswordLength: number;
+  /** `[service] DEFAULT_USER_VISIBILITY`, for accounts created without one. */
+  defaultUserVisibility: Visibility;
+  /** `[service] DEFAULT_ALLOW_CREATE_ORGANIZATION` */
+  defaultAllowCreateOrganization: boolean;
+}
+
+export interface AccountsContext {
+  db: Database;
+  settings: AccountsSettings;
+}
+
+export function settingsFromConfig(config: CairnConfig): AccountsSettings {
+  return {
+    minPasswordLength: config.security.minPasswordLength,
+    defaultUserVisibility: config.service.defaultUserVisibility,
+    defaultAllowCreateOrganization: config.service.defaultAllowCreateOrganization,
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Test harness: accounts started with `start()` on a fresh database, a bus that records what the outbox
+ * relay publishes, gRPC clients, and a direct connection for looking at the tables.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Bus } from '@cairn/bus';
+import { loadConfig } from '@cairn/config';
+import { silentLogger } from '@cairn/log';
+import { AccessTokenServiceService, UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { createRpcClient, type RpcClient } from '@cairn/rpc';
+import { createTestDatabase } from '@cairn/testing';
+import { Client } from 'pg';
+import { start, type RunningService } from '../src/index';
+
+export interface PublishedEvent {
+  subject: string;
+  id: string;
+  data: Uint8Array;
+}
+
+export interface RecordingBus extends Bus {
+  streams: Array<{ name: string; subjects: string[] }>;
+  published: PublishedEvent[];
+}
+
+/** A Bus that keeps what is published; accounts consumes nothing. */
+export function recordingBus(): RecordingBus {
+  const bus: RecordingBus = {
+    streams: [],
+    published: [],
+    async ensureStream(name, subjects) {
+      bus.streams.push({ name, subjects });
+    },
+    async publish(subject, id, data) {
+      bus.published.push({ subject, id, data });
+    },
+    async consume(): Promise<never> {
+      throw new Error('accounts consumes nothing');
+    },
+    async close() {},
+  };
+  return bus;
+}
+
+export interface OutboxRow {
+  id: string;
+  subject: string;
+  data: Buffer;
+}
+
+export interface Harness {
+  users: RpcClient<typeof UserServiceService>;
+  tokens: RpcClient<typeof AccessTokenServiceService>;
+  bus: RecordingBus;
+  service: RunningService;
+  /** A plain connection to the test database (search_path = accounts). */
+  sql: Client;
+  outbox(): Promise<OutboxRow[]>;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const database = await createTestDatabase('accounts');
+  const workDir = mkdtempSync(path.join(tmpdir(), 'cairn-accounts-'));
+  const { config } = loadConfig({ env: { CAIRN_WORK_DIR: workDir, CAIRN__DATABASE__URL: database.url, ...env } });
+  const logger = silentLogger();
+  const bus = recordingBus();
+  const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
+  const target = `127.0.0.1:${service.port}`;
+  const users = createRpcClient(UserServiceService, { target, service: 'accounts', logger });
+  const tokens = createRpcClient(AccessTokenServiceService, { target, service: 'accounts', logger });
+  const sql = new Client({ connectionString: database.url, options: '-c search_path=accounts' });
+  await sql.connect();
+  return {
+    users,
+    tokens,
+    bus,
+    service,
+    sql,
+    async outbox() {
+      const result = await sql.query<OutboxRow>('SELECT id::text AS id, subject, data FROM cairn_outbox ORDER BY seq');
+      return result.rows;
+    },
+    async stop() {
+      users.close();
+      tokens.close();
+      await sql.end();
+      await service.stop();
+      await database.drop();
+      rmSync(workDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls until `check` stops throwing (events reach the bus after commit, through the relay). */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
