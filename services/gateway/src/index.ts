@@ -1,1 +1,88 @@
-export {};
+/**
+ * The gateway service: Gitea's REST API (`/api/v1`) and its description, in front of the gRPC services.
+ * `start` runs it on `[server] HTTP_ADDR:HTTP_PORT` (or `listen`), calling accounts at
+ * `[services.accounts] ADDR`.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CairnConfig } from '@cairn/config';
+import type { Logger } from '@cairn/log';
+import { type Gateway, createGateway } from './app';
+import type { GatewayBus } from './auth/invalidation';
+import { createAccountsClients } from './clients';
+
+export { createGateway, type Gateway, type GatewayDependencies } from './app';
+export type { GatewayClients, TokensClient, UsersClient } from './clients';
+export { TokenCache, type TokenCacheOptions } from './auth/token-cache';
+export type { BroadcastSubscribe, GatewayBus } from './auth/invalidation';
+export { cairnVersion } from './version';
+
+export interface StartOptions {
+  config: CairnConfig;
+  logger: Logger;
+  bus: GatewayBus;
+  /** `host:port` to listen on instead of the configuration's; port 0 picks a free one. */
+  listen?: string;
+}
+
+export interface RunningService {
+  name: string;
+  /** The bound HTTP port. */
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** `host:port`, `[v6]:port` or `:port`. */
+function parseListen(listen: string): { host: string | undefined; port: number } {
+  const colon = listen.lastIndexOf(':');
+  const host = listen.slice(0, colon).replace(/^\[(.*)\]$/, '$1');
+  const port = Number(listen.slice(colon + 1));
+  if (colon < 0 || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid listen address "${listen}"`);
+  return { host: host === '' ? undefined : host, port };
+}
+
+/** How long stop() lets requests in flight finish before closing their connections. */
+const STOP_GRACE_MS = 5_000;
+
+export async function start(options: StartOptions): Promise<RunningService> {
+  const { config, logger, bus } = options;
+  const { host, port } = parseListen(options.listen ?? `${config.server.httpAddr}:${config.server.httpPort}`);
+  const clients = createAccountsClients(config, logger);
+  let gateway: Gateway;
+  try {
+    gateway = await createGateway({ config, logger, clients, bus });
+  } catch (error) {
+    clients.close();
+    throw error;
+  }
+  const server = http.createServer(gateway.app);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await gateway.close();
+    clients.close();
+    throw error;
+  }
+  const bound = (server.address() as AddressInfo).port;
+  logger.info({ port: bound }, 'gateway listening');
+
+  return {
+    name: 'gateway',
+    port: bound,
+    stop: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS);
+      await closed;
+      clearTimeout(timer);
+      await gateway.close();
+      clients.close();
+    },
+  };
+}

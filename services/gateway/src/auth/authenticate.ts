@@ -1,0 +1,89 @@
+/**
+ * Credentials → Caller, as Gitea's auth group does it. Tokens resolve through accounts' AuthenticateToken
+ * (remembered in the TokenCache); Basic auth treats the password — or the user name when the password is
+ * empty or `x-oauth-basic` — as a token first, then signs in with the password if
+ * `[service] ENABLE_BASIC_AUTHENTICATION` allows it (if not, the request simply stays anonymous).
+ * Credentials that do not check out are a 401 on every route, public ones included.
+ */
+import type { CairnConfig } from '@cairn/config';
+import { HttpError } from '@cairn/http';
+import { Code, isCairnError } from '@cairn/rpc';
+import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import type { GatewayClients } from '../clients';
+import { ANONYMOUS, type Caller } from './caller';
+import type { Credentials } from './credentials';
+import type { ResolvedToken, TokenCache } from './token-cache';
+
+export const INVALID_CREDENTIALS = 'invalid username, password or token';
+
+// The only secrets accounts issues (40 hex characters, Gitea's `sha1` shape). A Basic password of another
+// shape cannot be a token, so it skips the token lookup and goes straight to the password check.
+const TOKEN_SHAPE = /^[0-9a-f]{40}$/;
+
+function invalidCredentials(): HttpError {
+  return HttpError.unauthorized(INVALID_CREDENTIALS);
+}
+
+/** Maps accounts' "no such credential" to the 401; a failure of accounts itself stays what it is (503). */
+function rethrowUnauthenticated(error: unknown): never {
+  if (isCairnError(error) && (error.code === Code.UNAUTHENTICATED || error.code === Code.NOT_FOUND)) {
+    throw invalidCredentials();
+  }
+  throw error;
+}
+
+export interface AuthenticatorOptions {
+  config: CairnConfig;
+  clients: GatewayClients;
+  cache: TokenCache;
+}
+
+export type Authenticate = (credentials: Credentials) => Promise<Caller>;
+
+export function createAuthenticator({ config, clients, cache }: AuthenticatorOptions): Authenticate {
+  /** The token's owner and scopes, or undefined when accounts knows no such token. */
+  const resolveToken = async (secret: string): Promise<ResolvedToken | undefined> => {
+    const cached = cache.get(secret);
+    if (cached !== undefined) return cached;
+    try {
+      const { token, user } = await clients.tokens.authenticateToken({ token: secret });
+      if (token === undefined || user === undefined) return undefined;
+      const resolved = { token, user };
+      cache.set(secret, resolved);
+      return resolved;
+    } catch (error) {
+      if (isCairnError(error) && error.code === Code.UNAUTHENTICATED) return undefined;
+      throw error;
+    }
+  };
+
+  const signedIn = (user: User, isBasicAuth: boolean, tokenScopes: string[] | undefined): Caller => ({
+    user,
+    isBasicAuth,
+    tokenScopes,
+  });
+
+  return async (credentials) => {
+    switch (credentials.kind) {
+      case 'none':
+        return ANONYMOUS;
+      case 'token': {
+        const resolved = await resolveToken(credentials.token);
+        if (resolved === undefined) throw invalidCredentials();
+        return signedIn(resolved.user, false, resolved.token.scopes);
+      }
+      case 'basic': {
+        const { username, password } = credentials;
+        const candidate = password === '' || password === 'x-oauth-basic' ? username : password;
+        if (TOKEN_SHAPE.test(candidate)) {
+          const resolved = await resolveToken(candidate);
+          if (resolved !== undefined) return signedIn(resolved.user, true, resolved.token.scopes);
+        }
+        if (!config.service.enableBasicAuthentication) return ANONYMOUS;
+        const { user } = await clients.users.authenticatePassword({ login: username, password }).catch(rethrowUnauthenticated);
+        if (user === undefined) throw invalidCredentials();
+        return signedIn(user, true, undefined);
+      }
+    }
+  };
+}

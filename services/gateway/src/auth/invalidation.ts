@@ -1,0 +1,70 @@
+/**
+ * Keeps every gateway instance's token cache honest: accounts publishes when a token is deleted or a user
+ * changes or goes, and each instance evicts what it holds. Every instance must see every event, so this is
+ * a broadcast subscription (`bus.subscribe`), not a durable consumer whose messages a group would share.
+ */
+import type { Bus, BusHandler, Subscription } from '@cairn/bus';
+import { decodeEvent } from '@cairn/bus';
+import type { Logger } from '@cairn/log';
+import { AccessTokenDeleted, UserDeleted, UserUpdated } from '@cairn/proto/cairn/accounts/v1/events';
+import type { TokenCache } from './token-cache';
+
+/** Ephemeral subscription: every subscriber gets every message published on a matching subject. */
+export type BroadcastSubscribe = (filterSubject: string, handler: BusHandler) => Promise<Subscription>;
+
+/** The bus as the gateway uses it; `subscribe` may be missing from an adapter that cannot broadcast. */
+export type GatewayBus = Bus & { subscribe?: BroadcastSubscribe };
+
+export const SUBJECT_ACCESS_TOKEN_DELETED = 'cairn.access_token.deleted';
+export const SUBJECT_USER_UPDATED = 'cairn.user.updated';
+export const SUBJECT_USER_DELETED = 'cairn.user.deleted';
+
+/** What one event makes the cache forget. */
+function evict(cache: TokenCache, subject: string, data: Uint8Array): void {
+  switch (subject) {
+    case SUBJECT_ACCESS_TOKEN_DELETED:
+      cache.forgetToken(decodeEvent(AccessTokenDeleted, data).tokenId);
+      break;
+    case SUBJECT_USER_UPDATED: {
+      const user = decodeEvent(UserUpdated, data).user;
+      if (user === undefined) cache.clear();
+      else cache.forgetUser(user.id);
+      break;
+    }
+    case SUBJECT_USER_DELETED:
+      cache.forgetUser(decodeEvent(UserDeleted, data).userId);
+      break;
+  }
+}
+
+export interface TokenInvalidationOptions {
+  bus: GatewayBus;
+  cache: TokenCache;
+  logger: Logger;
+}
+
+/** Subscribes the cache to the events that revoke tokens; resolves once every subscription is in place. */
+export async function subscribeTokenInvalidation({ bus, cache, logger }: TokenInvalidationOptions): Promise<Subscription> {
+  const subscribe = bus.subscribe?.bind(bus);
+  if (subscribe === undefined) {
+    logger.warn('bus cannot broadcast: a revoked token keeps working here until its cache entry expires');
+    return { stop: async () => {} };
+  }
+  const handler: BusHandler = async (message) => {
+    try {
+      evict(cache, message.subject, message.data);
+    } catch (error) {
+      // An event we cannot read might have revoked anything: forget everything rather than guess.
+      logger.warn({ err: error, subject: message.subject }, 'unreadable invalidation event; token cache cleared');
+      cache.clear();
+    }
+  };
+  const subscriptions = await Promise.all(
+    [SUBJECT_ACCESS_TOKEN_DELETED, SUBJECT_USER_UPDATED, SUBJECT_USER_DELETED].map((subject) => subscribe(subject, handler)),
+  );
+  return {
+    stop: async () => {
+      await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expectExactGiteaShape } from './support/gitea-schema';
+import { type TestGateway, startTestGateway } from './support/harness';
+
+const ROOT_VERSION = (JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+describe('version and settings', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({
+      env: {
+        CAIRN__api__MAX_RESPONSE_ITEMS: '40',
+        CAIRN__ui__REACTIONS: '+1, heart',
+        CAIRN__repository__DISABLE_MIGRATIONS: 'true',
+        CAIRN__mirror__ENABLED: 'false',
+      },
+    });
+  });
+  afterAll(() => gw.close());
+
+  it("GET /version answers the root package.json's version", async () => {
+    const res = await gw.fetch('/api/v1/version');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json;charset=utf-8');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const body = await res.json();
+    expect(body).toEqual({ version: ROOT_VERSION });
+    expectExactGiteaShape('ServerVersion', body);
+  });
+
+  it('GET /settings/api', async () => {
+    const body = await (await gw.fetch('/api/v1/settings/api')).json();
+    expect(body).toEqual({
+      max_response_items: 40,
+      default_paging_num: 30,
+      default_git_trees_per_page: 1000,
+      default_max_blob_size: 10485760,
+      default_max_response_size: 104857600,
+    });
+    expectExactGiteaShape('GeneralAPISettings', body);
+  });
+
+  it('GET /settings/ui', async () => {
+    const body = await (await gw.fetch('/api/v1/settings/ui')).json();
+    expect(body).toEqual({
+      default_theme: gw.config.ui.defaultTheme,
+      allowed_reactions: ['+1', 'heart'],
+      custom_emojis: ['git', 'gitea', 'codeberg', 'gitlab', 'github', 'gogs'],
+    });
+    expectExactGiteaShape('GeneralUISettings', body);
+  });
+
+  it('GET /settings/repository', async () => {
+    const body = await (await gw.fetch('/api/v1/settings/repository')).json();
+    expect(body).toEqual({
+      mirrors_disabled: true,
+      http_git_disabled: false,
+      migrations_disabled: true,
+      stars_disabled: false,
+      time_tracking_disabled: false,
+      lfs_disabled: !gw.config.server.lfsStartServer,
+    });
+    expectExactGiteaShape('GeneralRepoSettings', body);
+  });
+
+  it('GET /settings/attachment', async () => {
+    const body = await (await gw.fetch('/api/v1/settings/attachment')).json();
+    expect(body).toEqual({
+      enabled: gw.config.attachment.enabled,
+      allowed_types: gw.config.attachment.allowedTypes,
+      max_size: gw.config.attachment.maxSize,
+      max_files: gw.config.attachment.maxFiles,
+    });
+    expectExactGiteaShape('GeneralAttachmentSettings', body);
+  });
+});

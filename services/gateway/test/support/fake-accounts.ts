@@ -1,0 +1,234 @@
+/**
+ * An in-memory accounts service with the async client shape the gateway uses, answering with accounts'
+ * error codes, reasons and messages, so gateway tests need no gRPC and no database. `calls` counts
+ * requests per method; `failure` makes every call fail (e.g. UNAVAILABLE) to test the mapping.
+ */
+import { randomBytes } from 'node:crypto';
+import { CairnError } from '@cairn/rpc';
+import type { AccessToken, User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import type { GatewayClients, TokensClient, UsersClient } from '../../src/clients';
+
+const CATEGORIES = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'];
+const RESERVED = new Set(['api', 'admin', 'user', 'explore', 'swagger']);
+
+function baseUser(id: number, login: string): User {
+  return {
+    id,
+    login,
+    loginName: '',
+    sourceId: 0,
+    fullName: '',
+    email: `${login.toLowerCase()}@example.com`,
+    language: '',
+    isAdmin: false,
+    lastLogin: undefined,
+    created: new Date('2024-01-02T03:04:05Z'),
+    restricted: false,
+    active: true,
+    prohibitLogin: false,
+    location: '',
+    website: '',
+    description: '',
+    visibility: 'public',
+    mustChangePassword: false,
+    maxRepoCreation: -1,
+    allowGitHook: false,
+    allowImportLocal: false,
+    allowCreateOrganization: true,
+    updated: new Date('2024-01-02T03:04:05Z'),
+  };
+}
+
+function normalizeScopes(scopes: readonly string[]): string[] {
+  const levels = new Map<string, number>();
+  let all = false;
+  for (const scope of scopes.flatMap((s) => s.split(',')).filter((s) => s !== '')) {
+    if (scope === 'all') {
+      all = true;
+      continue;
+    }
+    const match = /^(read|write):(.+)$/.exec(scope);
+    if (match === null || !CATEGORIES.includes(match[2])) {
+      throw CairnError.invalid(`invalid access token scope provided: invalid access token scope: ${scope}`, { reason: 'token_scope' });
+    }
+    levels.set(match[2], Math.max(levels.get(match[2]) ?? 0, match[1] === 'write' ? 2 : 1));
+  }
+  if (all) return ['all'];
+  const normal = CATEGORIES.filter((c) => levels.has(c)).map((c) => `${levels.get(c) === 2 ? 'write' : 'read'}:${c}`);
+  if (normal.length === 0) throw CairnError.invalid('access token must have a scope', { reason: 'token_scope' });
+  return normal;
+}
+
+export class FakeAccounts {
+  readonly users = new Map<number, User>();
+  readonly passwords = new Map<number, string>();
+  /** secret → token */
+  readonly tokens = new Map<string, AccessToken>();
+  readonly calls: Record<string, number> = {};
+  /** When set, every call fails with it. */
+  failure: CairnError | undefined;
+  private nextUserId = 1;
+  private nextTokenId = 1;
+
+  readonly clients: GatewayClients;
+
+  constructor() {
+    const users: UsersClient = {
+      createUser: async (request) =>
+        this.call('createUser', () => {
+          const name = request.username;
+          if (RESERVED.has(name.toLowerCase())) throw CairnError.invalid(`name is reserved [name: ${name}]`, { reason: 'name_reserved' });
+          if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
+            throw CairnError.invalid(`name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`, { reason: 'name_invalid' });
+          }
+          if (this.findByName(name) !== undefined) throw CairnError.exists(`user already exists [name: ${name}]`, { reason: 'user_exists' });
+          this.checkEmail(request.email, undefined);
+          if (request.password.length < 8) throw CairnError.invalid('password must be at least 8 characters', { reason: 'password_too_short' });
+          const user = this.addUser(name, {
+            email: request.email,
+            fullName: request.fullName,
+            loginName: request.loginName,
+            mustChangePassword: request.mustChangePassword,
+            restricted: request.restricted,
+            visibility: request.visibility === '' ? 'public' : request.visibility,
+            isAdmin: request.isAdmin,
+            created: request.createdAt ?? new Date(),
+            password: request.password,
+          });
+          return { user };
+        }),
+      getUser: async (request) =>
+        this.call('getUser', () => {
+          const user = request.id !== undefined ? this.users.get(request.id) : this.findByName(request.username ?? '');
+          if (user === undefined) {
+            throw CairnError.notFound(`user does not exist [uid: ${request.id ?? 0}, name: ${request.username ?? ''}]`, { reason: 'user_not_found' });
+          }
+          return { user };
+        }),
+      batchGetUsers: async (request) =>
+        this.call('batchGetUsers', () => ({ users: request.ids.flatMap((id) => this.users.get(id) ?? []) })),
+      updateUser: async (request) =>
+        this.call('updateUser', () => {
+          const user = this.users.get(request.id);
+          if (user === undefined) throw CairnError.notFound(`user does not exist [uid: ${request.id}, name: ]`, { reason: 'user_not_found' });
+          if (request.email !== undefined) this.checkEmail(request.email, user.id);
+          if (request.password !== undefined) {
+            if (request.password.length < 8) throw CairnError.invalid('password must be at least 8 characters', { reason: 'password_too_short' });
+            this.passwords.set(user.id, request.password);
+          }
+          const { id: _id, actorId: _actor, password: _password, ...edits } = request;
+          const defined = Object.fromEntries(Object.entries(edits).filter(([, v]) => v !== undefined));
+          const updated: User = { ...user, ...defined, updated: new Date() };
+          this.users.set(user.id, updated);
+          return { user: updated };
+        }),
+      deleteUser: async (request) =>
+        this.call('deleteUser', () => {
+          if (!this.users.delete(request.id)) throw CairnError.notFound(`user does not exist [uid: ${request.id}, name: ]`, { reason: 'user_not_found' });
+          for (const [secret, token] of this.tokens) if (token.userId === request.id) this.tokens.delete(secret);
+          return {};
+        }),
+      authenticatePassword: async (request) =>
+        this.call('authenticatePassword', () => {
+          const login = request.login.toLowerCase();
+          const user = [...this.users.values()].find((u) => u.login.toLowerCase() === login || u.email.toLowerCase() === login);
+          if (user === undefined || this.passwords.get(user.id) !== request.password) {
+            throw CairnError.unauthenticated('invalid username, password or token', { reason: 'invalid_credentials' });
+          }
+          return { user };
+        }),
+    };
+
+    const tokens: TokensClient = {
+      createAccessToken: async (request) =>
+        this.call('createAccessToken', () => {
+          if (request.name.trim() === '') throw CairnError.invalid('access token name is required', { reason: 'token_name_invalid' });
+          if ([...this.tokens.values()].some((t) => t.userId === request.userId && t.name === request.name)) {
+            throw CairnError.exists('access token name has been used already', { reason: 'token_name_used' });
+          }
+          const { secret, token } = this.addToken(request.userId, request.name, normalizeScopes(request.scopes));
+          return { token, sha1: secret };
+        }),
+      listAccessTokens: async (request) =>
+        this.call('listAccessTokens', () => {
+          const all = [...this.tokens.values()].filter((t) => t.userId === request.userId).sort((a, b) => b.id - a.id);
+          const page = request.page;
+          const slice = page === undefined || page.limit <= 0 ? all : all.slice((page.page - 1) * page.limit, page.page * page.limit);
+          return { tokens: slice, total: all.length };
+        }),
+      deleteAccessToken: async (request) =>
+        this.call('deleteAccessToken', () => {
+          const own = [...this.tokens.entries()].filter(([, t]) => t.userId === request.userId);
+          const byId = /^\d+$/.test(request.idOrName) ? own.filter(([, t]) => t.id === Number(request.idOrName)) : [];
+          const matches = byId.length > 0 ? byId : own.filter(([, t]) => t.name === request.idOrName);
+          if (matches.length === 0) {
+            throw CairnError.notFound(`access token does not exist [id or name: ${request.idOrName}]`, { reason: 'token_not_found' });
+          }
+          if (matches.length > 1) {
+            throw CairnError.precondition(`multiple matches for token name '${request.idOrName}'`, { reason: 'token_name_ambiguous' });
+          }
+          this.tokens.delete(matches[0][0]);
+          return {};
+        }),
+      authenticateToken: async (request) =>
+        this.call('authenticateToken', () => {
+          const token = this.tokens.get(request.token);
+          const user = token === undefined ? undefined : this.users.get(token.userId);
+          if (token === undefined || user === undefined) {
+            throw CairnError.unauthenticated('invalid username, password or token', { reason: 'invalid_credentials' });
+          }
+          return { token, user };
+        }),
+    };
+
+    this.clients = { users, tokens };
+  }
+
+  private async call<T>(method: string, answer: () => T): Promise<T> {
+    this.calls[method] = (this.calls[method] ?? 0) + 1;
+    if (this.failure !== undefined) throw this.failure;
+    return answer();
+  }
+
+  private findByName(name: string): User | undefined {
+    return [...this.users.values()].find((u) => u.login.toLowerCase() === name.toLowerCase());
+  }
+
+  private checkEmail(email: string, userId: number | undefined): void {
+    if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw CairnError.invalid(`e-mail invalid [email: ${email}]`, { reason: 'email_invalid' });
+    const holder = [...this.users.values()].find((u) => u.email.toLowerCase() === email.toLowerCase());
+    if (holder !== undefined && holder.id !== userId) throw CairnError.exists(`e-mail already in use [email: ${email}]`, { reason: 'email_used' });
+  }
+
+  /** Adds a user directly (test set-up); `password` defaults to `password123`. */
+  addUser(login: string, fields: Partial<User> & { password?: string } = {}): User {
+    const { password, ...rest } = fields;
+    const user: User = { ...baseUser(this.nextUserId++, login), ...rest };
+    this.users.set(user.id, user);
+    this.passwords.set(user.id, password ?? 'password123');
+    return user;
+  }
+
+  /** Adds a token directly (test set-up). */
+  addToken(userId: number, name: string, scopes: string[]): { secret: string; token: AccessToken } {
+    const secret = randomBytes(20).toString('hex');
+    const token: AccessToken = {
+      id: this.nextTokenId++,
+      userId,
+      name,
+      scopes,
+      tokenLastEight: secret.slice(-8),
+      createdAt: new Date('2024-02-03T04:05:06Z'),
+      lastUsedAt: undefined,
+    };
+    this.tokens.set(secret, token);
+    return { secret, token };
+  }
+
+  /** Changes a user behind the gateway's back (as another instance or the CLI would). */
+  setUser(id: number, fields: Partial<User>): void {
+    const user = this.users.get(id);
+    if (user === undefined) throw new Error(`no user ${id}`);
+    this.users.set(id, { ...user, ...fields });
+  }
+}

@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { type TestGateway, startTestGateway } from './support/harness';
+
+interface Description {
+  swagger: string;
+  basePath: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, { operationId: string }>>;
+  definitions: Record<string, unknown>;
+  responses: Record<string, unknown>;
+  securityDefinitions: Record<string, unknown>;
+}
+
+const gitea = JSON.parse(readFileSync(path.join(__dirname, '..', 'api', 'gitea-api-v1.json'), 'utf8')) as Description;
+const ROOT_VERSION = (JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+function refsIn(value: unknown, into: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((v) => refsIn(v, into));
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, v] of Object.entries(value)) {
+      if (key === '$ref' && typeof v === 'string') into.push(v);
+      else refsIn(v, into);
+    }
+  }
+  return into;
+}
+
+function resolve(doc: Description, ref: string): unknown {
+  const [, section, name] = ref.split('/');
+  return (doc as unknown as Record<string, Record<string, unknown>>)[section]?.[name];
+}
+
+describe('API description', () => {
+  let gw: TestGateway;
+  let doc: Description;
+  beforeAll(async () => {
+    gw = await startTestGateway();
+    const res = await gw.fetch('/swagger.v1.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json;charset=utf-8');
+    doc = (await res.json()) as Description;
+  });
+  afterAll(() => gw.close());
+
+  it("is Swagger 2.0 under /api/v1 with Cairn's name and version", () => {
+    expect(doc.swagger).toBe('2.0');
+    expect(doc.basePath).toBe('/api/v1');
+    expect(doc.info.title).toMatch(/Cairn/);
+    expect(doc.info.version).toBe(ROOT_VERSION);
+    expect(doc.securityDefinitions).toEqual(gitea.securityDefinitions);
+  });
+
+  it('describes exactly the registered routes', () => {
+    const described = Object.entries(doc.paths)
+      .flatMap(([p, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`))
+      .sort();
+    const registered = gw.gateway.routes.map((r) => `${r.method.toUpperCase()} ${r.path}`).sort();
+    expect(described).toEqual(registered);
+    expect(described).toEqual(
+      [
+        'GET /version',
+        'GET /settings/api',
+        'GET /settings/ui',
+        'GET /settings/repository',
+        'GET /settings/attachment',
+        'GET /user',
+        'GET /users/{username}',
+        'GET /users/{username}/tokens',
+        'POST /users/{username}/tokens',
+        'DELETE /users/{username}/tokens/{token}',
+        'POST /admin/users',
+        'PATCH /admin/users/{username}',
+        'DELETE /admin/users/{username}',
+      ].sort(),
+    );
+  });
+
+  it("takes each operation from Gitea's description unchanged", () => {
+    for (const [p, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) expect(operation).toEqual(gitea.paths[p][method]);
+    }
+  });
+
+  it('resolves every $ref inside the document, and carries nothing unreferenced', () => {
+    const refs = refsIn(doc);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) expect({ ref, found: resolve(doc, ref) !== undefined }).toEqual({ ref, found: true });
+    const used = new Set(refs);
+    for (const name of Object.keys(doc.definitions)) expect(used.has(`#/definitions/${name}`)).toBe(true);
+    for (const name of Object.keys(doc.responses)) expect(used.has(`#/responses/${name}`)).toBe(true);
+    expect(Object.keys(doc.definitions)).toEqual(expect.arrayContaining(['User', 'AccessToken', 'CreateUserOption', 'EditUserOption']));
+  });
+
+  it('serves a self-contained documentation page at /api/swagger', async () => {
+    const res = await gw.fetch('/api/swagger');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'; connect-src 'self'/);
+    const html = await res.text();
+    expect(html).toContain("fetch('../swagger.v1.json')");
+    // Nothing from elsewhere: no absolute URLs in src/href attributes.
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+  });
+
+  it('redirects /api/v1/swagger to the page with 303', async () => {
+    const res = await gw.fetch('/api/v1/swagger', { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/api/swagger');
+  });
+});
+
+describe('API description with [api] ENABLE_SWAGGER=false', () => {
+  it('serves neither the description, nor its page, nor the redirect', async () => {
+    const gw = await startTestGateway({ env: { CAIRN__api__ENABLE_SWAGGER: 'false' } });
+    try {
+      const res = await gw.fetch('/api/v1/swagger', { redirect: 'manual' });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ errors: null, message: 'not found', url: 'http://localhost:3000/api/swagger' });
+      expect((await gw.fetch('/swagger.v1.json')).status).toBe(404);
+      expect((await gw.fetch('/api/swagger')).status).toBe(404);
+    } finally {
+      await gw.close();
+    }
+  });
+});
