@@ -1,1 +1,15 @@
-export {};
+/**
+ * @cairn/bus: events between services. Services write events to their outbox in the transaction of the
+ * change (`enqueueEvent`), a relay publishes them (`startOutboxRelay`) to the bus — NATS JetStream
+ * (`connectNatsBus`) or, in embedded mode, PostgreSQL (`createInProcessBus`), which keep the same
+ * contract — and consumers apply each event once (`processOnce`).
+ */
+export type { Bus, BusHandler, BusMessage, ConsumeOptions, Subscription } from './types';
+export { connectNatsBus, type NatsBusOptions } from './nats-bus';
+export { createInProcessBus, type InProcessBusOptions } from './in-process-bus';
+export { prepareOutbox, enqueueEvent, type OutboxEvent } from './outbox';
+export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './relay';
+export { processOnce } from './idempotency';
+export { uuidv7 } from './uuidv7';
+export { encodeEvent, decodeEvent, type EventEncoder, type EventDecoder } from './codec';
+export { subjectMatches } from './subjects';

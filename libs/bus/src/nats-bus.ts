@@ -1,0 +1,167 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  StorageType,
+  jetstreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
+import { connect, nanos } from '@nats-io/transport-node';
+import type { Logger } from '@cairn/log';
+import { assertSubject, assertSubjectFilter } from './subjects';
+import { delay } from './wake';
+import { DEFAULT_ACK_WAIT_MS, logHandlerFailure, redeliveryDelayMs } from './delivery';
+import type { Bus, BusMessage, ConsumeOptions, Subscription } from './types';
+
+export interface NatsBusOptions {
+  /** `nats://host:port`, several separated by commas. */
+  url: string;
+  logger: Logger;
+  /** Connection name shown by the server; default `cairn`. */
+  name?: string;
+  /** How long publish and JetStream API calls wait for the server; default 5000 ms. */
+  requestTimeoutMs?: number;
+}
+
+/** Publishes with the same id inside this window are stored once (the outbox relay's retries fall in it). */
+const DUPLICATE_WINDOW_MS = 2 * 60_000;
+/** Messages one consumer holds ahead of its handler; small, since their ack wait is already running. */
+const PULL_BATCH = 10;
+const MSG_ID_HEADER = 'Nats-Msg-Id';
+const DRAIN_TIMEOUT_MS = 5_000;
+
+/**
+ * The production bus: JetStream streams (file storage, dedup by message id) and durable pull consumers
+ * with explicit acks. The connection reconnects forever; while the server is away, publish rejects
+ * after `requestTimeoutMs` so the outbox relay keeps the rows and retries.
+ */
+export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
+  const { logger } = options;
+  const timeout = options.requestTimeoutMs ?? 5_000;
+  const nc = await connect({
+    servers: options.url.split(',').map((s) => s.trim()),
+    name: options.name ?? 'cairn',
+    maxReconnectAttempts: -1,
+    timeout,
+  });
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect' || status.type === 'error') logger.warn({ nats_status: status.type }, 'nats connection lost');
+      else if (status.type === 'reconnect') logger.info({ nats_status: status.type }, 'nats reconnected');
+    }
+  })();
+  const jsm = await jetstreamManager(nc, { timeout });
+  const js = jsm.jetstream();
+  const subscriptions = new Set<Subscription>();
+
+  async function ensureStream(name: string, subjects: string[]): Promise<void> {
+    subjects.forEach(assertSubjectFilter);
+    const wanted = [...new Set(subjects)].sort();
+    try {
+      const info = await jsm.streams.info(name);
+      const have = [...(info.config.subjects ?? [])].sort();
+      if (have.join('\n') !== wanted.join('\n')) await jsm.streams.update(name, { subjects: wanted });
+    } catch (error) {
+      if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error;
+      // Adding with an identical config is idempotent on the server, so concurrent starts are safe.
+      await jsm.streams.add({
+        name,
+        subjects: wanted,
+        storage: StorageType.File,
+        duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+      });
+    }
+  }
+
+  async function publish(subject: string, id: string, data: Uint8Array): Promise<void> {
+    assertSubject(subject);
+    await js.publish(subject, data, { msgID: id, timeout });
+  }
+
+  async function consume(consumeOptions: ConsumeOptions): Promise<Subscription> {
+    const { stream, durable, filterSubject, handler } = consumeOptions;
+    assertSubjectFilter(filterSubject);
+    const ackWaitMs = consumeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
+    const maxDeliver = consumeOptions.maxDeliver ?? -1;
+    // Create-or-update: every process consuming the durable states the same config.
+    await jsm.consumers.add(stream, {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: filterSubject,
+      ack_wait: nanos(ackWaitMs),
+      max_deliver: maxDeliver,
+    });
+    const consumer = await js.consumers.get(stream, durable);
+    const messages = await consumer.consume({ max_messages: PULL_BATCH });
+    const log = logger.child({ stream, durable });
+    let stopping = false;
+
+    void (async () => {
+      for await (const status of messages.status()) {
+        if (status.type === 'consumer_deleted' || status.type === 'consumer_not_found' || status.type === 'stream_not_found') {
+          log.warn({ nats_status: status.type }, 'consumer unavailable');
+        }
+      }
+    })();
+
+    async function handle(msg: JsMsg): Promise<void> {
+      const message: BusMessage = {
+        id: msg.headers?.get(MSG_ID_HEADER) ?? '',
+        subject: msg.subject,
+        data: msg.data,
+        deliveryCount: msg.info.deliveryCount,
+      };
+      try {
+        await handler(message);
+        settle(() => msg.ack());
+      } catch (error) {
+        logHandlerFailure(log, error, message, maxDeliver);
+        settle(() => msg.nak(redeliveryDelayMs(message.deliveryCount)));
+      }
+    }
+
+    // An ack after the connection closed cannot reach the server; the message simply comes back.
+    function settle(action: () => void): void {
+      try {
+        action();
+      } catch (error) {
+        log.warn({ err: error }, 'could not settle message');
+      }
+    }
+
+    const loop = (async () => {
+      try {
+        for await (const msg of messages) {
+          // Messages already pulled when stop() began go back at once instead of waiting out ack_wait.
+          if (stopping) settle(() => msg.nak());
+          else await handle(msg);
+        }
+      } catch (error) {
+        log.error({ err: error }, 'consumer stopped on error');
+      }
+    })();
+
+    const subscription: Subscription = {
+      async stop() {
+        if (stopping) return;
+        stopping = true;
+        subscriptions.delete(subscription);
+        void messages.close().catch(() => undefined);
+        await Promise.race([loop, delay(ackWaitMs)]);
+      },
+    };
+    subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async function close(): Promise<void> {
+    await Promise.all([...subscriptions].map((s) => s.stop()));
+    if (nc.isClosed()) return;
+    await Promise.race([nc.drain().catch(() => undefined), delay(DRAIN_TIMEOUT_MS)]);
+    if (!nc.isClosed()) await nc.close();
+  }
+
+  return { ensureStream, publish, consume, close };
+}

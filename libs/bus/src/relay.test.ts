@@ -1,0 +1,147 @@
+import { openDatabase, sql, z, type Database } from '@cairn/db';
+import { silentLogger } from '@cairn/log';
+import { createTestDatabase, type TestDatabase } from '@cairn/testing';
+import { createInProcessBus } from './in-process-bus';
+import { enqueueEvent, prepareOutbox } from './outbox';
+import { startOutboxRelay, type OutboxRelay } from './relay';
+import { RecordingBus, withOutage } from './test-support/fake-bus';
+import type { Bus, BusMessage } from './types';
+import { uuidv7 } from './uuidv7';
+import { waitFor } from './test-support/wait';
+
+const logger = silentLogger();
+let database: TestDatabase;
+let counter = 0;
+const cleanups: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase('bus_relay');
+});
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+afterAll(async () => {
+  await database.drop();
+});
+
+/** A fresh service schema with its outbox, closed after the test. */
+async function serviceDatabase(): Promise<Database> {
+  counter += 1;
+  const db = await openDatabase({ url: database.url, schema: `svc_${counter}`, logger });
+  cleanups.push(() => db.close());
+  await prepareOutbox(db);
+  return db;
+}
+
+function relay(db: Database, bus: Bus, pollMs = 200): OutboxRelay {
+  const started = startOutboxRelay({ db, bus, logger, pollMs });
+  cleanups.push(() => started.stop());
+  return started;
+}
+
+async function unpublishedCount(db: Database): Promise<number> {
+  return db.pool.oneFirst(sql.type(z.object({ n: z.number() }))`
+    SELECT count(*)::int AS n FROM ${sql.identifier([db.schema, 'cairn_outbox'])} WHERE published_at IS NULL`);
+}
+
+const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+describe('outbox and relay', () => {
+  it('creates its tables idempotently, also concurrently', async () => {
+    const db = await serviceDatabase();
+    await Promise.all([prepareOutbox(db), prepareOutbox(db), prepareOutbox(db)]);
+    expect(await unpublishedCount(db)).toBe(0);
+  });
+
+  it('publishes nothing from a transaction that rolls back, and a committed event once with its id', async () => {
+    const db = await serviceDatabase();
+    const bus = new RecordingBus();
+    relay(db, bus);
+    await expect(
+      db.pool.transaction(async (tx) => {
+        await enqueueEvent(tx, { subject: 'cairn.user.created', data: bytes('rolled back') });
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    const id = await db.pool.transaction((tx) => enqueueEvent(tx, { subject: 'cairn.user.created', data: bytes('committed') }));
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    await waitFor('row marked published', async () => (await unpublishedCount(db)) === 0);
+    expect(bus.published.map((p) => [p.subject, p.id, Buffer.from(p.data).toString()])).toEqual([['cairn.user.created', id, 'committed']]);
+  });
+
+  it('keeps the caller-given event id', async () => {
+    const db = await serviceDatabase();
+    const bus = new RecordingBus();
+    relay(db, bus);
+    const id = uuidv7();
+    expect(await db.pool.transaction((tx) => enqueueEvent(tx, { subject: 'cairn.user.deleted', data: bytes('x'), id }))).toBe(id);
+    await waitFor('publish', () => bus.published.length === 1);
+    expect(bus.published[0].id).toBe(id);
+  });
+
+  it('rejects an event that could never be published', async () => {
+    const db = await serviceDatabase();
+    await expect(db.pool.transaction((tx) => enqueueEvent(tx, { subject: 'cairn.user.*', data: bytes('x') }))).rejects.toThrow();
+    await expect(db.pool.transaction((tx) => enqueueEvent(tx, { subject: 'cairn.user.created', data: bytes('x'), id: 'nope' }))).rejects.toThrow();
+    expect(await unpublishedCount(db)).toBe(0);
+  });
+
+  it('keeps events while the bus is down and delivers them after it returns', async () => {
+    const db = await serviceDatabase();
+    const inner = await createInProcessBus({ url: database.url, logger });
+    cleanups.push(() => inner.close());
+    await inner.ensureStream('RELAY_OUTAGE', ['relayoutage.>']);
+    const received: BusMessage[] = [];
+    const sub = await inner.consume({
+      stream: 'RELAY_OUTAGE', durable: 'reader', filterSubject: 'relayoutage.>', handler: async (m) => void received.push(m),
+    });
+    cleanups.push(() => sub.stop());
+    const outage = withOutage(inner);
+    outage.setDown(true);
+    relay(db, outage.bus);
+
+    const id = await db.pool.transaction((tx) => enqueueEvent(tx, { subject: 'relayoutage.user.created', data: bytes('late') }));
+    await waitFor('two failed attempts', () => outage.failures() >= 2);
+    expect(await unpublishedCount(db)).toBe(1);
+    expect(received).toEqual([]);
+
+    outage.setDown(false);
+    await waitFor('delivery', () => received.length === 1);
+    expect(received[0].id).toBe(id);
+    expect(Buffer.from(received[0].data).toString()).toBe('late');
+    await waitFor('row marked published', async () => (await unpublishedCount(db)) === 0);
+  });
+
+  it('publishes each row once with two relays on one schema', async () => {
+    const db = await serviceDatabase();
+    const bus = new RecordingBus();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      await db.pool.transaction(async (tx) => {
+        for (let j = 0; j < 50; j += 1) ids.push(await enqueueEvent(tx, { subject: 'cairn.x.y', data: bytes(`${i}.${j}`) }));
+      });
+    }
+    const relays = [
+      startOutboxRelay({ db, bus, logger, pollMs: 100, batchSize: 20 }),
+      startOutboxRelay({ db, bus, logger, pollMs: 100, batchSize: 20 }),
+    ];
+    cleanups.push(async () => void (await Promise.all(relays.map((r) => r.stop()))));
+    await waitFor('every row marked published', async () => (await unpublishedCount(db)) === 0);
+    expect(bus.published.map((p) => p.id).sort()).toEqual([...ids].sort());
+  });
+
+  it('finishes the batch in progress when stopped', async () => {
+    const db = await serviceDatabase();
+    const bus = new RecordingBus();
+    await db.pool.transaction(async (tx) => {
+      for (let j = 0; j < 30; j += 1) await enqueueEvent(tx, { subject: 'cairn.x.y', data: bytes(`${j}`) });
+    });
+    const started = startOutboxRelay({ db, bus, logger, pollMs: 100, batchSize: 30 });
+    await waitFor('first publish', () => bus.published.length > 0);
+    await started.stop();
+    expect(bus.published).toHaveLength(30);
+    expect(await unpublishedCount(db)).toBe(0);
+  });
+});

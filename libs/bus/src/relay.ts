@@ -1,0 +1,138 @@
+import { sql, z, type Database } from '@cairn/db';
+import type { Logger } from '@cairn/log';
+import { outboxChannel } from './outbox';
+import { listenForNotifications } from './pg-listener';
+import type { Bus } from './types';
+import { createWaker } from './wake';
+
+export interface OutboxRelayOptions {
+  db: Database;
+  bus: Bus;
+  logger: Logger;
+  /** Longest wait between looks at the outbox when no NOTIFY arrives; default 1000 ms. */
+  pollMs?: number;
+  /** Rows per transaction; default 100. */
+  batchSize?: number;
+  /** Published rows older than this are deleted (checked hourly); default 7 days. */
+  retentionMs?: number;
+}
+
+export interface OutboxRelay {
+  /** Finishes the batch in progress, then stops. */
+  stop(): Promise<void>;
+}
+
+const MAX_BACKOFF_MS = 10_000;
+const PRUNE_EVERY_MS = 60 * 60_000;
+const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60_000;
+
+const outboxRow = z.object({ seq: z.number(), id: z.string(), subject: z.string(), data: z.instanceof(Buffer) });
+
+interface BatchResult {
+  published: number;
+  /** The batch was full and went through: more rows may be waiting. */
+  more: boolean;
+  failure?: { error: unknown; subject?: string; id?: string };
+}
+
+/**
+ * Publishes the outbox of `db.schema` to the bus in sequence order, with the event id as the message id,
+ * and marks rows published. Rows are taken with FOR UPDATE SKIP LOCKED in the transaction that marks
+ * them, so several relays on one schema publish each row once (and the bus deduplicates by id should a
+ * relay die between publishing and committing). When the bus fails, the rows stay and the relay retries
+ * with backoff, so events written while the bus is down go out once it is back.
+ */
+export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
+  const { db, bus } = options;
+  const logger = options.logger.child({ component: 'outbox-relay', schema: db.schema });
+  const pollMs = options.pollMs ?? 1_000;
+  const batchSize = options.batchSize ?? 100;
+  const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+  const table = sql.identifier([db.schema, 'cairn_outbox']);
+  const waker = createWaker();
+  let stopped = false;
+  let backingOff = false;
+  let lastPrune = 0;
+
+  // While backing off, new events do not cut the wait short: the bus is what they would wait for.
+  const listener = listenForNotifications({
+    url: db.url,
+    channel: outboxChannel(db.schema),
+    logger,
+    onNotify: () => {
+      if (!backingOff) waker.wake();
+    },
+  });
+
+  async function relayBatch(): Promise<BatchResult> {
+    return db.pool.transaction(async (tx) => {
+      const rows = await tx.any(sql.type(outboxRow)`
+        SELECT seq, id, subject, data FROM ${table}
+        WHERE published_at IS NULL ORDER BY seq LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`);
+      const done: number[] = [];
+      let failure: BatchResult['failure'];
+      for (const row of rows) {
+        try {
+          await bus.publish(row.subject, row.id, row.data);
+          done.push(row.seq);
+        } catch (error) {
+          // Stop at the first failure: while the bus is down every publish would wait out its timeout.
+          failure = { error, subject: row.subject, id: row.id };
+          break;
+        }
+      }
+      if (done.length > 0) {
+        await tx.query(sql.unsafe`UPDATE ${table} SET published_at = now() WHERE seq = ANY(${sql.array(done, 'int8')})`);
+      }
+      return { published: done.length, more: failure === undefined && rows.length === batchSize, failure };
+    });
+  }
+
+  async function pruneIfDue(): Promise<void> {
+    if (Date.now() - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = Date.now();
+    try {
+      const result = await db.pool.query(sql.unsafe`
+        DELETE FROM ${table} WHERE published_at < now() - ${retentionMs}::bigint * interval '1 millisecond'`);
+      if (result.rowCount > 0) logger.info({ deleted: result.rowCount }, 'pruned published outbox rows');
+    } catch (error) {
+      logger.warn({ err: error }, 'could not prune the outbox');
+    }
+  }
+
+  async function run(): Promise<void> {
+    let failures = 0;
+    while (!stopped) {
+      let result: BatchResult;
+      try {
+        result = await relayBatch();
+      } catch (error) {
+        result = { published: 0, more: false, failure: { error } };
+      }
+      if (result.failure !== undefined) {
+        failures += 1;
+        const { error, subject, id } = result.failure;
+        logger.warn({ err: error, subject, event_id: id, failures }, 'could not relay outbox events; retrying');
+        backingOff = true;
+        await waker.sleep(Math.min(250 * 2 ** failures, MAX_BACKOFF_MS));
+        backingOff = false;
+        continue;
+      }
+      if (failures > 0) logger.info({ failures }, 'outbox relay recovered');
+      failures = 0;
+      if (result.more) continue;
+      await pruneIfDue();
+      if (!stopped) await waker.sleep(pollMs);
+    }
+  }
+
+  const loop = run();
+  return {
+    async stop() {
+      stopped = true;
+      waker.wake();
+      await loop;
+      await listener.close();
+    },
+  };
+}

@@ -1,0 +1,234 @@
+/**
+ * The one contract every Bus adapter must meet. Adapter test files call `describeBusContract` with a
+ * way to open a new bus on the same backing store (a "new process" as far as the bus can tell).
+ */
+import { redeliveryDelayMs } from '../delivery';
+import type { Bus, BusMessage, Subscription } from '../types';
+import { uuidv7 } from '../uuidv7';
+import { sleep, waitFor } from './wait';
+
+export interface BusContractHarness {
+  /** Unique per test file: stream names start with it upper-cased, subjects with it lower-cased. */
+  prefix: string;
+  /** Opens a new bus instance on the shared backing store. */
+  connect(): Promise<Bus>;
+}
+
+const encoder = new TextEncoder();
+const text = (data: Uint8Array): string => new TextDecoder().decode(data);
+
+export function describeBusContract(adapter: string, harness: BusContractHarness): void {
+  describe(`Bus contract: ${adapter}`, () => {
+    const opened: Bus[] = [];
+    const subscriptions: Subscription[] = [];
+    let counter = 0;
+
+    /** A fresh stream per test, capturing `<subjectRoot>.>`. */
+    async function freshStream(bus: Bus): Promise<{ stream: string; root: string }> {
+      counter += 1;
+      const stream = `${harness.prefix.toUpperCase()}_${counter}`;
+      const root = `${harness.prefix.toLowerCase()}${counter}`;
+      await bus.ensureStream(stream, [`${root}.>`]);
+      return { stream, root };
+    }
+
+    async function open(): Promise<Bus> {
+      const bus = await harness.connect();
+      opened.push(bus);
+      return bus;
+    }
+
+    /** A handler that records every delivery. */
+    function recorder(): { received: BusMessage[]; handler: (m: BusMessage) => Promise<void> } {
+      const received: BusMessage[] = [];
+      return { received, handler: async (m) => void received.push(m) };
+    }
+
+    afterEach(async () => {
+      await Promise.all(subscriptions.splice(0).map((s) => s.stop()));
+      await Promise.all(opened.splice(0).map((b) => b.close()));
+    });
+
+    it('delivers a published message with its id, subject and data', async () => {
+      const bus = await open();
+      const { stream, root } = await freshStream(bus);
+      const { received, handler } = recorder();
+      subscriptions.push(await bus.consume({ stream, durable: 'reader', filterSubject: `${root}.>`, handler }));
+      const id = uuidv7();
+      await bus.publish(`${root}.user.created`, id, encoder.encode('hello'));
+      await waitFor('delivery', () => received.length === 1);
+      expect(received[0]).toMatchObject({ id, subject: `${root}.user.created`, deliveryCount: 1 });
+      expect(text(received[0].data)).toBe('hello');
+    });
+
+    it('stores a message published twice with one id once', async () => {
+      const bus = await open();
+      const { stream, root } = await freshStream(bus);
+      const first = uuidv7();
+      const second = uuidv7();
+      await bus.publish(`${root}.a.b`, first, encoder.encode('1'));
+      await bus.publish(`${root}.a.b`, first, encoder.encode('1 again'));
+      await bus.publish(`${root}.a.b`, second, encoder.encode('2'));
+      const { received, handler } = recorder();
+      subscriptions.push(await bus.consume({ stream, durable: 'reader', filterSubject: `${root}.>`, handler }));
+      // Delivery follows stream order, so a stored duplicate would arrive before `second`.
+      await waitFor('second message', () => received.some((m) => m.id === second));
+      expect(received.map((m) => [m.id, text(m.data)])).toEqual([[first, '1'], [second, '2']]);
+    });
+
+    it('delivers messages published before the consumer existed, in order', async () => {
+      const bus = await open();
+      const { stream, root } = await freshStream(bus);
+      const ids = [uuidv7(), uuidv7(), uuidv7()];
+      for (const id of ids) await bus.publish(`${root}.x.y`, id, encoder.encode(id));
+      const { received, handler } = recorder();
+      subscriptions.push(await bus.consume({ stream, durable: 'late', filterSubject: `${root}.>`, handler }));
+      await waitFor('three deliveries', () => received.length === 3);
+      expect(received.map((m) => m.id)).toEqual(ids);
+    });
+
+    it('redelivers a message whose handler throws, counting deliveries', async () => {
+      const bus = await open();
+      const { stream, root } = await freshStream(bus);
+      const counts: number[] = [];
+      subscriptions.push(await bus.consume({
+        stream, durable: 'flaky', filterSubject: `${root}.>`,
+        handler: async (m) => {
+          counts.push(m.deliveryCount);
+          if (counts.length < 3) throw new Error('not yet');
+        },
+      }));
+      await bus.publish(`${root}.x.y`, uuidv7(), encoder.encode('retry me'));
+      await waitFor('third delivery', () => counts.length === 3);
+      expect(counts).toEqual([1, 2, 3]);
+    });
+
+    it('stops redelivering after maxDeliver deliveries', async () => {
+      const bus = await open();
+      const { stream, root } = await freshStream(bus);
+      let deliveries = 0;
+      subscriptions.push(await bus.consume({
+        stream, durable: 'doomed', filterSubject: `${root}.>`, maxDeliver: 2,
+        handler: async () => {
+          deliveries += 1;
+          throw new Error('always fails');
+        },
+      }));
+      await bus.publish(`${root}.x.y`, uuidv7(), encoder.encode('poison'));
+      await waitFor('second delivery', () => deliveries === 2);
+      // A third delivery would come after the second failure's delay; wait well past it.
+      await sleep(redeliveryDelayMs(2) + 1_500);
+      expect(deliveries).toBe(2);
+    });
+
+    it('redelivers to a new process what a crashed consumer never acknowledged', async () => {
+      const first = await open();
+      const { stream, root } = await freshStream(first);
+      const id = uuidv7();
+      let firstGot: BusMessage | undefined;
+      let release: (() => void) | undefined;
+      const stuck = new Promise<void>((_, reject) => {
+        release = () => reject(new Error('released after the test'));
+      });
+      await first.consume({
+        stream, durable: 'crashy', filterSubject: `${root}.>`, ackWaitMs: 1_000,
+        handler: async (m) => {
+          firstGot = m;
+          await stuck;
+        },
+      });
+      await first.publish(`${root}.x.y`, id, encoder.encode('survive'));
+      await waitFor('first delivery', () => firstGot !== undefined);
+      // The "crash": the handler never finishes and the process goes away without acking.
+      await first.close();
+
+      const second = await open();
+      const { received, handler } = recorder();
+      subscriptions.push(await second.consume({ stream, durable: 'crashy', filterSubject: `${root}.>`, ackWaitMs: 1_000, handler }));
+      await waitFor('redelivery', () => received.length > 0);
+      // Only the id is promised: JetStream takes back a delivery that went to a vanished client, so the
+      // count a crash leaves behind is not dependable there.
+      expect(received.map((m) => m.id)).toEqual([id]);
+      release?.();
+    });
+
+    it('does not redeliver acknowledged messages to a restarted consumer', async () => {
+      const first = await open();
+      const { stream, root } = await freshStream(first);
+      const acked = uuidv7();
+      const { received: before, handler: record } = recorder();
+      const sub = await first.consume({ stream, durable: 'restart', filterSubject: `${root}.>`, handler: record });
+      await first.publish(`${root}.x.y`, acked, encoder.encode('once'));
+      await waitFor('first delivery', () => before.length === 1);
+      await sub.stop();
+      await first.close();
+
+      const second = await open();
+      const marker = uuidv7();
+      await second.publish(`${root}.x.y`, marker, encoder.encode('marker'));
+      const { received, handler } = recorder();
+      subscriptions.push(await second.consume({ stream, durable: 'restart', filterSubject: `${root}.>`, handler }));
+      await waitFor('marker', () => received.some((m) => m.id === marker));
+      expect(received.map((m) => m.id)).toEqual([marker]);
+    });
+
+    it('shares one durable between consumers without handing a message to two at once', async () => {
+      const a = await open();
+      const b = await open();
+      const { stream, root } = await freshStream(a);
+      const inFlight = new Set<string>();
+      const handledBy = new Map<string, string[]>();
+      const overlaps: string[] = [];
+      const handler = (who: string) => async (m: BusMessage) => {
+        if (inFlight.has(m.id)) overlaps.push(m.id);
+        inFlight.add(m.id);
+        await sleep(20);
+        inFlight.delete(m.id);
+        handledBy.set(m.id, [...(handledBy.get(m.id) ?? []), who]);
+      };
+      const options = { stream, durable: 'shared', filterSubject: `${root}.>`, ackWaitMs: 30_000 };
+      subscriptions.push(await a.consume({ ...options, handler: handler('a') }));
+      subscriptions.push(await b.consume({ ...options, handler: handler('b') }));
+      subscriptions.push(await a.consume({ ...options, handler: handler('a2') }));
+      const ids = Array.from({ length: 30 }, () => uuidv7());
+      for (const id of ids) await a.publish(`${root}.work.item`, id, encoder.encode(id));
+      await waitFor('all handled', () => ids.every((id) => handledBy.has(id)));
+      expect(overlaps).toEqual([]);
+      expect(ids.filter((id) => handledBy.get(id)!.length !== 1)).toEqual([]);
+      const workers = new Set([...handledBy.values()].flat());
+      expect(workers.size).toBeGreaterThan(1);
+    });
+
+    it('applies subject filters with * and > wildcards', async () => {
+      const bus = await open();
+      const { stream, root } = await freshStream(bus);
+      const star = recorder();
+      const tail = recorder();
+      subscriptions.push(await bus.consume({ stream, durable: 'star', filterSubject: `${root}.user.*`, handler: star.handler }));
+      subscriptions.push(await bus.consume({ stream, durable: 'tail', filterSubject: `${root}.user.>`, handler: tail.handler }));
+      const subjects = [`${root}.user.created`, `${root}.repo.created`, `${root}.user.email.added`, `${root}.users.created`, `${root}.user.deleted`];
+      for (const subject of subjects) await bus.publish(subject, uuidv7(), encoder.encode(subject));
+      await waitFor('last matching message', () =>
+        star.received.some((m) => m.subject === `${root}.user.deleted`) && tail.received.some((m) => m.subject === `${root}.user.deleted`));
+      expect(star.received.map((m) => m.subject)).toEqual([`${root}.user.created`, `${root}.user.deleted`]);
+      expect(tail.received.map((m) => m.subject)).toEqual([`${root}.user.created`, `${root}.user.email.added`, `${root}.user.deleted`]);
+    });
+
+    it('rejects a publish that no stream captures', async () => {
+      const bus = await open();
+      await expect(bus.publish(`${harness.prefix.toLowerCase()}nostream.x`, uuidv7(), encoder.encode('lost'))).rejects.toThrow();
+    });
+
+    it('updates the subjects of an existing stream', async () => {
+      const bus = await open();
+      const { stream, root } = await freshStream(bus);
+      const other = `${root}extra`;
+      await bus.ensureStream(stream, [`${root}.>`, `${other}.>`]);
+      await bus.ensureStream(stream, [`${root}.>`, `${other}.>`]);
+      const { received, handler } = recorder();
+      subscriptions.push(await bus.consume({ stream, durable: 'both', filterSubject: `${other}.>`, handler }));
+      await bus.publish(`${other}.thing.happened`, uuidv7(), encoder.encode('x'));
+      await waitFor('delivery on the added subject', () => received.length === 1);
+    });
+  });
+}
