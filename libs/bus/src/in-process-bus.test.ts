@@ -16,4 +16,5 @@ afterAll(async () => {
 describeBusContract('in-process (PostgreSQL)', {
   prefix: uniqueName('ct'),
   connect: () => createInProcessBus({ url: database.url, logger: silentLogger() }),
+  broadcastAcrossInstances: false,
 });

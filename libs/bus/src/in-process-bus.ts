@@ -4,7 +4,7 @@ import type { Logger } from '@cairn/log';
 import { DEFAULT_ACK_WAIT_MS, isLastDelivery, logHandlerFailure, redeliveryDelayMs } from './delivery';
 import { listenForNotifications } from './pg-listener';
 import { assertSubject, assertSubjectFilter, subjectFilterPattern, subjectFiltersOverlap, subjectMatches } from './subjects';
-import type { Bus, BusMessage, ConsumeOptions, Subscription } from './types';
+import type { BroadcastHandler, Bus, BusMessage, ConsumeOptions, Subscription } from './types';
 import { createWaker, delay, type Waker } from './wake';
 
 export interface InProcessBusOptions {
@@ -80,6 +80,7 @@ export async function createInProcessBus(options: InProcessBusOptions): Promise<
   });
   const consumers = new Set<LocalConsumer>();
   const subscriptions = new Set<Subscription>();
+  const broadcasts = new Set<{ filterSubject: string; handler: BroadcastHandler }>();
   let streams: StreamDefinition[] = [];
 
   /** Wakes the consumers a new message concerns; all of them when that is unknown. */
@@ -142,7 +143,29 @@ export async function createInProcessBus(options: InProcessBusOptions): Promise<
       await tx.query(sql.unsafe`SELECT pg_notify(${CHANNEL}, ${`${stream} ${subject}`})`);
       return true;
     });
-    if (stored) wakeConsumers(stream, subject);
+    if (!stored) return;
+    wakeConsumers(stream, subject);
+    broadcast({ id, subject, data, deliveryCount: 1 });
+  }
+
+  function broadcast(message: BusMessage): void {
+    for (const b of broadcasts) {
+      if (!subjectMatches(b.filterSubject, message.subject)) continue;
+      Promise.resolve()
+        .then(() => b.handler(message))
+        .catch((err: unknown) => logger.warn({ err, subject: message.subject }, 'broadcast handler failed'));
+    }
+  }
+
+  async function subscribe(filterSubject: string, handler: BroadcastHandler): Promise<Subscription> {
+    assertSubjectFilter(filterSubject);
+    const entry = { filterSubject, handler };
+    broadcasts.add(entry);
+    return {
+      async stop() {
+        broadcasts.delete(entry);
+      },
+    };
   }
 
   async function claim(stream: string, durable: string): Promise<ClaimResult> {
@@ -341,5 +364,5 @@ export async function createInProcessBus(options: InProcessBusOptions): Promise<
       wakeConsumers(stream, subject);
     },
   });
-  return { ensureStream, publish, consume, close };
+  return { ensureStream, publish, consume, subscribe, close };
 }

@@ -4,7 +4,7 @@
  * (`connectNatsBus`) or, in embedded mode, PostgreSQL (`createInProcessBus`), which keep the same
  * contract — and consumers apply each event once (`processOnce`).
  */
-export type { Bus, BusHandler, BusMessage, ConsumeOptions, Subscription } from './types';
+export type { BroadcastHandler, Bus, BusHandler, BusMessage, ConsumeOptions, Subscription } from './types';
 export { connectNatsBus, type NatsBusOptions } from './nats-bus';
 export { createInProcessBus, type InProcessBusOptions } from './in-process-bus';
 export { prepareOutbox, enqueueEvent, type OutboxEvent } from './outbox';

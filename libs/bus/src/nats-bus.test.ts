@@ -13,4 +13,5 @@ afterAll(async () => {
 describeBusContract('NATS JetStream', {
   prefix,
   connect: () => connectNatsBus({ url: testNatsUrl(), logger: silentLogger(), requestTimeoutMs: 2_000 }),
+  broadcastAcrossInstances: true,
 });

@@ -12,7 +12,7 @@ import type { Logger } from '@cairn/log';
 import { assertSubject, assertSubjectFilter } from './subjects';
 import { delay } from './wake';
 import { DEFAULT_ACK_WAIT_MS, logHandlerFailure, redeliveryDelayMs } from './delivery';
-import type { Bus, BusMessage, ConsumeOptions, Subscription } from './types';
+import type { BroadcastHandler, Bus, BusMessage, ConsumeOptions, Subscription } from './types';
 
 export interface NatsBusOptions {
   /** `nats://host:port`, several separated by commas. */
@@ -156,6 +156,31 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
     return subscription;
   }
 
+  async function subscribe(filterSubject: string, handler: BroadcastHandler): Promise<Subscription> {
+    assertSubjectFilter(filterSubject);
+    // A core subscription sees JetStream publishes too, on every connected process.
+    const sub = nc.subscribe(filterSubject, {
+      callback: (error, msg) => {
+        if (error !== null) {
+          logger.warn({ err: error, subject: filterSubject }, 'broadcast subscription error');
+          return;
+        }
+        const message: BusMessage = { id: msg.headers?.get(MSG_ID_HEADER) ?? '', subject: msg.subject, data: msg.data, deliveryCount: 1 };
+        Promise.resolve()
+          .then(() => handler(message))
+          .catch((err: unknown) => logger.warn({ err, subject: msg.subject }, 'broadcast handler failed'));
+      },
+    });
+    const subscription: Subscription = {
+      async stop() {
+        subscriptions.delete(subscription);
+        if (!sub.isClosed()) sub.unsubscribe();
+      },
+    };
+    subscriptions.add(subscription);
+    return subscription;
+  }
+
   async function close(): Promise<void> {
     await Promise.all([...subscriptions].map((s) => s.stop()));
     if (nc.isClosed()) return;
@@ -163,5 +188,5 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
     if (!nc.isClosed()) await nc.close();
   }
 
-  return { ensureStream, publish, consume, close };
+  return { ensureStream, publish, consume, subscribe, close };
 }

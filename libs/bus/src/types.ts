@@ -26,6 +26,9 @@ export interface ConsumeOptions {
   maxDeliver?: number;
 }
 
+/** Handler of a broadcast subscription; a throw is logged and dropped (nothing is redelivered). */
+export type BroadcastHandler = (message: BusMessage) => void | Promise<void>;
+
 export interface Subscription {
   /** Stops fetching, lets the handler in flight finish (at most ackWaitMs) and hands back unstarted messages. */
   stop(): Promise<void>;
@@ -37,6 +40,12 @@ export interface Bus {
   /** Stores one message; `id` is the deduplication key. Resolves once stored, rejects if it cannot be. */
   publish(subject: string, id: string, data: Uint8Array): Promise<void>;
   consume(options: ConsumeOptions): Promise<Subscription>;
+  /**
+   * Ephemeral broadcast: every live subscriber (in every process, for NATS; in this process, for the
+   * in-process bus) sees every message published from now on that matches `filterSubject`. At most once
+   * and not durable: for cache invalidation and similar hints, never for work that must not be lost.
+   */
+  subscribe(filterSubject: string, handler: BroadcastHandler): Promise<Subscription>;
   /** Stops every consumer of this bus and releases its connections. */
   close(): Promise<void>;
 }

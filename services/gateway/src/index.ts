@@ -14,7 +14,7 @@ import { createAccountsClients } from './clients';
 export { createGateway, type Gateway, type GatewayDependencies } from './app';
 export type { GatewayClients, TokensClient, UsersClient } from './clients';
 export { TokenCache, type TokenCacheOptions } from './auth/token-cache';
-export type { BroadcastSubscribe, GatewayBus } from './auth/invalidation';
+export type { GatewayBus } from './auth/invalidation';
 export { cairnVersion } from './version';
 
 export interface StartOptions {

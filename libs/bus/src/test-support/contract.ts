@@ -12,6 +12,8 @@ export interface BusContractHarness {
   prefix: string;
   /** Opens a new bus instance on the shared backing store. */
   connect(): Promise<Bus>;
+  /** Whether a broadcast subscription on one instance sees another instance's publishes. */
+  broadcastAcrossInstances: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -212,6 +214,28 @@ export function describeBusContract(adapter: string, harness: BusContractHarness
         star.received.some((m) => m.subject === `${root}.user.deleted`) && tail.received.some((m) => m.subject === `${root}.user.deleted`));
       expect(star.received.map((m) => m.subject)).toEqual([`${root}.user.created`, `${root}.user.deleted`]);
       expect(tail.received.map((m) => m.subject)).toEqual([`${root}.user.created`, `${root}.user.email.added`, `${root}.user.deleted`]);
+    });
+
+    it('broadcasts every matching publish to every subscriber, stored ones only once', async () => {
+      const publisher = await open();
+      const other = await open();
+      const { root } = await freshStream(publisher);
+      const first = recorder();
+      const second = recorder();
+      subscriptions.push(await publisher.subscribe(`${root}.user.*`, first.handler));
+      // NATS subscribers see publishes from any process; the in-process bus reaches its own process.
+      subscriptions.push(await (harness.broadcastAcrossInstances ? other : publisher).subscribe(`${root}.user.*`, second.handler));
+      const id = uuidv7();
+      await publisher.publish(`${root}.user.deleted`, id, encoder.encode('gone'));
+      await publisher.publish(`${root}.repo.deleted`, uuidv7(), encoder.encode('not matched'));
+      await waitFor('both subscribers', () => first.received.length === 1 && second.received.length === 1);
+      expect(first.received[0]).toMatchObject({ id, subject: `${root}.user.deleted` });
+      expect(text(second.received[0].data)).toBe('gone');
+      const stopped = subscriptions.splice(0);
+      await Promise.all(stopped.map((s) => s.stop()));
+      await publisher.publish(`${root}.user.deleted`, uuidv7(), encoder.encode('after stop'));
+      await sleep(100);
+      expect(first.received).toHaveLength(1);
     });
 
     it('rejects a publish that no stream captures', async () => {

@@ -22,6 +22,10 @@ export class RecordingBus implements Bus {
     throw new Error('RecordingBus cannot consume');
   }
 
+  async subscribe(): Promise<Subscription> {
+    throw new Error('RecordingBus cannot subscribe');
+  }
+
   async close(): Promise<void> {}
 }
 

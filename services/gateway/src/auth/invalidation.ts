@@ -3,17 +3,14 @@
  * changes or goes, and each instance evicts what it holds. Every instance must see every event, so this is
  * a broadcast subscription (`bus.subscribe`), not a durable consumer whose messages a group would share.
  */
-import type { Bus, BusHandler, Subscription } from '@cairn/bus';
+import type { Bus, BroadcastHandler, Subscription } from '@cairn/bus';
 import { decodeEvent } from '@cairn/bus';
 import type { Logger } from '@cairn/log';
 import { AccessTokenDeleted, UserDeleted, UserUpdated } from '@cairn/proto/cairn/accounts/v1/events';
 import type { TokenCache } from './token-cache';
 
-/** Ephemeral subscription: every subscriber gets every message published on a matching subject. */
-export type BroadcastSubscribe = (filterSubject: string, handler: BusHandler) => Promise<Subscription>;
-
-/** The bus as the gateway uses it; `subscribe` may be missing from an adapter that cannot broadcast. */
-export type GatewayBus = Bus & { subscribe?: BroadcastSubscribe };
+/** The part of the bus the gateway uses. */
+export type GatewayBus = Pick<Bus, 'subscribe'>;
 
 export const SUBJECT_ACCESS_TOKEN_DELETED = 'cairn.access_token.deleted';
 export const SUBJECT_USER_UPDATED = 'cairn.user.updated';
@@ -45,12 +42,7 @@ export interface TokenInvalidationOptions {
 
 /** Subscribes the cache to the events that revoke tokens; resolves once every subscription is in place. */
 export async function subscribeTokenInvalidation({ bus, cache, logger }: TokenInvalidationOptions): Promise<Subscription> {
-  const subscribe = bus.subscribe?.bind(bus);
-  if (subscribe === undefined) {
-    logger.warn('bus cannot broadcast: a revoked token keeps working here until its cache entry expires');
-    return { stop: async () => {} };
-  }
-  const handler: BusHandler = async (message) => {
+  const handler: BroadcastHandler = (message) => {
     try {
       evict(cache, message.subject, message.data);
     } catch (error) {
@@ -60,7 +52,7 @@ export async function subscribeTokenInvalidation({ bus, cache, logger }: TokenIn
     }
   };
   const subscriptions = await Promise.all(
-    [SUBJECT_ACCESS_TOKEN_DELETED, SUBJECT_USER_UPDATED, SUBJECT_USER_DELETED].map((subject) => subscribe(subject, handler)),
+    [SUBJECT_ACCESS_TOKEN_DELETED, SUBJECT_USER_UPDATED, SUBJECT_USER_DELETED].map((subject) => bus.subscribe(subject, handler)),
   );
   return {
     stop: async () => {
