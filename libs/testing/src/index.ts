@@ -6,3 +6,4 @@
 export { testDatabaseUrl, createTestDatabase, type TestDatabase } from './database';
 export { testNatsUrl } from './nats';
 export { uniqueName } from './names';
+export { loadGiteaApi, type GiteaApi, type ResponseToCheck } from './gitea-api';

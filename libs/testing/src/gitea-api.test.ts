@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { loadGiteaApi } from './gitea-api';
+
+const api = loadGiteaApi(path.join(__dirname, '..', '..', '..', 'services', 'gateway', 'api', 'gitea-api-v1.json'));
+
+const user = {
+  id: 1, login: 'alice', login_name: '', source_id: 0, full_name: '', email: 'alice@example.com',
+  avatar_url: 'http://localhost/avatars/1', html_url: 'http://localhost/alice', language: '', is_admin: false,
+  last_login: '0001-01-01T00:00:00Z', created: '2026-01-01T00:00:00Z', restricted: false, active: true,
+  prohibit_login: false, location: '', website: '', description: '', visibility: 'public',
+  followers_count: 0, following_count: 0, starred_repos_count: 0, username: 'alice',
+};
+
+describe('Gitea API validator', () => {
+  it('accepts a body that matches the operation and status', () => {
+    expect(api.responseErrors({ method: 'GET', path: '/api/v1/users/alice', status: 200, body: user })).toEqual([]);
+    expect(api.responseErrors({ method: 'get', path: '/api/v1/version?x=1', status: 200, body: { version: '1' } })).toEqual([]);
+  });
+
+  it('fails a renamed, missing or mistyped field', () => {
+    const { login, ...renamed } = user;
+    expect(api.responseErrors({ method: 'GET', path: '/users/alice', status: 200, body: { ...renamed, name: login } })).toEqual([
+      "/ must have required property 'login'",
+    ]);
+    expect(api.responseErrors({ method: 'GET', path: '/users/alice', status: 200, body: { ...user, id: '1' } })).toEqual(['/id must be integer']);
+    expect(api.responseErrors({ method: 'GET', path: '/users/alice', status: 200, body: { ...user, created: 'yesterday' } })).toEqual([
+      '/created must match format "date-time"',
+    ]);
+  });
+
+  it('validates list responses item by item', () => {
+    const token = { id: 1, name: 't', sha1: '', token_last_eight: 'abcdefgh', scopes: ['all'] };
+    expect(api.responseErrors({ method: 'GET', path: '/users/alice/tokens', status: 200, body: [token] })).toEqual([]);
+    expect(api.responseErrors({ method: 'GET', path: '/users/alice/tokens', status: 200, body: [{ ...token, scopes: 'all' }] })).toEqual([
+      '/0/scopes must be array',
+    ]);
+  });
+
+  it('refuses undocumented success statuses and unknown paths', () => {
+    expect(api.responseErrors({ method: 'GET', path: '/version', status: 201, body: {} })[0]).toMatch(/does not answer 201/);
+    expect(api.responseErrors({ method: 'GET', path: '/nope/x/y/z/w/v', status: 200, body: {} })[0]).toMatch(/no path/);
+  });
+
+  it('requires a message in error bodies', () => {
+    expect(api.responseErrors({ method: 'GET', path: '/users/x', status: 404, body: { message: 'not found', url: 'u' } })).toEqual([]);
+    expect(api.responseErrors({ method: 'GET', path: '/users/x', status: 404, body: { error: 'x' } })).toHaveLength(1);
+  });
+
+  it('checks exact shapes', () => {
+    expect(() => api.expectExactShape('User', user)).not.toThrow();
+    expect(() => api.expectExactShape('User', { ...user, extra: 1 })).toThrow(/extra/);
+  });
+});

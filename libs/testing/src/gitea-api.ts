@@ -1,0 +1,148 @@
+/**
+ * Wire compatibility checked by machine: response bodies are validated with ajv against Gitea's own API
+ * description (the vendored swagger), for the operation and status that answered, so a renamed, missing
+ * or mistyped field fails a test. Gitea's Go structs serialise every field, so every described property
+ * is required (but for the few Gitea omits when empty, listed below); keys Gitea sends without describing
+ * them are allowed.
+ */
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { readFileSync } from 'node:fs';
+
+interface SchemaObject {
+  type?: string;
+  properties?: Record<string, SchemaObject>;
+  items?: SchemaObject;
+  required?: string[];
+  $ref?: string;
+  [key: string]: unknown;
+}
+
+interface Operation {
+  responses?: Record<string, { $ref?: string; schema?: SchemaObject }>;
+}
+
+interface Description {
+  basePath: string;
+  paths: Record<string, Record<string, Operation>>;
+  definitions: Record<string, SchemaObject>;
+  responses: Record<string, { schema?: SchemaObject }>;
+}
+
+/** Properties Gitea leaves out of a body when they are empty (`omitempty` in its structs). */
+const OMITTED_WHEN_EMPTY: Record<string, string[]> = {
+  AccessToken: ['sha1', 'created_at', 'last_used_at'],
+};
+
+/** Keys Gitea sends that its description leaves out (`User.username` comes from its MarshalJSON). */
+const UNDESCRIBED_KEYS: Record<string, string[]> = { User: ['username'] };
+
+export interface ResponseToCheck {
+  method: string;
+  /** Request path, with or without the `/api/v1` base and query string. */
+  path: string;
+  status: number;
+  body: unknown;
+}
+
+export interface GiteaApi {
+  /** Problems with a response; empty when it is what Gitea's description says that operation answers. */
+  responseErrors(response: ResponseToCheck): string[];
+  /** Throws with every problem unless the response matches Gitea's description. */
+  expectResponse(response: ResponseToCheck): void;
+  /** Problems of `value` as a `#/definitions/<name>`. */
+  definitionErrors(name: string, value: unknown): string[];
+  /** Throws unless `value` is a valid `<name>` with exactly the keys Gitea sends for it. */
+  expectExactShape(name: string, value: unknown): void;
+}
+
+/** Loads the description once and compiles validators on demand. */
+export function loadGiteaApi(descriptionFile: string): GiteaApi {
+  const description = JSON.parse(readFileSync(descriptionFile, 'utf8')) as Description;
+  const definitions = Object.fromEntries(
+    Object.entries(description.definitions).map(([name, schema]) => [name, withRequiredProperties(name, schema)]),
+  );
+  // Swagger 2.0 schemas are a JSON Schema subset with x-go-* annotations: no strict mode.
+  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+  addFormats(ajv);
+  for (const format of ['int32', 'int64', 'uint64']) ajv.addFormat(format, { type: 'number', validate: (n: number) => Number.isInteger(n) });
+  ajv.addSchema({ definitions }, 'gitea');
+  const validators = new Map<string, ValidateFunction>();
+  const templates = Object.keys(description.paths).map((template) => ({
+    template,
+    params: (template.match(/\{/g) ?? []).length,
+    pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  }));
+  // A literal segment beats a parameter (`/user/repos` before `/users/{username}`-like clashes).
+  templates.sort((a, b) => a.params - b.params);
+
+  function validatorFor(key: string, schema: SchemaObject): ValidateFunction {
+    let validate = validators.get(key);
+    if (validate === undefined) {
+      validate = ajv.compile(rebase(schema));
+      validators.set(key, validate);
+    }
+    return validate;
+  }
+
+  function errorsOf(validate: ValidateFunction, value: unknown): string[] {
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim());
+  }
+
+  function definitionErrors(name: string, value: unknown): string[] {
+    if (description.definitions[name] === undefined) throw new Error(`no definition ${name} in Gitea's description`);
+    return errorsOf(validatorFor(`#/definitions/${name}`, { $ref: `#/definitions/${name}` }), value);
+  }
+
+  function responseErrors({ method, path, status, body }: ResponseToCheck): string[] {
+    const bare = path.split('?')[0].replace(new RegExp(`^${description.basePath}(?=/)`), '');
+    const match = templates.find((t) => t.pattern.test(bare));
+    if (match === undefined) return [`no path in Gitea's description matches ${bare}`];
+    const operation = description.paths[match.template][method.toLowerCase()];
+    if (operation === undefined) return [`Gitea's description has no ${method.toUpperCase()} ${match.template}`];
+    const declared = operation.responses?.[String(status)];
+    if (status >= 400) {
+      // Gitea documents few of its error statuses and gives them no schema; its body is {message, url}.
+      const hasMessage = typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string';
+      return body === null || body === undefined || body === '' || hasMessage ? [] : [`error body without a message: ${JSON.stringify(body)}`];
+    }
+    if (declared === undefined) return [`Gitea's ${method.toUpperCase()} ${match.template} does not answer ${status}`];
+    const schema = declared.$ref !== undefined ? description.responses[declared.$ref.replace('#/responses/', '')]?.schema : declared.schema;
+    if (schema === undefined) return body === undefined || body === null || body === '' ? [] : [`${status} has no body in Gitea's description`];
+    return errorsOf(validatorFor(`${method} ${match.template} ${status}`, schema), body);
+  }
+
+  function expectResponse(response: ResponseToCheck): void {
+    const errors = responseErrors(response);
+    if (errors.length > 0) {
+      throw new Error(
+        `${response.method.toUpperCase()} ${response.path} → ${response.status} does not match Gitea's description:\n` +
+          `${errors.join('\n')}\n${JSON.stringify(response.body, null, 2)}`,
+      );
+    }
+  }
+
+  function expectExactShape(name: string, value: unknown): void {
+    const errors = definitionErrors(name, value);
+    const expected = [...Object.keys(description.definitions[name].properties ?? {}), ...(UNDESCRIBED_KEYS[name] ?? [])];
+    const actual = Object.keys(value as object);
+    const extra = actual.filter((k) => !expected.includes(k));
+    if (extra.length > 0) errors.push(`keys Gitea does not send: ${extra.join(', ')}`);
+    if (errors.length > 0) throw new Error(`not a valid Gitea ${name}:\n${errors.join('\n')}\n${JSON.stringify(value, null, 2)}`);
+  }
+
+  return { responseErrors, expectResponse, definitionErrors, expectExactShape };
+}
+
+/** A definition with every property required, but those Gitea omits when empty. */
+function withRequiredProperties(name: string, schema: SchemaObject): SchemaObject {
+  if (schema.type !== 'object' || schema.properties === undefined) return schema;
+  const optional = OMITTED_WHEN_EMPTY[name] ?? [];
+  return { ...schema, required: Object.keys(schema.properties).filter((p) => !optional.includes(p)) };
+}
+
+/** Points local `#/definitions/…` references at the registered `gitea` document. */
+function rebase(schema: SchemaObject): SchemaObject {
+  return JSON.parse(JSON.stringify(schema).replace(/"#\/definitions\//g, '"gitea#/definitions/')) as SchemaObject;
+}
