@@ -39,6 +39,9 @@ export function recordingBus(): RecordingBus {
     async consume(): Promise<never> {
       throw new Error('accounts consumes nothing');
     },
+    async subscribe(): Promise<never> {
+      throw new Error('accounts subscribes to nothing');
+    },
     async close() {},
   };
   return bus;
