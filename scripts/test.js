@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// `npm test`: generated code must match proto/, everything must build and type-check, then every jest
+// suite runs (unit, integration against the machine's PostgreSQL and NATS, end-to-end on the built supervisor).
+'use strict';
+const { execFileSync, spawnSync } = require('node:child_process');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const run = (cmd, args) => {
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+};
+
+// 1. Generated code is reproducible from proto/ (regenerate, then nothing may differ).
+run('npm', ['run', '--silent', 'generate']);
+const stale = execFileSync('git', ['status', '--porcelain', '--', 'libs/proto/src/gen'], { cwd: root }).toString();
+if (stale.trim() !== '') {
+  console.error('Generated code in libs/proto/src/gen is stale; run `npm run generate` and commit:\n' + stale);
+  process.exit(1);
+}
+// 2. Build (type-checks every package's sources) and type-check the tests.
+run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only']);
+run('npx', ['tsc', '-p', 'tsconfig.test.json']);
+// 3. Every test.
+run('npx', ['jest', '--maxWorkers=2', ...process.argv.slice(2)]);

@@ -1,0 +1,67 @@
+import { runCli, type CliIo } from './cli';
+import { createUserRequest } from './commands/user-create';
+
+// runCli must not reach a database here: the command's path to accounts is replaced.
+jest.mock('./accounts-access', () => ({
+  withUserService: jest.fn(async (_options: unknown, work: (client: unknown) => Promise<string>) =>
+    work({ createUser: async () => ({ user: { id: 7, login: 'ann' } }) }),
+  ),
+}));
+
+function io(env: NodeJS.ProcessEnv = {}): CliIo & { out: string; err: string } {
+  const result = {
+    env: { CAIRN_WORK_DIR: '/nonexistent/cairn-cli-test', ...env },
+    cwd: '/',
+    out: '',
+    err: '',
+    stdout: (text: string) => (result.out += text),
+    stderr: (text: string) => (result.err += text),
+  };
+  return result;
+}
+
+const create = ['admin', 'user', 'create', '--username', 'ann', '--password', 'pw-123456', '--email', 'ann@example.com'];
+
+describe('runCli', () => {
+  it('creates the user and prints its id', async () => {
+    const out = io();
+    expect(await runCli(create, out)).toBe(0);
+    expect(out.out).toBe('user "ann" created (id 7)\n');
+  });
+
+  it('exits 2 with a one-line message on a usage error', async () => {
+    const out = io();
+    expect(await runCli(['admin', 'user', 'create', '--username', 'ann'], out)).toBe(2);
+    expect(out.err).toBe('cairn: missing required flags --password, --email (see "cairn admin user create --help")\n');
+  });
+
+  it('exits 2 on a configuration error', async () => {
+    const out = io({ CAIRN__server__HTTP_PORT: 'not-a-port' });
+    expect(await runCli(create, out)).toBe(2);
+    expect(out.err).toMatch(/^cairn: config error: .*HTTP_PORT/);
+  });
+
+  it('says plainly that dump-repo and restore-repo are not available yet', async () => {
+    const out = io();
+    expect(await runCli(['dump-repo', '--repo', 'x'], out)).toBe(2);
+    expect(out.err).toBe('cairn: dump-repo is not available yet in this version of Cairn\n');
+  });
+
+  it('prints help on --help (exit 0) and usage without a command (exit 2)', async () => {
+    const help = io();
+    expect(await runCli(['admin', 'user', 'create', '--help'], help)).toBe(0);
+    expect(help.out).toContain('--must-change-password');
+    expect(await runCli([], io())).toBe(2);
+  });
+});
+
+describe('createUserRequest', () => {
+  it('creates a usable account unless a password change is asked for', () => {
+    const request = createUserRequest({ username: 'ann', password: 'pw', email: 'a@b.c', admin: true });
+    expect(request).toMatchObject({ username: 'ann', password: 'pw', email: 'a@b.c', isAdmin: true, restricted: false, mustChangePassword: false, fullName: '' });
+    expect(createUserRequest({ username: 'b', password: 'p', email: 'e', 'must-change-password': true, restricted: true })).toMatchObject({
+      mustChangePassword: true,
+      restricted: true,
+    });
+  });
+});

@@ -1,0 +1,42 @@
+import { findAccessProblem, type DirectoryInfo, type OsUser } from './postgres-access';
+
+const postgres: OsUser = { name: 'postgres', uid: 101, gid: 104 };
+const dir = (path: string, mode: number, uid = 0, gid = 0): DirectoryInfo => ({ path, mode, uid, gid });
+
+describe('findAccessProblem', () => {
+  const dataDir = '/root/x/postgres';
+
+  it('accepts a chain every directory of which others may traverse', () => {
+    expect(findAccessProblem(postgres, dataDir, [dir('/', 0o755), dir('/root', 0o711), dir('/root/x', 0o755)], undefined)).toBeUndefined();
+  });
+
+  it('names the directory others cannot traverse and the chmod that fixes it', () => {
+    expect(findAccessProblem(postgres, dataDir, [dir('/', 0o755), dir('/root', 0o700), dir('/root/x', 0o755)], undefined)).toBe(
+      'the embedded PostgreSQL runs as user "postgres" and cannot reach /root/x/postgres: give others execute permission on /root (chmod o+x /root)',
+    );
+  });
+
+  it('uses the owner bits for a directory the user owns and the group bits for its group', () => {
+    expect(findAccessProblem(postgres, dataDir, [dir('/', 0o755), dir('/root', 0o070, 101, 0)], undefined)).toContain('(chmod u+x /root)');
+    expect(findAccessProblem(postgres, dataDir, [dir('/', 0o755), dir('/root', 0o701, 0, 104)], undefined)).toContain(
+      'give its group execute permission on /root (chmod g+x /root)',
+    );
+    expect(findAccessProblem(postgres, dataDir, [dir('/', 0o755), dir('/root', 0o710, 0, 104)], undefined)).toBeUndefined();
+  });
+
+  it('treats a user that does not exist yet as "others"', () => {
+    const missing: OsUser = { name: 'postgres', uid: undefined, gid: undefined };
+    expect(findAccessProblem(missing, dataDir, [dir('/', 0o755), dir('/root', 0o750)], undefined)).toContain('(chmod o+x /root)');
+  });
+
+  it('requires an initialised data directory to belong to the user', () => {
+    const chain = [dir('/', 0o755), dir('/root', 0o755), dir('/root/x', 0o755)];
+    expect(findAccessProblem(postgres, dataDir, chain, dir(dataDir, 0o700, 101, 104))).toBeUndefined();
+    expect(findAccessProblem(postgres, dataDir, chain, dir(dataDir, 0o700, 0, 0))).toBe(
+      'the embedded PostgreSQL runs as user "postgres" and cannot write /root/x/postgres: it belongs to uid 0; give it to that user (chown -R postgres /root/x/postgres)',
+    );
+    expect(findAccessProblem({ name: 'postgres', uid: undefined, gid: undefined }, dataDir, chain, dir(dataDir, 0o700, 999, 999))).toContain(
+      'which does not exist on this system',
+    );
+  });
+});

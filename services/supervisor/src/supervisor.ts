@@ -1,0 +1,264 @@
+/**
+ * `npm start`: the whole system under one supervisor. The database is the configured one or the embedded
+ * PostgreSQL; with the in-process bus every service runs in this process (each on its own loopback gRPC
+ * port, so calls take the production path), with `[bus] URL` each service is its own child process,
+ * restarted if it crashes. Ready when `GET /api/v1/version` answers 200; stop() shuts down in order:
+ * gateway, services, bus, database.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createInProcessBus, type Bus } from '@cairn/bus';
+import { loadConfig, serviceEnvOverrides, type CairnConfig } from '@cairn/config';
+import { createLogger, type Logger } from '@cairn/log';
+import { waitForReady } from '@cairn/rpc';
+import { start as startAccounts } from '@cairn/accounts';
+import { start as startGateway } from '@cairn/gateway';
+import { ChildService } from './child-service';
+import { withoutPassword } from './redact';
+import { startEmbeddedPostgres } from './embedded-postgres';
+import { assertPortFree, freeLoopbackPort, isSameProcessAlive, processCommandLine, processIdentity, terminateProcess } from './processes';
+import { StartAbortedError, abortable, localHttpUrl, throwIfAborted, waitForHttpOk } from './readiness';
+import { readRuntimeFile, removeRuntimeFile, writeRuntimeFile, type RuntimeInfo } from './runtime-file';
+import { describeHolder, tryAcquireWorkDirLock, type WorkDirLock } from './work-dir-lock';
+
+export interface SupervisorOptions {
+  /** Environment to read the configuration from; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Directory relative paths (CAIRN_WORK_DIR) resolve against; default process.cwd(). */
+  cwd?: string;
+  /** Supervisor log; default a pino logger at `[log] LEVEL`. */
+  logger?: Logger;
+  /** Aborting it interrupts start-up (a stop request during start): start rejects with StartAbortedError. */
+  signal?: AbortSignal;
+  /** How long services may take to become ready; default 60 s. */
+  readyTimeoutMs?: number;
+}
+
+export interface RunningSupervisor {
+  /** Where the HTTP API answers on this machine, e.g. http://127.0.0.1:3000 */
+  httpUrl: string;
+  runtime: RuntimeInfo;
+  /** Ordered, clean shutdown; safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/** Services in start order; the gateway comes last and is stopped first. */
+const CHILD_SERVICES = ['accounts', 'gateway'] as const;
+/** How long a child gets to finish its work after SIGTERM. */
+const CHILD_GRACE_MS = 15_000;
+/** How long to wait for a `cairn admin` command that holds the work dir. */
+const LOCK_WAIT_MS = 60_000;
+
+type Cleanup = { what: string; run: () => Promise<void> | void };
+
+export async function startSupervisor(options: SupervisorOptions = {}): Promise<RunningSupervisor> {
+  let env: NodeJS.ProcessEnv = { ...(options.env ?? process.env) };
+  const cwd = options.cwd ?? process.cwd();
+  let { config, warnings } = loadConfig({ env, cwd });
+  const logger = options.logger ?? createLogger({ service: 'supervisor', level: config.log.level });
+  for (const warning of warnings) logger.warn(warning);
+
+  // HTTP_PORT=0 (tests): pick the port now, so ROOT_URL's default and every child agree on it.
+  if (config.server.httpPort === 0) {
+    env = { ...env, ...serviceEnvOverrides({ server: { HTTP_PORT: String(await freeLoopbackPort()) } }) };
+    ({ config } = loadConfig({ env, cwd }));
+  }
+
+  const cleanups: Cleanup[] = [];
+  const runCleanups = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup.run();
+      } catch (error) {
+        logger.error({ err: error }, `stopping ${cleanup.what} failed`);
+      }
+    }
+  };
+
+  try {
+    const lock = await acquireLock(config.workDir, logger, options.signal);
+    cleanups.push({ what: 'the work dir lock', run: () => lock.release() });
+    await stopOrphanedChildren(config.workDir, logger);
+    cleanups.push({ what: 'the runtime file', run: () => removeRuntimeFile(config.workDir, process.pid) });
+
+    // A taken HTTP port would otherwise show only as a gateway that never gets ready.
+    await assertPortFree(config.server.httpAddr, config.server.httpPort, '[server] HTTP_ADDR:HTTP_PORT');
+
+    let databaseUrl = config.database.url;
+    if (databaseUrl === '') {
+      throwIfAborted(options.signal);
+      const embedded = await startEmbeddedPostgres({ workDir: config.workDir, logger });
+      cleanups.push({ what: 'the embedded PostgreSQL', run: () => embedded.stop() });
+      databaseUrl = embedded.url;
+    }
+    const resolved: CairnConfig = { ...config, database: { ...config.database, url: databaseUrl } };
+    const httpUrl = localHttpUrl(config.server.httpAddr, config.server.httpPort);
+
+    const runtime: RuntimeInfo = {
+      supervisor: processIdentity(),
+      state: 'starting',
+      workDir: config.workDir,
+      httpUrl,
+      rootUrl: config.server.rootUrl,
+      databaseUrl,
+      embeddedDatabase: config.database.url === '',
+      busUrl: config.bus.url,
+      mode: config.bus.url === '' ? 'single-process' : 'processes',
+      services: {},
+      startedAt: new Date().toISOString(),
+    };
+    const saveRuntime = () => writeRuntimeFile(config.workDir, runtime);
+    const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+    throwIfAborted(options.signal);
+
+    if (runtime.mode === 'single-process') {
+      await startInThisProcess(resolved, runtime, { logger, options, cleanups, saveRuntime });
+    } else {
+      await startChildProcesses(resolved, runtime, { env, cwd, logger, options, cleanups, saveRuntime, readyTimeoutMs });
+    }
+    saveRuntime();
+
+    await waitForHttpOk(`${httpUrl}/api/v1/version`, { timeoutMs: readyTimeoutMs, signal: options.signal });
+    runtime.state = 'ready';
+    saveRuntime();
+    logger.info({ url: httpUrl, root_url: config.server.rootUrl, mode: runtime.mode }, `cairn is ready at ${httpUrl}`);
+
+    let stopping: Promise<void> | undefined;
+    const stop = () =>
+      (stopping ??= (async () => {
+        logger.info('cairn is stopping');
+        await runCleanups();
+        logger.info('cairn stopped');
+      })());
+    return { httpUrl, runtime, stop };
+  } catch (error) {
+    await runCleanups();
+    throw error;
+  }
+}
+
+interface StartContext {
+  logger: Logger;
+  options: SupervisorOptions;
+  cleanups: Cleanup[];
+  saveRuntime: () => void;
+}
+
+function serviceLogger(context: StartContext, name: string, level: string): Logger {
+  return context.options.logger ? context.options.logger.child({ component: name }) : createLogger({ service: name, level });
+}
+
+/** In-process bus: it reaches only this process, so every service runs here, each on its own loopback gRPC port. */
+async function startInThisProcess(config: CairnConfig, runtime: RuntimeInfo, context: StartContext): Promise<void> {
+  const { cleanups } = context;
+  const level = config.log.level;
+  const bus: Bus = await createInProcessBus({ url: config.database.url, logger: serviceLogger(context, 'bus', level) }).catch((error: unknown) => {
+    throw new Error(`cannot open the database ${withoutPassword(config.database.url)}: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  cleanups.push({ what: 'the bus', run: () => bus.close() });
+  throwIfAborted(context.options.signal);
+
+  const accounts = await startAccounts({ config, logger: serviceLogger(context, 'accounts', level), bus, listen: '127.0.0.1:0' });
+  cleanups.push({ what: 'accounts', run: () => accounts.stop() });
+  const accountsAddr = `127.0.0.1:${accounts.port}`;
+  runtime.services.accounts = { addr: accountsAddr, port: accounts.port };
+  throwIfAborted(context.options.signal);
+
+  const gatewayConfig: CairnConfig = { ...config, services: { ...config.services, accounts: { listen: accountsAddr, addr: accountsAddr } } };
+  const gateway = await startGateway({ config: gatewayConfig, logger: serviceLogger(context, 'gateway', level), bus });
+  cleanups.push({ what: 'the gateway', run: () => gateway.stop() });
+  runtime.services.gateway = { port: gateway.port };
+}
+
+/** `[bus] URL` set: each service is its own process, as in production, on ports chosen here. */
+async function startChildProcesses(
+  config: CairnConfig,
+  runtime: RuntimeInfo,
+  context: StartContext & { env: NodeJS.ProcessEnv; cwd: string; readyTimeoutMs: number },
+): Promise<void> {
+  const { logger, cleanups, saveRuntime } = context;
+  const accountsPort = await freeLoopbackPort();
+  const accountsAddr = `127.0.0.1:${accountsPort}`;
+  const env: NodeJS.ProcessEnv = {
+    ...context.env,
+    // Absolute, so children agree with the supervisor whatever their working directory.
+    CAIRN_WORK_DIR: config.workDir,
+    CAIRN_CONFIG: config.configPath,
+    ...serviceEnvOverrides({
+      database: { URL: config.database.url },
+      'services.accounts': { LISTEN: accountsAddr, ADDR: accountsAddr },
+      server: { HTTP_PORT: String(config.server.httpPort) },
+    }),
+  };
+  runtime.services.accounts = { addr: accountsAddr, port: accountsPort };
+  runtime.services.gateway = { port: config.server.httpPort };
+
+  for (const name of CHILD_SERVICES) {
+    throwIfAborted(context.options.signal);
+    const script = serviceMainScript(name);
+    const child = new ChildService({
+      name,
+      script,
+      env,
+      cwd: context.cwd,
+      logger,
+      onSpawn: (identity) => {
+        runtime.services[name] = { ...runtime.services[name], process: identity };
+        if (runtime.state === 'ready') saveRuntime();
+      },
+    });
+    child.start();
+    cleanups.push({ what: name, run: () => child.stop(CHILD_GRACE_MS) });
+    saveRuntime();
+    if (name === 'accounts') await abortable(waitForReady(accountsAddr, { timeoutMs: context.readyTimeoutMs }), context.options.signal);
+  }
+}
+
+/** `services/<name>/dist/main.js`, found through the package (its main is dist/index.js). */
+function serviceMainScript(name: (typeof CHILD_SERVICES)[number]): string {
+  const script = path.join(path.dirname(require.resolve(`@cairn/${name}`)), 'main.js');
+  if (!fs.existsSync(script)) throw new Error(`${script} is missing: build the project first (npm run build)`);
+  return script;
+}
+
+async function acquireLock(workDir: string, logger: Logger, signal: AbortSignal | undefined): Promise<WorkDirLock> {
+  const giveUpAt = Date.now() + LOCK_WAIT_MS;
+  let announced = false;
+  for (;;) {
+    const attempt = tryAcquireWorkDirLock(workDir, 'supervisor');
+    if ('lock' in attempt) return attempt.lock;
+    const holder = attempt.heldBy;
+    if (holder.role === 'supervisor') {
+      throw new Error(`${describeHolder(holder)} already uses the work dir ${workDir}; stop it first or choose another CAIRN_WORK_DIR`);
+    }
+    // A `cairn admin …` command works on the database directly for a few seconds: wait for it.
+    if (Date.now() >= giveUpAt) throw new Error(`${describeHolder(holder)} still holds the work dir ${workDir}`);
+    if (!announced) logger.info({ holder_pid: holder.pid }, `waiting for ${describeHolder(holder)} to finish with the work dir`);
+    announced = true;
+    throwIfAborted(signal);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * After the supervisor was killed, its children (own process groups) may still run and hold their ports.
+ * The stale runtime file names them; each one that is still the same process and still runs a Cairn
+ * service is stopped.
+ */
+async function stopOrphanedChildren(workDir: string, logger: Logger): Promise<void> {
+  const stale = readRuntimeFile(workDir);
+  if (stale === undefined || isSameProcessAlive(stale.supervisor)) return;
+  for (const [name, service] of Object.entries(stale.services)) {
+    const child = service.process;
+    if (child === undefined || !isSameProcessAlive(child)) continue;
+    const argv = processCommandLine(child.pid) ?? [];
+    if (!argv.some((arg) => arg.endsWith(path.join('services', name, 'dist', 'main.js')))) continue;
+    logger.warn({ child: name, child_pid: child.pid }, `stopping ${name} left running by a previous supervisor`);
+    await terminateProcess(child.pid, [
+      ['SIGTERM', CHILD_GRACE_MS],
+      ['SIGKILL', 5_000],
+    ]);
+  }
+}
+
+export { StartAbortedError };
