@@ -96,17 +96,18 @@ export function loadGiteaApi(descriptionFile: string): GiteaApi {
   }
 
   function responseErrors({ method, path, status, body }: ResponseToCheck): string[] {
+    if (status >= 300 && status < 400) return [];
+    if (status >= 400) {
+      // Gitea documents few of its error statuses and gives them no schema; its body is {message, url}.
+      const hasMessage = typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string';
+      return body === null || body === undefined || body === '' || hasMessage ? [] : [`error body without a message: ${JSON.stringify(body)}`];
+    }
     const bare = path.split('?')[0].replace(new RegExp(`^${description.basePath}(?=/)`), '');
     const match = templates.find((t) => t.pattern.test(bare));
     if (match === undefined) return [`no path in Gitea's description matches ${bare}`];
     const operation = description.paths[match.template][method.toLowerCase()];
     if (operation === undefined) return [`Gitea's description has no ${method.toUpperCase()} ${match.template}`];
     const declared = operation.responses?.[String(status)];
-    if (status >= 400) {
-      // Gitea documents few of its error statuses and gives them no schema; its body is {message, url}.
-      const hasMessage = typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string';
-      return body === null || body === undefined || body === '' || hasMessage ? [] : [`error body without a message: ${JSON.stringify(body)}`];
-    }
     if (declared === undefined) return [`Gitea's ${method.toUpperCase()} ${match.template} does not answer ${status}`];
     const schema = declared.$ref !== undefined ? description.responses[declared.$ref.replace('#/responses/', '')]?.schema : declared.schema;
     if (schema === undefined) return body === undefined || body === null || body === '' ? [] : [`${status} has no body in Gitea's description`];
