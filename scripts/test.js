@@ -3,6 +3,8 @@
 // suite runs (unit, integration against the machine's PostgreSQL and NATS, end-to-end on the built supervisor).
 'use strict';
 const { execFileSync, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
@@ -21,5 +23,18 @@ if (stale.trim() !== '') {
 // 2. Build (type-checks every package's sources) and type-check the tests.
 run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only']);
 run('npx', ['tsc', '-p', 'tsconfig.test.json']);
-// 3. Every test.
-run('npx', ['jest', '--maxWorkers=2', ...process.argv.slice(2)]);
+// 3. Every test, closing with one plain summary line that CI reads.
+const report = path.join(os.tmpdir(), `cairn-jest-${process.pid}.json`);
+const jest = spawnSync('npx', ['jest', '--maxWorkers=2', '--json', `--outputFile=${report}`, ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+  env: process.env,
+});
+try {
+  const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(fs.readFileSync(report, 'utf8'));
+  console.log(`\ntests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);
+  fs.rmSync(report, { force: true });
+} catch {
+  // No report: jest failed before running anything; its exit code says so.
+}
+process.exit(jest.status ?? 1);
