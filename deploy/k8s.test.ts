@@ -1,0 +1,390 @@
+/**
+ * The kustomize base in deploy/k8s, checked without a cluster: every file parses, every deployed service has
+ * its workload (Deployment + HPA, or StatefulSet with a volume claim for the stateful ones) and Service,
+ * probes and Service ports point at the ports the processes really listen on, the image and arguments are
+ * the Dockerfile's, and the configuration (decoded by @cairn/config) names Services that exist.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { loadConfig } from '@cairn/config';
+import {
+  HTTP_HEALTH_PATH,
+  IMAGE,
+  METRICS_PORT,
+  type Node,
+  ROOT,
+  SERVICES_DIR,
+  STATEFUL_SERVICES,
+  WORK_DIR,
+  deployedServices,
+  grpcServices,
+  imageUid,
+  isGrpcService,
+  isNode,
+  loadRunServiceScript,
+  node,
+  nodes,
+  parseDockerfile,
+  readRootFile,
+  servicePort,
+  splitHostPort,
+  strings,
+} from './support';
+
+const K8S_DIR = path.join(ROOT, 'deploy', 'k8s');
+
+interface Manifest {
+  file: string;
+  kind: string;
+  name: string;
+  body: Node;
+}
+
+const kustomization = node(parse(fs.readFileSync(path.join(K8S_DIR, 'kustomization.yaml'), 'utf8')), 'kustomization.yaml');
+const resourceFiles = strings(kustomization.resources, 'resources');
+
+function readManifests(file: string): Manifest[] {
+  const manifests: Manifest[] = [];
+  for (const document of parseAllDocuments(fs.readFileSync(path.join(K8S_DIR, file), 'utf8'))) {
+    if (document.errors.length > 0) throw new Error(`${file}: ${document.errors.map((error) => error.message).join('; ')}`);
+    const body: unknown = document.toJS();
+    if (body === null || body === undefined) continue;
+    const object = node(body, file);
+    const metadata = node(object.metadata, `${file} metadata`);
+    if (typeof object.apiVersion !== 'string' || typeof object.kind !== 'string' || typeof metadata.name !== 'string') {
+      throw new Error(`${file}: every object needs apiVersion, kind and metadata.name`);
+    }
+    manifests.push({ file, kind: object.kind, name: metadata.name, body: object });
+  }
+  return manifests;
+}
+
+/** `KEY=VALUE` lines, as kustomize reads an `envs` file. */
+function readEnvFile(file: string): Record<string, string> {
+  const data: Record<string, string> = {};
+  for (const line of fs.readFileSync(path.join(K8S_DIR, file), 'utf8').split('\n')) {
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    const equals = line.indexOf('=');
+    if (equals <= 0) throw new Error(`${file}: not KEY=VALUE: ${line}`);
+    data[line.slice(0, equals)] = line.slice(equals + 1);
+  }
+  return data;
+}
+
+/** The ConfigMaps configMapGenerator makes (their final names get a content hash; references follow). */
+function generatedConfigMaps(): Manifest[] {
+  return nodes(kustomization.configMapGenerator ?? [], 'configMapGenerator').map((generator) => {
+    const data: Record<string, string> = {};
+    for (const entry of strings(generator.files ?? [], 'files')) {
+      const [key, file] = entry.includes('=') ? entry.split('=') : [path.basename(entry), entry];
+      data[key] = fs.readFileSync(path.join(K8S_DIR, file), 'utf8');
+    }
+    for (const file of strings(generator.envs ?? [], 'envs')) Object.assign(data, readEnvFile(file));
+    for (const literal of strings(generator.literals ?? [], 'literals')) {
+      data[literal.slice(0, literal.indexOf('='))] = literal.slice(literal.indexOf('=') + 1);
+    }
+    return { file: 'kustomization.yaml', kind: 'ConfigMap', name: String(generator.name), body: { kind: 'ConfigMap', data } };
+  });
+}
+
+const manifests = [...resourceFiles.flatMap(readManifests), ...generatedConfigMaps()];
+
+function find(kind: string, name: string): Manifest | undefined {
+  return manifests.find((manifest) => manifest.kind === kind && manifest.name === name);
+}
+
+function get(kind: string, name: string): Manifest {
+  const manifest = find(kind, name);
+  if (manifest === undefined) throw new Error(`no ${kind} "${name}" in deploy/k8s`);
+  return manifest;
+}
+
+function ofKind(kind: string): Manifest[] {
+  return manifests.filter((manifest) => manifest.kind === kind);
+}
+
+function spec(manifest: Manifest): Node {
+  return node(manifest.body.spec, `${manifest.kind} ${manifest.name} spec`);
+}
+
+/** The workload running a service: its StatefulSet if the service is stateful, else its Deployment. */
+function workload(service: string): Manifest {
+  return get(STATEFUL_SERVICES.includes(service) ? 'StatefulSet' : 'Deployment', service);
+}
+
+const WORKLOAD_KINDS = ['Deployment', 'StatefulSet'];
+
+function podTemplate(manifest: Manifest): Node {
+  return node(spec(manifest).template, `${manifest.name} template`);
+}
+
+function podLabels(manifest: Manifest): Record<string, string> {
+  return node(node(podTemplate(manifest).metadata, 'template metadata').labels, 'template labels') as Record<string, string>;
+}
+
+function podSpec(manifest: Manifest): Node {
+  return node(podTemplate(manifest).spec, `${manifest.name} pod spec`);
+}
+
+/** The service's own container (named after it). */
+function mainContainer(service: string): Node {
+  const container = nodes(podSpec(workload(service)).containers, `${service} containers`).find((candidate) => candidate.name === service);
+  if (container === undefined) throw new Error(`${service}: no container named "${service}"`);
+  return container;
+}
+
+function containerPorts(container: Node): { name: string; containerPort: number }[] {
+  const ports = nodes(container.ports, `${String(container.name)} ports`);
+  return ports.map((port) => ({ name: String(port.name), containerPort: Number(port.containerPort) }));
+}
+
+/** A port given by number or by name, as the container's port number (undefined when it names none). */
+function resolvePort(container: Node, port: unknown): number | undefined {
+  if (typeof port === 'number') return port;
+  return containerPorts(container).find((candidate) => candidate.name === port)?.containerPort;
+}
+
+/** Whether every label of `selector` is on `labels`. */
+function selects(selector: unknown, labels: Record<string, string>): boolean {
+  return isNode(selector) && Object.keys(selector).length > 0 && Object.entries(selector).every(([key, value]) => labels[key] === value);
+}
+
+function workloads(): Manifest[] {
+  return manifests.filter((manifest) => WORKLOAD_KINDS.includes(manifest.kind));
+}
+
+/** The environment a service's container gets: its envFrom sources, then its own env values. */
+function environmentOf(service: string): Record<string, string> {
+  const container = mainContainer(service);
+  const environment: Record<string, string> = {};
+  for (const source of nodes(container.envFrom ?? [], `${service} envFrom`)) {
+    const [kind, ref] = isNode(source.configMapRef) ? ['ConfigMap', source.configMapRef] : ['Secret', source.secretRef];
+    const from = get(kind, String(node(ref, `${service} envFrom ref`).name));
+    const data = node(from.body.stringData ?? from.body.data ?? {}, `${kind} ${from.name} data`);
+    for (const [key, value] of Object.entries(data)) environment[key] = String(value);
+  }
+  for (const variable of nodes(container.env ?? [], `${service} env`)) {
+    if (variable.value !== undefined) environment[String(variable.name)] = String(variable.value);
+  }
+  return environment;
+}
+
+/** The content of the file at `file` in the service's container, when it comes from a ConfigMap volume. */
+function configMapFile(service: string, file: string): string | undefined {
+  const container = mainContainer(service);
+  const mount = nodes(container.volumeMounts ?? [], `${service} volumeMounts`).find((candidate) =>
+    candidate.subPath === undefined ? path.posix.dirname(file) === candidate.mountPath : file === candidate.mountPath,
+  );
+  if (mount === undefined) return undefined;
+  const volume = nodes(podSpec(workload(service)).volumes ?? [], `${service} volumes`).find((candidate) => candidate.name === mount.name);
+  if (volume === undefined || !isNode(volume.configMap)) return undefined;
+  const configMap = get('ConfigMap', String(volume.configMap.name));
+  const key = mount.subPath === undefined ? path.posix.basename(file) : String(mount.subPath);
+  const data = node(configMap.body.data, `ConfigMap ${configMap.name} data`);
+  return typeof data[key] === 'string' ? data[key] : undefined;
+}
+
+/** What @cairn/config makes of the service's environment and mounted app.ini. */
+function configOf(service: string) {
+  const environment = environmentOf(service);
+  const appIni = configMapFile(service, environment.CAIRN_CONFIG);
+  if (appIni === undefined) throw new Error(`${service}: CAIRN_CONFIG (${environment.CAIRN_CONFIG}) is not mounted from a ConfigMap`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-k8s-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'app.ini'), appIni);
+    return loadConfig({ env: { ...environment, CAIRN_CONFIG: path.join(dir, 'app.ini') }, cwd: dir });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The Service port answering on `port`, with the container port its targetPort reaches. */
+function servicePortTarget(serviceName: string, port: number): number | undefined {
+  const service = get('Service', serviceName);
+  const entry = nodes(spec(service).ports, `Service ${serviceName} ports`).find((candidate) => candidate.port === port);
+  if (entry === undefined) return undefined;
+  return resolvePort(mainContainer(serviceName), entry.targetPort ?? entry.port);
+}
+
+describe('deploy/k8s kustomize base', () => {
+  const services = deployedServices();
+
+  it('lists files that exist and parse into Kubernetes objects', () => {
+    expect(kustomization.kind).toBe('Kustomization');
+    for (const file of resourceFiles) expect([file, fs.existsSync(path.join(K8S_DIR, file))]).toEqual([file, true]);
+    expect(manifests.length).toBeGreaterThan(0);
+    const keys = manifests.map((manifest) => `${manifest.kind}/${manifest.name}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('has workloads only for deployed services', () => {
+    expect(workloads().map((manifest) => manifest.name).sort()).toEqual(services);
+  });
+
+  describe.each(services)('%s', (name) => {
+    const stateful = STATEFUL_SERVICES.includes(name);
+
+    const title = stateful
+      ? 'runs as a StatefulSet with a volume claim for its work directory'
+      : 'runs as a Deployment scaled by a CPU HorizontalPodAutoscaler';
+    it(title, () => {
+      const manifest = workload(name);
+      expect(selects(node(spec(manifest).selector, 'selector').matchLabels, podLabels(manifest))).toBe(true);
+      const mount = nodes(mainContainer(name).volumeMounts, `${name} volumeMounts`).find((candidate) => candidate.mountPath === WORK_DIR);
+      expect(mount).toBeDefined();
+      if (stateful) {
+        const claims = nodes(spec(manifest).volumeClaimTemplates, `${name} volumeClaimTemplates`);
+        expect(claims.map((claim) => node(claim.metadata, 'claim metadata').name)).toContain(mount?.name);
+        expect(find('Service', String(spec(manifest).serviceName))).toBeDefined();
+        expect(find('HorizontalPodAutoscaler', name)).toBeUndefined();
+        return;
+      }
+      expect(find('StatefulSet', name)).toBeUndefined();
+      // The autoscaler owns the replica count; a fixed one would fight it on every apply.
+      expect(spec(manifest).replicas).toBeUndefined();
+      const hpa = get('HorizontalPodAutoscaler', name);
+      expect(hpa.body.apiVersion).toBe('autoscaling/v2');
+      expect(spec(hpa).scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name });
+      expect(Number(spec(hpa).minReplicas)).toBeLessThanOrEqual(Number(spec(hpa).maxReplicas));
+      const cpu = nodes(spec(hpa).metrics, 'metrics').map((metric) => node(metric.resource, 'resource').name);
+      expect(cpu).toContain('cpu');
+    });
+
+    it('runs the image with the service as the argument scripts/run-service.js accepts', () => {
+      const container = mainContainer(name);
+      expect(container.image).toBe(IMAGE);
+      expect(container.command).toBeUndefined();
+      expect(strings(container.args, `${name} args`)).toEqual([name]);
+      expect(loadRunServiceScript().knownServices(SERVICES_DIR)).toContain(name);
+    });
+
+    it('declares named ports: its own and metrics', () => {
+      const port = servicePort(name);
+      const ports = containerPorts(mainContainer(name));
+      expect(ports).toContainEqual({ name: isGrpcService(name) ? 'grpc' : 'http', containerPort: port });
+      expect(ports).toContainEqual({ name: 'metrics', containerPort: METRICS_PORT });
+      const annotations = node(node(podTemplate(workload(name)).metadata, 'template metadata').annotations, 'annotations');
+      expect(annotations['prometheus.io/scrape']).toBe('true');
+      expect(annotations['prometheus.io/port']).toBe(String(METRICS_PORT));
+    });
+
+    it('probes its real port (gRPC health service, or the gateway on HTTP)', () => {
+      const port = servicePort(name);
+      const container = mainContainer(name);
+      const readiness = node(container.readinessProbe, `${name} readinessProbe`);
+      const liveness = node(container.livenessProbe, `${name} livenessProbe`);
+      if (isGrpcService(name)) {
+        // Native gRPC probes take a port number only.
+        expect(node(readiness.grpc, 'readiness grpc').port).toBe(port);
+        expect(node(liveness.grpc, 'liveness grpc').port).toBe(port);
+      } else {
+        const httpGet = node(readiness.httpGet, 'readiness httpGet');
+        expect(httpGet.path).toBe(HTTP_HEALTH_PATH);
+        expect(resolvePort(container, httpGet.port)).toBe(port);
+      }
+      for (const probe of [readiness, liveness, container.startupProbe].filter(isNode)) {
+        const handler = node(probe.grpc ?? probe.httpGet ?? probe.tcpSocket, `${name} probe handler`);
+        expect(resolvePort(container, handler.port)).toBe(port);
+      }
+    });
+
+    it('has a Service whose ports reach the container ports', () => {
+      const port = servicePort(name);
+      const service = get('Service', name);
+      expect(spec(service).type ?? 'ClusterIP').toBe('ClusterIP');
+      expect(selects(spec(service).selector, podLabels(workload(name)))).toBe(true);
+      for (const other of workloads().filter((manifest) => manifest.name !== name)) {
+        expect([other.name, selects(spec(service).selector, podLabels(other))]).toEqual([other.name, false]);
+      }
+      for (const entry of nodes(spec(service).ports, `Service ${name} ports`)) {
+        expect(typeof entry.name).toBe('string');
+        expect(resolvePort(mainContainer(name), entry.targetPort ?? entry.port)).toBeDefined();
+      }
+      expect(servicePortTarget(name, port)).toBe(port);
+    });
+
+    it('runs unprivileged, as the image user, with resources and a grace period', () => {
+      const pod = podSpec(workload(name));
+      const security = node(pod.securityContext, `${name} securityContext`);
+      expect(security.runAsNonRoot).toBe(true);
+      expect(security.runAsUser).toBe(imageUid(parseDockerfile(readRootFile('Dockerfile'))));
+      expect(node(mainContainer(name).securityContext, 'container securityContext').allowPrivilegeEscalation).toBe(false);
+      const resources = node(mainContainer(name).resources, `${name} resources`);
+      for (const bound of ['requests', 'limits']) expect(Object.keys(node(resources[bound], bound)).sort()).toEqual(['cpu', 'memory']);
+      expect(Number(pod.terminationGracePeriodSeconds)).toBeGreaterThan(0);
+    });
+
+    it('gets its configuration from the ConfigMaps and the Secret, and it names Services that exist', () => {
+      const environment = environmentOf(name);
+      expect(environment.CAIRN_WORK_DIR).toBe(WORK_DIR);
+      const { config, warnings } = configOf(name);
+      expect(warnings).toEqual([]);
+      for (const peer of grpcServices()) {
+        const peerPort = servicePort(peer);
+        expect(config.services).toHaveProperty([peer]);
+        const endpoint = config.services[peer as keyof typeof config.services];
+        expect(endpoint.listen).toBe(`0.0.0.0:${peerPort}`);
+        expect(endpoint.addr).toBe(`${peer}:${peerPort}`);
+        expect(servicePortTarget(peer, peerPort)).toBe(peerPort);
+      }
+      expect(config.server.httpPort).toBe(servicePort('gateway'));
+      expect(environment.CAIRN__metrics__ENABLED).toBe('true');
+      expect(splitHostPort(environment.CAIRN__metrics__LISTEN)).toEqual({ host: '0.0.0.0', port: METRICS_PORT });
+      for (const url of [config.bus.url, config.database.url]) {
+        expect(find('Service', new URL(url).hostname)).toBeDefined();
+      }
+    });
+  });
+
+  it('reaches NATS and PostgreSQL through ExternalName Services', () => {
+    for (const name of ['nats', 'postgres']) {
+      const service = get('Service', name);
+      expect(spec(service).type).toBe('ExternalName');
+      expect(String(spec(service).externalName)).toMatch(/\S/);
+    }
+  });
+
+  it('keeps credentials in a Secret with placeholders to replace', () => {
+    const secrets = ofKind('Secret');
+    expect(secrets.length).toBeGreaterThan(0);
+    for (const secret of secrets) {
+      const values = Object.values(node(secret.body.stringData, `Secret ${secret.name} stringData`));
+      for (const value of values) expect(String(value)).toContain('REPLACE-ME');
+    }
+  });
+
+  it('has a PodDisruptionBudget that selects the gateway pods only', () => {
+    const selectorOf = (pdb: Manifest) => node(spec(pdb).selector, 'selector').matchLabels;
+    const budgets = ofKind('PodDisruptionBudget').filter((pdb) => selects(selectorOf(pdb), podLabels(workload('gateway'))));
+    expect(budgets).toHaveLength(1);
+    for (const other of workloads().filter((manifest) => manifest.name !== 'gateway')) {
+      expect([other.name, selects(selectorOf(budgets[0]), podLabels(other))]).toEqual([other.name, false]);
+    }
+  });
+
+  it('routes the Ingress to Service ports that exist', () => {
+    for (const ingress of ofKind('Ingress')) {
+      for (const rule of nodes(spec(ingress).rules, 'rules')) {
+        for (const route of nodes(node(rule.http, 'http').paths, 'paths')) {
+          const backend = node(node(route.backend, 'backend').service, 'backend service');
+          const port = node(backend.port, 'backend port');
+          const ports = nodes(spec(get('Service', String(backend.name))).ports, 'ports');
+          expect(ports.some((candidate) => candidate.name === port.name || candidate.port === port.number)).toBe(true);
+        }
+      }
+    }
+  });
+
+  const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
+  (kubectl.status === 0 ? it : it.skip)('builds with kustomize (kubectl kustomize)', () => {
+    const built = spawnSync('kubectl', ['kustomize', K8S_DIR], { encoding: 'utf8' });
+    expect(built.stderr).toBe('');
+    expect(built.status).toBe(0);
+    const objects = parseAllDocuments(built.stdout).map((document) => node(document.toJS(), 'built object'));
+    const names = objects.map((object) => `${String(object.kind)}/${String(node(object.metadata, 'metadata').name)}`);
+    for (const name of services) expect(names).toContain(`${STATEFUL_SERVICES.includes(name) ? 'StatefulSet' : 'Deployment'}/${name}`);
+  });
+});
