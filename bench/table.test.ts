@@ -1,0 +1,78 @@
+import type { ScenarioResult } from './report';
+import { DEFAULT_TARGETS } from './scenarios/types';
+import type { ServerFigures } from './stats';
+import { formatScenario, formatSummary, formatTable } from './table';
+import { evaluate } from './targets';
+
+function figures(requestsPerSec: number, p50Ms: number, p99Ms: number): ServerFigures {
+  return { requestsPerSec, p50Ms, p90Ms: p99Ms, p99Ms, meanMs: p50Ms, maxMs: p99Ms, responses: 0, durationSec: 10, runsRequestsPerSec: [] };
+}
+
+function measured(name: string, cairn: ServerFigures, baseline: ServerFigures): ScenarioResult {
+  return {
+    name,
+    description: 'what is compared',
+    request: { method: 'GET', path: `/api/v1/${name}` },
+    targets: DEFAULT_TARGETS,
+    status: 'measured',
+    cairn,
+    baseline,
+    verdict: evaluate(cairn, baseline, DEFAULT_TARGETS),
+  };
+}
+
+describe('formatTable', () => {
+  it('pads columns to the widest cell, aligned as asked, without trailing spaces', () => {
+    expect(formatTable([['a', 'bb', 'c'], ['long', '1', '']], ['left', 'right', 'left'])).toBe('a     bb  c\nlong   1');
+  });
+});
+
+describe('formatScenario', () => {
+  it('prints figures, ratios, targets and the verdict', () => {
+    const text = formatScenario(measured('user', figures(2500.4, 4.5, 12.25), figures(5000, 2, 10)));
+    expect(text).toBe(
+      [
+        'user: GET /api/v1/user — what is compared',
+        '                    req/s  p50 ms   p99 ms',
+        '  cairn              2500    4.50    12.25',
+        '  baseline           5000    2.00    10.00',
+        '  cairn/baseline    0.50×            1.23×',
+        '  target          ≥ 0.50×          ≤ 2.00×',
+        '  result               ok               ok',
+      ].join('\n'),
+    );
+  });
+
+  it('marks a missed target MISSED', () => {
+    const text = formatScenario(measured('version', figures(1000, 3, 30), figures(5000, 1, 10)));
+    expect(text).toMatch(/result\s+MISSED\s+MISSED$/);
+  });
+
+  it('prints a failed scenario with its error', () => {
+    const failed: ScenarioResult = {
+      name: 'user',
+      description: 'd',
+      request: { method: 'GET', path: '/api/v1/user' },
+      targets: DEFAULT_TARGETS,
+      status: 'failed',
+      error: 'cairn during run 1/2: non-200 responses: 3 × 503',
+    };
+    expect(formatScenario(failed)).toBe('user: GET /api/v1/user — d\n  FAILED: cairn during run 1/2: non-200 responses: 3 × 503');
+  });
+});
+
+describe('formatSummary', () => {
+  it('says all targets were met', () => {
+    expect(formatSummary([measured('version', figures(900, 1, 1), figures(1000, 1, 1))])).toBe('all targets met (1 scenario)');
+  });
+
+  it('lists missed targets and failures', () => {
+    const results: ScenarioResult[] = [
+      measured('version', figures(100, 1, 30), figures(1000, 1, 10)),
+      measured('user', figures(900, 1, 1), figures(1000, 1, 1)),
+      { name: 'repos', description: '', request: { method: 'GET', path: '/' }, targets: DEFAULT_TARGETS, status: 'failed', error: 'x' },
+    ];
+    expect(formatSummary(results)).toBe('version MISSED (throughput 0.10× < 0.50×, p99 3.00× > 2.00×); repos FAILED');
+    expect(formatSummary([])).toBe('no scenario ran');
+  });
+});

@@ -1,0 +1,59 @@
+/** The text printed after a run: a small table per scenario and a one-line summary. */
+import type { ScenarioResult } from './report';
+import { formatRatio, misses } from './targets';
+
+export type Align = 'left' | 'right';
+
+/** Columns padded to their widest cell, two spaces apart; trailing spaces trimmed. */
+export function formatTable(rows: readonly (readonly string[])[], align: readonly Align[]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => ((align[i] ?? 'left') === 'right' ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+function formatRate(value: number): string {
+  return Number.isFinite(value) ? Math.round(value).toString() : 'n/a';
+}
+
+function formatMs(value: number): string {
+  return Number.isFinite(value) ? value.toFixed(2) : 'n/a';
+}
+
+const verdictCell = (met: boolean): string => (met ? 'ok' : 'MISSED');
+
+export function formatScenario(result: ScenarioResult): string {
+  const title = `${result.name}: ${result.request.method} ${result.request.path} — ${result.description}`;
+  if (result.status === 'failed') return `${title}\n  FAILED: ${result.error}`;
+  const { cairn, baseline, verdict, targets } = result;
+  const rows = [
+    ['', 'req/s', 'p50 ms', 'p99 ms'],
+    ['cairn', formatRate(cairn.requestsPerSec), formatMs(cairn.p50Ms), formatMs(cairn.p99Ms)],
+    ['baseline', formatRate(baseline.requestsPerSec), formatMs(baseline.p50Ms), formatMs(baseline.p99Ms)],
+    ['cairn/baseline', formatRatio(verdict.throughputRatio), '', formatRatio(verdict.p99Ratio)],
+    ['target', `≥ ${formatRatio(targets.minThroughputRatio)}`, '', `≤ ${formatRatio(targets.maxP99Ratio)}`],
+    ['result', verdictCell(verdict.throughputMet), '', verdictCell(verdict.p99Met)],
+  ];
+  const table = formatTable(rows, ['left', 'right', 'right', 'right']);
+  return `${title}\n${table.replace(/^/gm, '  ')}`;
+}
+
+/** One line: all met, or what was missed and what failed. */
+export function formatSummary(results: readonly ScenarioResult[]): string {
+  const problems: string[] = [];
+  for (const result of results) {
+    if (result.status === 'failed') problems.push(`${result.name} FAILED`);
+    else {
+      const missed = misses(result.verdict, result.targets);
+      if (missed.length > 0) problems.push(`${result.name} MISSED (${missed.join(', ')})`);
+    }
+  }
+  if (results.length === 0) return 'no scenario ran';
+  return problems.length === 0 ? `all targets met (${results.length} scenario${results.length === 1 ? '' : 's'})` : problems.join('; ');
+}

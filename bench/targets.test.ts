@@ -1,0 +1,54 @@
+import { DEFAULT_TARGETS } from './scenarios/types';
+import { evaluate, formatRatio, misses, ratio } from './targets';
+
+describe('evaluate', () => {
+  const baseline = { requestsPerSec: 1000, p99Ms: 10 };
+
+  it('computes cairn/baseline ratios', () => {
+    const verdict = evaluate({ requestsPerSec: 600, p99Ms: 15 }, baseline, DEFAULT_TARGETS);
+    expect(verdict.throughputRatio).toBeCloseTo(0.6);
+    expect(verdict.p99Ratio).toBeCloseTo(1.5);
+    expect(verdict).toMatchObject({ throughputMet: true, p99Met: true, met: true });
+  });
+
+  it('meets the targets exactly at the limits', () => {
+    expect(evaluate({ requestsPerSec: 500, p99Ms: 20 }, baseline, DEFAULT_TARGETS).met).toBe(true);
+  });
+
+  it('misses on low throughput or high p99, each on its own', () => {
+    expect(evaluate({ requestsPerSec: 499, p99Ms: 5 }, baseline, DEFAULT_TARGETS)).toMatchObject({ throughputMet: false, p99Met: true, met: false });
+    expect(evaluate({ requestsPerSec: 2000, p99Ms: 20.1 }, baseline, DEFAULT_TARGETS)).toMatchObject({ throughputMet: true, p99Met: false, met: false });
+  });
+
+  it('uses the scenario targets', () => {
+    expect(evaluate({ requestsPerSec: 600, p99Ms: 15 }, baseline, { minThroughputRatio: 0.8, maxP99Ratio: 1.2 })).toMatchObject({
+      throughputMet: false,
+      p99Met: false,
+    });
+  });
+
+  it('never meets a target it cannot compute', () => {
+    const verdict = evaluate({ requestsPerSec: 600, p99Ms: 15 }, { requestsPerSec: 0, p99Ms: Number.NaN }, DEFAULT_TARGETS);
+    expect(verdict.throughputRatio).toBeNaN();
+    expect(verdict).toMatchObject({ throughputMet: false, p99Met: false, met: false });
+  });
+});
+
+describe('ratio, misses and formatRatio', () => {
+  it('divides only by a positive number', () => {
+    expect(ratio(3, 2)).toBe(1.5);
+    expect(ratio(3, 0)).toBeNaN();
+    expect(ratio(Number.NaN, 2)).toBeNaN();
+  });
+
+  it('says what was missed', () => {
+    const verdict = evaluate({ requestsPerSec: 420, p99Ms: 25 }, { requestsPerSec: 1000, p99Ms: 10 }, DEFAULT_TARGETS);
+    expect(misses(verdict, DEFAULT_TARGETS)).toEqual(['throughput 0.42× < 0.50×', 'p99 2.50× > 2.00×']);
+    expect(misses(evaluate({ requestsPerSec: 1, p99Ms: 1 }, { requestsPerSec: 1, p99Ms: 1 }, DEFAULT_TARGETS), DEFAULT_TARGETS)).toEqual([]);
+  });
+
+  it('formats ratios with two decimals', () => {
+    expect(formatRatio(0.5)).toBe('0.50×');
+    expect(formatRatio(Number.NaN)).toBe('n/a');
+  });
+});

@@ -1,0 +1,42 @@
+/** Cairn against its baseline: the ratios and whether the scenario's targets are met. */
+import type { Targets } from './scenarios/types';
+
+export interface Comparable {
+  requestsPerSec: number;
+  p99Ms: number;
+}
+
+export interface Verdict {
+  /** Cairn's requests/s over the baseline's (higher is better). */
+  throughputRatio: number;
+  /** Cairn's p99 over the baseline's (lower is better). */
+  p99Ratio: number;
+  throughputMet: boolean;
+  p99Met: boolean;
+  met: boolean;
+}
+
+/** a / b, NaN when b is not a positive number (and NaN never meets a target). */
+export function ratio(a: number, b: number): number {
+  return b > 0 && Number.isFinite(a) && Number.isFinite(b) ? a / b : Number.NaN;
+}
+
+export function evaluate(cairn: Comparable, baseline: Comparable, targets: Targets): Verdict {
+  const throughputRatio = ratio(cairn.requestsPerSec, baseline.requestsPerSec);
+  const p99Ratio = ratio(cairn.p99Ms, baseline.p99Ms);
+  const throughputMet = throughputRatio >= targets.minThroughputRatio;
+  const p99Met = p99Ratio <= targets.maxP99Ratio;
+  return { throughputRatio, p99Ratio, throughputMet, p99Met, met: throughputMet && p99Met };
+}
+
+/** What was missed, in words ("throughput 0.42× < 0.50×"); empty when every target is met. */
+export function misses(verdict: Verdict, targets: Targets): string[] {
+  const out: string[] = [];
+  if (!verdict.throughputMet) out.push(`throughput ${formatRatio(verdict.throughputRatio)} < ${formatRatio(targets.minThroughputRatio)}`);
+  if (!verdict.p99Met) out.push(`p99 ${formatRatio(verdict.p99Ratio)} > ${formatRatio(targets.maxP99Ratio)}`);
+  return out;
+}
+
+export function formatRatio(value: number): string {
+  return Number.isFinite(value) ? `${value.toFixed(2)}×` : 'n/a';
+}
