@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { openDatabase, sql, z, type DatabaseTransactionConnection, type QuerySqlToken } from '@cairn/db';
 import type { Logger } from '@cairn/log';
+import { consumerMetrics } from '@cairn/metrics';
 import { DEFAULT_ACK_WAIT_MS, isLastDelivery, logHandlerFailure, redeliveryDelayMs } from './delivery';
 import { listenForNotifications } from './pg-listener';
 import { assertSubject, assertSubjectFilter, subjectFilterPattern, subjectFiltersOverlap, subjectMatches } from './subjects';
@@ -59,6 +60,7 @@ const consumerRow = z.object({ delivered_seq: z.number(), filter_subject: z.stri
 const candidateRow = z.object({ last_seq: z.number(), seq: z.number().nullable() });
 const messageRow = z.object({ seq: z.number(), subject: z.string(), id: z.string(), data: z.instanceof(Buffer) });
 const dueRow = z.object({ due_in_ms: z.number().nullable() });
+const lagRow = z.object({ lag: z.number() });
 
 /**
  * The embedded-mode bus: the same contract as JetStream, kept in PostgreSQL. Streams are message logs
@@ -261,6 +263,16 @@ export async function createInProcessBus(options: InProcessBusOptions): Promise<
 
     const log = logger.child({ stream, durable });
     const waker = createWaker();
+    // Lag as JetStream counts it: matching messages past the delivered position + unacknowledged deliveries.
+    const metrics = consumerMetrics(stream, durable, () =>
+      db.pool.oneFirst(sql.type(lagRow)`
+        SELECT (
+          (SELECT count(*) FROM cairn_bus.messages m
+           WHERE m.stream = c.stream AND m.seq > c.delivered_seq AND m.subject ~ ${subjectFilterPattern(filterSubject)})
+          + (SELECT count(*) FROM cairn_bus.pending p WHERE p.stream = c.stream AND p.durable = c.durable)
+        )::int AS lag
+        FROM cairn_bus.consumers c WHERE c.stream = ${stream} AND c.durable = ${durable}`),
+    );
     let stopping = false;
 
     async function settle(what: string, query: QuerySqlToken): Promise<void> {
@@ -279,8 +291,10 @@ export async function createInProcessBus(options: InProcessBusOptions): Promise<
         await handler({ id: message.id, subject: message.subject, data: message.data, deliveryCount: message.deliveryCount });
       } catch (error) {
         logHandlerFailure(log, error, message, maxDeliver);
+        const last = isLastDelivery(message.deliveryCount, maxDeliver);
+        metrics.handled(last ? 'dropped' : 'retry');
         // Only while still the holder: a message whose lease ran out may be with another consumer now.
-        if (isLastDelivery(message.deliveryCount, maxDeliver)) await settle('drop', sql.unsafe`DELETE FROM cairn_bus.pending WHERE ${mine}`);
+        if (last) await settle('drop', sql.unsafe`DELETE FROM cairn_bus.pending WHERE ${mine}`);
         else {
           await settle('nak', sql.unsafe`
             UPDATE cairn_bus.pending SET available_at = now() + ${redeliveryDelayMs(message.deliveryCount)}::int * interval '1 millisecond'
@@ -289,6 +303,7 @@ export async function createInProcessBus(options: InProcessBusOptions): Promise<
         return;
       }
       await settle('ack', sql.unsafe`DELETE FROM cairn_bus.pending WHERE ${where}`);
+      metrics.handled('ok');
     }
 
     /** Claimed but never started (stopping): available to the other consumers at once. */
@@ -337,6 +352,7 @@ export async function createInProcessBus(options: InProcessBusOptions): Promise<
         subscriptions.delete(subscription);
         await Promise.race([loop, delay(ackWaitMs)]);
         consumers.delete(local);
+        metrics.close();
       },
     };
     subscriptions.add(subscription);

@@ -9,9 +9,10 @@ import {
 } from '@nats-io/jetstream';
 import { connect, nanos } from '@nats-io/transport-node';
 import type { Logger } from '@cairn/log';
+import { consumerMetrics } from '@cairn/metrics';
 import { assertSubject, assertSubjectFilter } from './subjects';
 import { delay } from './wake';
-import { DEFAULT_ACK_WAIT_MS, logHandlerFailure, redeliveryDelayMs } from './delivery';
+import { DEFAULT_ACK_WAIT_MS, isLastDelivery, logHandlerFailure, redeliveryDelayMs } from './delivery';
 import type { BroadcastHandler, Bus, BusMessage, ConsumeOptions, Subscription } from './types';
 
 export interface NatsBusOptions {
@@ -96,6 +97,11 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
     const consumer = await js.consumers.get(stream, durable);
     const messages = await consumer.consume({ max_messages: PULL_BATCH });
     const log = logger.child({ stream, durable });
+    // Lag as JetStream counts it: not yet delivered + delivered and not acknowledged.
+    const metrics = consumerMetrics(stream, durable, async () => {
+      const info = await consumer.info();
+      return info.num_pending + info.num_ack_pending;
+    });
     let stopping = false;
 
     void (async () => {
@@ -116,9 +122,11 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
       try {
         await handler(message);
         settle(() => msg.ack());
+        metrics.handled('ok');
       } catch (error) {
         logHandlerFailure(log, error, message, maxDeliver);
         settle(() => msg.nak(redeliveryDelayMs(message.deliveryCount)));
+        metrics.handled(isLastDelivery(message.deliveryCount, maxDeliver) ? 'dropped' : 'retry');
       }
     }
 
@@ -150,6 +158,7 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
         subscriptions.delete(subscription);
         void messages.close().catch(() => undefined);
         await Promise.race([loop, delay(ackWaitMs)]);
+        metrics.close();
       },
     };
     subscriptions.add(subscription);

@@ -1,5 +1,6 @@
 import { openDatabase, sql, z, type Database } from '@cairn/db';
 import { silentLogger } from '@cairn/log';
+import { METRIC_NAMES, metricValue } from '@cairn/metrics';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { createInProcessBus } from './in-process-bus';
 import { enqueueEvent, prepareOutbox } from './outbox';
@@ -143,5 +144,83 @@ describe('outbox and relay', () => {
     await started.stop();
     expect(bus.published).toHaveLength(30);
     expect(await unpublishedCount(db)).toBe(0);
+  });
+
+  it('flushes every waiting row when stopped, not just the batch in progress', async () => {
+    const db = await serviceDatabase();
+    const bus = new RecordingBus();
+    await db.pool.transaction(async (tx) => {
+      for (let j = 0; j < 250; j += 1) await enqueueEvent(tx, { subject: 'cairn.x.y', data: bytes(`${j}`) });
+    });
+    // A long poll and small batches: without the flush, stop() would leave most rows behind.
+    const started = startOutboxRelay({ db, bus, logger, pollMs: 60_000, batchSize: 20 });
+    await started.stop();
+    expect(bus.published).toHaveLength(250);
+    expect(await unpublishedCount(db)).toBe(0);
+  });
+
+  it('gives up the flush when the bus fails, leaving the rows for the next start', async () => {
+    const db = await serviceDatabase();
+    const recording = new RecordingBus();
+    const outage = withOutage(recording);
+    outage.setDown(true);
+    await db.pool.transaction(async (tx) => {
+      for (let j = 0; j < 3; j += 1) await enqueueEvent(tx, { subject: 'cairn.x.y', data: bytes(`${j}`) });
+    });
+    const first = startOutboxRelay({ db, bus: outage.bus, logger, pollMs: 100 });
+    await waitFor('a failed attempt', () => outage.failures() >= 1);
+    const failuresBefore = outage.failures();
+    await first.stop();
+    expect(outage.failures()).toBeGreaterThan(failuresBefore);
+    expect(await unpublishedCount(db)).toBe(3);
+
+    outage.setDown(false);
+    relay(db, outage.bus);
+    await waitFor('published after the next start', async () => (await unpublishedCount(db)) === 0);
+    expect(recording.published).toHaveLength(3);
+  });
+
+  it('stops flushing once flushTimeoutMs has passed', async () => {
+    const db = await serviceDatabase();
+    const bus = new RecordingBus();
+    await db.pool.transaction(async (tx) => {
+      for (let j = 0; j < 100; j += 1) await enqueueEvent(tx, { subject: 'cairn.x.y', data: bytes(`${j}`) });
+    });
+    const started = startOutboxRelay({ db, bus, logger, pollMs: 60_000, batchSize: 10, flushTimeoutMs: 0 });
+    await started.stop();
+    expect(bus.published.length).toBeGreaterThanOrEqual(10);
+    expect(await unpublishedCount(db)).toBe(100 - bus.published.length);
+    expect(await unpublishedCount(db)).toBeGreaterThan(0);
+  });
+
+  it('reports the backlog, the age of the oldest waiting row and what it published', async () => {
+    const db = await serviceDatabase();
+    const recording = new RecordingBus();
+    const outage = withOutage(recording);
+    outage.setDown(true);
+    const schema = db.schema;
+    const started = startOutboxRelay({ db, bus: outage.bus, logger, pollMs: 100 });
+    expect(await metricValue(METRIC_NAMES.outboxPending, { schema })).toBe(0);
+    expect(await metricValue(METRIC_NAMES.outboxLag, { schema })).toBe(0);
+
+    await db.pool.transaction(async (tx) => {
+      await enqueueEvent(tx, { subject: 'cairn.x.y', data: bytes('old') });
+      await enqueueEvent(tx, { subject: 'cairn.x.y', data: bytes('new') });
+    });
+    await db.pool.query(sql.unsafe`
+      UPDATE ${sql.identifier([schema, 'cairn_outbox'])} SET created_at = now() - interval '1 hour'
+      WHERE seq = (SELECT min(seq) FROM ${sql.identifier([schema, 'cairn_outbox'])})`);
+    await waitFor('the backlog to show', async () => (await metricValue(METRIC_NAMES.outboxPending, { schema })) === 2);
+    const lag = await metricValue(METRIC_NAMES.outboxLag, { schema });
+    expect(lag).toBeGreaterThanOrEqual(3600);
+    expect(lag).toBeLessThan(3600 + 60);
+
+    outage.setDown(false);
+    await waitFor('the backlog to drain', async () => (await metricValue(METRIC_NAMES.outboxPending, { schema })) === 0);
+    expect(await metricValue(METRIC_NAMES.outboxLag, { schema })).toBe(0);
+    expect(await metricValue(METRIC_NAMES.outboxPublished, { schema })).toBe(2);
+
+    await started.stop();
+    expect(await metricValue(METRIC_NAMES.outboxPending, { schema })).toBeUndefined();
   });
 });

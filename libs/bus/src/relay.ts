@@ -1,5 +1,6 @@
 import { sql, z, type Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
+import { outboxMetrics } from '@cairn/metrics';
 import { outboxChannel } from './outbox';
 import { listenForNotifications } from './pg-listener';
 import type { Bus } from './types';
@@ -15,10 +16,16 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Published rows older than this are deleted (checked hourly); default 7 days. */
   retentionMs?: number;
+  /** How long stop() keeps publishing what is still in the outbox; default 5000 ms. */
+  flushTimeoutMs?: number;
 }
 
 export interface OutboxRelay {
-  /** Finishes the batch in progress, then stops. */
+  /**
+   * Finishes the batch in progress, then flushes: publishes every row still waiting (rows the last
+   * transactions committed before the service stopped taking work) until the outbox is empty, the bus
+   * fails or `flushTimeoutMs` has passed. What is left stays in the outbox for the next start.
+   */
   stop(): Promise<void>;
 }
 
@@ -26,7 +33,10 @@ const MAX_BACKOFF_MS = 10_000;
 const PRUNE_EVERY_MS = 60 * 60_000;
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60_000;
 
+const DEFAULT_FLUSH_TIMEOUT_MS = 5_000;
+
 const outboxRow = z.object({ seq: z.number(), id: z.string(), subject: z.string(), data: z.instanceof(Buffer) });
+const backlogRow = z.object({ pending: z.number(), lag_seconds: z.number() });
 
 interface BatchResult {
   published: number;
@@ -41,6 +51,10 @@ interface BatchResult {
  * them, so several relays on one schema publish each row once (and the bus deduplicates by id should a
  * relay die between publishing and committing). When the bus fails, the rows stay and the relay retries
  * with backoff, so events written while the bus is down go out once it is back.
+ *
+ * Metrics: `cairn_outbox_published_total{schema}`, and at each scrape `cairn_outbox_pending_events{schema}`
+ * and `cairn_outbox_lag_seconds{schema}` (age of the oldest unpublished row) from one query on the partial
+ * index of unpublished rows.
  */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { db, bus } = options;
@@ -48,7 +62,16 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const pollMs = options.pollMs ?? 1_000;
   const batchSize = options.batchSize ?? 100;
   const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+  const flushTimeoutMs = options.flushTimeoutMs ?? DEFAULT_FLUSH_TIMEOUT_MS;
   const table = sql.identifier([db.schema, 'cairn_outbox']);
+  const metrics = outboxMetrics(db.schema, async () => {
+    // Ages in the database's clock, the one created_at was written with.
+    const row = await db.pool.one(sql.type(backlogRow)`
+      SELECT count(*)::int AS pending,
+             coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS lag_seconds
+      FROM ${table} WHERE published_at IS NULL`);
+    return { pending: row.pending, lagSeconds: Math.max(0, row.lag_seconds) };
+  });
   const waker = createWaker();
   let stopped = false;
   let backingOff = false;
@@ -65,7 +88,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   });
 
   async function relayBatch(): Promise<BatchResult> {
-    return db.pool.transaction(async (tx) => {
+    const result = await db.pool.transaction(async (tx) => {
       const rows = await tx.any(sql.type(outboxRow)`
         SELECT seq, id, subject, data FROM ${table}
         WHERE published_at IS NULL ORDER BY seq LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`);
@@ -86,6 +109,17 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       }
       return { published: done.length, more: failure === undefined && rows.length === batchSize, failure };
     });
+    if (result.published > 0) metrics.published(result.published);
+    return result;
+  }
+
+  /** One batch; a failing transaction (database away) is a failure like a failing publish. */
+  async function tryBatch(): Promise<BatchResult> {
+    try {
+      return await relayBatch();
+    } catch (error) {
+      return { published: 0, more: false, failure: { error } };
+    }
   }
 
   async function pruneIfDue(): Promise<void> {
@@ -103,12 +137,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   async function run(): Promise<void> {
     let failures = 0;
     while (!stopped) {
-      let result: BatchResult;
-      try {
-        result = await relayBatch();
-      } catch (error) {
-        result = { published: 0, more: false, failure: { error } };
-      }
+      const result = await tryBatch();
       if (result.failure !== undefined) {
         failures += 1;
         const { error, subject, id } = result.failure;
@@ -126,13 +155,37 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     }
   }
 
+  /** Publishes what is left, batch after batch, until nothing is, the bus fails or time is up. */
+  async function flush(): Promise<void> {
+    const giveUpAt = Date.now() + flushTimeoutMs;
+    let published = 0;
+    for (;;) {
+      const result = await tryBatch();
+      published += result.published;
+      if (result.failure !== undefined) {
+        logger.warn({ err: result.failure.error, published }, 'could not flush the outbox; the rest is published after the next start');
+        return;
+      }
+      if (!result.more) break;
+      if (Date.now() >= giveUpAt) {
+        logger.warn({ published, flush_timeout_ms: flushTimeoutMs }, 'outbox flush ran out of time; the rest is published after the next start');
+        return;
+      }
+    }
+    if (published > 0) logger.info({ published }, 'outbox flushed');
+  }
+
   const loop = run();
+  let stopping: Promise<void> | undefined;
   return {
-    async stop() {
-      stopped = true;
-      waker.wake();
-      await loop;
-      await listener.close();
-    },
+    stop: () =>
+      (stopping ??= (async () => {
+        stopped = true;
+        waker.wake();
+        await loop;
+        await flush();
+        metrics.close();
+        await listener.close();
+      })()),
   };
 }

@@ -28,6 +28,8 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
   ],
   bus: ['URL'],
   rpc: ['DEADLINE_MS'],
+  // LISTEN is Cairn's (Gitea serves /metrics on its HTTP port); the ENABLED_ISSUE_* gauges are Gitea's and ignored.
+  metrics: ['ENABLED', 'LISTEN', 'TOKEN', 'ENABLED_ISSUE_BY_LABEL', 'ENABLED_ISSUE_BY_REPOSITORY'],
   log: [
     'LEVEL',
     'MODE', 'ROOT_PATH', 'STACKTRACE_LEVEL', 'BUFFER_LEN', 'ENABLE_SSH_LOG', 'REQUEST_ID_HEADERS',
@@ -103,7 +105,7 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
 const IGNORED_SECTIONS: readonly string[] = [
   'admin', 'badges', 'cache', 'cache.', 'camo', 'cors', 'cron', 'cron.', 'email.', 'federation', 'git', 'git.',
   'highlight.', 'i18n', 'indexer', 'lfs', 'lfs.', 'lfs_client', 'log.', 'mailer', 'markdown', 'markup', 'markup.',
-  'metrics', 'oauth2', 'oauth2_client', 'openid', 'other', 'picture', 'project', 'proxy', 'queue', 'queue.',
+  'oauth2', 'oauth2_client', 'openid', 'other', 'picture', 'project', 'proxy', 'queue', 'queue.',
   'repo-archive', 'repository.', 'session', 'ssh.', 'storage', 'storage.', 'task', 'time', 'ui.', 'avatar',
 ];
 

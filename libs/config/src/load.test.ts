@@ -85,9 +85,11 @@ describe('defaults', () => {
         defaultUserVisibility: 'public',
         defaultOrgVisibility: 'public',
         defaultAllowCreateOrganization: true,
+        defaultOrgMemberVisible: false,
         enableTimetracking: true,
         enableUserHeatmap: true,
         autoWatchNewRepos: true,
+        noReplyAddress: 'noreply.localhost',
       },
       security: { disableWebhooks: false, disableQueryAuthToken: false, minPasswordLength: 8 },
       repository: {
@@ -121,6 +123,7 @@ describe('defaults', () => {
       },
       services: { accounts: { listen: '127.0.0.1:50051', addr: '127.0.0.1:50051' } },
       rpc: { deadlineMs: 5000 },
+      metrics: { enabled: false, listen: '127.0.0.1:9464', token: '' },
     };
     expect(config).toEqual(expected);
     expect(warnings).toEqual([]);
@@ -313,6 +316,11 @@ describe('file settings', () => {
     expect(warnings).toEqual([]);
     expect(config.database.url).toBe('postgres://gitea:s3cr%23t@127.0.0.1:5432/gitea');
     expect(config.server.rootUrl).toBe('https://git.example.com/');
+    expect(config.service.noReplyAddress).toBe('noreply.localhost');
+  });
+
+  it('derives [service] NO_REPLY_ADDRESS from [server] DOMAIN when unset', () => {
+    expect(load('[server]\nDOMAIN = git.example.com\n').config.service.noReplyAddress).toBe('noreply.git.example.com');
   });
 });
 
@@ -419,6 +427,9 @@ describe('invalid values', () => {
     ['[services.accounts]\nLISTEN = 50051', 'services.accounts.LISTEN', '"50051"', 'expected host:port'],
     ['[services.accounts]\nADDR = host:99999', 'services.accounts.ADDR', '"host:99999"', 'expected host:port'],
     ['[rpc]\nDEADLINE_MS = 0', 'rpc.DEADLINE_MS', '"0"', 'expected a positive integer'],
+    ['[metrics]\nENABLED = sometimes', 'metrics.ENABLED', '"sometimes"', 'expected true or false'],
+    ['[metrics]\nLISTEN = 9464', 'metrics.LISTEN', '"9464"', 'expected host:port'],
+    ['[metrics]\nLISTEN = 0.0.0.0:65536', 'metrics.LISTEN', '"0.0.0.0:65536"', 'expected host:port'],
     ['[database]\nMAX_OPEN_CONNS = many', 'database.MAX_OPEN_CONNS', '"many"', 'expected a positive integer'],
     ['[database]\nDB_TYPE = postgres\nHOST = /var/run/postgresql', 'database.HOST', '"/var/run/postgresql"', 'for a Unix socket set [database] URL'],
     ['[database]\nDB_TYPE = postgres\nHOST = db\nSSL_MODE = verify-full', 'database.SSL_MODE', '"verify-full"', 'expected one of disable, require, no-verify'],
@@ -575,6 +586,32 @@ describe('service endpoints', () => {
     expect(
       load('[services.accounts]\nLISTEN = 0.0.0.0:7000\nADDR = accounts.internal:7000\n').config.services.accounts,
     ).toEqual({ listen: '0.0.0.0:7000', addr: 'accounts.internal:7000' });
+  });
+});
+
+describe('[metrics]', () => {
+  it('reads ENABLED, LISTEN and TOKEN from the file, the environment winning', () => {
+    const { config, warnings } = load('[metrics]\nENABLED = true\nLISTEN = 0.0.0.0:9100\nTOKEN = from-file\n', {
+      CAIRN__metrics__TOKEN: 's3cret',
+    });
+    expect(config.metrics).toEqual({ enabled: true, listen: '0.0.0.0:9100', token: 's3cret' });
+    expect(warnings).toEqual([]);
+  });
+
+  it('reads the token from a file named by CAIRN__metrics__TOKEN__FILE', () => {
+    const file = path.join(root, 'metrics-token');
+    fs.writeFileSync(file, 'from-secret\n');
+    expect(load(undefined, { CAIRN__metrics__TOKEN__FILE: file }).config.metrics.token).toBe('from-secret');
+  });
+
+  it('accepts the Gitea keys it ignores without warnings', () => {
+    const { config, warnings } = load('[metrics]\nENABLED = true\nENABLED_ISSUE_BY_LABEL = true\nENABLED_ISSUE_BY_REPOSITORY = true\n');
+    expect(config.metrics.enabled).toBe(true);
+    expect(warnings).toEqual([]);
+  });
+
+  it('takes an IPv6 listen address', () => {
+    expect(load('[metrics]\nLISTEN = [::]:9464\n').config.metrics.listen).toBe('[::]:9464');
   });
 });
 

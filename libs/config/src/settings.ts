@@ -9,7 +9,7 @@ import { DEFAULT_SECTION } from './raw-sections';
 import { resolveRepoUnits } from './repo-units';
 import type { SettingsReader } from './settings-reader';
 import type { CairnConfig } from './types';
-import { parseBoolean, parseHost, parseList, parseUrl } from './values';
+import { type HostPort, formatHostPort, parseBoolean, parseHost, parseHostPort, parseList, parseUrl } from './values';
 
 export const VISIBILITIES = ['public', 'limited', 'private'] as const;
 export const RUN_MODES = ['prod', 'dev'] as const;
@@ -96,9 +96,12 @@ export function readSettings(
       defaultUserVisibility: reader.choice('service', 'DEFAULT_USER_VISIBILITY', 'public', VISIBILITIES),
       defaultOrgVisibility: reader.choice('service', 'DEFAULT_ORG_VISIBILITY', 'public', VISIBILITIES),
       defaultAllowCreateOrganization: reader.boolean('service', 'DEFAULT_ALLOW_CREATE_ORGANIZATION', true),
+      defaultOrgMemberVisible: reader.boolean('service', 'DEFAULT_ORG_MEMBER_VISIBLE', false),
       enableTimetracking: reader.boolean('service', 'ENABLE_TIMETRACKING', true),
       enableUserHeatmap: reader.boolean('service', 'ENABLE_USER_HEATMAP', true),
       autoWatchNewRepos: reader.boolean('service', 'AUTO_WATCH_NEW_REPOS', true),
+      // DOMAIN itself is checked with ROOT_URL (readServer).
+      noReplyAddress: reader.string('service', 'NO_REPLY_ADDRESS', `noreply.${reader.string('server', 'DOMAIN', 'localhost')}`),
     },
     security: {
       disableWebhooks: reader.boolean(
@@ -128,6 +131,25 @@ export function readSettings(
     },
     services: readServiceEndpoints(reader),
     rpc: { deadlineMs: reader.integer('rpc', 'DEADLINE_MS', 5000, POSITIVE) },
+    metrics: readMetrics(reader),
+  };
+}
+
+/** Default port of every process's metrics server (the OpenTelemetry Prometheus exporter's port). */
+export const DEFAULT_METRICS_PORT = 9464;
+
+function readMetrics(reader: SettingsReader): CairnConfig['metrics'] {
+  const listen = reader.parse<HostPort>(
+    'metrics',
+    'LISTEN',
+    { host: '127.0.0.1', port: DEFAULT_METRICS_PORT },
+    parseHostPort,
+    'expected host:port with a port from 0 to 65535, e.g. 0.0.0.0:9464',
+  );
+  return {
+    enabled: reader.boolean('metrics', 'ENABLED', false),
+    listen: formatHostPort(listen),
+    token: reader.string('metrics', 'TOKEN', ''),
   };
 }
 

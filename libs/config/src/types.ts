@@ -86,9 +86,13 @@ export interface CairnConfig {
     defaultUserVisibility: 'public' | 'limited' | 'private'; // public
     defaultOrgVisibility: 'public' | 'limited' | 'private'; // public
     defaultAllowCreateOrganization: boolean; // true
+    /** Whether a new organization member's membership starts public. */
+    defaultOrgMemberVisible: boolean; // false
     enableTimetracking: boolean; // true
     enableUserHeatmap: boolean; // true
     autoWatchNewRepos: boolean; // true
+    /** `[service] NO_REPLY_ADDRESS`: domain of the placeholder e-mails shown for hidden ones; default `noreply.<[server] DOMAIN>`. */
+    noReplyAddress: string;
   };
   security: {
     /** `[security] DISABLE_WEB_HOOKS`, also Gitea's `DISABLE_WEBHOOKS`. */
@@ -139,5 +143,14 @@ export interface CairnConfig {
   rpc: {
     /** `[rpc] DEADLINE_MS`: deadline on every client call, default 5000. */
     deadlineMs: number;
+  };
+  /** `[metrics]`: the Prometheus endpoint (`GET /metrics`) every service process serves on its own port. */
+  metrics: {
+    /** `[metrics] ENABLED`, default false (as Gitea). */
+    enabled: boolean;
+    /** `[metrics] LISTEN`: host:port of the metrics server (Cairn's own key), default 127.0.0.1:9464. */
+    listen: string;
+    /** `[metrics] TOKEN`: when set, scrapes must send `Authorization: Bearer <TOKEN>` (as Gitea); default "". */
+    token: string;
   };
 }

@@ -125,4 +125,34 @@ describe('goStruct.bind', () => {
     expect(Option.bind({ list: [] })).toEqual({ ok: false, message: '[List]: Required' });
     expect(Option.bind({ list: ['a'] })).toEqual({ ok: true, value: { list: ['a'] } });
   });
+
+  it("checks Gitea's Username and AlphaDashDot rules after Required and before MaxSize", () => {
+    const Option = goStruct('CreateOrgOption', {
+      username: go.string('UserName', { required: true, username: true, maxSize: 40 }),
+      team: go.string('Name', { alphaDashDot: true }),
+    });
+    expect(Option.bind({})).toEqual({ ok: false, message: '[UserName]: Required' });
+    for (const bad of ['bad name', '-lead', 'trail.', 'two..dots', 'ünï']) {
+      expect(Option.bind({ username: bad })).toEqual({ ok: false, message: '[UserName]: invalid username' });
+    }
+    expect(Option.bind({ username: 'a'.repeat(41) })).toEqual({ ok: false, message: '[UserName]: MaxSize' });
+    expect(Option.bind({ username: 'Good_Name.1' }).ok).toBe(true);
+    expect(Option.bind({ username: 'ok', team: 'no spaces' })).toEqual({ ok: false, message: '[Name]: AlphaDashDot' });
+    expect(Option.bind({ username: 'ok', team: 'dev-team_1.x' }).ok).toBe(true);
+    expect(Option.bind({ username: 'ok', team: '' }).ok).toBe(true);
+  });
+
+  it('reads a map of strings as Go does', () => {
+    const Option = goStruct('CreateTeamOption', { units_map: go.stringMap('UnitsMap') });
+    expect(Option.bind({})).toEqual({ ok: true, value: { units_map: {} } });
+    expect(Option.bind({ units_map: { 'repo.code': 'read' } })).toEqual({ ok: true, value: { units_map: { 'repo.code': 'read' } } });
+    expect(Option.bind({ units_map: ['repo.code'] })).toEqual({
+      ok: false,
+      message: '[]: json: cannot unmarshal array into Go struct field CreateTeamOption.units_map of type map[string]string',
+    });
+    expect(Option.bind({ units_map: { 'repo.code': 1 } })).toEqual({
+      ok: false,
+      message: '[]: json: cannot unmarshal number into Go struct field CreateTeamOption.units_map of type string',
+    });
+  });
 });

@@ -57,6 +57,10 @@ export interface StringRules {
   in?: readonly string[];
   /** `ValidUrl`: an http(s) URL (empty allowed). */
   url?: boolean;
+  /** Gitea's `Username`: a valid user or organization name (`invalid username`). */
+  username?: boolean;
+  /** `AlphaDashDot`: only ASCII letters, digits, `-`, `_` and `.`. */
+  alphaDashDot?: boolean;
 }
 
 export interface SliceRules {
@@ -76,6 +80,15 @@ function jsonKind(value: unknown): string {
 const EMAIL_PATTERN =
   /[\w!#$%&'*+/=?^_`{|}~-]+(?:\.[\w!#$%&'*+/=?^_`{|}~-]+)*@(?:[\w](?:[\w-]*[\w])?\.)+[a-zA-Z0-9](?:[\w-]*[\w])?/;
 
+// Gitea's validation.IsValidUsername (Go's `\w` is ASCII): a letter or digit first, then letters, digits,
+// `-`, `_`, `.`, with no two special characters in a row and none at the end.
+function isValidUsername(name: string): boolean {
+  return /^[0-9A-Za-z][-.\w]*$/.test(name) && !/[-._]{2,}|[-._]$/.test(name);
+}
+
+// go-chi/binding's AlphaDashDotPattern: any character outside the set.
+const ALPHA_DASH_DOT_VIOLATION = /[^\w\-.]/;
+
 function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
@@ -88,6 +101,8 @@ function isHttpUrl(text: string): boolean {
 function stringRules(rules: StringRules): Array<RuleCheck<string>> {
   const checks: Array<RuleCheck<string>> = [];
   if (rules.required) checks.push((v) => (v === '' ? 'Required' : undefined));
+  if (rules.username) checks.push((v) => (isValidUsername(v) ? undefined : 'invalid username'));
+  if (rules.alphaDashDot) checks.push((v) => (ALPHA_DASH_DOT_VIOLATION.test(v) ? 'AlphaDashDot' : undefined));
   if (rules.email) checks.push((v) => (v !== '' && !EMAIL_PATTERN.test(v) ? 'Email' : undefined));
   if (rules.url) checks.push((v) => (v !== '' && !isHttpUrl(v) ? 'Url' : undefined));
   const { maxSize } = rules;
@@ -109,6 +124,15 @@ function decodeInt64(json: unknown): Decoded<number> {
 
 function decodeBool(json: unknown): Decoded<boolean> {
   return typeof json === 'boolean' ? { ok: true, value: json } : { ok: false, found: jsonKind(json) };
+}
+
+function decodeStringMap(json: unknown): Decoded<Record<string, string>> {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, found: jsonKind(json) };
+  const entries = Object.entries(json);
+  const bad = entries.find(([, value]) => typeof value !== 'string' && value !== null);
+  // encoding/json names the element type when a value is wrong.
+  if (bad !== undefined) return { ok: false, found: jsonKind(bad[1]), intoType: 'string' };
+  return { ok: true, value: Object.fromEntries(entries.map(([key, value]) => [key, typeof value === 'string' ? value : ''])) };
 }
 
 function decodeStringSlice(json: unknown): Decoded<string[]> {
@@ -169,6 +193,8 @@ export const go = {
   boolPtr: (goName: string): GoField<boolean | undefined> => pointer(field(goName, 'bool', false, decodeBool)),
   stringSlice: (goName: string, rules: SliceRules = {}): GoField<string[]> =>
     field(goName, '[]string', [] as string[], decodeStringSlice, rules.required ? [(v) => (v.length === 0 ? 'Required' : undefined)] : []),
+  stringMap: (goName: string): GoField<Record<string, string>> =>
+    field(goName, 'map[string]string', {} as Record<string, string>, decodeStringMap),
   timePtr: (goName: string): GoField<Date | undefined> =>
     pointer(field(goName, 'time.Time', new Date(0), decodeTime)),
 };

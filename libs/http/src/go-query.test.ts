@@ -1,4 +1,4 @@
-import { encodeGoQuery, goFormBool, goFormInt, goFormString, goQueryEscape, parseGoQuery } from './go-query';
+import { encodeGoQuery, goFormBool, goFormInt, goFormOptionalBool, goFormString, goQueryEscape, parseGoQuery } from './go-query';
 
 describe('parseGoQuery', () => {
   it('keeps repeated keys in order and decodes + and %XX', () => {
@@ -44,6 +44,10 @@ describe('form readers', () => {
     expect(goFormBool(values, 'one')).toBe(true);
     expect(goFormBool(values, 'f')).toBe(false);
     expect(goFormBool(values, 'missing')).toBe(false);
+  });
+  it('goFormOptionalBool tells absent from false, and reads "on" as true', () => {
+    const flags = parseGoQuery('a=true&b=false&c=ON&d=junk&e=');
+    expect(['a', 'b', 'c', 'd', 'e', 'missing'].map((name) => goFormOptionalBool(flags, name))).toEqual([true, false, true, false, undefined, undefined]);
   });
   it('goFormString gives the first value or ""', () => {
     expect(goFormString(values, 's')).toBe('hi');

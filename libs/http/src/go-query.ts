@@ -60,6 +60,16 @@ export function goFormBool(values: GoValues, name: string): boolean {
   return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(values.get(name)?.[0] ?? '');
 }
 
+/**
+ * `ctx.FormOptionalBool(name)`: undefined when absent or empty, else `strconv.ParseBool` of the value (false when
+ * it is not a boolean), "on" in any case reading as true.
+ */
+export function goFormOptionalBool(values: GoValues, name: string): boolean | undefined {
+  const text = values.get(name)?.[0] ?? '';
+  if (text === '') return undefined;
+  return goFormBool(values, name) || text.toLowerCase() === 'on';
+}
+
 /** `ctx.FormString(name)`: the first value, "" when absent. */
 export function goFormString(values: GoValues, name: string): string {
   return values.get(name)?.[0] ?? '';

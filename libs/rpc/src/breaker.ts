@@ -4,6 +4,7 @@
  */
 import CircuitBreaker from 'opossum';
 import type { Logger } from '@cairn/log';
+import { BreakerState, trackBreaker } from '@cairn/metrics';
 import { CairnError, Code, isCairnError } from './errors';
 import type { BreakerOptions } from './types';
 
@@ -21,9 +22,13 @@ export function countsAsFailure(error: unknown): boolean {
   return !isCairnError(error) || BREAKER_FAILURE_CODES.has(error.code);
 }
 
+/**
+ * The breaker of one client. Its state changes are logged and shown as `cairn_rpc_client_breaker_state`
+ * under `metricsLabel` until the breaker is shut down.
+ */
 export function createBreaker<TI extends unknown[], TR>(
   action: (...args: TI) => Promise<TR>,
-  options: { service: string; target: string; logger: Logger; settings?: BreakerOptions },
+  options: { service: string; target: string; logger: Logger; settings?: BreakerOptions; metricsLabel: string },
 ): CircuitBreaker<TI, TR> {
   const settings = options.settings ?? {};
   const breaker = new CircuitBreaker(action, {
@@ -37,9 +42,20 @@ export function createBreaker<TI extends unknown[], TR>(
     errorFilter: (error: unknown) => !countsAsFailure(error),
   });
   const fields = { service: options.service, target: options.target };
-  breaker.on('open', () => options.logger.warn(fields, 'circuit opened'));
-  breaker.on('halfOpen', () => options.logger.info(fields, 'circuit half-open'));
-  breaker.on('close', () => options.logger.info(fields, 'circuit closed'));
+  const state = trackBreaker(options.metricsLabel);
+  breaker.on('open', () => {
+    state.set(BreakerState.open);
+    options.logger.warn(fields, 'circuit opened');
+  });
+  breaker.on('halfOpen', () => {
+    state.set(BreakerState.halfOpen);
+    options.logger.info(fields, 'circuit half-open');
+  });
+  breaker.on('close', () => {
+    state.set(BreakerState.closed);
+    options.logger.info(fields, 'circuit closed');
+  });
+  breaker.on('shutdown', () => state.release());
   return breaker;
 }
 

@@ -1,13 +1,16 @@
 /**
  * Typed async gRPC client for a Cairn service. Every call carries the ambient request id, has a deadline,
- * and goes through the client's one circuit breaker; every failure comes back as a CairnError.
+ * and goes through the client's one circuit breaker; every failure comes back as a CairnError. Calls are
+ * counted and timed (`cairn_rpc_client_*`) with the code the caller saw, and the breaker's state is the
+ * gauge `cairn_rpc_client_breaker_state{client="<gRPC service>"}`.
  */
 import * as grpc from '@grpc/grpc-js';
 import { type Logger, REQUEST_ID_HEADER, currentRequestId, newRequestId } from '@cairn/log';
+import { type RpcRecorder, rpcClientRecorder } from '@cairn/metrics';
 import { breakerRejection, countsAsFailure, createBreaker } from './breaker';
 import { CairnError, Code, isCairnError } from './errors';
 import { codeName, errorFromStatus } from './status';
-import { type AsyncClientOf, type BreakerOptions, type RpcCallOptions, methodKind } from './types';
+import { type AsyncClientOf, type BreakerOptions, type RpcCallOptions, methodKind, serviceNameOf } from './types';
 
 export interface RpcClientOptions {
   /** `host:port` of the service. */
@@ -35,6 +38,8 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.initial_reconnect_backoff_ms': 500,
   'grpc.max_reconnect_backoff_ms': 5_000,
 };
+
+const OK_NAME = codeName(Code.OK);
 
 /** One call as the breaker sees it; `call` is filled in once the request is on its way, so it can be cancelled. */
 interface Invocation {
@@ -65,19 +70,34 @@ export function createRpcClient<D extends grpc.ServiceDefinition>(definition: D,
         (error, response) => (error === null ? resolve(response) : reject(errorFromStatus(error, service))),
       );
     });
-  const breaker = createBreaker(send, { service, target, logger, settings: options.breaker });
+  const breaker = createBreaker(send, {
+    service,
+    target,
+    logger,
+    settings: options.breaker,
+    metricsLabel: serviceNameOf(definition),
+  });
 
-  const invoke = async (method: grpc.MethodDefinition<unknown, unknown>, request: unknown, callOptions?: RpcCallOptions) => {
+  const invoke = async (
+    method: grpc.MethodDefinition<unknown, unknown>,
+    metrics: RpcRecorder,
+    request: unknown,
+    callOptions?: RpcCallOptions,
+  ) => {
+    const started = performance.now();
     const requestId = currentRequestId() ?? newRequestId();
     const deadlineMs = callOptions?.deadlineMs ?? defaultDeadlineMs;
     const invocation: Invocation = { method, request, requestId, deadline: new Date(Date.now() + deadlineMs) };
     try {
-      return await breaker.fire(invocation);
+      const response = await breaker.fire(invocation);
+      metrics.record(OK_NAME, (performance.now() - started) / 1000);
+      return response;
     } catch (error) {
       const rejection = breakerRejection(error, service);
       // opossum's own timeout leaves the call running: stop it.
       if (rejection !== undefined) invocation.call?.cancel();
       const failure = rejection ?? (isCairnError(error) ? error : new CairnError(Code.INTERNAL, `${service} call failed`, { cause: error }));
+      metrics.record(codeName(failure.code), (performance.now() - started) / 1000);
       // Business answers (NOT_FOUND, …) are logged by the server; only unhealthy calls are worth a line here.
       if (countsAsFailure(failure)) {
         logger.warn(
@@ -97,7 +117,8 @@ export function createRpcClient<D extends grpc.ServiceDefinition>(definition: D,
   };
   for (const [key, method] of Object.entries(definition)) {
     if (methodKind(method) === 'unary') {
-      client[key] = (request: unknown, callOptions?: RpcCallOptions) => invoke(method, request, callOptions);
+      const metrics = rpcClientRecorder(method.path);
+      client[key] = (request: unknown, callOptions?: RpcCallOptions) => invoke(method, metrics, request, callOptions);
     }
   }
   return client as RpcClient<D>;

@@ -36,8 +36,8 @@ const CHECK = healthService.Check;
 const CHECK_TIMEOUT_MS = 1000;
 const POLL_INTERVAL_MS = 100;
 
-function createHealthClient(target: string): grpc.Client {
-  // Short reconnect backoff: a poller waiting for a server to come up must notice it quickly.
+/** Short reconnect backoff: a poller waiting for a server to come up must notice it quickly. */
+function healthChannel(target: string): grpc.Client {
   return new grpc.Client(target, grpc.credentials.createInsecure(), {
     'grpc.initial_reconnect_backoff_ms': 100,
     'grpc.max_reconnect_backoff_ms': 1000,
@@ -63,11 +63,36 @@ function checkOnce(client: grpc.Client, service: string, timeoutMs: number): Pro
   });
 }
 
-/** Whether `target` reports SERVING for `service` ('' = the whole server). Never throws. */
-export async function checkHealth(target: string, service = ''): Promise<boolean> {
+export interface HealthCheckOptions {
+  /** Service name to ask about; default '' (the whole server). */
+  service?: string;
+  /** How long the answer may take; default 1000 ms. */
+  timeoutMs?: number;
+}
+
+export interface HealthClient {
+  /** Whether the target reports SERVING. Never throws: refused, unknown service or too slow is `false`. */
+  check(options?: HealthCheckOptions): Promise<boolean>;
+  close(): void;
+}
+
+/**
+ * A health client that keeps its channel, for callers that ask again and again (the gateway's
+ * `/api/healthz`): no new connection per check, and a restarted server is found again within a second.
+ */
+export function createHealthClient(target: string): HealthClient {
+  const channel = healthChannel(target);
+  return {
+    check: (options = {}) => checkOnce(channel, options.service ?? '', options.timeoutMs ?? CHECK_TIMEOUT_MS),
+    close: () => channel.close(),
+  };
+}
+
+/** Whether `target` reports SERVING for `service` ('' = the whole server), over a channel of its own. Never throws. */
+export async function checkHealth(target: string, service = '', timeoutMs = CHECK_TIMEOUT_MS): Promise<boolean> {
   const client = createHealthClient(target);
   try {
-    return await checkOnce(client, service, CHECK_TIMEOUT_MS);
+    return await client.check({ service, timeoutMs });
   } finally {
     client.close();
   }
@@ -86,7 +111,7 @@ export interface WaitForReadyOptions {
 export async function waitForReady(target: string, options: WaitForReadyOptions | number): Promise<void> {
   const { timeoutMs, service = '' } = typeof options === 'number' ? { timeoutMs: options } : options;
   const giveUpAt = Date.now() + timeoutMs;
-  const client = createHealthClient(target);
+  const client = healthChannel(target);
   try {
     for (;;) {
       const remaining = giveUpAt - Date.now();

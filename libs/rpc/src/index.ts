@@ -3,4 +3,4 @@ export * from './types';
 export { REASON_TRAILER, codeName } from './status';
 export { type RpcServer, type RpcServerOptions, createRpcServer } from './server';
 export { type RpcClient, type RpcClientHandle, type RpcClientOptions, createRpcClient } from './client';
-export { type WaitForReadyOptions, checkHealth, waitForReady } from './health';
+export { type HealthCheckOptions, type HealthClient, type WaitForReadyOptions, checkHealth, createHealthClient, waitForReady } from './health';

@@ -4,6 +4,7 @@ import { currentRequestId, runWithRequestContext, silentLogger } from '@cairn/lo
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { createRpcClient, type RpcClient } from './client';
 import { CairnError, Code } from './errors';
+import { createHealthClient } from './health';
 import { createRpcServer } from './server';
 import type { RpcContext } from './types';
 import {
@@ -183,6 +184,68 @@ describe('rpc server with streaming methods in the definition', () => {
       raw.close();
       client.close();
       await server.stop(100);
+    }
+  });
+});
+
+describe('rpc server shutdown', () => {
+  it('reports NOT_SERVING, lets the call in flight finish, and refuses new calls', async () => {
+    let entered: (() => void) | undefined;
+    const inHandler = new Promise<void>((resolve) => (entered = resolve));
+    let release: (() => void) | undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const { server, target } = await startUserServer(
+      fakeUserService({
+        async batchGetUsers() {
+          entered?.();
+          await released;
+          return { users: [] };
+        },
+      }),
+      silentLogger(),
+    );
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: silentLogger(), deadlineMs: 10_000 });
+    const health = createHealthClient(target);
+    try {
+      expect(await health.check()).toBe(true);
+      const slow = client.batchGetUsers({ ids: [1] });
+      await inHandler;
+      let stopped = false;
+      const stopping = server.stop(10_000).then(() => (stopped = true));
+      // Health turns first; the server is still draining the slow call.
+      expect(await health.check()).toBe(false);
+      expect(stopped).toBe(false);
+      const late = await rejection(client.getUser({ id: 1 }));
+      expect(late.code).toBe(Code.UNAVAILABLE);
+
+      release?.();
+      await expect(slow).resolves.toEqual({ users: [] });
+      await stopping;
+      expect(stopped).toBe(true);
+    } finally {
+      release?.();
+      health.close();
+      client.close();
+      await server.stop(0);
+    }
+  });
+
+  it('cuts calls off after the grace period', async () => {
+    const { server, target } = await startUserServer(
+      fakeUserService({
+        batchGetUsers: () => new Promise(() => undefined),
+      }),
+      silentLogger(),
+    );
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: silentLogger(), deadlineMs: 10_000 });
+    try {
+      const stuck = rejection(client.batchGetUsers({ ids: [] }));
+      await sleep(50);
+      await server.stop(100);
+      // grpc-js resets the stream: the caller sees CANCELLED (or UNAVAILABLE), never an answer.
+      expect([Code.CANCELLED, Code.UNAVAILABLE]).toContain((await stuck).code);
+    } finally {
+      client.close();
     }
   });
 });

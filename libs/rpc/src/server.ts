@@ -1,9 +1,11 @@
 /**
- * gRPC server for a Cairn service: async handlers, request ids, one log line per RPC, CairnError → status,
- * and the standard health service the supervisor uses for readiness.
+ * gRPC server for a Cairn service: async handlers, request ids, one log line and one metrics record
+ * (`cairn_rpc_server_*`) per RPC, CairnError → status, and the standard health service the supervisor uses
+ * for readiness.
  */
 import * as grpc from '@grpc/grpc-js';
 import { type Logger, REQUEST_ID_HEADER, newRequestId, runWithRequestContext, sanitizeRequestId } from '@cairn/log';
+import { rpcServerRecorder } from '@cairn/metrics';
 import { Code } from './errors';
 import { attachHealth } from './health';
 import { codeName, grpcStatus, isServerFault, statusFromError } from './status';
@@ -113,6 +115,7 @@ function deadlineOf(call: grpc.ServerUnaryCall<unknown, unknown>): Date | undefi
 
 function adaptUnary(path: string, handler: UnaryHandler<unknown, unknown>, logger: Logger): grpc.handleUnaryCall<unknown, unknown> {
   const handlerLogger = logger.child({ rpc: path });
+  const metrics = rpcServerRecorder(path);
   return (call, callback) => {
     const started = performance.now();
     const requestId = sanitizeRequestId(call.metadata.get(REQUEST_ID_HEADER)[0]) ?? newRequestId();
@@ -145,10 +148,12 @@ function adaptUnary(path: string, handler: UnaryHandler<unknown, unknown>, logge
       const fault = isServerFault(code);
       // What the caller saw when it gave up before the handler finished.
       if (call.cancelled) code = cancelCode();
+      const elapsedMs = performance.now() - started;
+      metrics.record(codeName(code), elapsedMs / 1000);
       const line = {
         rpc: path,
         code: codeName(code),
-        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        duration_ms: Math.round(elapsedMs * 100) / 100,
         request_id: requestId,
         ...(cause === undefined ? {} : { err: cause }),
       };

@@ -35,6 +35,11 @@ export function makeUser(id: number, login: string, created: Date): User {
     allowGitHook: false,
     allowImportLocal: false,
     allowCreateOrganization: true,
+    type: 0,
+    keepEmailPrivate: false,
+    keepActivityPrivate: false,
+    theme: '',
+    diffViewStyle: '',
   };
 }
 
@@ -69,6 +74,24 @@ export function fakeUserService(overrides: Partial<UserServiceImpl> = {}): UserS
     },
     async authenticatePassword() {
       throw CairnError.unauthenticated('wrong user name or password');
+    },
+    async searchUsers() {
+      return { users: [...users.values()], total: users.size };
+    },
+    async listUsers() {
+      return { users: [...users.values()], total: users.size };
+    },
+    async renameUser(request) {
+      const user = users.get(request.id);
+      if (user === undefined) throw notFound();
+      const renamed = { ...user, login: request.newName };
+      users.set(user.id, renamed);
+      return { user: renamed };
+    },
+    async resolveName(request) {
+      const user = [...users.values()].find((u) => u.login === request.name);
+      if (user === undefined) throw notFound();
+      return { id: user.id, type: user.type, name: user.login, redirect: false };
     },
   };
   return { ...impl, ...overrides };

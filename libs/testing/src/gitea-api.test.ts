@@ -36,6 +36,14 @@ describe('Gitea API validator', () => {
     ]);
   });
 
+  it("follows Gitea's handler where its description is wrong: /user/settings answers one object", () => {
+    const settings = {
+      full_name: '', website: '', description: '', location: '', language: '', theme: '', diff_view_style: '', hide_email: false, hide_activity: false,
+    };
+    expect(api.responseErrors({ method: 'GET', path: '/user/settings', status: 200, body: settings })).toEqual([]);
+    expect(api.responseErrors({ method: 'PATCH', path: '/user/settings', status: 200, body: [settings] })).toEqual(['/ must be object']);
+  });
+
   it('refuses undocumented success statuses and unknown paths', () => {
     expect(api.responseErrors({ method: 'GET', path: '/version', status: 201, body: {} })[0]).toMatch(/does not answer 201/);
     expect(api.responseErrors({ method: 'GET', path: '/nope/x/y/z/w/v', status: 200, body: {} })[0]).toMatch(/no path/);

@@ -34,6 +34,12 @@ const OMITTED_WHEN_EMPTY: Record<string, string[]> = {
   AccessToken: ['sha1', 'created_at', 'last_used_at'],
 };
 
+/**
+ * Named responses whose description contradicts what Gitea's handler sends (the handler wins): `UserSettings` is
+ * described as a list, but `GET`/`PATCH /user/settings` answer one object (`convert.User2UserSettings`).
+ */
+const CORRECTED_RESPONSES: Record<string, SchemaObject> = { UserSettings: { $ref: '#/definitions/UserSettings' } };
+
 /** Keys Gitea sends that its description leaves out (`User.username` comes from its MarshalJSON). */
 const UNDESCRIBED_KEYS: Record<string, string[]> = { User: ['username'] };
 
@@ -109,7 +115,9 @@ export function loadGiteaApi(descriptionFile: string): GiteaApi {
     if (operation === undefined) return [`Gitea's description has no ${method.toUpperCase()} ${match.template}`];
     const declared = operation.responses?.[String(status)];
     if (declared === undefined) return [`Gitea's ${method.toUpperCase()} ${match.template} does not answer ${status}`];
-    const schema = declared.$ref !== undefined ? description.responses[declared.$ref.replace('#/responses/', '')]?.schema : declared.schema;
+    const responseName = declared.$ref?.replace('#/responses/', '');
+    const schema =
+      responseName !== undefined ? (CORRECTED_RESPONSES[responseName] ?? description.responses[responseName]?.schema) : declared.schema;
     if (schema === undefined) return body === undefined || body === null || body === '' ? [] : [`${status} has no body in Gitea's description`];
     return errorsOf(validatorFor(`${method} ${match.template} ${status}`, schema), body);
   }

@@ -32,7 +32,12 @@ export interface RunningService {
   name: string;
   /** The bound gRPC port. */
   port: number;
-  /** Stops the server (letting calls finish), then the outbox relay, then the database pool. */
+  /**
+   * Graceful shutdown (SIGTERM): health turns NOT_SERVING and the server takes no new calls, calls in flight
+   * finish (up to 5 s), the outbox relay flushes the events they wrote (up to 5 s), then the pool closes.
+   * A service with bus consumers stops them after the server and before the relay, so events their last
+   * handlers wrote are flushed too.
+   */
   stop(): Promise<void>;
 }
 

@@ -1,11 +1,13 @@
 /**
  * Runs accounts as its own process: `node services/accounts/dist/main.js`. Reads the configuration, joins
- * the bus (NATS when `[bus] URL` is set, else the in-process bus on the database) and stops cleanly on
- * SIGTERM / SIGINT.
+ * the bus (NATS when `[bus] URL` is set, else the in-process bus on the database), serves `/metrics` when
+ * `[metrics] ENABLED`, and on SIGTERM / SIGINT stops gracefully (see `start`), then the bus, then the
+ * metrics server.
  */
 import { connectNatsBus, createInProcessBus, type Bus } from '@cairn/bus';
 import { loadConfig } from '@cairn/config';
 import { createLogger, type Logger } from '@cairn/log';
+import { type MetricsServer, startMetricsServer } from '@cairn/metrics';
 import { SERVICE_NAME, start } from './index';
 
 async function main(logger: Logger): Promise<void> {
@@ -16,6 +18,9 @@ async function main(logger: Logger): Promise<void> {
     // Only the supervisor starts the embedded PostgreSQL; a lone service needs a real server.
     throw new Error('[database] URL must be set to run accounts on its own');
   }
+  const metrics: MetricsServer | undefined = config.metrics.enabled
+    ? await startMetricsServer({ listen: config.metrics.listen, token: config.metrics.token, logger })
+    : undefined;
   const bus: Bus = config.bus.url
     ? await connectNatsBus({ url: config.bus.url, logger })
     : await createInProcessBus({ url: config.database.url, logger });
@@ -33,6 +38,7 @@ async function main(logger: Logger): Promise<void> {
     service
       .stop()
       .then(() => bus.close())
+      .then(() => metrics?.stop())
       .then(
         () => process.exit(0),
         (error: unknown) => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInProcessBus, decodeEvent, type BusMessage } from '@cairn/bus';
@@ -9,7 +9,7 @@ import { UserCreated } from '@cairn/proto/cairn/accounts/v1/events';
 import { Code, createRpcClient } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
-import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, start } from '../src/index';
+import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, MIGRATIONS_DIR, start } from '../src/index';
 import { eventually, recordingBus } from './harness';
 
 const logger = silentLogger();
@@ -48,9 +48,10 @@ it('declares its stream and relays each committed event with its id as the messa
   const users = createRpcClient(UserServiceService, { target: `127.0.0.1:${service.port}`, service: 'accounts', logger });
   try {
     expect(service.name).toBe('accounts');
-    expect(bus.streams).toEqual([{ name: 'CAIRN_ACCOUNTS', subjects: ['cairn.user.>', 'cairn.access_token.>'] }]);
+    const subjects = ['cairn.user.>', 'cairn.access_token.>', 'cairn.org.>', 'cairn.org_member.>', 'cairn.team.>', 'cairn.team_member.>'];
+    expect(bus.streams).toEqual([{ name: 'CAIRN_ACCOUNTS', subjects }]);
     expect(ACCOUNTS_STREAM).toBe('CAIRN_ACCOUNTS');
-    expect(ACCOUNTS_SUBJECTS).toEqual(['cairn.user.>', 'cairn.access_token.>']);
+    expect(ACCOUNTS_SUBJECTS).toEqual(subjects);
 
     const { user } = await users.createUser(newUser('relayed'));
     const published = await eventually(() => {
@@ -81,7 +82,7 @@ it('restarts on the same database without reapplying migrations, keeping its dat
   await sql.connect();
   try {
     const { rows } = await sql.query('SELECT count(*)::int AS n FROM accounts.schema_migrations');
-    expect(rows[0].n).toBe(1);
+    expect(rows[0].n).toBe(readdirSync(MIGRATIONS_DIR).filter((file) => file.endsWith('.sql')).length);
   } finally {
     await sql.end();
   }

@@ -155,12 +155,14 @@ describe('CreateUser', () => {
   });
 });
 
+const ADMIN_VIEWER = { userId: 999_999, isAdmin: true, isRestricted: false };
+
 describe('GetUser / BatchGetUsers', () => {
   it('finds a user by id and by name in any case', async () => {
     const { user } = await createUser('Erin');
-    await expect(h.users.getUser({ id: user!.id })).resolves.toEqual({ user });
-    await expect(h.users.getUser({ username: 'erin' })).resolves.toEqual({ user });
-    await expect(h.users.getUser({ username: 'ERIN' })).resolves.toEqual({ user });
+    await expect(h.users.getUser({ id: user!.id, viewer: ADMIN_VIEWER })).resolves.toEqual({ user });
+    await expect(h.users.getUser({ username: 'erin', viewer: ADMIN_VIEWER })).resolves.toEqual({ user });
+    await expect(h.users.getUser({ username: 'ERIN', viewer: ADMIN_VIEWER })).resolves.toEqual({ user });
   });
 
   it('answers NOT_FOUND with Gitea message', async () => {
@@ -178,7 +180,7 @@ describe('GetUser / BatchGetUsers', () => {
   it('returns the users that exist among the ids', async () => {
     const a = (await createUser('batch1')).user!;
     const b = (await createUser('batch2')).user!;
-    const { users } = await h.users.batchGetUsers({ ids: [b.id, 999999, a.id, a.id] });
+    const { users } = await h.users.batchGetUsers({ ids: [b.id, 999999, a.id, a.id], viewer: ADMIN_VIEWER });
     expect(users.map((u) => u.id).sort((x, y) => x - y)).toEqual([a.id, b.id].sort((x, y) => x - y));
     expect(users.find((u) => u.id === a.id)).toEqual(a);
     await expect(h.users.batchGetUsers({ ids: [] })).resolves.toEqual({ users: [] });

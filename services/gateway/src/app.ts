@@ -7,15 +7,17 @@ import type { CairnConfig } from '@cairn/config';
 import { HttpError, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE, goJson } from '@cairn/http';
 import type { Logger } from '@cairn/log';
 import type { Subscription } from '@cairn/bus';
-import { createApiRouter } from './api/router';
+import { API_PREFIX, createApiRouter } from './api/router';
 import { ApiRegistry } from './api/registry';
 import type { RegisteredRoute } from './api/types';
 import { createAuthenticator } from './auth/authenticate';
 import { type GatewayBus, subscribeTokenInvalidation } from './auth/invalidation';
 import { TokenCache } from './auth/token-cache';
 import type { GatewayClients } from './clients';
+import { type DependencyCheck, healthzHandler } from './health/healthz';
 import { sendHttpError } from './http/respond';
 import { requestContext } from './http/request-context';
+import { markRoute } from './http/route-metrics';
 import { registerRoutes } from './routes';
 import { type SwaggerDocument, giteaDescription } from './swagger/document';
 import { SWAGGER_PAGE_CSP, SWAGGER_PAGE_HTML } from './swagger/page';
@@ -29,6 +31,8 @@ export interface GatewayDependencies {
   bus?: GatewayBus;
   /** The token cache; one with the defaults when not given. */
   tokenCache?: TokenCache;
+  /** What `GET /api/healthz` checks (the gRPC services, in production); none when not given. */
+  healthChecks?: readonly DependencyCheck[];
 }
 
 export interface Gateway {
@@ -58,15 +62,18 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
   app.set('case sensitive routing', true);
   app.use(requestContext(logger));
 
-  app.use('/api/v1', createApiRouter({ services, routes: api.routes, authenticate: createAuthenticator({ config, clients, cache: tokenCache }) }));
+  // Gitea's health endpoint: a web route, outside the API and its sign-in rules, not in the API description.
+  app.get('/api/healthz', markRoute('/api/healthz'), healthzHandler(config.appName, deps.healthChecks ?? []));
+
+  app.use(API_PREFIX, createApiRouter({ services, routes: api.routes, authenticate: createAuthenticator({ config, clients, cache: tokenCache }) }));
 
   // `[api] ENABLE_SWAGGER` switches the description, its page and /api/v1/swagger off together, as in Gitea.
   if (config.api.enableSwagger) {
-    app.get('/swagger.v1.json', (_req: Request, res: Response) => {
+    app.get('/swagger.v1.json', markRoute('/swagger.v1.json'), (_req: Request, res: Response) => {
       res.setHeader('Content-Type', JSON_CONTENT_TYPE);
       res.end(descriptionJson);
     });
-    app.get('/api/swagger', (_req: Request, res: Response) => {
+    app.get('/api/swagger', markRoute('/api/swagger'), (_req: Request, res: Response) => {
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
       res.setHeader('Content-Security-Policy', SWAGGER_PAGE_CSP);
       res.end(SWAGGER_PAGE_HTML);

@@ -10,12 +10,15 @@ import type { Logger } from '@cairn/log';
 import { type Gateway, createGateway } from './app';
 import type { GatewayBus } from './auth/invalidation';
 import { createAccountsClients } from './clients';
+import { grpcDependencyChecks } from './health/grpc-checks';
+import { type DrainableServer, drainable } from './http/drain';
 
 export { createGateway, type Gateway, type GatewayDependencies } from './app';
 export type { GatewayClients, TokensClient, UsersClient } from './clients';
 export { TokenCache, type TokenCacheOptions } from './auth/token-cache';
 export type { GatewayBus } from './auth/invalidation';
 export { cairnVersion } from './version';
+export { HEALTH_CONTENT_TYPE, type DependencyCheck, type HealthReport } from './health/healthz';
 
 export interface StartOptions {
   config: CairnConfig;
@@ -44,45 +47,53 @@ function parseListen(listen: string): { host: string | undefined; port: number }
 /** How long stop() lets requests in flight finish before closing their connections. */
 const STOP_GRACE_MS = 5_000;
 
+/**
+ * Runs the gateway. stop() is the graceful shutdown SIGTERM asks for: the listener closes (no new
+ * connections), idle keep-alive connections close at once, requests in flight finish (for up to 5 s) and
+ * their connections close after the answer, then the event subscriptions and the service clients close.
+ */
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger, bus } = options;
   const { host, port } = parseListen(options.listen ?? `${config.server.httpAddr}:${config.server.httpPort}`);
   const clients = createAccountsClients(config, logger);
+  const health = grpcDependencyChecks(config);
+  const closeClients = () => {
+    health.close();
+    clients.close();
+  };
   let gateway: Gateway;
   try {
-    gateway = await createGateway({ config, logger, clients, bus });
+    gateway = await createGateway({ config, logger, clients, bus, healthChecks: health.checks });
   } catch (error) {
-    clients.close();
+    closeClients();
     throw error;
   }
-  const server = http.createServer(gateway.app);
+  const server: DrainableServer = drainable(http.createServer(gateway.app));
   try {
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
+      server.http.once('error', reject);
+      server.http.listen(port, host, () => {
+        server.http.off('error', reject);
         resolve();
       });
     });
   } catch (error) {
     await gateway.close();
-    clients.close();
+    closeClients();
     throw error;
   }
-  const bound = (server.address() as AddressInfo).port;
+  const bound = (server.http.address() as AddressInfo).port;
   logger.info({ port: bound }, 'gateway listening');
 
+  let stopping: Promise<void> | undefined;
   return {
     name: 'gateway',
     port: bound,
-    stop: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const timer = setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS);
-      await closed;
-      clearTimeout(timer);
-      await gateway.close();
-      clients.close();
-    },
+    stop: () =>
+      (stopping ??= (async () => {
+        await server.drain(STOP_GRACE_MS);
+        await gateway.close();
+        closeClients();
+      })()),
   };
 }

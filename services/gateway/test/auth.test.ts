@@ -1,5 +1,5 @@
 import { encodeEvent } from '@cairn/bus';
-import { AccessTokenDeleted, UserDeleted, UserUpdated } from '@cairn/proto/cairn/accounts/v1/events';
+import { AccessTokenDeleted, UserDeleted, UserRenamed, UserUpdated } from '@cairn/proto/cairn/accounts/v1/events';
 import { FakeAccounts } from './support/fake-accounts';
 import { FakeBroadcastBus } from './support/fake-bus';
 import { type TestGateway, basic, eventually, startTestGateway, tokenAuth } from './support/harness';
@@ -280,13 +280,13 @@ describe('token cache', () => {
     }
   });
 
-  it('forgets a token when accounts publishes its deletion, and a user when it changes or goes', async () => {
+  it('forgets a token when accounts publishes its deletion, and a user when it changes, is renamed or goes', async () => {
     const s = seed();
     const bus = new FakeBroadcastBus();
     const gw = await startTestGateway({ accounts: s.accounts, bus });
     const auth = (secret: string) => ({ headers: { Authorization: tokenAuth(secret) } });
     try {
-      expect(bus.subscriptionCount).toBe(3);
+      expect(bus.subscriptionCount).toBe(4);
       expect((await login(gw, auth(s.aliceAll))).status).toBe(200);
 
       // Deleted behind the gateway's back: the cached entry still answers until the event arrives.
@@ -306,6 +306,17 @@ describe('token cache', () => {
       const changed = s.accounts.users.get(s.alice.id);
       await bus.publishEvent('cairn.user.updated', encodeEvent(UserUpdated, { meta: undefined, user: changed, changed: ['prohibit_login'] }));
       expect((await login(gw, auth(s.aliceReadUser))).status).toBe(403);
+
+      // A renamed user's cached sign-ins carry the old name: they go too.
+      s.accounts.setUser(s.alice.id, { prohibitLogin: false });
+      await bus.publishEvent('cairn.user.updated', encodeEvent(UserUpdated, { meta: undefined, user: s.accounts.users.get(s.alice.id), changed: [] }));
+      expect(((await login(gw, auth(s.aliceReadUser))).body as { login: string }).login).toBe('alice');
+      s.accounts.setUser(s.alice.id, { login: 'alicia' });
+      await bus.publishEvent(
+        'cairn.user.renamed',
+        encodeEvent(UserRenamed, { meta: undefined, user: s.accounts.users.get(s.alice.id), oldLogin: 'alice' }),
+      );
+      expect(((await login(gw, auth(s.aliceReadUser))).body as { login: string }).login).toBe('alicia');
 
       // A deleted user's tokens go with it.
       expect((await login(gw, auth(s.rootAll))).status).toBe(200);

@@ -13,7 +13,7 @@ describe('start', () => {
     try {
       expect(service.name).toBe('gateway');
       expect(service.port).toBeGreaterThan(0);
-      expect(bus.subscriptionCount).toBe(3);
+      expect(bus.subscriptionCount).toBe(4);
       const base = `http://127.0.0.1:${service.port}`;
       expect((await fetch(`${base}/api/v1/version`)).status).toBe(200);
       const res = await fetch(`${base}/api/v1/user`, { headers: { Authorization: basic('alice', 'password') } });

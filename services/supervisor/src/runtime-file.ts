@@ -1,7 +1,7 @@
 /**
  * `$CAIRN_WORK_DIR/run/cairn.json`: what a running supervisor tells other local tools (the CLI, tests,
- * operators) — its pid, where the HTTP API and each service listen, the database and bus in use, and the
- * pids of its child processes. Written atomically, readable only by its owner (it holds the database URL),
+ * operators) — its pid, where the HTTP API and each service listen (and serve their metrics), the database
+ * and bus in use, and the pids of its child processes. Written atomically, readable only by its owner (it holds the database URL),
  * removed on a clean stop. A file whose supervisor is gone is stale and ignored.
  */
 import * as fs from 'node:fs';
@@ -16,6 +16,8 @@ export interface RuntimeService {
   port?: number;
   /** The child process running it (child-process mode). */
   process?: ProcessIdentity;
+  /** Where its Prometheus metrics are scraped (`[metrics] ENABLED`); one URL for every service in single-process mode. */
+  metricsUrl?: string;
 }
 
 export interface RuntimeInfo {

@@ -3,13 +3,16 @@
  * PostgreSQL; with the in-process bus every service runs in this process (each on its own loopback gRPC
  * port, so calls take the production path), with `[bus] URL` each service is its own child process,
  * restarted if it crashes. Ready when `GET /api/v1/version` answers 200; stop() shuts down in order:
- * gateway, services, bus, database.
+ * gateway, services, bus, database. With `[metrics] ENABLED`, the single process serves one `/metrics`
+ * at `[metrics] LISTEN` for all its services, and each child process serves its own on a free loopback
+ * port; the runtime file records each service's `metricsUrl`.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createInProcessBus, type Bus } from '@cairn/bus';
 import { loadConfig, serviceEnvOverrides, type CairnConfig } from '@cairn/config';
 import { createLogger, type Logger } from '@cairn/log';
+import { METRICS_PATH, startMetricsServer } from '@cairn/metrics';
 import { waitForReady } from '@cairn/rpc';
 import { start as startAccounts } from '@cairn/accounts';
 import { start as startGateway } from '@cairn/gateway';
@@ -152,6 +155,16 @@ function serviceLogger(context: StartContext, name: string, level: string): Logg
 async function startInThisProcess(config: CairnConfig, runtime: RuntimeInfo, context: StartContext): Promise<void> {
   const { cleanups } = context;
   const level = config.log.level;
+  let metricsUrl: string | undefined;
+  if (config.metrics.enabled) {
+    const metrics = await startMetricsServer({
+      listen: config.metrics.listen,
+      token: config.metrics.token,
+      logger: serviceLogger(context, 'metrics', level),
+    });
+    cleanups.push({ what: 'the metrics server', run: () => metrics.stop() });
+    metricsUrl = metrics.url;
+  }
   const bus: Bus = await createInProcessBus({ url: config.database.url, logger: serviceLogger(context, 'bus', level) }).catch((error: unknown) => {
     throw new Error(`cannot open the database ${withoutPassword(config.database.url)}: ${error instanceof Error ? error.message : String(error)}`);
   });
@@ -161,13 +174,13 @@ async function startInThisProcess(config: CairnConfig, runtime: RuntimeInfo, con
   const accounts = await startAccounts({ config, logger: serviceLogger(context, 'accounts', level), bus, listen: '127.0.0.1:0' });
   cleanups.push({ what: 'accounts', run: () => accounts.stop() });
   const accountsAddr = `127.0.0.1:${accounts.port}`;
-  runtime.services.accounts = { addr: accountsAddr, port: accounts.port };
+  runtime.services.accounts = { addr: accountsAddr, port: accounts.port, metricsUrl };
   throwIfAborted(context.options.signal);
 
   const gatewayConfig: CairnConfig = { ...config, services: { ...config.services, accounts: { listen: accountsAddr, addr: accountsAddr } } };
   const gateway = await startGateway({ config: gatewayConfig, logger: serviceLogger(context, 'gateway', level), bus });
   cleanups.push({ what: 'the gateway', run: () => gateway.stop() });
-  runtime.services.gateway = { port: gateway.port };
+  runtime.services.gateway = { port: gateway.port, metricsUrl };
 }
 
 /** `[bus] URL` set: each service is its own process, as in production, on ports chosen here. */
@@ -196,10 +209,17 @@ async function startChildProcesses(
   for (const name of CHILD_SERVICES) {
     throwIfAborted(context.options.signal);
     const script = serviceMainScript(name);
+    // One metrics server per process: each child gets a loopback port of its own.
+    let childEnv = env;
+    if (config.metrics.enabled) {
+      const metricsAddr = `127.0.0.1:${await freeLoopbackPort()}`;
+      childEnv = { ...env, ...serviceEnvOverrides({ metrics: { LISTEN: metricsAddr } }) };
+      runtime.services[name] = { ...runtime.services[name], metricsUrl: `http://${metricsAddr}${METRICS_PATH}` };
+    }
     const child = new ChildService({
       name,
       script,
-      env,
+      env: childEnv,
       cwd: context.cwd,
       logger,
       onSpawn: (identity) => {

@@ -2,6 +2,7 @@
  * The one contract every Bus adapter must meet. Adapter test files call `describeBusContract` with a
  * way to open a new bus on the same backing store (a "new process" as far as the bus can tell).
  */
+import { METRIC_NAMES, metricValue } from '@cairn/metrics';
 import { redeliveryDelayMs } from '../delivery';
 import type { Bus, BusMessage, Subscription } from '../types';
 import { uuidv7 } from '../uuidv7';
@@ -236,6 +237,80 @@ export function describeBusContract(adapter: string, harness: BusContractHarness
       await publisher.publish(`${root}.user.deleted`, uuidv7(), encoder.encode('after stop'));
       await sleep(100);
       expect(first.received).toHaveLength(1);
+    });
+
+    it('stop() lets the handler in flight finish and acknowledges it; what it had not started goes to a later consumer', async () => {
+      const bus = await open();
+      const { stream, root } = await freshStream(bus);
+      const ids = Array.from({ length: 3 }, () => uuidv7());
+      for (const id of ids) await bus.publish(`${root}.x.y`, id, encoder.encode(id));
+      let entered: (() => void) | undefined;
+      const inHandler = new Promise<void>((resolve) => (entered = resolve));
+      let release: (() => void) | undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const first: string[] = [];
+      const options = { stream, durable: 'draining', filterSubject: `${root}.>`, ackWaitMs: 2_000 };
+      const subscription = await bus.consume({
+        ...options,
+        handler: async (m) => {
+          entered?.();
+          await released;
+          first.push(m.id);
+        },
+      });
+      await inHandler;
+      let stopped = false;
+      const stopping = subscription.stop().then(() => (stopped = true));
+      await sleep(100);
+      expect(stopped).toBe(false);
+      release?.();
+      await stopping;
+      expect(first).toEqual([ids[0]]);
+
+      // At least once: JetStream may hand an unstarted message back only when its ack wait runs out, and
+      // twice; the acknowledged one never comes back.
+      const { received, handler } = recorder();
+      subscriptions.push(await bus.consume({ ...options, handler }));
+      await waitFor('the unstarted messages', () => [ids[1], ids[2]].every((id) => received.some((m) => m.id === id)));
+      await sleep(500);
+      expect(received.map((m) => m.id)).not.toContain(ids[0]);
+    });
+
+    it('counts handled deliveries by result and reports the consumer lag until the consumer stops', async () => {
+      const bus = await open();
+      const { stream, root } = await freshStream(bus);
+      const durable = 'metered';
+      const labels = { stream, durable };
+      const ids = Array.from({ length: 5 }, () => uuidv7());
+      for (const id of ids) await bus.publish(`${root}.x.y`, id, encoder.encode(id));
+      let release: (() => void) | undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let failedOnce = false;
+      const handled: string[] = [];
+      const subscription = await bus.consume({
+        stream,
+        durable,
+        filterSubject: `${root}.>`,
+        handler: async (m) => {
+          await held;
+          if (m.id === ids[1] && !failedOnce) {
+            failedOnce = true;
+            throw new Error('first delivery fails');
+          }
+          handled.push(m.id);
+        },
+      });
+      subscriptions.push(subscription);
+      // Nothing acknowledged yet: all five are lag, delivered or not.
+      await waitFor('the lag of five', async () => (await metricValue(METRIC_NAMES.consumerPending, labels)) === 5);
+      release?.();
+      await waitFor('every message handled', () => ids.every((id) => handled.includes(id)));
+      await waitFor('no lag', async () => (await metricValue(METRIC_NAMES.consumerPending, labels)) === 0);
+      expect(await metricValue(METRIC_NAMES.busHandled, { ...labels, result: 'ok' })).toBe(5);
+      expect(await metricValue(METRIC_NAMES.busHandled, { ...labels, result: 'retry' })).toBe(1);
+      expect(await metricValue(METRIC_NAMES.busHandled, { ...labels, result: 'dropped' })).toBe(0);
+      await subscription.stop();
+      expect(await metricValue(METRIC_NAMES.consumerPending, labels)).toBeUndefined();
     });
 
     it('rejects a publish that no stream captures', async () => {

@@ -20,6 +20,8 @@ export const Reason = {
   tokenNotFound: 'token_not_found',
   tokenNameAmbiguous: 'token_name_ambiguous',
   invalidCredentials: 'invalid_credentials',
+  sortInvalid: 'sort_invalid',
+  notAUser: 'not_a_user',
 } as const;
 
 export function userExists(name: string): CairnError {
@@ -72,8 +74,18 @@ export function visibilityInvalid(value: string): CairnError {
   });
 }
 
+/** An individual-user operation (rename, delete) named an organization. */
+export function notAUser(name: string): CairnError {
+  return CairnError.invalid(`${name} is an organization not a user`, { reason: Reason.notAUser });
+}
+
 export function userNotFound(uid: number, name: string): CairnError {
   return CairnError.notFound(`user does not exist [uid: ${uid}, name: ${name}]`, { reason: Reason.userNotFound });
+}
+
+/** A name that is neither an account's (visible to the caller) nor a redirect to one (Gitea's ErrUserRedirectNotExist). */
+export function nameNotFound(name: string): CairnError {
+  return CairnError.notFound(`user redirect does not exist [name: ${name}]`, { reason: Reason.userNotFound });
 }
 
 export function tokenNameUsed(): CairnError {

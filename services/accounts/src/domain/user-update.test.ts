@@ -20,6 +20,10 @@ const current: EditableUser = {
   restricted: false,
   visibility: 'public',
   language: '',
+  keepEmailPrivate: false,
+  keepActivityPrivate: false,
+  theme: '',
+  diffViewStyle: '',
 };
 
 describe('planUserUpdate', () => {
@@ -31,6 +35,12 @@ describe('planUserUpdate', () => {
 
   it('changes nothing for an empty request', () => {
     expect(planUserUpdate(current, {})).toEqual({ changes: {}, changed: [] });
+  });
+
+  it('takes the profile settings of PATCH /user/settings', () => {
+    const plan = planUserUpdate(current, { keepEmailPrivate: true, keepActivityPrivate: false, theme: 'gitea-dark', diffViewStyle: 'split', language: 'de-DE' });
+    expect(plan.changes).toEqual({ keepEmailPrivate: true, theme: 'gitea-dark', diffViewStyle: 'split', language: 'de-DE' });
+    expect(plan.changed).toEqual(['language', 'keep_email_private', 'theme', 'diff_view_style']);
   });
 
   it('treats an email in other case as a change', () => {

@@ -27,6 +27,10 @@ export const EDITABLE_USER_FIELDS = [
   'restricted',
   'visibility',
   'language',
+  'keepEmailPrivate',
+  'keepActivityPrivate',
+  'theme',
+  'diffViewStyle',
 ] as const satisfies readonly (keyof User)[];
 
 export type EditableUserField = (typeof EDITABLE_USER_FIELDS)[number];

@@ -11,12 +11,14 @@ import {
   AccessTokenDeleted,
   UserCreated,
   UserDeleted,
+  UserRenamed,
   UserUpdated,
 } from '@cairn/proto/cairn/accounts/v1/events';
 import type { EventMeta } from '@cairn/proto/cairn/common/v1/common';
 import { Subject } from './subjects';
 
-async function enqueue<T>(
+/** Writes one event of `type` to the outbox in `tx`; its id is also `meta.event_id`. */
+export async function enqueue<T>(
   tx: DatabaseTransactionConnection,
   subject: string,
   type: EventEncoder<T>,
@@ -40,6 +42,10 @@ export function enqueueUserUpdated(
   actorId: number,
 ): Promise<string> {
   return enqueue(tx, Subject.userUpdated, UserUpdated, actorId, (meta) => ({ meta, user, changed: [...changed] }));
+}
+
+export function enqueueUserRenamed(tx: DatabaseTransactionConnection, user: User, oldLogin: string, actorId: number): Promise<string> {
+  return enqueue(tx, Subject.userRenamed, UserRenamed, actorId, (meta) => ({ meta, user, oldLogin }));
 }
 
 export function enqueueUserDeleted(

@@ -10,6 +10,12 @@ export interface AccountsSettings {
   defaultUserVisibility: Visibility;
   /** `[service] DEFAULT_ALLOW_CREATE_ORGANIZATION` */
   defaultAllowCreateOrganization: boolean;
+  /** `[service] NO_REPLY_ADDRESS`: the domain of the placeholder e-mails shown instead of hidden ones. */
+  noReplyAddress: string;
+  /** `[service] DEFAULT_ORG_VISIBILITY`, for organizations created without one. */
+  defaultOrgVisibility: Visibility;
+  /** `[service] DEFAULT_ORG_MEMBER_VISIBLE`: whether a new membership starts public. */
+  defaultOrgMemberVisible: boolean;
 }
 
 export interface AccountsContext {
@@ -22,5 +28,8 @@ export function settingsFromConfig(config: CairnConfig): AccountsSettings {
     minPasswordLength: config.security.minPasswordLength,
     defaultUserVisibility: config.service.defaultUserVisibility,
     defaultAllowCreateOrganization: config.service.defaultAllowCreateOrganization,
+    noReplyAddress: config.service.noReplyAddress,
+    defaultOrgVisibility: config.service.defaultOrgVisibility,
+    defaultOrgMemberVisible: config.service.defaultOrgMemberVisible,
   };
 }

@@ -6,12 +6,26 @@ import type { AsyncServiceOf } from '@cairn/rpc';
 import { CairnError } from '@cairn/rpc';
 import type { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { assertValidEmail } from '../domain/email';
-import { emailUsed, invalidCredentials, userExists, userNotFound } from '../domain/errors';
+import { emailUsed, invalidCredentials, nameNotFound, notAUser, userExists, userNotFound } from '../domain/errors';
 import { assertPasswordLength, burnPasswordCheck, hashPassword, verifyPassword } from '../domain/password';
+import { planRename } from '../domain/rename';
+import {
+  BY_NAME,
+  containsPattern,
+  emailMatchScope,
+  pageWindow,
+  parseUserOrder,
+  parseVisibilityFilter,
+  pseudoUserFor,
+} from '../domain/user-search';
 import { planUserUpdate, type UserEdits } from '../domain/user-update';
+import { userForViewer } from '../domain/user-view';
 import { assertUsableUsername } from '../domain/username';
 import { parseVisibility } from '../domain/visibility';
-import { enqueueUserCreated, enqueueUserDeleted, enqueueUserUpdated } from '../events/outbox';
+import { userListScope, viewerFromActor } from '../domain/visibility-rules';
+import { enqueueUserCreated, enqueueUserDeleted, enqueueUserRenamed, enqueueUserUpdated } from '../events/outbox';
+import { findRedirect, recordRedirect, releaseName } from '../store/redirects';
+import { searchUsers } from '../store/user-search';
 import {
   deleteUser,
   findConflicts,
@@ -22,13 +36,23 @@ import {
   insertUser,
   lockUser,
   recordLogin,
+  renameUser,
   toUser,
   updateUser,
+  type UserRow,
 } from '../store/users';
+import { isAccountVisible } from './account-visibility';
 import type { AccountsContext } from './context';
 import { guard } from './guard';
+import { releaseFromOrgs } from './membership-changes';
+
+/** Set ids as the store wants them: a filter only when positive (0 and negatives mean "any", as in Gitea). */
+function positive(value: number): number | undefined {
+  return value > 0 ? value : undefined;
+}
 
 export function createUserService({ db, settings }: AccountsContext): AsyncServiceOf<typeof UserServiceService> {
+  const { noReplyAddress } = settings;
   return {
     async createUser(request) {
       const { username: name, email } = request;
@@ -44,6 +68,7 @@ export function createUserService({ db, settings }: AccountsContext): AsyncServi
             const conflicts = await findConflicts(tx, { name, email });
             if (conflicts.nameTaken) throw userExists(name);
             if (conflicts.emailTaken) throw emailUsed(email);
+            await releaseName(tx, name);
             const user = toUser(
               await insertUser(tx, {
                 name,
@@ -68,24 +93,113 @@ export function createUserService({ db, settings }: AccountsContext): AsyncServi
     },
 
     async getUser(request) {
+      const viewer = viewerFromActor(request.viewer);
       return guard(async () => {
+        let row: UserRow | null;
+        let notFound: () => CairnError;
         if (request.id !== undefined) {
-          const row = await findUserById(db.pool, request.id);
-          if (row === null) throw userNotFound(request.id, '');
-          return { user: toUser(row) };
+          const id = request.id;
+          row = await findUserById(db.pool, id);
+          notFound = () => userNotFound(id, '');
+        } else if (request.username !== undefined) {
+          const name = request.username;
+          row = await findUserByName(db.pool, name);
+          notFound = () => userNotFound(0, name);
+        } else {
+          throw CairnError.invalid('user id or username is required');
         }
-        if (request.username !== undefined) {
-          const row = await findUserByName(db.pool, request.username);
-          if (row === null) throw userNotFound(0, request.username);
-          return { user: toUser(row) };
-        }
-        throw CairnError.invalid('user id or username is required');
+        // An account the viewer may not see is answered exactly as one that does not exist.
+        if (row === null || !(await isAccountVisible(db.pool, viewer, row))) throw notFound();
+        return { user: userForViewer(toUser(row), viewer, noReplyAddress) };
       });
     },
 
     async batchGetUsers(request) {
+      const viewer = viewerFromActor(request.viewer);
       const ids = [...new Set(request.ids)];
-      return guard(async () => ({ users: (await findUsersByIds(db.pool, ids)).map(toUser) }));
+      return guard(async () => ({
+        users: (await findUsersByIds(db.pool, ids)).map((row) => userForViewer(toUser(row), viewer, noReplyAddress)),
+      }));
+    },
+
+    async searchUsers(request) {
+      const viewer = viewerFromActor(request.viewer);
+      const pseudo = pseudoUserFor(request.uid);
+      if (pseudo !== undefined) return { users: [userForViewer(pseudo, viewer, noReplyAddress)], total: 1 };
+      return guard(async () => {
+        const { rows, total } = await searchUsers(db.pool, {
+          scope: userListScope(viewer),
+          pattern: containsPattern(request.keyword),
+          emailScope: emailMatchScope(viewer),
+          id: positive(request.uid),
+          visibilities: request.publicOnly ? ['public'] : undefined,
+          order: BY_NAME,
+          window: pageWindow(request.page),
+        });
+        return { users: rows.map((row) => userForViewer(toUser(row), viewer, noReplyAddress)), total };
+      });
+    },
+
+    async listUsers(request) {
+      const viewer = viewerFromActor(request.viewer);
+      const order = parseUserOrder(request.sort, request.order);
+      const visibility = parseVisibilityFilter(request.visibility);
+      return guard(async () => {
+        const { rows, total } = await searchUsers(db.pool, {
+          scope: userListScope(viewer),
+          pattern: containsPattern(request.keyword),
+          emailScope: emailMatchScope(viewer),
+          visibilities: visibility === undefined ? undefined : [visibility],
+          isActive: request.isActive,
+          isAdmin: request.isAdmin,
+          isRestricted: request.isRestricted,
+          isProhibitLogin: request.isProhibitLogin,
+          isTwoFactorEnabled: request.isTwoFactorEnabled,
+          sourceId: positive(request.sourceId),
+          loginName: request.loginName === '' ? undefined : request.loginName,
+          order,
+          window: pageWindow(request.page),
+        });
+        return { users: rows.map((row) => userForViewer(toUser(row), viewer, noReplyAddress)), total };
+      });
+    },
+
+    async renameUser(request) {
+      const { id, newName, actorId } = request;
+      return guard(
+        () =>
+          db.pool.transaction(async (tx) => {
+            const current = await lockUser(tx, id);
+            if (current === null) throw userNotFound(id, '');
+            if (current.type !== 0) throw notAUser(current.name);
+            const kind = planRename(current.name, newName);
+            if (kind === 'unchanged') return { user: toUser(current) };
+            if (kind === 'rename') {
+              if ((await findConflicts(tx, { name: newName, exceptId: id })).nameTaken) throw userExists(newName);
+              await recordRedirect(tx, id, current.name, newName);
+            }
+            const user = toUser(await renameUser(tx, id, newName));
+            await enqueueUserRenamed(tx, user, current.name, actorId);
+            return { user };
+          }),
+        { name: newName },
+      );
+    },
+
+    async resolveName(request) {
+      const { name } = request;
+      const viewer = viewerFromActor(request.viewer);
+      return guard(async () => {
+        let row = await findUserByName(db.pool, name);
+        let redirect = false;
+        if (row === null) {
+          const id = await findRedirect(db.pool, name);
+          row = id === null ? null : await findUserById(db.pool, id);
+          redirect = row !== null;
+        }
+        if (row === null || !(await isAccountVisible(db.pool, viewer, row))) throw nameNotFound(name);
+        return { id: row.id, type: row.type, name: row.name, redirect };
+      });
     },
 
     async updateUser(request) {
@@ -118,6 +232,10 @@ export function createUserService({ db, settings }: AccountsContext): AsyncServi
     async deleteUser(request) {
       return guard(() =>
         db.pool.transaction(async (tx) => {
+          const current = await lockUser(tx, request.id);
+          if (current !== null && current.type !== 0) throw notAUser(current.name);
+          // Organizations never lose their last owner this way (membership-changes.ts).
+          if (current !== null) await releaseFromOrgs(tx, current.id, request.purge, request.actorId);
           const deleted = await deleteUser(tx, request.id);
           if (deleted === null) throw userNotFound(request.id, '');
           await enqueueUserDeleted(tx, { id: deleted.id, login: deleted.name, purge: request.purge }, request.actorId);

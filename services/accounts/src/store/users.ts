@@ -28,6 +28,11 @@ export const userRow = z.object({
   last_login: z.date().nullable(),
   created_at: z.date(),
   updated_at: z.date(),
+  type: z.number(),
+  keep_email_private: z.boolean(),
+  keep_activity_private: z.boolean(),
+  theme: z.string(),
+  diff_view_style: z.string(),
 });
 export type UserRow = z.infer<typeof userRow>;
 
@@ -65,6 +70,10 @@ const EDITABLE_COLUMNS: Readonly<Record<EditableUserField, string>> = {
   restricted: 'restricted',
   visibility: 'visibility',
   language: 'language',
+  keepEmailPrivate: 'keep_email_private',
+  keepActivityPrivate: 'keep_activity_private',
+  theme: 'theme',
+  diffViewStyle: 'diff_view_style',
 };
 
 export function toUser(row: UserRow): User {
@@ -93,6 +102,11 @@ export function toUser(row: UserRow): User {
     allowImportLocal: row.allow_import_local,
     allowCreateOrganization: row.allow_create_organization,
     updated: row.updated_at,
+    type: row.type,
+    keepEmailPrivate: row.keep_email_private,
+    keepActivityPrivate: row.keep_activity_private,
+    theme: row.theme,
+    diffViewStyle: row.diff_view_style,
   };
 }
 
@@ -170,7 +184,8 @@ export function findUserForSignIn(db: CommonQueryMethods, login: string): Promis
   const where = login.includes('@')
     ? sql.fragment`lower(email) = lower(${login})`
     : sql.fragment`lower_name = ${login.toLowerCase()}`;
-  return db.maybeOne(sql.type(signInRow)`SELECT ${USER_COLUMNS}, password_hash FROM users WHERE ${where}`);
+  // Organizations never sign in.
+  return db.maybeOne(sql.type(signInRow)`SELECT ${USER_COLUMNS}, password_hash FROM users WHERE ${where} AND type = 0`);
 }
 
 export function recordLogin(db: CommonQueryMethods, id: number): Promise<UserRow> {
@@ -191,6 +206,13 @@ export function updateUser(
   assignments.push(sql.fragment`updated_at = now()`);
   return tx.one(sql.type(userRow)`
     UPDATE users SET ${sql.join(assignments, sql.fragment`, `)} WHERE id = ${id} RETURNING ${USER_COLUMNS}
+  `);
+}
+
+/** Sets the account's name (and lower_name with it). */
+export function renameUser(tx: DatabaseTransactionConnection, id: number, name: string): Promise<UserRow> {
+  return tx.one(sql.type(userRow)`
+    UPDATE users SET name = ${name}, lower_name = ${name.toLowerCase()}, updated_at = now() WHERE id = ${id} RETURNING ${USER_COLUMNS}
   `);
 }
 

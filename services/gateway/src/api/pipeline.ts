@@ -1,7 +1,9 @@
 /**
- * One API request through its route, in Gitea's middleware order: token scope → signed in / site admin →
- * context user → explore sign-in → self or admin → Basic auth → body → handler. Every failure on the way
- * becomes Gitea's error answer; service errors are mapped by the route's table.
+ * One API request through its route, in Gitea's middleware order: token scopes (and public-only tokens on
+ * routes closed to them) → signed in / site admin → account names in the path (renamed: 307; unknown or
+ * hidden: 404) and the context user → public-only token on a non-public user → explore sign-in → self or
+ * admin → Basic auth → body → handler. Every failure on the way becomes Gitea's error answer; service errors
+ * are mapped by the route's table.
  */
 import type { Request, Response } from 'express';
 import {
@@ -15,39 +17,63 @@ import {
   listOptions,
   parseGoQuery,
 } from '@cairn/http';
-import { Code, isCairnError } from '@cairn/rpc';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import type { Caller } from '../auth/caller';
+import type { Actor } from '@cairn/proto/cairn/common/v1/common';
+import { isPublicOnly, viewerOf, type Caller } from '../auth/caller';
 import { readJsonBody } from '../http/body';
-import { sendJson } from '../http/respond';
-import { isUserVisibleTo } from '../users/visibility';
-import type { ApiContext, GatewayServices, RegisteredRoute } from './types';
+import { sendJson, sendRedirect } from '../http/respond';
+import { accountNameParams, loadAccount, renamedLocation, resolveAccount } from './account-name';
+import type { ApiContext, GatewayServices, NamedAccount, RegisteredRoute } from './types';
 
 export const TOKEN_REQUIRED_MESSAGE = 'token is required';
 export const SITE_ADMIN_REQUIRED_MESSAGE = 'user should be the site admin';
 export const SELF_OR_ADMIN_MESSAGE = 'doer should be the site admin or be same as the contextUser';
 export const BASIC_AUTH_REQUIRED_MESSAGE = 'auth required';
 export const EXPLORE_SIGN_IN_MESSAGE = 'you must be signed in to search for users';
+export const PUBLIC_ONLY_USER_MESSAGE = 'token scope is limited to public users';
+export const PUBLIC_ONLY_ENDPOINT_MESSAGE = 'this endpoint is not available for public-only tokens';
 
-/** Gitea's answer for a `{username}` that names no user (the redirect lookup's error); also for one the caller may not see. */
-export function userNotFound(name: string): HttpError {
-  return new HttpError(404, `user redirect does not exist [name: ${name}]`);
+/** The accounts the path names, the context user, or the rename to answer with. */
+interface PathAccounts {
+  accounts: Record<string, NamedAccount>;
+  contextUser: User | undefined;
+  renamed?: { param: string; name: string };
 }
 
-async function resolveContextUser(route: RegisteredRoute, name: string, caller: Caller, services: GatewayServices): Promise<User> {
-  const doer = caller.user;
-  let user: User | undefined;
-  if (doer !== undefined && doer.login.toLowerCase() === name.toLowerCase()) {
-    user = doer;
-  } else {
-    try {
-      user = (await services.clients.users.getUser({ username: name })).user;
-    } catch (error) {
-      if (!(isCairnError(error) && error.code === Code.NOT_FOUND)) throw error;
+/**
+ * Resolves every `{username}`/`{org}` parameter in path order. The context user comes from GetUser as the
+ * caller sees it — their own name needs no call: the signed-in user is who they are.
+ */
+async function resolvePathAccounts(
+  route: RegisteredRoute,
+  params: Record<string, string>,
+  doer: User | undefined,
+  viewer: Actor | undefined,
+  services: GatewayServices,
+): Promise<PathAccounts> {
+  const found: PathAccounts = { accounts: {}, contextUser: undefined };
+  for (const param of accountNameParams(route.path)) {
+    const name = params[param] ?? '';
+    if (param === 'username' && route.contextUser !== undefined) {
+      const resolution =
+        doer !== undefined && doer.login.toLowerCase() === name.toLowerCase()
+          ? { kind: 'found' as const, value: doer }
+          : await loadAccount(services, viewer, param, name, async () => {
+              const { user } = await services.clients.users.getUser({ username: name, viewer });
+              if (user === undefined) throw new Error('GetUser answered without a user');
+              return user;
+            });
+      if (resolution.kind === 'renamed') return { ...found, renamed: { param, name: resolution.name } };
+      const user = resolution.value;
+      found.contextUser = user;
+      found.accounts[param] = { id: user.id, type: user.type, name: user.login };
+    } else {
+      const resolution = await resolveAccount(services, viewer, param, name);
+      if (resolution.kind === 'renamed') return { ...found, renamed: { param, name: resolution.name } };
+      found.accounts[param] = resolution.value;
     }
   }
-  if (user === undefined || (route.contextUser === 'visible' && !isUserVisibleTo(user, doer))) throw userNotFound(name);
-  return user;
+  return found;
 }
 
 export function rawQueryOf(req: Request): string {
@@ -58,20 +84,32 @@ export function rawQueryOf(req: Request): string {
 export async function runRoute(route: RegisteredRoute, caller: Caller, services: GatewayServices, req: Request, res: Response): Promise<void> {
   const { config } = services;
   const doer = caller.user;
+  const viewer = viewerOf(doer);
+  const scopes = route.scope === undefined ? [] : typeof route.scope === 'string' ? [route.scope] : route.scope;
 
-  if (route.scope !== undefined && caller.tokenScopes !== undefined) {
-    const check = checkTokenScopes(caller.tokenScopes, req.method, [route.scope]);
-    if (!check.allowed) throw HttpError.forbidden(check.message);
+  if (caller.tokenScopes !== undefined) {
+    for (const category of scopes) {
+      const check = checkTokenScopes(caller.tokenScopes, req.method, [category]);
+      if (!check.allowed) throw HttpError.forbidden(check.message);
+    }
   }
+  if (route.denyPublicOnly && isPublicOnly(caller)) throw HttpError.forbidden(PUBLIC_ONLY_ENDPOINT_MESSAGE);
   if ((route.auth === 'required' || route.auth === 'admin') && doer === undefined) {
     throw HttpError.unauthorized(TOKEN_REQUIRED_MESSAGE);
   }
   if (route.auth === 'admin' && !doer?.isAdmin) throw HttpError.forbidden(SITE_ADMIN_REQUIRED_MESSAGE);
 
   const params = req.params as Record<string, string>;
-  const contextUser =
-    route.contextUser === undefined ? undefined : await resolveContextUser(route, params.username ?? '', caller, services);
+  const { accounts, contextUser, renamed } = await resolvePathAccounts(route, params, doer, viewer, services);
+  if (renamed !== undefined) {
+    sendRedirect(req, res, 307, renamedLocation(req, route.path, renamed.param, renamed.name, config.server.rootUrl));
+    return;
+  }
 
+  // A public-only token reaches public users only (Gitea's checkTokenPublicOnly on user-scoped routes).
+  if (contextUser !== undefined && scopes.includes('user') && isPublicOnly(caller) && contextUser.visibility !== 'public') {
+    throw HttpError.forbidden(PUBLIC_ONLY_USER_MESSAGE);
+  }
   if (route.exploreSignIn && doer === undefined && (config.service.requireSigninView || config.explore.requireSigninView)) {
     throw HttpError.unauthorized(EXPLORE_SIGN_IN_MESSAGE);
   }
@@ -95,7 +133,9 @@ export async function runRoute(route: RegisteredRoute, caller: Caller, services:
     services,
     caller,
     doer,
+    viewer,
     contextUser,
+    accounts,
     params,
     query,
     body,
@@ -113,6 +153,7 @@ export async function runRoute(route: RegisteredRoute, caller: Caller, services:
   };
 
   const reply = await route.handler(ctx);
-  if (reply.body === undefined) res.status(reply.status).end();
+  if (reply.location !== undefined) sendRedirect(req, res, reply.status, reply.location);
+  else if (reply.body === undefined) res.status(reply.status).end();
   else sendJson(res, reply.status, reply.body);
 }

@@ -12,10 +12,14 @@ import { QUERY_TOKEN_WARNING, hasQueryToken, readCredentials } from '../auth/cre
 import { applySudo, checkSignIn } from '../auth/sign-in-checks';
 import { bodyTooLarge, declaresTooLargeBody } from '../http/body';
 import { sendHttpError } from '../http/respond';
+import { markRoute, setRoute } from '../http/route-metrics';
 import { rawQueryOf, runRoute } from './pipeline';
 import type { GatewayServices, RegisteredRoute } from './types';
 
 const callers = new WeakMap<Request, Caller>();
+
+/** Where the router is mounted: Gitea's API prefix. */
+export const API_PREFIX = '/api/v1';
 
 /** `/users/{username}` → `/users/:username` (express) and a matcher for the 405 check. */
 function expressPath(path: string): string {
@@ -39,6 +43,9 @@ export interface ApiRouterOptions {
 export function createApiRouter({ services, routes, authenticate }: ApiRouterOptions): express.Router {
   const { config } = services;
   const router = express.Router({ caseSensitive: true });
+
+  // Before authentication, so a 401 or 403 is still counted under its route template.
+  for (const route of routes) router[route.method](expressPath(route.path), markRoute(`${API_PREFIX}${route.path}`));
 
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     if (declaresTooLargeBody(req, config.server.maxBodySize)) throw bodyTooLarge(config.server.maxBodySize);
@@ -68,18 +75,20 @@ export function createApiRouter({ services, routes, authenticate }: ApiRouterOpt
   }
 
   if (config.api.enableSwagger) {
-    router.get('/swagger', (_req: Request, res: Response) => {
+    router.get('/swagger', markRoute(`${API_PREFIX}/swagger`), (_req: Request, res: Response) => {
       res.redirect(303, `${new URL(config.server.rootUrl).pathname}api/swagger`);
     });
   }
 
-  const matchers = routes.map((route) => ({ method: route.method, matches: pathMatcher(route.path) }));
+  const matchers = routes.map((route) => ({ method: route.method, path: route.path, matches: pathMatcher(route.path) }));
   router.use((req: Request, res: Response, next: NextFunction) => {
-    const allowed = matchers.filter((m) => m.matches.test(req.path)).map((m) => m.method.toUpperCase());
+    const matching = matchers.filter((m) => m.matches.test(req.path));
+    const allowed = matching.map((m) => m.method.toUpperCase());
     if (allowed.length === 0) {
       next(HttpError.notFound());
       return;
     }
+    setRoute(res, `${API_PREFIX}${matching[0].path}`);
     if (allowed.includes('GET')) allowed.push('HEAD');
     res.setHeader('Allow', allowed.join(', '));
     next(new HttpError(405, 'method not allowed'));

@@ -7,6 +7,7 @@ import type { CairnConfig } from '@cairn/config';
 import type { CairnErrorMapping, GoStruct, GoValues, ListOptions, ScopeCategory } from '@cairn/http';
 import type { Logger } from '@cairn/log';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Caller } from '../auth/caller';
 import type { TokenCache } from '../auth/token-cache';
 import type { GatewayClients } from '../clients';
@@ -23,11 +24,20 @@ import type { HttpMethod, SwaggerOperation } from '../swagger/document';
 export type AuthRequirement = 'optional' | 'required' | 'basic' | 'admin';
 
 /**
- * Resolving the `{username}` path parameter to the context user (Gitea's `UserAssignmentAPI`), 404 when
- * there is none. `visible` also hides users the caller may not see (private: only self and admins; limited:
- * signed-in users), with the same 404.
+ * Loading the `{username}` path parameter's user as the context user (Gitea's `UserAssignmentAPI`): accounts
+ * answers the user as the caller may see them, and 404 for a user that does not exist or that the caller may
+ * not see (private: self, admins and organization mates; limited: signed-in users who are not restricted).
  */
-export type ContextUserRule = 'visible' | 'any';
+export type ContextUserRule = 'visible';
+
+/** What a `{username}` or `{org}` path parameter names, once resolved (api/account-name.ts). */
+export interface NamedAccount {
+  id: number;
+  /** 0: an individual, 1: an organization. */
+  type: number;
+  /** The current name. */
+  name: string;
+}
 
 export interface GatewayServices {
   config: CairnConfig;
@@ -41,8 +51,12 @@ export interface ApiContext<B> {
   readonly caller: Caller;
   /** The signed-in user; always set on `required`, `basic` and `admin` routes. */
   readonly doer: User | undefined;
+  /** The signed-in user as accounts' calls name who asks; undefined for an anonymous caller. */
+  readonly viewer: Actor | undefined;
   /** The `{username}` user; always set on routes with a `contextUser` rule. */
   readonly contextUser: User | undefined;
+  /** The accounts the path's `{username}` and `{org}` parameters name (existing, visible to the caller), by parameter. */
+  readonly accounts: Readonly<Record<string, NamedAccount>>;
   readonly params: Readonly<Record<string, string>>;
   readonly query: GoValues;
   readonly body: B;
@@ -58,6 +72,8 @@ export interface ApiReply {
   status: number;
   /** JSON body; none for e.g. 204. */
   body?: unknown;
+  /** A redirect (3xx status) to this address, answered as Go's http.Redirect does. */
+  location?: string;
 }
 
 export interface RouteSpec<B = undefined> {
@@ -66,14 +82,19 @@ export interface RouteSpec<B = undefined> {
   path: string;
   /** Gitea's operationId for this path and method (checked), or the route's own. */
   operationId: string;
-  /** Token-scope category (`tokenRequiresScopes`); none for routes any token may call. */
-  scope?: ScopeCategory;
+  /**
+   * Token-scope category (`tokenRequiresScopes`); none for routes any token may call. Several are checked one
+   * after the other, as Gitea's nested groups do (e.g. `/users/{username}/repos`: user, then repository).
+   */
+  scope?: ScopeCategory | readonly ScopeCategory[];
   auth: AuthRequirement;
   contextUser?: ContextUserRule;
   /** `[service.explore] REQUIRE_SIGNIN_VIEW` (or `[service] REQUIRE_SIGNIN_VIEW`) applies (`reqExploreSignIn`). */
   exploreSignIn?: boolean;
   /** Only the context user or a site admin (`reqSelfOrAdmin`, 403). */
   selfOrAdmin?: boolean;
+  /** Refused to tokens limited to public resources (403 `this endpoint is not available for public-only tokens`). */
+  denyPublicOnly?: boolean;
   /** The JSON body, bound as Gitea binds it (422 on failure). */
   body?: GoStruct<B>;
   /** How the errors of this route's calls become HTTP, over the shared table. */
@@ -86,6 +107,10 @@ export interface RouteSpec<B = undefined> {
 /** A route as stored: the spec plus the operation it is described with. */
 export interface RegisteredRoute extends RouteSpec<unknown> {
   operation: SwaggerOperation;
+}
+
+export function redirect(status: number, location: string): ApiReply {
+  return { status, location };
 }
 
 export function json(status: number, body: unknown): ApiReply {

@@ -6,7 +6,7 @@ import type { CairnConfig } from '@cairn/config';
 import { HttpError } from '@cairn/http';
 import { Code, isCairnError } from '@cairn/rpc';
 import type { GatewayClients } from '../clients';
-import type { Caller } from './caller';
+import { viewerOf, type Caller } from './caller';
 
 export const PROHIBITED_LOGIN_MESSAGE = 'This account is prohibited from signing in, please contact your site administrator.';
 export const SIGN_IN_REQUIRED_MESSAGE = 'Only signed in user is allowed to call APIs.';
@@ -38,7 +38,8 @@ export async function applySudo(caller: Caller, sudoName: string, clients: Gatew
   if (sudoName === '') return caller;
   if (caller.user === undefined || !caller.user.isAdmin) throw HttpError.messageOnly(403, SUDO_DENIED_MESSAGE);
   try {
-    const { user } = await clients.users.getUser({ username: sudoName });
+    // Asked as the admin, who sees every user.
+    const { user } = await clients.users.getUser({ username: sudoName, viewer: viewerOf(caller.user) });
     if (user === undefined) throw HttpError.notFound();
     return { ...caller, user };
   } catch (error) {

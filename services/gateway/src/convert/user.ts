@@ -1,7 +1,6 @@
 /**
- * accounts' User → Gitea's `User` JSON (services/convert/user.go `toUser`). What a viewer sees depends on
- * who they are: anonymous callers get a placeholder e-mail, and only the user themself or a site admin
- * get the account details (admin flag, login name and source, last login, language, active, prohibited).
+ * accounts' User → Gitea's `User` JSON (services/convert/user.go `toUser`). accounts has already shaped the
+ * user for the caller (placeholder e-mail, blank account details for others), so this is a plain mapping.
  */
 import { createHash } from 'node:crypto';
 import { GO_ZERO_TIME, goTime } from '@cairn/http';
@@ -52,13 +51,8 @@ export interface UserViewOptions {
   social?: SocialCounts;
 }
 
-/** Gitea's `[service] NO_REPLY_ADDRESS` default: `noreply.<DOMAIN>`, DOMAIN being ROOT_URL's host. */
-function noReplyAddress(rootUrl: string): string {
-  return `noreply.${new URL(rootUrl).hostname}`;
-}
-
-/** A stable avatar address that reveals nothing about the user (not even an e-mail hash). */
-function avatarUrl(rootUrl: string, user: User): string {
+/** A stable avatar address that reveals nothing about the account (not even an e-mail hash); organizations too. */
+export function avatarUrl(rootUrl: string, user: { id: number }): string {
   return `${rootUrl}avatars/${createHash('md5').update(`user:${user.id}`).digest('hex')}`;
 }
 
@@ -67,26 +61,24 @@ function lastLoginTime(date: Date | undefined): string {
   return date === undefined || date.getTime() <= 0 ? GO_ZERO_TIME : goTime(date);
 }
 
-export function toApiUser(user: User, viewer: User | undefined, options: UserViewOptions): ApiUser {
-  const signed = viewer !== undefined;
-  const authed = viewer !== undefined && (viewer.id === user.id || viewer.isAdmin);
+export function toApiUser(user: User, options: UserViewOptions): ApiUser {
   const social = options.social ?? NO_SOCIAL_COUNTS;
   return {
     id: user.id,
     login: user.login,
-    login_name: authed ? user.loginName : '',
-    source_id: authed ? user.sourceId : 0,
+    login_name: user.loginName,
+    source_id: user.sourceId,
     full_name: user.fullName,
-    email: signed ? user.email : `${user.id}+${user.login.toLowerCase()}@${noReplyAddress(options.rootUrl)}`,
+    email: user.email,
     avatar_url: avatarUrl(options.rootUrl, user),
     html_url: `${options.rootUrl}${encodeURIComponent(user.login)}`,
-    language: authed ? user.language : '',
-    is_admin: authed ? user.isAdmin : false,
-    last_login: authed ? lastLoginTime(user.lastLogin) : GO_ZERO_TIME,
+    language: user.language,
+    is_admin: user.isAdmin,
+    last_login: lastLoginTime(user.lastLogin),
     created: goTime(user.created),
     restricted: user.restricted,
-    active: authed ? user.active : false,
-    prohibit_login: authed ? user.prohibitLogin : false,
+    active: user.active,
+    prohibit_login: user.prohibitLogin,
     location: user.location,
     website: user.website,
     description: user.description,
@@ -95,5 +87,32 @@ export function toApiUser(user: User, viewer: User | undefined, options: UserVie
     following_count: social.following,
     starred_repos_count: social.starredRepos,
     username: user.login,
+  };
+}
+
+/** Gitea's `api.UserSettings` (convert.User2UserSettings), keys in Gitea's order. */
+export interface ApiUserSettings {
+  full_name: string;
+  website: string;
+  description: string;
+  location: string;
+  language: string;
+  theme: string;
+  diff_view_style: string;
+  hide_email: boolean;
+  hide_activity: boolean;
+}
+
+export function toApiUserSettings(user: User): ApiUserSettings {
+  return {
+    full_name: user.fullName,
+    website: user.website,
+    description: user.description,
+    location: user.location,
+    language: user.language,
+    theme: user.theme,
+    diff_view_style: user.diffViewStyle,
+    hide_email: user.keepEmailPrivate,
+    hide_activity: user.keepActivityPrivate,
   };
 }

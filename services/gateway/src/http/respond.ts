@@ -1,5 +1,5 @@
 /** Writing answers the way Gitea does: its JSON content type and encoding, and its error bodies. */
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { type HttpError, JSON_CONTENT_TYPE, goJson } from '@cairn/http';
 
 export function sendJson(res: Response, status: number, body: unknown): void {
@@ -14,4 +14,21 @@ export function sendHttpError(res: Response, error: HttpError, rootUrl: string):
   // The rest of a too-large body is never read: close the connection instead of draining it.
   if (error.status === 413) res.setHeader('Connection', 'close');
   sendJson(res, error.status, error.body(rootUrl));
+}
+
+const REDIRECT_TEXT: Readonly<Record<number, string>> = { 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 307: 'Temporary Redirect' };
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A redirect as Go's http.Redirect writes it: a small HTML body for GET and HEAD, none otherwise. */
+export function sendRedirect(req: Request, res: Response, status: number, location: string): void {
+  res.status(status).setHeader('Location', location);
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.end(`<a href="${escapeHtml(location)}">${REDIRECT_TEXT[status] ?? 'Redirect'}</a>.\n\n`);
+    return;
+  }
+  res.end();
 }

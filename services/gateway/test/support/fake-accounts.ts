@@ -6,7 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { CairnError } from '@cairn/rpc';
 import type { AccessToken, User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { GatewayClients, TokensClient, UsersClient } from '../../src/clients';
+import { FakeOrgs } from './fake-orgs';
 
 const CATEGORIES = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'];
 const RESERVED = new Set(['api', 'admin', 'user', 'explore', 'swagger']);
@@ -36,7 +38,34 @@ function baseUser(id: number, login: string): User {
     allowImportLocal: false,
     allowCreateOrganization: true,
     updated: new Date('2024-01-02T03:04:05Z'),
+    type: 0,
+    keepEmailPrivate: false,
+    keepActivityPrivate: false,
+    theme: '',
+    diffViewStyle: '',
   };
+}
+
+/** accounts' lookup rule, without organizations: public to all, limited to signed-in unrestricted, private to self. */
+function isVisible(user: User, viewer: Actor | undefined): boolean {
+  if (viewer !== undefined && (viewer.isAdmin || viewer.userId === user.id)) return true;
+  if (user.visibility === 'limited') return viewer !== undefined && !viewer.isRestricted;
+  return user.visibility !== 'private';
+}
+
+/** accounts' list rule: anonymous and restricted viewers list public users, others also limited ones and themselves. */
+function isListed(user: User, viewer: Actor | undefined): boolean {
+  if (viewer === undefined || viewer.isRestricted) return user.visibility === 'public';
+  return viewer.isAdmin || user.visibility !== 'private' || user.id === viewer.userId;
+}
+
+/** accounts' shaping (domain/user-view.ts) in short: placeholder e-mail and blank details for others. */
+function shapeFor(user: User, viewer: Actor | undefined): User {
+  const authed = viewer !== undefined && (viewer.isAdmin || viewer.userId === user.id);
+  const email =
+    viewer !== undefined && (!user.keepEmailPrivate || authed) ? user.email : `${user.id}+${user.login.toLowerCase()}@noreply.localhost`;
+  if (authed) return { ...user, email };
+  return { ...user, email, loginName: '', sourceId: 0, language: '', isAdmin: false, lastLogin: new Date(0), active: false, prohibitLogin: false };
 }
 
 function normalizeScopes(scopes: readonly string[]): string[] {
@@ -65,12 +94,18 @@ export class FakeAccounts {
   /** secret → token */
   readonly tokens = new Map<string, AccessToken>();
   readonly calls: Record<string, number> = {};
+  /** Every request per method, in order, to check what the gateway asked. */
+  readonly requests: Record<string, unknown[]> = {};
+  /** Old lower-case name → user id, as renames leave them. */
+  readonly redirects = new Map<string, number>();
   /** When set, every call fails with it. */
   failure: CairnError | undefined;
   private nextUserId = 1;
   private nextTokenId = 1;
 
   readonly clients: GatewayClients;
+  /** OrgService and TeamService answers, set per test. */
+  readonly orgFakes = new FakeOrgs();
 
   constructor() {
     const users: UsersClient = {
@@ -100,13 +135,51 @@ export class FakeAccounts {
       getUser: async (request) =>
         this.call('getUser', () => {
           const user = request.id !== undefined ? this.users.get(request.id) : this.findByName(request.username ?? '');
-          if (user === undefined) {
+          if (user === undefined || !isVisible(user, request.viewer)) {
             throw CairnError.notFound(`user does not exist [uid: ${request.id ?? 0}, name: ${request.username ?? ''}]`, { reason: 'user_not_found' });
           }
-          return { user };
-        }),
+          return { user: shapeFor(user, request.viewer) };
+        }, request),
       batchGetUsers: async (request) =>
-        this.call('batchGetUsers', () => ({ users: request.ids.flatMap((id) => this.users.get(id) ?? []) })),
+        this.call('batchGetUsers', () => ({
+          users: request.ids.flatMap((id) => this.users.get(id) ?? []).map((user) => shapeFor(user, request.viewer)),
+        })),
+      searchUsers: async (request) =>
+        this.call('searchUsers', () => this.search(request.viewer, request.keyword, request.page, (user) => !request.publicOnly || user.visibility === 'public'), request),
+      listUsers: async (request) =>
+        this.call('listUsers', () => {
+          if (!['', 'name', 'created', 'updated', 'id'].includes(request.sort)) {
+            throw CairnError.invalid('Invalid sort and order parameters', { reason: 'sort_invalid' });
+          }
+          return this.search(request.viewer, request.keyword, request.page, (user) => request.visibility === '' || user.visibility === request.visibility);
+        }, request),
+      renameUser: async (request) =>
+        this.call('renameUser', () => {
+          const user = this.users.get(request.id);
+          if (user === undefined) throw CairnError.notFound(`user does not exist [uid: ${request.id}, name: ]`, { reason: 'user_not_found' });
+          if (RESERVED.has(request.newName.toLowerCase())) {
+            throw CairnError.invalid(`name is reserved [name: ${request.newName.toLowerCase()}]`, { reason: 'name_reserved' });
+          }
+          const holder = this.findByName(request.newName);
+          if (holder !== undefined && holder.id !== user.id) {
+            throw CairnError.exists(`user already exists [name: ${request.newName}]`, { reason: 'user_exists' });
+          }
+          this.redirects.delete(request.newName.toLowerCase());
+          if (user.login.toLowerCase() !== request.newName.toLowerCase()) this.redirects.set(user.login.toLowerCase(), user.id);
+          const renamed = { ...user, login: request.newName };
+          this.users.set(user.id, renamed);
+          return { user: renamed };
+        }, request),
+      resolveName: async (request) =>
+        this.call('resolveName', () => {
+          const current = this.findByName(request.name);
+          const redirectId = this.redirects.get(request.name.toLowerCase());
+          const user = current ?? (redirectId === undefined ? undefined : this.users.get(redirectId));
+          if (user === undefined || !isVisible(user, request.viewer)) {
+            throw CairnError.notFound(`user redirect does not exist [name: ${request.name}]`, { reason: 'user_not_found' });
+          }
+          return { id: user.id, type: user.type, name: user.login, redirect: current === undefined };
+        }, request),
       updateUser: async (request) =>
         this.call('updateUser', () => {
           const user = this.users.get(request.id);
@@ -121,7 +194,7 @@ export class FakeAccounts {
           const updated: User = { ...user, ...defined, updated: new Date() };
           this.users.set(user.id, updated);
           return { user: updated };
-        }),
+        }, request),
       deleteUser: async (request) =>
         this.call('deleteUser', () => {
           if (!this.users.delete(request.id)) throw CairnError.notFound(`user does not exist [uid: ${request.id}, name: ]`, { reason: 'user_not_found' });
@@ -181,13 +254,28 @@ export class FakeAccounts {
         }),
     };
 
-    this.clients = { users, tokens };
+    this.clients = { users, tokens, orgs: this.orgFakes.orgsClient, teams: this.orgFakes.teamsClient };
   }
 
-  private async call<T>(method: string, answer: () => T): Promise<T> {
+  private async call<T>(method: string, answer: () => T, request?: unknown): Promise<T> {
     this.calls[method] = (this.calls[method] ?? 0) + 1;
+    (this.requests[method] ??= []).push(request);
     if (this.failure !== undefined) throw this.failure;
     return answer();
+  }
+
+  private search(
+    viewer: Actor | undefined,
+    keyword: string,
+    page: { page: number; limit: number } | undefined,
+    filter: (user: User) => boolean,
+  ): { users: User[]; total: number } {
+    const matches = [...this.users.values()]
+      .filter((user) => user.type === 0 && isListed(user, viewer) && filter(user))
+      .filter((user) => `${user.login}\n${user.fullName}`.toLowerCase().includes(keyword.toLowerCase()))
+      .sort((a, b) => (a.login.toLowerCase() < b.login.toLowerCase() ? -1 : 1));
+    const slice = page === undefined ? matches : matches.slice((page.page - 1) * page.limit, page.page * page.limit);
+    return { users: slice.map((user) => shapeFor(user, viewer)), total: matches.length };
   }
 
   private findByName(name: string): User | undefined {

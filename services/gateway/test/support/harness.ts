@@ -8,6 +8,7 @@ import type { CairnConfig } from '@cairn/config';
 import { createLogger } from '@cairn/log';
 import { createGateway, type Gateway } from '../../src/app';
 import type { GatewayBus } from '../../src/auth/invalidation';
+import type { DependencyCheck } from '../../src/health/healthz';
 import { testConfig } from './config';
 import { FakeAccounts } from './fake-accounts';
 
@@ -27,6 +28,8 @@ export interface TestGatewayOptions {
   env?: Record<string, string>;
   accounts?: FakeAccounts;
   bus?: GatewayBus;
+  /** What /api/healthz checks; none by default. */
+  healthChecks?: DependencyCheck[];
 }
 
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
@@ -38,7 +41,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     level: 'info',
     destination: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
   });
-  const gateway = await createGateway({ config, logger, clients: accounts.clients, bus: options.bus });
+  const gateway = await createGateway({ config, logger, clients: accounts.clients, bus: options.bus, healthChecks: options.healthChecks });
   const server = http.createServer(gateway.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

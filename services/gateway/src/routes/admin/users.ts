@@ -1,9 +1,9 @@
 /**
- * Site administration of users (routers/api/v1/admin/user.go): create, edit, delete. Site admins only;
- * a token needs the admin scope.
+ * Site administration of users (routers/api/v1/admin/user.go): list, create, edit, rename, delete. Site admins
+ * only; a token needs the admin scope.
  */
 import { Code } from '@cairn/rpc';
-import { HttpError, go, goFormBool, goStruct } from '@cairn/http';
+import { HttpError, go, goFormBool, goFormInt, goFormOptionalBool, goFormString, goStruct } from '@cairn/http';
 import type { UpdateUserRequest } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { ApiRegistry } from '../../api/registry';
 import { contextUserOf, doerOf, json, noContent } from '../../api/types';
@@ -51,6 +51,11 @@ export const EditUserOption = goStruct('EditUserOption', {
   visibility: go.string('Visibility', { in: VISIBILITIES }),
 });
 
+/** Gitea's `api.RenameUserOption`: the name's rules are checked by accounts, as Gitea's RenameUser does. */
+export const RenameUserOption = goStruct('RenameUserOption', {
+  new_username: go.string('NewName', { required: true }),
+});
+
 /** Cairn has no external login sources: any source id names one that does not exist (Gitea: 422). */
 function checkLoginSource(sourceId: number): void {
   if (sourceId !== 0) throw HttpError.unprocessable(`login source does not exist [id: ${sourceId}]`);
@@ -59,6 +64,35 @@ function checkLoginSource(sourceId: number): void {
 const adminRoute = { scope: 'admin', auth: 'admin' } as const;
 
 export function registerAdminUserRoutes(api: ApiRegistry): void {
+  api.route({
+    ...adminRoute,
+    method: 'get',
+    path: '/admin/users',
+    operationId: 'adminSearchUsers',
+    handler: async (ctx) => {
+      const { query } = ctx;
+      const { page, limit } = ctx.listOptions();
+      const { users, total } = await ctx.services.clients.users.listUsers({
+        viewer: ctx.viewer,
+        keyword: goFormString(query, 'q').trim(),
+        visibility: goFormString(query, 'visibility'),
+        isActive: goFormOptionalBool(query, 'is_active'),
+        isAdmin: goFormOptionalBool(query, 'is_admin'),
+        isRestricted: goFormOptionalBool(query, 'is_restricted'),
+        isProhibitLogin: goFormOptionalBool(query, 'is_prohibit_login'),
+        isTwoFactorEnabled: goFormOptionalBool(query, 'is_2fa_enabled'),
+        sourceId: goFormInt(query, 'source_id'),
+        loginName: goFormString(query, 'login_name').trim(),
+        sort: goFormString(query, 'sort'),
+        order: goFormString(query, 'order'),
+        page: { page, limit },
+      });
+      ctx.setLinkHeader(total, limit);
+      ctx.setTotalCount(total);
+      return json(200, users.map((user) => toApiUser(user, { rootUrl: ctx.services.config.server.rootUrl })));
+    },
+  });
+
   api.route({
     ...adminRoute,
     method: 'post',
@@ -86,7 +120,7 @@ export function registerAdminUserRoutes(api: ApiRegistry): void {
         createdAt: body.created_at,
       });
       if (user === undefined) throw new Error('CreateUser answered without a user');
-      return json(201, toApiUser(user, ctx.doer, { rootUrl: ctx.services.config.server.rootUrl }));
+      return json(201, toApiUser(user, { rootUrl: ctx.services.config.server.rootUrl }));
     },
   });
 
@@ -95,7 +129,7 @@ export function registerAdminUserRoutes(api: ApiRegistry): void {
     method: 'patch',
     path: '/admin/users/{username}',
     operationId: 'adminEditUser',
-    contextUser: 'any',
+    contextUser: 'visible',
     body: EditUserOption,
     // Gitea checks the password and the e-mail first, answering 400 for each; the rest is 422.
     errors: { codes: { [Code.ALREADY_EXISTS]: 400 }, reasons: { password_too_short: 400, email_invalid: 400, email_used: 400 } },
@@ -127,7 +161,25 @@ export function registerAdminUserRoutes(api: ApiRegistry): void {
       const { user: updated } = await ctx.services.clients.users.updateUser(request);
       if (updated === undefined) throw new Error('UpdateUser answered without a user');
       ctx.services.tokenCache.forgetUser(user.id);
-      return json(200, toApiUser(updated, ctx.doer, { rootUrl: ctx.services.config.server.rootUrl }));
+      return json(200, toApiUser(updated, { rootUrl: ctx.services.config.server.rootUrl }));
+    },
+  });
+
+  api.route({
+    ...adminRoute,
+    method: 'post',
+    path: '/admin/users/{username}/rename',
+    operationId: 'adminRenameUser',
+    contextUser: 'visible',
+    body: RenameUserOption,
+    // A taken name, like an unusable one or an organization, is 422.
+    errors: { codes: { [Code.ALREADY_EXISTS]: 422 } },
+    handler: async (ctx) => {
+      const user = contextUserOf(ctx);
+      await ctx.services.clients.users.renameUser({ id: user.id, newName: ctx.body.new_username, actorId: doerOf(ctx).id });
+      // Cached sign-ins carry the old name: this instance forgets them now, the others on cairn.user.renamed.
+      ctx.services.tokenCache.forgetUser(user.id);
+      return noContent();
     },
   });
 
@@ -136,7 +188,7 @@ export function registerAdminUserRoutes(api: ApiRegistry): void {
     method: 'delete',
     path: '/admin/users/{username}',
     operationId: 'adminDeleteUser',
-    contextUser: 'any',
+    contextUser: 'visible',
     handler: async (ctx) => {
       const user = contextUserOf(ctx);
       const doer = doerOf(ctx);

@@ -1,4 +1,7 @@
-/** `GET /user` (routers/api/v1/user/user.go `GetAuthenticatedUser`): the signed-in user, in full. */
+/**
+ * `GET /user` (routers/api/v1/user/user.go `GetAuthenticatedUser`): the signed-in user, in full — as accounts
+ * authenticated them, which is how a user sees themself.
+ */
 import type { ApiRegistry } from '../../api/registry';
 import { doerOf, json } from '../../api/types';
 import { toApiUser } from '../../convert/user';
@@ -10,9 +13,6 @@ export function registerCurrentUserRoutes(api: ApiRegistry): void {
     operationId: 'userGetCurrent',
     scope: 'user',
     auth: 'required',
-    handler: async (ctx) => {
-      const doer = doerOf(ctx);
-      return json(200, toApiUser(doer, doer, { rootUrl: ctx.services.config.server.rootUrl }));
-    },
+    handler: async (ctx) => json(200, toApiUser(doerOf(ctx), { rootUrl: ctx.services.config.server.rootUrl })),
   });
 }

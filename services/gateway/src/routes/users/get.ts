@@ -1,6 +1,6 @@
 /**
  * `GET /users/{username}` (routers/api/v1/user/user.go `GetInfo`): a user as the caller may see them.
- * Users the caller may not see answer exactly as users that do not exist.
+ * Users the caller may not see answer exactly as users that do not exist (accounts decides, with the lookup).
  */
 import type { ApiRegistry } from '../../api/registry';
 import { contextUserOf, json } from '../../api/types';
@@ -16,6 +16,6 @@ export function registerUserLookupRoutes(api: ApiRegistry): void {
     contextUser: 'visible',
     exploreSignIn: true,
     handler: async (ctx) =>
-      json(200, toApiUser(contextUserOf(ctx), ctx.doer, { rootUrl: ctx.services.config.server.rootUrl })),
+      json(200, toApiUser(contextUserOf(ctx), { rootUrl: ctx.services.config.server.rootUrl })),
   });
 }

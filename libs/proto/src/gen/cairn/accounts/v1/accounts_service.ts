@@ -19,9 +19,16 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Timestamp } from "../../../google/protobuf/timestamp";
-import { PageRequest } from "../../common/v1/common";
+import { Actor, PageRequest } from "../../common/v1/common";
 
-/** User is an account as accounts stores it. Counters owned by other services (followers, stars) are not here. */
+/**
+ * User is an account as accounts stores it. Counters owned by other services (followers, stars) are not here.
+ * Lookups made for a viewer (GetUser, BatchGetUsers, SearchUsers, ListUsers) answer it shaped for that viewer, as
+ * Gitea's convert.ToUser: the e-mail is the placeholder `<id>+<lower login>@<NO_REPLY_ADDRESS>` unless the viewer
+ * may see it, and unless the viewer is the user or a site admin the account details and settings are blank
+ * (login_name, source_id, language, is_admin, last_login, active, prohibit_login, must_change_password,
+ * max_repo_creation (-1), allow_*, theme, diff_view_style, updated).
+ */
 export interface User {
   id: number;
   /** The user name (Gitea's `login`). */
@@ -50,7 +57,19 @@ export interface User {
   allowGitHook: boolean;
   allowImportLocal: boolean;
   allowCreateOrganization: boolean;
-  updated?: Date | undefined;
+  updated?:
+    | Date
+    | undefined;
+  /** 0: an individual, 1: an organization (one table and one namespace for both, as Gitea's `user`). */
+  type: number;
+  /** Gitea's KeepEmailPrivate (`hide_email` in the user settings). */
+  keepEmailPrivate: boolean;
+  /** Gitea's KeepActivityPrivate (`hide_activity`). */
+  keepActivityPrivate: boolean;
+  /** The web UI theme; empty for the instance default. */
+  theme: string;
+  /** "unified", "split" or empty. */
+  diffViewStyle: string;
 }
 
 export interface CreateUserRequest {
@@ -78,7 +97,11 @@ export interface CreateUserResponse {
 
 export interface GetUserRequest {
   id?: number | undefined;
-  username?: string | undefined;
+  username?:
+    | string
+    | undefined;
+  /** Who asks; unset is an anonymous caller. */
+  viewer?: Actor | undefined;
 }
 
 export interface GetUserResponse {
@@ -87,10 +110,94 @@ export interface GetUserResponse {
 
 export interface BatchGetUsersRequest {
   ids: number[];
+  /** Who asks; unset is an anonymous caller. */
+  viewer?: Actor | undefined;
 }
 
 export interface BatchGetUsersResponse {
   users: User[];
+}
+
+export interface SearchUsersRequest {
+  /** Who asks; unset is an anonymous caller. */
+  viewer?:
+    | Actor
+    | undefined;
+  /** Matched case-insensitively as a substring (LIKE wildcards in it are plain characters); empty matches all. */
+  keyword: string;
+  /** > 0: only this user; -1: Gitea's Ghost; -2: Gitea's Actions user; anything else: no filter. */
+  uid: number;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The caller's token is limited to public resources: only public users. */
+  publicOnly: boolean;
+}
+
+export interface SearchUsersResponse {
+  users: User[];
+  /** Every match the viewer may list, across all pages. */
+  total: number;
+}
+
+export interface ListUsersRequest {
+  /** Who asks; the visibility rule applies to them too (a site admin sees everyone). */
+  viewer?: Actor | undefined;
+  keyword: string;
+  /** "public", "limited", "private", or empty for any. */
+  visibility: string;
+  isActive?: boolean | undefined;
+  isAdmin?: boolean | undefined;
+  isRestricted?: boolean | undefined;
+  isProhibitLogin?:
+    | boolean
+    | undefined;
+  /** Cairn has no two-factor authentication: true matches nobody. */
+  isTwoFactorEnabled?:
+    | boolean
+    | undefined;
+  /** > 0: only accounts of this login source. */
+  sourceId: number;
+  /** Exact login name at the login source; empty for any. */
+  loginName: string;
+  /** "name" (default), "created", "updated" or "id". */
+  sort: string;
+  /** "asc" (default) or "desc"; ignored without a sort, as in Gitea. */
+  order: string;
+  page?: PageRequest | undefined;
+}
+
+export interface ListUsersResponse {
+  users: User[];
+  total: number;
+}
+
+export interface RenameUserRequest {
+  id: number;
+  newName: string;
+  /** Who renames; recorded in the event. */
+  actorId: number;
+}
+
+export interface RenameUserResponse {
+  user?: User | undefined;
+}
+
+export interface ResolveNameRequest {
+  /** A user or organization name, any case. */
+  name: string;
+  /** Who asks; unset is an anonymous caller. */
+  viewer?: Actor | undefined;
+}
+
+export interface ResolveNameResponse {
+  id: number;
+  /** 0: an individual, 1: an organization. */
+  type: number;
+  /** The account's current name. */
+  name: string;
+  /** The name asked for is an old name of the account: callers answer with a redirect to `name`. */
+  redirect: boolean;
 }
 
 export interface UpdateUserRequest {
@@ -119,6 +226,10 @@ export interface UpdateUserRequest {
   restricted?: boolean | undefined;
   visibility?: string | undefined;
   language?: string | undefined;
+  keepEmailPrivate?: boolean | undefined;
+  keepActivityPrivate?: boolean | undefined;
+  theme?: string | undefined;
+  diffViewStyle?: string | undefined;
 }
 
 export interface UpdateUserResponse {
@@ -232,6 +343,11 @@ function createBaseUser(): User {
     allowImportLocal: false,
     allowCreateOrganization: false,
     updated: undefined,
+    type: 0,
+    keepEmailPrivate: false,
+    keepActivityPrivate: false,
+    theme: "",
+    diffViewStyle: "",
   };
 }
 
@@ -305,6 +421,21 @@ export const User: MessageFns<User> = {
     }
     if (message.updated !== undefined) {
       Timestamp.encode(toTimestamp(message.updated), writer.uint32(186).fork()).join();
+    }
+    if (message.type !== 0) {
+      writer.uint32(192).int32(message.type);
+    }
+    if (message.keepEmailPrivate !== false) {
+      writer.uint32(200).bool(message.keepEmailPrivate);
+    }
+    if (message.keepActivityPrivate !== false) {
+      writer.uint32(208).bool(message.keepActivityPrivate);
+    }
+    if (message.theme !== "") {
+      writer.uint32(218).string(message.theme);
+    }
+    if (message.diffViewStyle !== "") {
+      writer.uint32(226).string(message.diffViewStyle);
     }
     return writer;
   },
@@ -506,6 +637,46 @@ export const User: MessageFns<User> = {
             message.updated = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.type = reader.int32();
+            continue;
+          }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.keepEmailPrivate = reader.bool();
+            continue;
+          }
+          case 26: {
+            if (tag !== 208) {
+              break;
+            }
+
+            message.keepActivityPrivate = reader.bool();
+            continue;
+          }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.theme = reader.string();
+            continue;
+          }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.diffViewStyle = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -587,6 +758,23 @@ export const User: MessageFns<User> = {
         ? globalThis.Boolean(object.allow_create_organization)
         : false,
       updated: isSet(object.updated) ? fromJsonTimestamp(object.updated) : undefined,
+      type: isSet(object.type) ? globalThis.Number(object.type) : 0,
+      keepEmailPrivate: isSet(object.keepEmailPrivate)
+        ? globalThis.Boolean(object.keepEmailPrivate)
+        : isSet(object.keep_email_private)
+        ? globalThis.Boolean(object.keep_email_private)
+        : false,
+      keepActivityPrivate: isSet(object.keepActivityPrivate)
+        ? globalThis.Boolean(object.keepActivityPrivate)
+        : isSet(object.keep_activity_private)
+        ? globalThis.Boolean(object.keep_activity_private)
+        : false,
+      theme: isSet(object.theme) ? globalThis.String(object.theme) : "",
+      diffViewStyle: isSet(object.diffViewStyle)
+        ? globalThis.String(object.diffViewStyle)
+        : isSet(object.diff_view_style)
+        ? globalThis.String(object.diff_view_style)
+        : "",
     };
   },
 
@@ -661,6 +849,21 @@ export const User: MessageFns<User> = {
     if (message.updated !== undefined) {
       obj.updated = message.updated.toISOString();
     }
+    if (message.type !== 0) {
+      obj.type = Math.round(message.type);
+    }
+    if (message.keepEmailPrivate !== false) {
+      obj.keepEmailPrivate = message.keepEmailPrivate;
+    }
+    if (message.keepActivityPrivate !== false) {
+      obj.keepActivityPrivate = message.keepActivityPrivate;
+    }
+    if (message.theme !== "") {
+      obj.theme = message.theme;
+    }
+    if (message.diffViewStyle !== "") {
+      obj.diffViewStyle = message.diffViewStyle;
+    }
     return obj;
   },
 
@@ -692,6 +895,11 @@ export const User: MessageFns<User> = {
     message.allowImportLocal = object.allowImportLocal ?? false;
     message.allowCreateOrganization = object.allowCreateOrganization ?? false;
     message.updated = object.updated ?? undefined;
+    message.type = object.type ?? 0;
+    message.keepEmailPrivate = object.keepEmailPrivate ?? false;
+    message.keepActivityPrivate = object.keepActivityPrivate ?? false;
+    message.theme = object.theme ?? "";
+    message.diffViewStyle = object.diffViewStyle ?? "";
     return message;
   },
 };
@@ -1050,7 +1258,7 @@ export const CreateUserResponse: MessageFns<CreateUserResponse> = {
 };
 
 function createBaseGetUserRequest(): GetUserRequest {
-  return { id: undefined, username: undefined };
+  return { id: undefined, username: undefined, viewer: undefined };
 }
 
 export const GetUserRequest: MessageFns<GetUserRequest> = {
@@ -1060,6 +1268,9 @@ export const GetUserRequest: MessageFns<GetUserRequest> = {
     }
     if (message.username !== undefined) {
       writer.uint32(18).string(message.username);
+    }
+    if (message.viewer !== undefined) {
+      Actor.encode(message.viewer, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -1093,6 +1304,14 @@ export const GetUserRequest: MessageFns<GetUserRequest> = {
             message.username = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.viewer = Actor.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1109,6 +1328,7 @@ export const GetUserRequest: MessageFns<GetUserRequest> = {
     return {
       id: isSet(object.id) ? globalThis.Number(object.id) : undefined,
       username: isSet(object.username) ? globalThis.String(object.username) : undefined,
+      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
     };
   },
 
@@ -1120,6 +1340,9 @@ export const GetUserRequest: MessageFns<GetUserRequest> = {
     if (message.username !== undefined) {
       obj.username = message.username;
     }
+    if (message.viewer !== undefined) {
+      obj.viewer = Actor.toJSON(message.viewer);
+    }
     return obj;
   },
 
@@ -1130,6 +1353,9 @@ export const GetUserRequest: MessageFns<GetUserRequest> = {
     const message = createBaseGetUserRequest();
     message.id = object.id ?? undefined;
     message.username = object.username ?? undefined;
+    message.viewer = (object.viewer !== undefined && object.viewer !== null)
+      ? Actor.fromPartial(object.viewer)
+      : undefined;
     return message;
   },
 };
@@ -1202,7 +1428,7 @@ export const GetUserResponse: MessageFns<GetUserResponse> = {
 };
 
 function createBaseBatchGetUsersRequest(): BatchGetUsersRequest {
-  return { ids: [] };
+  return { ids: [], viewer: undefined };
 }
 
 export const BatchGetUsersRequest: MessageFns<BatchGetUsersRequest> = {
@@ -1213,6 +1439,9 @@ export const BatchGetUsersRequest: MessageFns<BatchGetUsersRequest> = {
         writer.int64(v);
       }
       writer.join();
+    }
+    if (message.viewer !== undefined) {
+      Actor.encode(message.viewer, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -1248,6 +1477,14 @@ export const BatchGetUsersRequest: MessageFns<BatchGetUsersRequest> = {
 
             break;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.viewer = Actor.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1261,13 +1498,19 @@ export const BatchGetUsersRequest: MessageFns<BatchGetUsersRequest> = {
   },
 
   fromJSON(object: any): BatchGetUsersRequest {
-    return { ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.Number(e)) : [] };
+    return {
+      ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.Number(e)) : [],
+      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
+    };
   },
 
   toJSON(message: BatchGetUsersRequest): unknown {
     const obj: any = {};
     if (message.ids?.length) {
       obj.ids = message.ids.map((e) => Math.round(e));
+    }
+    if (message.viewer !== undefined) {
+      obj.viewer = Actor.toJSON(message.viewer);
     }
     return obj;
   },
@@ -1278,6 +1521,9 @@ export const BatchGetUsersRequest: MessageFns<BatchGetUsersRequest> = {
   fromPartial<I extends Exact<DeepPartial<BatchGetUsersRequest>, I>>(object: I): BatchGetUsersRequest {
     const message = createBaseBatchGetUsersRequest();
     message.ids = object.ids?.map((e) => e) || [];
+    message.viewer = (object.viewer !== undefined && object.viewer !== null)
+      ? Actor.fromPartial(object.viewer)
+      : undefined;
     return message;
   },
 };
@@ -1349,6 +1595,1004 @@ export const BatchGetUsersResponse: MessageFns<BatchGetUsersResponse> = {
   },
 };
 
+function createBaseSearchUsersRequest(): SearchUsersRequest {
+  return { viewer: undefined, keyword: "", uid: 0, page: undefined, publicOnly: false };
+}
+
+export const SearchUsersRequest: MessageFns<SearchUsersRequest> = {
+  encode(message: SearchUsersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.viewer !== undefined) {
+      Actor.encode(message.viewer, writer.uint32(10).fork()).join();
+    }
+    if (message.keyword !== "") {
+      writer.uint32(18).string(message.keyword);
+    }
+    if (message.uid !== 0) {
+      writer.uint32(24).int64(message.uid);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    if (message.publicOnly !== false) {
+      writer.uint32(40).bool(message.publicOnly);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SearchUsersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSearchUsersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.viewer = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.keyword = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.uid = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SearchUsersRequest {
+    return {
+      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
+      keyword: isSet(object.keyword) ? globalThis.String(object.keyword) : "",
+      uid: isSet(object.uid) ? globalThis.Number(object.uid) : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : false,
+    };
+  },
+
+  toJSON(message: SearchUsersRequest): unknown {
+    const obj: any = {};
+    if (message.viewer !== undefined) {
+      obj.viewer = Actor.toJSON(message.viewer);
+    }
+    if (message.keyword !== "") {
+      obj.keyword = message.keyword;
+    }
+    if (message.uid !== 0) {
+      obj.uid = Math.round(message.uid);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.publicOnly !== false) {
+      obj.publicOnly = message.publicOnly;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SearchUsersRequest>, I>>(base?: I): SearchUsersRequest {
+    return SearchUsersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SearchUsersRequest>, I>>(object: I): SearchUsersRequest {
+    const message = createBaseSearchUsersRequest();
+    message.viewer = (object.viewer !== undefined && object.viewer !== null)
+      ? Actor.fromPartial(object.viewer)
+      : undefined;
+    message.keyword = object.keyword ?? "";
+    message.uid = object.uid ?? 0;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    message.publicOnly = object.publicOnly ?? false;
+    return message;
+  },
+};
+
+function createBaseSearchUsersResponse(): SearchUsersResponse {
+  return { users: [], total: 0 };
+}
+
+export const SearchUsersResponse: MessageFns<SearchUsersResponse> = {
+  encode(message: SearchUsersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.users) {
+      User.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SearchUsersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSearchUsersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.users.push(User.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SearchUsersResponse {
+    return {
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => User.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: SearchUsersResponse): unknown {
+    const obj: any = {};
+    if (message.users?.length) {
+      obj.users = message.users.map((e) => User.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SearchUsersResponse>, I>>(base?: I): SearchUsersResponse {
+    return SearchUsersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SearchUsersResponse>, I>>(object: I): SearchUsersResponse {
+    const message = createBaseSearchUsersResponse();
+    message.users = object.users?.map((e) => User.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseListUsersRequest(): ListUsersRequest {
+  return {
+    viewer: undefined,
+    keyword: "",
+    visibility: "",
+    isActive: undefined,
+    isAdmin: undefined,
+    isRestricted: undefined,
+    isProhibitLogin: undefined,
+    isTwoFactorEnabled: undefined,
+    sourceId: 0,
+    loginName: "",
+    sort: "",
+    order: "",
+    page: undefined,
+  };
+}
+
+export const ListUsersRequest: MessageFns<ListUsersRequest> = {
+  encode(message: ListUsersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.viewer !== undefined) {
+      Actor.encode(message.viewer, writer.uint32(10).fork()).join();
+    }
+    if (message.keyword !== "") {
+      writer.uint32(18).string(message.keyword);
+    }
+    if (message.visibility !== "") {
+      writer.uint32(26).string(message.visibility);
+    }
+    if (message.isActive !== undefined) {
+      writer.uint32(32).bool(message.isActive);
+    }
+    if (message.isAdmin !== undefined) {
+      writer.uint32(40).bool(message.isAdmin);
+    }
+    if (message.isRestricted !== undefined) {
+      writer.uint32(48).bool(message.isRestricted);
+    }
+    if (message.isProhibitLogin !== undefined) {
+      writer.uint32(56).bool(message.isProhibitLogin);
+    }
+    if (message.isTwoFactorEnabled !== undefined) {
+      writer.uint32(64).bool(message.isTwoFactorEnabled);
+    }
+    if (message.sourceId !== 0) {
+      writer.uint32(72).int64(message.sourceId);
+    }
+    if (message.loginName !== "") {
+      writer.uint32(82).string(message.loginName);
+    }
+    if (message.sort !== "") {
+      writer.uint32(90).string(message.sort);
+    }
+    if (message.order !== "") {
+      writer.uint32(98).string(message.order);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(106).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUsersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUsersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.viewer = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.keyword = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.visibility = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.isActive = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.isAdmin = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.isRestricted = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.isProhibitLogin = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.isTwoFactorEnabled = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.sourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.loginName = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.sort = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.order = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUsersRequest {
+    return {
+      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
+      keyword: isSet(object.keyword) ? globalThis.String(object.keyword) : "",
+      visibility: isSet(object.visibility) ? globalThis.String(object.visibility) : "",
+      isActive: isSet(object.isActive)
+        ? globalThis.Boolean(object.isActive)
+        : isSet(object.is_active)
+        ? globalThis.Boolean(object.is_active)
+        : undefined,
+      isAdmin: isSet(object.isAdmin)
+        ? globalThis.Boolean(object.isAdmin)
+        : isSet(object.is_admin)
+        ? globalThis.Boolean(object.is_admin)
+        : undefined,
+      isRestricted: isSet(object.isRestricted)
+        ? globalThis.Boolean(object.isRestricted)
+        : isSet(object.is_restricted)
+        ? globalThis.Boolean(object.is_restricted)
+        : undefined,
+      isProhibitLogin: isSet(object.isProhibitLogin)
+        ? globalThis.Boolean(object.isProhibitLogin)
+        : isSet(object.is_prohibit_login)
+        ? globalThis.Boolean(object.is_prohibit_login)
+        : undefined,
+      isTwoFactorEnabled: isSet(object.isTwoFactorEnabled)
+        ? globalThis.Boolean(object.isTwoFactorEnabled)
+        : isSet(object.is_two_factor_enabled)
+        ? globalThis.Boolean(object.is_two_factor_enabled)
+        : undefined,
+      sourceId: isSet(object.sourceId)
+        ? globalThis.Number(object.sourceId)
+        : isSet(object.source_id)
+        ? globalThis.Number(object.source_id)
+        : 0,
+      loginName: isSet(object.loginName)
+        ? globalThis.String(object.loginName)
+        : isSet(object.login_name)
+        ? globalThis.String(object.login_name)
+        : "",
+      sort: isSet(object.sort) ? globalThis.String(object.sort) : "",
+      order: isSet(object.order) ? globalThis.String(object.order) : "",
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListUsersRequest): unknown {
+    const obj: any = {};
+    if (message.viewer !== undefined) {
+      obj.viewer = Actor.toJSON(message.viewer);
+    }
+    if (message.keyword !== "") {
+      obj.keyword = message.keyword;
+    }
+    if (message.visibility !== "") {
+      obj.visibility = message.visibility;
+    }
+    if (message.isActive !== undefined) {
+      obj.isActive = message.isActive;
+    }
+    if (message.isAdmin !== undefined) {
+      obj.isAdmin = message.isAdmin;
+    }
+    if (message.isRestricted !== undefined) {
+      obj.isRestricted = message.isRestricted;
+    }
+    if (message.isProhibitLogin !== undefined) {
+      obj.isProhibitLogin = message.isProhibitLogin;
+    }
+    if (message.isTwoFactorEnabled !== undefined) {
+      obj.isTwoFactorEnabled = message.isTwoFactorEnabled;
+    }
+    if (message.sourceId !== 0) {
+      obj.sourceId = Math.round(message.sourceId);
+    }
+    if (message.loginName !== "") {
+      obj.loginName = message.loginName;
+    }
+    if (message.sort !== "") {
+      obj.sort = message.sort;
+    }
+    if (message.order !== "") {
+      obj.order = message.order;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUsersRequest>, I>>(base?: I): ListUsersRequest {
+    return ListUsersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUsersRequest>, I>>(object: I): ListUsersRequest {
+    const message = createBaseListUsersRequest();
+    message.viewer = (object.viewer !== undefined && object.viewer !== null)
+      ? Actor.fromPartial(object.viewer)
+      : undefined;
+    message.keyword = object.keyword ?? "";
+    message.visibility = object.visibility ?? "";
+    message.isActive = object.isActive ?? undefined;
+    message.isAdmin = object.isAdmin ?? undefined;
+    message.isRestricted = object.isRestricted ?? undefined;
+    message.isProhibitLogin = object.isProhibitLogin ?? undefined;
+    message.isTwoFactorEnabled = object.isTwoFactorEnabled ?? undefined;
+    message.sourceId = object.sourceId ?? 0;
+    message.loginName = object.loginName ?? "";
+    message.sort = object.sort ?? "";
+    message.order = object.order ?? "";
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListUsersResponse(): ListUsersResponse {
+  return { users: [], total: 0 };
+}
+
+export const ListUsersResponse: MessageFns<ListUsersResponse> = {
+  encode(message: ListUsersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.users) {
+      User.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUsersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUsersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.users.push(User.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUsersResponse {
+    return {
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => User.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListUsersResponse): unknown {
+    const obj: any = {};
+    if (message.users?.length) {
+      obj.users = message.users.map((e) => User.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUsersResponse>, I>>(base?: I): ListUsersResponse {
+    return ListUsersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUsersResponse>, I>>(object: I): ListUsersResponse {
+    const message = createBaseListUsersResponse();
+    message.users = object.users?.map((e) => User.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseRenameUserRequest(): RenameUserRequest {
+  return { id: 0, newName: "", actorId: 0 };
+}
+
+export const RenameUserRequest: MessageFns<RenameUserRequest> = {
+  encode(message: RenameUserRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.newName !== "") {
+      writer.uint32(18).string(message.newName);
+    }
+    if (message.actorId !== 0) {
+      writer.uint32(24).int64(message.actorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenameUserRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenameUserRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.newName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.actorId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenameUserRequest {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      newName: isSet(object.newName)
+        ? globalThis.String(object.newName)
+        : isSet(object.new_name)
+        ? globalThis.String(object.new_name)
+        : "",
+      actorId: isSet(object.actorId)
+        ? globalThis.Number(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.Number(object.actor_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: RenameUserRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.newName !== "") {
+      obj.newName = message.newName;
+    }
+    if (message.actorId !== 0) {
+      obj.actorId = Math.round(message.actorId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenameUserRequest>, I>>(base?: I): RenameUserRequest {
+    return RenameUserRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenameUserRequest>, I>>(object: I): RenameUserRequest {
+    const message = createBaseRenameUserRequest();
+    message.id = object.id ?? 0;
+    message.newName = object.newName ?? "";
+    message.actorId = object.actorId ?? 0;
+    return message;
+  },
+};
+
+function createBaseRenameUserResponse(): RenameUserResponse {
+  return { user: undefined };
+}
+
+export const RenameUserResponse: MessageFns<RenameUserResponse> = {
+  encode(message: RenameUserResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      User.encode(message.user, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenameUserResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenameUserResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = User.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenameUserResponse {
+    return { user: isSet(object.user) ? User.fromJSON(object.user) : undefined };
+  },
+
+  toJSON(message: RenameUserResponse): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = User.toJSON(message.user);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenameUserResponse>, I>>(base?: I): RenameUserResponse {
+    return RenameUserResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenameUserResponse>, I>>(object: I): RenameUserResponse {
+    const message = createBaseRenameUserResponse();
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
+    return message;
+  },
+};
+
+function createBaseResolveNameRequest(): ResolveNameRequest {
+  return { name: "", viewer: undefined };
+}
+
+export const ResolveNameRequest: MessageFns<ResolveNameRequest> = {
+  encode(message: ResolveNameRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.viewer !== undefined) {
+      Actor.encode(message.viewer, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveNameRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveNameRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.viewer = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveNameRequest {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
+    };
+  },
+
+  toJSON(message: ResolveNameRequest): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.viewer !== undefined) {
+      obj.viewer = Actor.toJSON(message.viewer);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveNameRequest>, I>>(base?: I): ResolveNameRequest {
+    return ResolveNameRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveNameRequest>, I>>(object: I): ResolveNameRequest {
+    const message = createBaseResolveNameRequest();
+    message.name = object.name ?? "";
+    message.viewer = (object.viewer !== undefined && object.viewer !== null)
+      ? Actor.fromPartial(object.viewer)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseResolveNameResponse(): ResolveNameResponse {
+  return { id: 0, type: 0, name: "", redirect: false };
+}
+
+export const ResolveNameResponse: MessageFns<ResolveNameResponse> = {
+  encode(message: ResolveNameResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.type !== 0) {
+      writer.uint32(16).int32(message.type);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.redirect !== false) {
+      writer.uint32(32).bool(message.redirect);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveNameResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveNameResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.type = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.redirect = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveNameResponse {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      type: isSet(object.type) ? globalThis.Number(object.type) : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      redirect: isSet(object.redirect) ? globalThis.Boolean(object.redirect) : false,
+    };
+  },
+
+  toJSON(message: ResolveNameResponse): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.type !== 0) {
+      obj.type = Math.round(message.type);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.redirect !== false) {
+      obj.redirect = message.redirect;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveNameResponse>, I>>(base?: I): ResolveNameResponse {
+    return ResolveNameResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveNameResponse>, I>>(object: I): ResolveNameResponse {
+    const message = createBaseResolveNameResponse();
+    message.id = object.id ?? 0;
+    message.type = object.type ?? 0;
+    message.name = object.name ?? "";
+    message.redirect = object.redirect ?? false;
+    return message;
+  },
+};
+
 function createBaseUpdateUserRequest(): UpdateUserRequest {
   return {
     id: 0,
@@ -1372,6 +2616,10 @@ function createBaseUpdateUserRequest(): UpdateUserRequest {
     restricted: undefined,
     visibility: undefined,
     language: undefined,
+    keepEmailPrivate: undefined,
+    keepActivityPrivate: undefined,
+    theme: undefined,
+    diffViewStyle: undefined,
   };
 }
 
@@ -1439,6 +2687,18 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
     }
     if (message.language !== undefined) {
       writer.uint32(170).string(message.language);
+    }
+    if (message.keepEmailPrivate !== undefined) {
+      writer.uint32(176).bool(message.keepEmailPrivate);
+    }
+    if (message.keepActivityPrivate !== undefined) {
+      writer.uint32(184).bool(message.keepActivityPrivate);
+    }
+    if (message.theme !== undefined) {
+      writer.uint32(194).string(message.theme);
+    }
+    if (message.diffViewStyle !== undefined) {
+      writer.uint32(202).string(message.diffViewStyle);
     }
     return writer;
   },
@@ -1624,6 +2884,38 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
             message.language = reader.string();
             continue;
           }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.keepEmailPrivate = reader.bool();
+            continue;
+          }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.keepActivityPrivate = reader.bool();
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.theme = reader.string();
+            continue;
+          }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.diffViewStyle = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1703,6 +2995,22 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
       restricted: isSet(object.restricted) ? globalThis.Boolean(object.restricted) : undefined,
       visibility: isSet(object.visibility) ? globalThis.String(object.visibility) : undefined,
       language: isSet(object.language) ? globalThis.String(object.language) : undefined,
+      keepEmailPrivate: isSet(object.keepEmailPrivate)
+        ? globalThis.Boolean(object.keepEmailPrivate)
+        : isSet(object.keep_email_private)
+        ? globalThis.Boolean(object.keep_email_private)
+        : undefined,
+      keepActivityPrivate: isSet(object.keepActivityPrivate)
+        ? globalThis.Boolean(object.keepActivityPrivate)
+        : isSet(object.keep_activity_private)
+        ? globalThis.Boolean(object.keep_activity_private)
+        : undefined,
+      theme: isSet(object.theme) ? globalThis.String(object.theme) : undefined,
+      diffViewStyle: isSet(object.diffViewStyle)
+        ? globalThis.String(object.diffViewStyle)
+        : isSet(object.diff_view_style)
+        ? globalThis.String(object.diff_view_style)
+        : undefined,
     };
   },
 
@@ -1771,6 +3079,18 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
     if (message.language !== undefined) {
       obj.language = message.language;
     }
+    if (message.keepEmailPrivate !== undefined) {
+      obj.keepEmailPrivate = message.keepEmailPrivate;
+    }
+    if (message.keepActivityPrivate !== undefined) {
+      obj.keepActivityPrivate = message.keepActivityPrivate;
+    }
+    if (message.theme !== undefined) {
+      obj.theme = message.theme;
+    }
+    if (message.diffViewStyle !== undefined) {
+      obj.diffViewStyle = message.diffViewStyle;
+    }
     return obj;
   },
 
@@ -1800,6 +3120,10 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
     message.restricted = object.restricted ?? undefined;
     message.visibility = object.visibility ?? undefined;
     message.language = object.language ?? undefined;
+    message.keepEmailPrivate = object.keepEmailPrivate ?? undefined;
+    message.keepActivityPrivate = object.keepActivityPrivate ?? undefined;
+    message.theme = object.theme ?? undefined;
+    message.diffViewStyle = object.diffViewStyle ?? undefined;
     return message;
   },
 };
@@ -3084,7 +4408,10 @@ export const UserServiceService = {
     responseSerialize: (value: CreateUserResponse): Buffer => Buffer.from(CreateUserResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateUserResponse => CreateUserResponse.decode(value),
   },
-  /** GetUser finds one user by id or by name (case-insensitive). NOT_FOUND when there is none. */
+  /**
+   * GetUser finds one account by id or by current name (case-insensitive), shaped for the viewer. NOT_FOUND when
+   * there is none or the viewer may not see it (the same answer, so a hidden account cannot be told from none).
+   */
   getUser: {
     path: "/cairn.accounts.v1.UserService/GetUser" as const,
     requestStream: false as const,
@@ -3094,7 +4421,10 @@ export const UserServiceService = {
     responseSerialize: (value: GetUserResponse): Buffer => Buffer.from(GetUserResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetUserResponse => GetUserResponse.decode(value),
   },
-  /** BatchGetUsers returns the users that exist among the given ids, in no particular order. */
+  /**
+   * BatchGetUsers returns the accounts that exist among the given ids, in no particular order, shaped for the
+   * viewer but not filtered: whoever wrote something visible is shown with it.
+   */
   batchGetUsers: {
     path: "/cairn.accounts.v1.UserService/BatchGetUsers" as const,
     requestStream: false as const,
@@ -3104,6 +4434,60 @@ export const UserServiceService = {
     responseSerialize: (value: BatchGetUsersResponse): Buffer =>
       Buffer.from(BatchGetUsersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): BatchGetUsersResponse => BatchGetUsersResponse.decode(value),
+  },
+  /**
+   * SearchUsers finds individual users (never organizations) the viewer may list whose name or full name contains
+   * the keyword, or whose e-mail does when the viewer may see that e-mail; alphabetical; `total` counts the
+   * same set. uid -1 and -2 answer Gitea's Ghost and Actions pseudo users.
+   */
+  searchUsers: {
+    path: "/cairn.accounts.v1.UserService/SearchUsers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SearchUsersRequest): Buffer => Buffer.from(SearchUsersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SearchUsersRequest => SearchUsersRequest.decode(value),
+    responseSerialize: (value: SearchUsersResponse): Buffer => Buffer.from(SearchUsersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SearchUsersResponse => SearchUsersResponse.decode(value),
+  },
+  /**
+   * ListUsers is the site administration's user search (Gitea's admin SearchUsers): SearchUsers' matching and
+   * visibility plus filters and sort orders. INVALID_ARGUMENT for an unknown visibility, sort or order.
+   */
+  listUsers: {
+    path: "/cairn.accounts.v1.UserService/ListUsers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListUsersRequest): Buffer => Buffer.from(ListUsersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListUsersRequest => ListUsersRequest.decode(value),
+    responseSerialize: (value: ListUsersResponse): Buffer => Buffer.from(ListUsersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListUsersResponse => ListUsersResponse.decode(value),
+  },
+  /**
+   * RenameUser changes an individual user's name. The old name keeps leading to the user (a redirect) until an
+   * account takes it; a change of case only records nothing. INVALID_ARGUMENT for an unusable name or an
+   * organization, ALREADY_EXISTS when another account has the name, NOT_FOUND for an unknown id.
+   */
+  renameUser: {
+    path: "/cairn.accounts.v1.UserService/RenameUser" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RenameUserRequest): Buffer => Buffer.from(RenameUserRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RenameUserRequest => RenameUserRequest.decode(value),
+    responseSerialize: (value: RenameUserResponse): Buffer => Buffer.from(RenameUserResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RenameUserResponse => RenameUserResponse.decode(value),
+  },
+  /**
+   * ResolveName says what a user or organization name stands for, for the viewer: the current name of an
+   * account, or an old name of one (redirect). NOT_FOUND when neither, or when the viewer may not see the account.
+   */
+  resolveName: {
+    path: "/cairn.accounts.v1.UserService/ResolveName" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveNameRequest): Buffer => Buffer.from(ResolveNameRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveNameRequest => ResolveNameRequest.decode(value),
+    responseSerialize: (value: ResolveNameResponse): Buffer => Buffer.from(ResolveNameResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveNameResponse => ResolveNameResponse.decode(value),
   },
   /** UpdateUser changes the fields that are set. NOT_FOUND for an unknown id. */
   updateUser: {
@@ -3145,10 +4529,38 @@ export interface UserServiceServer extends UntypedServiceImplementation {
    * INVALID_ARGUMENT (reason names the field) for a bad name, email, password or visibility.
    */
   createUser: handleUnaryCall<CreateUserRequest, CreateUserResponse>;
-  /** GetUser finds one user by id or by name (case-insensitive). NOT_FOUND when there is none. */
+  /**
+   * GetUser finds one account by id or by current name (case-insensitive), shaped for the viewer. NOT_FOUND when
+   * there is none or the viewer may not see it (the same answer, so a hidden account cannot be told from none).
+   */
   getUser: handleUnaryCall<GetUserRequest, GetUserResponse>;
-  /** BatchGetUsers returns the users that exist among the given ids, in no particular order. */
+  /**
+   * BatchGetUsers returns the accounts that exist among the given ids, in no particular order, shaped for the
+   * viewer but not filtered: whoever wrote something visible is shown with it.
+   */
   batchGetUsers: handleUnaryCall<BatchGetUsersRequest, BatchGetUsersResponse>;
+  /**
+   * SearchUsers finds individual users (never organizations) the viewer may list whose name or full name contains
+   * the keyword, or whose e-mail does when the viewer may see that e-mail; alphabetical; `total` counts the
+   * same set. uid -1 and -2 answer Gitea's Ghost and Actions pseudo users.
+   */
+  searchUsers: handleUnaryCall<SearchUsersRequest, SearchUsersResponse>;
+  /**
+   * ListUsers is the site administration's user search (Gitea's admin SearchUsers): SearchUsers' matching and
+   * visibility plus filters and sort orders. INVALID_ARGUMENT for an unknown visibility, sort or order.
+   */
+  listUsers: handleUnaryCall<ListUsersRequest, ListUsersResponse>;
+  /**
+   * RenameUser changes an individual user's name. The old name keeps leading to the user (a redirect) until an
+   * account takes it; a change of case only records nothing. INVALID_ARGUMENT for an unusable name or an
+   * organization, ALREADY_EXISTS when another account has the name, NOT_FOUND for an unknown id.
+   */
+  renameUser: handleUnaryCall<RenameUserRequest, RenameUserResponse>;
+  /**
+   * ResolveName says what a user or organization name stands for, for the viewer: the current name of an
+   * account, or an old name of one (redirect). NOT_FOUND when neither, or when the viewer may not see the account.
+   */
+  resolveName: handleUnaryCall<ResolveNameRequest, ResolveNameResponse>;
   /** UpdateUser changes the fields that are set. NOT_FOUND for an unknown id. */
   updateUser: handleUnaryCall<UpdateUserRequest, UpdateUserResponse>;
   /** DeleteUser removes a user and its tokens. NOT_FOUND for an unknown id. */
@@ -3177,7 +4589,10 @@ export interface UserServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateUserResponse) => void,
   ): ClientUnaryCall;
-  /** GetUser finds one user by id or by name (case-insensitive). NOT_FOUND when there is none. */
+  /**
+   * GetUser finds one account by id or by current name (case-insensitive), shaped for the viewer. NOT_FOUND when
+   * there is none or the viewer may not see it (the same answer, so a hidden account cannot be told from none).
+   */
   getUser(
     request: GetUserRequest,
     callback: (error: ServiceError | null, response: GetUserResponse) => void,
@@ -3193,7 +4608,10 @@ export interface UserServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetUserResponse) => void,
   ): ClientUnaryCall;
-  /** BatchGetUsers returns the users that exist among the given ids, in no particular order. */
+  /**
+   * BatchGetUsers returns the accounts that exist among the given ids, in no particular order, shaped for the
+   * viewer but not filtered: whoever wrote something visible is shown with it.
+   */
   batchGetUsers(
     request: BatchGetUsersRequest,
     callback: (error: ServiceError | null, response: BatchGetUsersResponse) => void,
@@ -3208,6 +4626,84 @@ export interface UserServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BatchGetUsersResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * SearchUsers finds individual users (never organizations) the viewer may list whose name or full name contains
+   * the keyword, or whose e-mail does when the viewer may see that e-mail; alphabetical; `total` counts the
+   * same set. uid -1 and -2 answer Gitea's Ghost and Actions pseudo users.
+   */
+  searchUsers(
+    request: SearchUsersRequest,
+    callback: (error: ServiceError | null, response: SearchUsersResponse) => void,
+  ): ClientUnaryCall;
+  searchUsers(
+    request: SearchUsersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SearchUsersResponse) => void,
+  ): ClientUnaryCall;
+  searchUsers(
+    request: SearchUsersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SearchUsersResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListUsers is the site administration's user search (Gitea's admin SearchUsers): SearchUsers' matching and
+   * visibility plus filters and sort orders. INVALID_ARGUMENT for an unknown visibility, sort or order.
+   */
+  listUsers(
+    request: ListUsersRequest,
+    callback: (error: ServiceError | null, response: ListUsersResponse) => void,
+  ): ClientUnaryCall;
+  listUsers(
+    request: ListUsersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListUsersResponse) => void,
+  ): ClientUnaryCall;
+  listUsers(
+    request: ListUsersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListUsersResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * RenameUser changes an individual user's name. The old name keeps leading to the user (a redirect) until an
+   * account takes it; a change of case only records nothing. INVALID_ARGUMENT for an unusable name or an
+   * organization, ALREADY_EXISTS when another account has the name, NOT_FOUND for an unknown id.
+   */
+  renameUser(
+    request: RenameUserRequest,
+    callback: (error: ServiceError | null, response: RenameUserResponse) => void,
+  ): ClientUnaryCall;
+  renameUser(
+    request: RenameUserRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RenameUserResponse) => void,
+  ): ClientUnaryCall;
+  renameUser(
+    request: RenameUserRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RenameUserResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ResolveName says what a user or organization name stands for, for the viewer: the current name of an
+   * account, or an old name of one (redirect). NOT_FOUND when neither, or when the viewer may not see the account.
+   */
+  resolveName(
+    request: ResolveNameRequest,
+    callback: (error: ServiceError | null, response: ResolveNameResponse) => void,
+  ): ClientUnaryCall;
+  resolveName(
+    request: ResolveNameRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResolveNameResponse) => void,
+  ): ClientUnaryCall;
+  resolveName(
+    request: ResolveNameRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResolveNameResponse) => void,
   ): ClientUnaryCall;
   /** UpdateUser changes the fields that are set. NOT_FOUND for an unknown id. */
   updateUser(

@@ -8,6 +8,7 @@
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { EventMeta } from "../../common/v1/common";
 import { AccessToken, User } from "./accounts_service";
+import { Organization, Team } from "./orgs_service";
 
 /** Subject cairn.user.created: a user account was created. */
 export interface UserCreated {
@@ -23,6 +24,13 @@ export interface UserUpdated {
     | undefined;
   /** Names of the fields that changed (e.g. "email", "is_admin", "password"). */
   changed: string[];
+}
+
+/** Subject cairn.user.renamed: a user's name changed; the old name now redirects to the user until an account takes it. */
+export interface UserRenamed {
+  meta?: EventMeta | undefined;
+  user?: User | undefined;
+  oldLogin: string;
 }
 
 /** Subject cairn.user.deleted: a user account was deleted, and with it all of its access tokens. */
@@ -46,6 +54,108 @@ export interface AccessTokenCreated {
 export interface AccessTokenDeleted {
   meta?: EventMeta | undefined;
   tokenId: number;
+  userId: number;
+}
+
+/** Subject cairn.org.created: an organization was created, with its Owners team holding `owner_id`. */
+export interface OrgCreated {
+  meta?: EventMeta | undefined;
+  org?: Organization | undefined;
+  ownerId: number;
+  ownersTeamId: number;
+}
+
+/** Subject cairn.org.updated: an organization's profile or visibility changed. */
+export interface OrgUpdated {
+  meta?: EventMeta | undefined;
+  org?:
+    | Organization
+    | undefined;
+  /** Names of the fields that changed (e.g. "visibility", "full_name"). */
+  changed: string[];
+}
+
+/** Subject cairn.org.renamed: an organization has a new name; the old one redirects to it. */
+export interface OrgRenamed {
+  meta?: EventMeta | undefined;
+  orgId: number;
+  oldName: string;
+  newName: string;
+}
+
+/**
+ * Subject cairn.org.deleted: an organization was deleted with its teams and memberships (no
+ * cairn.team.deleted or cairn.org_member.removed is published for those).
+ */
+export interface OrgDeleted {
+  meta?: EventMeta | undefined;
+  orgId: number;
+  name: string;
+}
+
+/** Subject cairn.org_member.added: a user joined an organization (through a team). */
+export interface OrgMemberAdded {
+  meta?: EventMeta | undefined;
+  orgId: number;
+  userId: number;
+  isPublic: boolean;
+}
+
+/** Subject cairn.org_member.updated: a membership was made public or concealed. */
+export interface OrgMemberUpdated {
+  meta?: EventMeta | undefined;
+  orgId: number;
+  userId: number;
+  isPublic: boolean;
+}
+
+/**
+ * Subject cairn.org_member.removed: a user left an organization, and with it all of its teams (no
+ * cairn.team_member.removed is published for those).
+ */
+export interface OrgMemberRemoved {
+  meta?: EventMeta | undefined;
+  orgId: number;
+  userId: number;
+}
+
+/** Subject cairn.team.created: a team was created. */
+export interface TeamCreated {
+  meta?: EventMeta | undefined;
+  team?: Team | undefined;
+}
+
+/** Subject cairn.team.updated: a team's name, description or access changed. */
+export interface TeamUpdated {
+  meta?: EventMeta | undefined;
+  team?:
+    | Team
+    | undefined;
+  /** Names of the fields that changed (e.g. "name", "permission", "units"). */
+  changed: string[];
+}
+
+/** Subject cairn.team.deleted: a team was deleted with its memberships and repository links. */
+export interface TeamDeleted {
+  meta?: EventMeta | undefined;
+  teamId: number;
+  orgId: number;
+  name: string;
+}
+
+/** Subject cairn.team_member.added: a user joined a team. */
+export interface TeamMemberAdded {
+  meta?: EventMeta | undefined;
+  teamId: number;
+  orgId: number;
+  userId: number;
+}
+
+/** Subject cairn.team_member.removed: a user left a team. */
+export interface TeamMemberRemoved {
+  meta?: EventMeta | undefined;
+  teamId: number;
+  orgId: number;
   userId: number;
 }
 
@@ -231,6 +341,111 @@ export const UserUpdated: MessageFns<UserUpdated> = {
     message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
     message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
     message.changed = object.changed?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseUserRenamed(): UserRenamed {
+  return { meta: undefined, user: undefined, oldLogin: "" };
+}
+
+export const UserRenamed: MessageFns<UserRenamed> = {
+  encode(message: UserRenamed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.user !== undefined) {
+      User.encode(message.user, writer.uint32(18).fork()).join();
+    }
+    if (message.oldLogin !== "") {
+      writer.uint32(26).string(message.oldLogin);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserRenamed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserRenamed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.user = User.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.oldLogin = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserRenamed {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
+      oldLogin: isSet(object.oldLogin)
+        ? globalThis.String(object.oldLogin)
+        : isSet(object.old_login)
+        ? globalThis.String(object.old_login)
+        : "",
+    };
+  },
+
+  toJSON(message: UserRenamed): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.user !== undefined) {
+      obj.user = User.toJSON(message.user);
+    }
+    if (message.oldLogin !== "") {
+      obj.oldLogin = message.oldLogin;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserRenamed>, I>>(base?: I): UserRenamed {
+    return UserRenamed.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserRenamed>, I>>(object: I): UserRenamed {
+    const message = createBaseUserRenamed();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
+    message.oldLogin = object.oldLogin ?? "";
     return message;
   },
 };
@@ -547,6 +762,1402 @@ export const AccessTokenDeleted: MessageFns<AccessTokenDeleted> = {
     const message = createBaseAccessTokenDeleted();
     message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
     message.tokenId = object.tokenId ?? 0;
+    message.userId = object.userId ?? 0;
+    return message;
+  },
+};
+
+function createBaseOrgCreated(): OrgCreated {
+  return { meta: undefined, org: undefined, ownerId: 0, ownersTeamId: 0 };
+}
+
+export const OrgCreated: MessageFns<OrgCreated> = {
+  encode(message: OrgCreated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.org !== undefined) {
+      Organization.encode(message.org, writer.uint32(18).fork()).join();
+    }
+    if (message.ownerId !== 0) {
+      writer.uint32(24).int64(message.ownerId);
+    }
+    if (message.ownersTeamId !== 0) {
+      writer.uint32(32).int64(message.ownersTeamId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrgCreated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrgCreated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.org = Organization.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.ownerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.ownersTeamId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OrgCreated {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      org: isSet(object.org) ? Organization.fromJSON(object.org) : undefined,
+      ownerId: isSet(object.ownerId)
+        ? globalThis.Number(object.ownerId)
+        : isSet(object.owner_id)
+        ? globalThis.Number(object.owner_id)
+        : 0,
+      ownersTeamId: isSet(object.ownersTeamId)
+        ? globalThis.Number(object.ownersTeamId)
+        : isSet(object.owners_team_id)
+        ? globalThis.Number(object.owners_team_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: OrgCreated): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.org !== undefined) {
+      obj.org = Organization.toJSON(message.org);
+    }
+    if (message.ownerId !== 0) {
+      obj.ownerId = Math.round(message.ownerId);
+    }
+    if (message.ownersTeamId !== 0) {
+      obj.ownersTeamId = Math.round(message.ownersTeamId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OrgCreated>, I>>(base?: I): OrgCreated {
+    return OrgCreated.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OrgCreated>, I>>(object: I): OrgCreated {
+    const message = createBaseOrgCreated();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.org = (object.org !== undefined && object.org !== null) ? Organization.fromPartial(object.org) : undefined;
+    message.ownerId = object.ownerId ?? 0;
+    message.ownersTeamId = object.ownersTeamId ?? 0;
+    return message;
+  },
+};
+
+function createBaseOrgUpdated(): OrgUpdated {
+  return { meta: undefined, org: undefined, changed: [] };
+}
+
+export const OrgUpdated: MessageFns<OrgUpdated> = {
+  encode(message: OrgUpdated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.org !== undefined) {
+      Organization.encode(message.org, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.changed) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrgUpdated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrgUpdated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.org = Organization.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.changed.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OrgUpdated {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      org: isSet(object.org) ? Organization.fromJSON(object.org) : undefined,
+      changed: globalThis.Array.isArray(object?.changed) ? object.changed.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: OrgUpdated): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.org !== undefined) {
+      obj.org = Organization.toJSON(message.org);
+    }
+    if (message.changed?.length) {
+      obj.changed = message.changed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OrgUpdated>, I>>(base?: I): OrgUpdated {
+    return OrgUpdated.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OrgUpdated>, I>>(object: I): OrgUpdated {
+    const message = createBaseOrgUpdated();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.org = (object.org !== undefined && object.org !== null) ? Organization.fromPartial(object.org) : undefined;
+    message.changed = object.changed?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseOrgRenamed(): OrgRenamed {
+  return { meta: undefined, orgId: 0, oldName: "", newName: "" };
+}
+
+export const OrgRenamed: MessageFns<OrgRenamed> = {
+  encode(message: OrgRenamed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.orgId !== 0) {
+      writer.uint32(16).int64(message.orgId);
+    }
+    if (message.oldName !== "") {
+      writer.uint32(26).string(message.oldName);
+    }
+    if (message.newName !== "") {
+      writer.uint32(34).string(message.newName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrgRenamed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrgRenamed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.orgId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.oldName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.newName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OrgRenamed {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      orgId: isSet(object.orgId)
+        ? globalThis.Number(object.orgId)
+        : isSet(object.org_id)
+        ? globalThis.Number(object.org_id)
+        : 0,
+      oldName: isSet(object.oldName)
+        ? globalThis.String(object.oldName)
+        : isSet(object.old_name)
+        ? globalThis.String(object.old_name)
+        : "",
+      newName: isSet(object.newName)
+        ? globalThis.String(object.newName)
+        : isSet(object.new_name)
+        ? globalThis.String(object.new_name)
+        : "",
+    };
+  },
+
+  toJSON(message: OrgRenamed): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.orgId !== 0) {
+      obj.orgId = Math.round(message.orgId);
+    }
+    if (message.oldName !== "") {
+      obj.oldName = message.oldName;
+    }
+    if (message.newName !== "") {
+      obj.newName = message.newName;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OrgRenamed>, I>>(base?: I): OrgRenamed {
+    return OrgRenamed.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OrgRenamed>, I>>(object: I): OrgRenamed {
+    const message = createBaseOrgRenamed();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.orgId = object.orgId ?? 0;
+    message.oldName = object.oldName ?? "";
+    message.newName = object.newName ?? "";
+    return message;
+  },
+};
+
+function createBaseOrgDeleted(): OrgDeleted {
+  return { meta: undefined, orgId: 0, name: "" };
+}
+
+export const OrgDeleted: MessageFns<OrgDeleted> = {
+  encode(message: OrgDeleted, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.orgId !== 0) {
+      writer.uint32(16).int64(message.orgId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrgDeleted {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrgDeleted();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.orgId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OrgDeleted {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      orgId: isSet(object.orgId)
+        ? globalThis.Number(object.orgId)
+        : isSet(object.org_id)
+        ? globalThis.Number(object.org_id)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: OrgDeleted): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.orgId !== 0) {
+      obj.orgId = Math.round(message.orgId);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OrgDeleted>, I>>(base?: I): OrgDeleted {
+    return OrgDeleted.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OrgDeleted>, I>>(object: I): OrgDeleted {
+    const message = createBaseOrgDeleted();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.orgId = object.orgId ?? 0;
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseOrgMemberAdded(): OrgMemberAdded {
+  return { meta: undefined, orgId: 0, userId: 0, isPublic: false };
+}
+
+export const OrgMemberAdded: MessageFns<OrgMemberAdded> = {
+  encode(message: OrgMemberAdded, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.orgId !== 0) {
+      writer.uint32(16).int64(message.orgId);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(24).int64(message.userId);
+    }
+    if (message.isPublic !== false) {
+      writer.uint32(32).bool(message.isPublic);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrgMemberAdded {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrgMemberAdded();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.orgId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.isPublic = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OrgMemberAdded {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      orgId: isSet(object.orgId)
+        ? globalThis.Number(object.orgId)
+        : isSet(object.org_id)
+        ? globalThis.Number(object.org_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      isPublic: isSet(object.isPublic)
+        ? globalThis.Boolean(object.isPublic)
+        : isSet(object.is_public)
+        ? globalThis.Boolean(object.is_public)
+        : false,
+    };
+  },
+
+  toJSON(message: OrgMemberAdded): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.orgId !== 0) {
+      obj.orgId = Math.round(message.orgId);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.isPublic !== false) {
+      obj.isPublic = message.isPublic;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OrgMemberAdded>, I>>(base?: I): OrgMemberAdded {
+    return OrgMemberAdded.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OrgMemberAdded>, I>>(object: I): OrgMemberAdded {
+    const message = createBaseOrgMemberAdded();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.orgId = object.orgId ?? 0;
+    message.userId = object.userId ?? 0;
+    message.isPublic = object.isPublic ?? false;
+    return message;
+  },
+};
+
+function createBaseOrgMemberUpdated(): OrgMemberUpdated {
+  return { meta: undefined, orgId: 0, userId: 0, isPublic: false };
+}
+
+export const OrgMemberUpdated: MessageFns<OrgMemberUpdated> = {
+  encode(message: OrgMemberUpdated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.orgId !== 0) {
+      writer.uint32(16).int64(message.orgId);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(24).int64(message.userId);
+    }
+    if (message.isPublic !== false) {
+      writer.uint32(32).bool(message.isPublic);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrgMemberUpdated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrgMemberUpdated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.orgId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.isPublic = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OrgMemberUpdated {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      orgId: isSet(object.orgId)
+        ? globalThis.Number(object.orgId)
+        : isSet(object.org_id)
+        ? globalThis.Number(object.org_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      isPublic: isSet(object.isPublic)
+        ? globalThis.Boolean(object.isPublic)
+        : isSet(object.is_public)
+        ? globalThis.Boolean(object.is_public)
+        : false,
+    };
+  },
+
+  toJSON(message: OrgMemberUpdated): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.orgId !== 0) {
+      obj.orgId = Math.round(message.orgId);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.isPublic !== false) {
+      obj.isPublic = message.isPublic;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OrgMemberUpdated>, I>>(base?: I): OrgMemberUpdated {
+    return OrgMemberUpdated.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OrgMemberUpdated>, I>>(object: I): OrgMemberUpdated {
+    const message = createBaseOrgMemberUpdated();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.orgId = object.orgId ?? 0;
+    message.userId = object.userId ?? 0;
+    message.isPublic = object.isPublic ?? false;
+    return message;
+  },
+};
+
+function createBaseOrgMemberRemoved(): OrgMemberRemoved {
+  return { meta: undefined, orgId: 0, userId: 0 };
+}
+
+export const OrgMemberRemoved: MessageFns<OrgMemberRemoved> = {
+  encode(message: OrgMemberRemoved, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.orgId !== 0) {
+      writer.uint32(16).int64(message.orgId);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(24).int64(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OrgMemberRemoved {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOrgMemberRemoved();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.orgId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OrgMemberRemoved {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      orgId: isSet(object.orgId)
+        ? globalThis.Number(object.orgId)
+        : isSet(object.org_id)
+        ? globalThis.Number(object.org_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: OrgMemberRemoved): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.orgId !== 0) {
+      obj.orgId = Math.round(message.orgId);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OrgMemberRemoved>, I>>(base?: I): OrgMemberRemoved {
+    return OrgMemberRemoved.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OrgMemberRemoved>, I>>(object: I): OrgMemberRemoved {
+    const message = createBaseOrgMemberRemoved();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.orgId = object.orgId ?? 0;
+    message.userId = object.userId ?? 0;
+    return message;
+  },
+};
+
+function createBaseTeamCreated(): TeamCreated {
+  return { meta: undefined, team: undefined };
+}
+
+export const TeamCreated: MessageFns<TeamCreated> = {
+  encode(message: TeamCreated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.team !== undefined) {
+      Team.encode(message.team, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TeamCreated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTeamCreated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.team = Team.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TeamCreated {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      team: isSet(object.team) ? Team.fromJSON(object.team) : undefined,
+    };
+  },
+
+  toJSON(message: TeamCreated): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.team !== undefined) {
+      obj.team = Team.toJSON(message.team);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TeamCreated>, I>>(base?: I): TeamCreated {
+    return TeamCreated.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TeamCreated>, I>>(object: I): TeamCreated {
+    const message = createBaseTeamCreated();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.team = (object.team !== undefined && object.team !== null) ? Team.fromPartial(object.team) : undefined;
+    return message;
+  },
+};
+
+function createBaseTeamUpdated(): TeamUpdated {
+  return { meta: undefined, team: undefined, changed: [] };
+}
+
+export const TeamUpdated: MessageFns<TeamUpdated> = {
+  encode(message: TeamUpdated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.team !== undefined) {
+      Team.encode(message.team, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.changed) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TeamUpdated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTeamUpdated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.team = Team.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.changed.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TeamUpdated {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      team: isSet(object.team) ? Team.fromJSON(object.team) : undefined,
+      changed: globalThis.Array.isArray(object?.changed) ? object.changed.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: TeamUpdated): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.team !== undefined) {
+      obj.team = Team.toJSON(message.team);
+    }
+    if (message.changed?.length) {
+      obj.changed = message.changed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TeamUpdated>, I>>(base?: I): TeamUpdated {
+    return TeamUpdated.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TeamUpdated>, I>>(object: I): TeamUpdated {
+    const message = createBaseTeamUpdated();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.team = (object.team !== undefined && object.team !== null) ? Team.fromPartial(object.team) : undefined;
+    message.changed = object.changed?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseTeamDeleted(): TeamDeleted {
+  return { meta: undefined, teamId: 0, orgId: 0, name: "" };
+}
+
+export const TeamDeleted: MessageFns<TeamDeleted> = {
+  encode(message: TeamDeleted, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.teamId !== 0) {
+      writer.uint32(16).int64(message.teamId);
+    }
+    if (message.orgId !== 0) {
+      writer.uint32(24).int64(message.orgId);
+    }
+    if (message.name !== "") {
+      writer.uint32(34).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TeamDeleted {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTeamDeleted();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.teamId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.orgId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TeamDeleted {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      teamId: isSet(object.teamId)
+        ? globalThis.Number(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.Number(object.team_id)
+        : 0,
+      orgId: isSet(object.orgId)
+        ? globalThis.Number(object.orgId)
+        : isSet(object.org_id)
+        ? globalThis.Number(object.org_id)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: TeamDeleted): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.teamId !== 0) {
+      obj.teamId = Math.round(message.teamId);
+    }
+    if (message.orgId !== 0) {
+      obj.orgId = Math.round(message.orgId);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TeamDeleted>, I>>(base?: I): TeamDeleted {
+    return TeamDeleted.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TeamDeleted>, I>>(object: I): TeamDeleted {
+    const message = createBaseTeamDeleted();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.teamId = object.teamId ?? 0;
+    message.orgId = object.orgId ?? 0;
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseTeamMemberAdded(): TeamMemberAdded {
+  return { meta: undefined, teamId: 0, orgId: 0, userId: 0 };
+}
+
+export const TeamMemberAdded: MessageFns<TeamMemberAdded> = {
+  encode(message: TeamMemberAdded, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.teamId !== 0) {
+      writer.uint32(16).int64(message.teamId);
+    }
+    if (message.orgId !== 0) {
+      writer.uint32(24).int64(message.orgId);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(32).int64(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TeamMemberAdded {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTeamMemberAdded();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.teamId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.orgId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TeamMemberAdded {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      teamId: isSet(object.teamId)
+        ? globalThis.Number(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.Number(object.team_id)
+        : 0,
+      orgId: isSet(object.orgId)
+        ? globalThis.Number(object.orgId)
+        : isSet(object.org_id)
+        ? globalThis.Number(object.org_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: TeamMemberAdded): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.teamId !== 0) {
+      obj.teamId = Math.round(message.teamId);
+    }
+    if (message.orgId !== 0) {
+      obj.orgId = Math.round(message.orgId);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TeamMemberAdded>, I>>(base?: I): TeamMemberAdded {
+    return TeamMemberAdded.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TeamMemberAdded>, I>>(object: I): TeamMemberAdded {
+    const message = createBaseTeamMemberAdded();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.teamId = object.teamId ?? 0;
+    message.orgId = object.orgId ?? 0;
+    message.userId = object.userId ?? 0;
+    return message;
+  },
+};
+
+function createBaseTeamMemberRemoved(): TeamMemberRemoved {
+  return { meta: undefined, teamId: 0, orgId: 0, userId: 0 };
+}
+
+export const TeamMemberRemoved: MessageFns<TeamMemberRemoved> = {
+  encode(message: TeamMemberRemoved, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.teamId !== 0) {
+      writer.uint32(16).int64(message.teamId);
+    }
+    if (message.orgId !== 0) {
+      writer.uint32(24).int64(message.orgId);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(32).int64(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TeamMemberRemoved {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTeamMemberRemoved();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.teamId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.orgId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TeamMemberRemoved {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      teamId: isSet(object.teamId)
+        ? globalThis.Number(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.Number(object.team_id)
+        : 0,
+      orgId: isSet(object.orgId)
+        ? globalThis.Number(object.orgId)
+        : isSet(object.org_id)
+        ? globalThis.Number(object.org_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: TeamMemberRemoved): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.teamId !== 0) {
+      obj.teamId = Math.round(message.teamId);
+    }
+    if (message.orgId !== 0) {
+      obj.orgId = Math.round(message.orgId);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TeamMemberRemoved>, I>>(base?: I): TeamMemberRemoved {
+    return TeamMemberRemoved.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TeamMemberRemoved>, I>>(object: I): TeamMemberRemoved {
+    const message = createBaseTeamMemberRemoved();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.teamId = object.teamId ?? 0;
+    message.orgId = object.orgId ?? 0;
     message.userId = object.userId ?? 0;
     return message;
   },

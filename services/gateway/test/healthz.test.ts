@@ -1,0 +1,107 @@
+import { GRPC_SERVICES } from '@cairn/config';
+import { silentLogger } from '@cairn/log';
+import { start } from '../src';
+import { HEALTH_CONTENT_TYPE, type DependencyCheck, type HealthReport } from '../src/health/healthz';
+import { testConfig } from './support/config';
+import { FakeBroadcastBus } from './support/fake-bus';
+import { startGrpcAccounts } from './support/grpc-accounts';
+import { basic, startTestGateway, type TestGateway } from './support/harness';
+
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+
+function fakeCheck(name: string, healthy: { value: boolean }): DependencyCheck {
+  return { name, check: async () => healthy.value };
+}
+
+describe('GET /api/healthz', () => {
+  const accounts = { value: true };
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({
+      // Sign-in required everywhere: probes still need no credentials.
+      env: { CAIRN__service__REQUIRE_SIGNIN_VIEW: 'true', CAIRN__ui_0X2E_explore__REQUIRE_SIGNIN_VIEW: 'true' },
+      healthChecks: [fakeCheck('accounts:grpc', accounts)],
+    });
+  });
+  afterAll(() => gw.close());
+
+  it('answers 200 pass, Gitea-shaped, anonymously, when every service is serving', async () => {
+    accounts.value = true;
+    const res = await gw.fetch('/api/healthz');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(HEALTH_CONTENT_TYPE);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const text = await res.text();
+    const body = JSON.parse(text) as HealthReport;
+    expect(body).toEqual({ status: 'pass', description: 'Cairn', checks: { 'accounts:grpc': [{ status: 'pass', time: expect.stringMatching(RFC3339) }] } });
+    // Indented like Gitea's json.MarshalIndent.
+    expect(text.startsWith('{\n  "status": "pass",\n  "description": "Cairn",')).toBe(true);
+    // The API itself turns anonymous callers away here.
+    expect([401, 403]).toContain((await gw.fetch('/api/v1/users/anyone')).status);
+  });
+
+  it('answers 503 fail naming the failing check when a service is not serving', async () => {
+    accounts.value = false;
+    try {
+      const res = await gw.fetch('/api/healthz');
+      expect(res.status).toBe(503);
+      expect(res.headers.get('content-type')).toBe(HEALTH_CONTENT_TYPE);
+      expect(await res.json()).toEqual({
+        status: 'fail',
+        description: 'Cairn',
+        checks: { 'accounts:grpc': [{ status: 'fail', time: expect.stringMatching(RFC3339), output: 'accounts:grpc is not serving' }] },
+      });
+    } finally {
+      accounts.value = true;
+    }
+  });
+
+  it('ignores credentials, even wrong ones', async () => {
+    const res = await gw.fetch('/api/healthz', { headers: { Authorization: basic('nobody', 'wrong') } });
+    expect(res.status).toBe(200);
+    expect((await gw.fetch('/api/healthz?token=bad')).status).toBe(200);
+  });
+
+  it('is not part of the API description', async () => {
+    const text = await (await gw.fetch('/swagger.v1.json')).text();
+    expect(text).not.toContain('healthz');
+  });
+
+  it('describes itself with APP_NAME and passes with nothing to check', async () => {
+    const bare = await startTestGateway({ env: { CAIRN__DEFAULT__APP_NAME: 'Forge' } });
+    try {
+      expect(await (await bare.fetch('/api/healthz')).json()).toEqual({ status: 'pass', description: 'Forge' });
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('GET /api/healthz of a started gateway', () => {
+  it('checks every gRPC service over the gRPC health service', async () => {
+    const accounts = await startGrpcAccounts();
+    const config = testConfig({ CAIRN__services_0X2E_accounts__ADDR: accounts.addr });
+    const service = await start({ config, logger: silentLogger(), bus: new FakeBroadcastBus(), listen: '127.0.0.1:0' });
+    const healthz = `http://127.0.0.1:${service.port}/api/healthz`;
+    try {
+      const pass = await fetch(healthz);
+      expect(pass.status).toBe(200);
+      const body = (await pass.json()) as HealthReport;
+      expect(Object.keys(body.checks ?? {}).sort()).toEqual(GRPC_SERVICES.map((name) => `${name}:grpc`).sort());
+
+      accounts.server.setServing(false);
+      const fail = await fetch(healthz);
+      expect(fail.status).toBe(503);
+      expect(((await fail.json()) as HealthReport).checks?.['accounts:grpc']?.[0]?.status).toBe('fail');
+
+      accounts.server.setServing(true);
+      expect((await fetch(healthz)).status).toBe(200);
+
+      await accounts.server.stop(0);
+      expect((await fetch(healthz)).status).toBe(503);
+    } finally {
+      await service.stop();
+      await accounts.server.stop(0);
+    }
+  });
+});
