@@ -6,6 +6,7 @@ import { type HostPort, formatHostPort, parseHostPort } from './values';
 /** Each service's default gRPC port (it listens on 127.0.0.1 by default). */
 export const DEFAULT_GRPC_PORTS: Readonly<Record<GrpcServiceName, number>> = {
   accounts: 50051,
+  notifications: 50052,
 };
 
 const EXPECTED_ADDRESS = 'expected host:port with a port from 0 to 65535, e.g. 127.0.0.1:50051';

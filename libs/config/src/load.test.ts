@@ -121,7 +121,10 @@ describe('defaults', () => {
         maxSize: 2048,
         maxFiles: 5,
       },
-      services: { accounts: { listen: '127.0.0.1:50051', addr: '127.0.0.1:50051' } },
+      services: {
+        accounts: { listen: '127.0.0.1:50051', addr: '127.0.0.1:50051' },
+        notifications: { listen: '127.0.0.1:50052', addr: '127.0.0.1:50052' },
+      },
       rpc: { deadlineMs: 5000 },
       metrics: { enabled: false, listen: '127.0.0.1:9464', token: '' },
     };

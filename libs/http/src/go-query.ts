@@ -18,6 +18,8 @@ function queryUnescape(text: string): string | undefined {
 /** `url.ParseQuery(rawQuery)` without the error: malformed pairs are left out, as Go leaves them out. */
 export function parseGoQuery(rawQuery: string): GoValues {
   const values: GoValues = new Map();
+  // Most requests have no query: nothing to split.
+  if (rawQuery === '') return values;
   for (const part of rawQuery.split('&')) {
     if (part === '' || part.includes(';')) continue;
     const eq = part.indexOf('=');

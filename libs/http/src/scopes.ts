@@ -35,12 +35,14 @@ export function requiredScopes(method: string, categories: readonly ScopeCategor
 /** Whether a token's scopes grant one required scope (`read:x` or `write:x`). */
 export function grantsScope(tokenScopes: readonly string[], required: string): boolean {
   const [level, category] = required.split(':');
-  return tokenScopes
-    .flatMap((scope) => scope.split(','))
-    .some(
-      (scope) =>
-        scope === SCOPE_ALL || scope === required || (level === 'read' && scope === `write:${category}`),
-    );
+  const implied = level === 'read' ? `write:${category}` : required;
+  // Loops rather than flatMap/some: every request with a token checks this.
+  for (const entry of tokenScopes) {
+    for (const scope of entry.split(',')) {
+      if (scope === SCOPE_ALL || scope === required || scope === implied) return true;
+    }
+  }
+  return false;
 }
 
 export type ScopeCheck = { allowed: true } | { allowed: false; message: string };

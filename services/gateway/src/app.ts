@@ -1,8 +1,10 @@
 /**
- * The gateway's express application, built from what it is given (configuration, logger, service
- * clients, optionally the bus), so tests run it against in-memory fakes and production against gRPC.
+ * The gateway's HTTP application, built from what it is given (configuration, logger, service clients,
+ * optionally the bus), so tests run it against in-memory fakes and production against gRPC. express's
+ * router routes it, on a `node:http` server with the gateway's own request and response classes
+ * (http/exchange.ts says why).
  */
-import express, { type NextFunction, type Request, type Response } from 'express';
+import type http from 'node:http';
 import type { CairnConfig } from '@cairn/config';
 import { HttpError, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE, goJson } from '@cairn/http';
 import type { Logger } from '@cairn/log';
@@ -15,8 +17,10 @@ import { type GatewayBus, subscribeTokenInvalidation } from './auth/invalidation
 import { TokenCache } from './auth/token-cache';
 import type { GatewayClients } from './clients';
 import { type DependencyCheck, healthzHandler } from './health/healthz';
+import { type ErrorHandler, type GatewayRequest, type GatewayResponse, type NextFunction, createGatewayServer } from './http/exchange';
+import { createRouter } from './http/express-router';
 import { sendHttpError } from './http/respond';
-import { requestContext } from './http/request-context';
+import { withRequestContext } from './http/request-context';
 import { markRoute } from './http/route-metrics';
 import { registerRoutes } from './routes';
 import { type SwaggerDocument, giteaDescription } from './swagger/document';
@@ -36,7 +40,10 @@ export interface GatewayDependencies {
 }
 
 export interface Gateway {
-  app: express.Express;
+  /** Answers one request; its server must be one `createServer` makes. */
+  listener(req: GatewayRequest, res: GatewayResponse): void;
+  /** A `node:http` server (not listening yet) answering with `listener`. */
+  createServer(): http.Server<typeof GatewayRequest, typeof GatewayResponse>;
   tokenCache: TokenCache;
   routes: readonly RegisteredRoute[];
   /** The API description served at /swagger.v1.json. */
@@ -55,38 +62,34 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
   const description = api.describe(cairnVersion());
   const descriptionJson = goJson(description);
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  // Paths are case-sensitive in Gitea (chi): /API/v1/Version is not /api/v1/version.
-  app.set('case sensitive routing', true);
-  app.use(requestContext(logger));
+  const router = createRouter();
 
   // Gitea's health endpoint: a web route, outside the API and its sign-in rules, not in the API description.
-  app.get('/api/healthz', markRoute('/api/healthz'), healthzHandler(config.appName, deps.healthChecks ?? []));
+  router.get('/api/healthz', markRoute('/api/healthz'), healthzHandler(config.appName, deps.healthChecks ?? []));
 
-  app.use(API_PREFIX, createApiRouter({ services, routes: api.routes, authenticate: createAuthenticator({ config, clients, cache: tokenCache }) }));
+  router.use(API_PREFIX, createApiRouter({ services, routes: api.routes, authenticate: createAuthenticator({ config, clients, cache: tokenCache }) }));
 
   // `[api] ENABLE_SWAGGER` switches the description, its page and /api/v1/swagger off together, as in Gitea.
   if (config.api.enableSwagger) {
-    app.get('/swagger.v1.json', markRoute('/swagger.v1.json'), (_req: Request, res: Response) => {
+    router.get('/swagger.v1.json', markRoute('/swagger.v1.json'), (_req, res) => {
       res.setHeader('Content-Type', JSON_CONTENT_TYPE);
       res.end(descriptionJson);
     });
-    app.get('/api/swagger', markRoute('/api/swagger'), (_req: Request, res: Response) => {
+    router.get('/api/swagger', markRoute('/api/swagger'), (_req, res) => {
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
       res.setHeader('Content-Security-Policy', SWAGGER_PAGE_CSP);
       res.end(SWAGGER_PAGE_HTML);
     });
   }
 
-  app.use((_req: Request, res: Response) => {
-    res.status(404).setHeader('Content-Type', 'text/plain; charset=utf-8');
+  router.use((_req, res) => {
+    res.statusCode = 404;
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
     res.end('404 page not found\n');
   });
 
-  // Last resort: express's own request errors keep their 4xx; anything else is a logged, generic 500.
-  app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+  // Last resort: the router's own request errors (a malformed path escape) keep their 4xx; anything else is a logged, generic 500.
+  const lastResort: ErrorHandler = (error, req, res, next) => {
     if (res.headersSent) {
       next(error);
       return;
@@ -98,13 +101,24 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
     }
     logger.error({ err: error, method: req.method, path: req.originalUrl.split('?')[0] }, 'request failed');
     sendHttpError(res, new HttpError(500, INTERNAL_ERROR_MESSAGE), config.server.rootUrl);
-  });
+  };
+  router.use(lastResort);
+
+  // What the layers leave: an error once the answer had begun. It cannot be answered anymore, so the
+  // connection is cut (as express's final handler does) rather than left with half an answer.
+  const unanswered = (req: GatewayRequest, res: GatewayResponse): NextFunction => (error) => {
+    if (error === undefined || error === null) return;
+    logger.error({ err: error, method: req.method, path: req.originalUrl.split('?')[0] }, 'request failed after its answer began');
+    res.destroy();
+  };
+  const listener = withRequestContext(logger, (req, res) => router.handle(req, res, unanswered(req, res)));
 
   const subscription: Subscription | undefined =
     deps.bus === undefined ? undefined : await subscribeTokenInvalidation({ bus: deps.bus, cache: tokenCache, logger });
 
   return {
-    app,
+    listener,
+    createServer: () => createGatewayServer(listener),
     tokenCache,
     routes: api.routes,
     description,

@@ -1,17 +1,16 @@
 /**
  * The gateway service: Gitea's REST API (`/api/v1`) and its description, in front of the gRPC services.
- * `start` runs it on `[server] HTTP_ADDR:HTTP_PORT` (or `listen`), calling accounts at
- * `[services.accounts] ADDR`.
+ * `start` runs it on `[server] HTTP_ADDR:HTTP_PORT` (or `listen`), calling each gRPC service at
+ * `[services.<name>] ADDR`.
  */
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CairnConfig } from '@cairn/config';
 import type { Logger } from '@cairn/log';
 import { type Gateway, createGateway } from './app';
 import type { GatewayBus } from './auth/invalidation';
-import { createAccountsClients } from './clients';
+import { createServiceClients } from './clients';
 import { grpcDependencyChecks } from './health/grpc-checks';
-import { type DrainableServer, drainable } from './http/drain';
+import { drainable } from './http/drain';
 
 export { createGateway, type Gateway, type GatewayDependencies } from './app';
 export type { GatewayClients, TokensClient, UsersClient } from './clients';
@@ -55,7 +54,7 @@ const STOP_GRACE_MS = 5_000;
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger, bus } = options;
   const { host, port } = parseListen(options.listen ?? `${config.server.httpAddr}:${config.server.httpPort}`);
-  const clients = createAccountsClients(config, logger);
+  const clients = createServiceClients(config, logger);
   const health = grpcDependencyChecks(config);
   const closeClients = () => {
     health.close();
@@ -68,7 +67,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     closeClients();
     throw error;
   }
-  const server: DrainableServer = drainable(http.createServer(gateway.app));
+  const server = drainable(gateway.createServer());
   try {
     await new Promise<void>((resolve, reject) => {
       server.http.once('error', reject);

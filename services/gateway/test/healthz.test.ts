@@ -1,5 +1,7 @@
 import { GRPC_SERVICES } from '@cairn/config';
 import { silentLogger } from '@cairn/log';
+import { ActivityServiceService } from '@cairn/proto/cairn/notifications/v1/notifications_service';
+import { createRpcServer } from '@cairn/rpc';
 import { start } from '../src';
 import { HEALTH_CONTENT_TYPE, type DependencyCheck, type HealthReport } from '../src/health/healthz';
 import { testConfig } from './support/config';
@@ -80,7 +82,12 @@ describe('GET /api/healthz', () => {
 describe('GET /api/healthz of a started gateway', () => {
   it('checks every gRPC service over the gRPC health service', async () => {
     const accounts = await startGrpcAccounts();
-    const config = testConfig({ CAIRN__services_0X2E_accounts__ADDR: accounts.addr });
+    // notifications serving, so only accounts' health changes the answer.
+    const notifications = createRpcServer({ service: 'notifications', logger: silentLogger() });
+    notifications.addService(ActivityServiceService, { getHeatmap: async () => ({ buckets: [] }) });
+    const notificationsAddr = `127.0.0.1:${await notifications.start('127.0.0.1:0')}`;
+    notifications.setServing(true);
+    const config = testConfig({ CAIRN__services_0X2E_accounts__ADDR: accounts.addr, CAIRN__services_0X2E_notifications__ADDR: notificationsAddr });
     const service = await start({ config, logger: silentLogger(), bus: new FakeBroadcastBus(), listen: '127.0.0.1:0' });
     const healthz = `http://127.0.0.1:${service.port}/api/healthz`;
     try {
@@ -102,6 +109,7 @@ describe('GET /api/healthz of a started gateway', () => {
     } finally {
       await service.stop();
       await accounts.server.stop(0);
+      await notifications.stop(0);
     }
   });
 });

@@ -38,6 +38,13 @@ describe('HTTP behaviour', () => {
     }
   });
 
+  it('sends neither X-Powered-By nor ETag', async () => {
+    for (const path of ['/api/v1/version', '/swagger.v1.json', '/api/healthz', '/nowhere']) {
+      const res = await gw.fetch(path);
+      expect({ path, poweredBy: res.headers.get('x-powered-by'), etag: res.headers.get('etag') }).toEqual({ path, poweredBy: null, etag: null });
+    }
+  });
+
   it('answers an unknown API route with a JSON 404', async () => {
     const res = await gw.fetch('/api/v1/repos/a/b/nothing');
     expect(res.status).toBe(404);

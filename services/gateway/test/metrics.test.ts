@@ -25,6 +25,14 @@ describe('HTTP metrics', () => {
     expect(await metricsRegistry().metrics()).not.toMatch(/route="[^"]*alice/);
   });
 
+  it('labels a path two templates match with the route that answered it', async () => {
+    // /users/search also fits /users/{username}, registered after it.
+    expect((await gw.fetch('/api/v1/users/search?q=ali')).status).toBe(200);
+    await settled(async () => (await requests({ route: '/api/v1/users/search', status: '200' })) === 1);
+    expect(await requests({ method: 'GET', route: '/api/v1/users/search', status: '200' })).toBe(1);
+    expect(await requests({ route: '/api/v1/users/{username}' })).toBeUndefined();
+  });
+
   it('counts a request turned away before its handler under its route', async () => {
     expect((await gw.fetch('/api/v1/user')).status).toBe(401);
     expect((await gw.fetch('/api/v1/user', { headers: { Authorization: basic('alice', 'wrong') } })).status).toBe(401);

@@ -70,6 +70,7 @@ describe('API description', () => {
         'GET /users/search',
         'GET /users/{username}',
         'GET /users/{username}/repos',
+        'GET /users/{username}/heatmap',
         'GET /users/{username}/tokens',
         'POST /users/{username}/tokens',
         'DELETE /users/{username}/tokens/{token}',
@@ -145,6 +146,9 @@ describe('API description', () => {
     const res = await gw.fetch('/api/v1/swagger', { redirect: 'manual' });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/api/swagger');
+    // As Go's http.Redirect writes it (Gitea's ctx.Redirect).
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await res.text()).toBe('<a href="/api/swagger">See Other</a>.\n\n');
   });
 });
 

@@ -10,12 +10,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createInProcessBus, type Bus } from '@cairn/bus';
-import { loadConfig, serviceEnvOverrides, type CairnConfig } from '@cairn/config';
+import { GRPC_SERVICES, type CairnConfig, type GrpcServiceName, loadConfig, serviceEnvOverrides } from '@cairn/config';
 import { createLogger, type Logger } from '@cairn/log';
 import { METRICS_PATH, startMetricsServer } from '@cairn/metrics';
 import { waitForReady } from '@cairn/rpc';
 import { start as startAccounts } from '@cairn/accounts';
 import { start as startGateway } from '@cairn/gateway';
+import { start as startNotifications } from '@cairn/notifications';
 import { ChildService } from './child-service';
 import { withoutPassword } from './redact';
 import { startEmbeddedPostgres } from './embedded-postgres';
@@ -45,8 +46,17 @@ export interface RunningSupervisor {
   stop(): Promise<void>;
 }
 
-/** Services in start order; the gateway comes last and is stopped first. */
-const CHILD_SERVICES = ['accounts', 'gateway'] as const;
+/** How a gRPC service package runs inside a process (each one's `start`). */
+type StartGrpcService = (options: { config: CairnConfig; logger: Logger; bus: Bus; listen?: string }) => Promise<{ port: number; stop(): Promise<void> }>;
+
+/** Every gRPC service of the configuration, by name: a new service is one line here and one in @cairn/config. */
+const GRPC_SERVICE_STARTS: Readonly<Record<GrpcServiceName, StartGrpcService>> = {
+  accounts: startAccounts,
+  notifications: startNotifications,
+};
+
+/** Services in start order: the gRPC services, then the gateway, which is stopped first. */
+const CHILD_SERVICES = [...GRPC_SERVICES, 'gateway'] as const;
 /** How long a child gets to finish its work after SIGTERM. */
 const CHILD_GRACE_MS = 15_000;
 /** How long to wait for a `cairn admin` command that holds the work dir. */
@@ -171,14 +181,18 @@ async function startInThisProcess(config: CairnConfig, runtime: RuntimeInfo, con
   cleanups.push({ what: 'the bus', run: () => bus.close() });
   throwIfAborted(context.options.signal);
 
-  const accounts = await startAccounts({ config, logger: serviceLogger(context, 'accounts', level), bus, listen: '127.0.0.1:0' });
-  cleanups.push({ what: 'accounts', run: () => accounts.stop() });
-  const accountsAddr = `127.0.0.1:${accounts.port}`;
-  runtime.services.accounts = { addr: accountsAddr, port: accounts.port, metricsUrl };
-  throwIfAborted(context.options.signal);
+  // Each gRPC service on a loopback port of its own; services started after it, and the gateway, reach it there.
+  let servicesConfig = config;
+  for (const name of GRPC_SERVICES) {
+    const service = await GRPC_SERVICE_STARTS[name]({ config: servicesConfig, logger: serviceLogger(context, name, level), bus, listen: '127.0.0.1:0' });
+    cleanups.push({ what: name, run: () => service.stop() });
+    const addr = `127.0.0.1:${service.port}`;
+    runtime.services[name] = { addr, port: service.port, metricsUrl };
+    servicesConfig = { ...servicesConfig, services: { ...servicesConfig.services, [name]: { listen: addr, addr } } };
+    throwIfAborted(context.options.signal);
+  }
 
-  const gatewayConfig: CairnConfig = { ...config, services: { ...config.services, accounts: { listen: accountsAddr, addr: accountsAddr } } };
-  const gateway = await startGateway({ config: gatewayConfig, logger: serviceLogger(context, 'gateway', level), bus });
+  const gateway = await startGateway({ config: servicesConfig, logger: serviceLogger(context, 'gateway', level), bus });
   cleanups.push({ what: 'the gateway', run: () => gateway.stop() });
   runtime.services.gateway = { port: gateway.port, metricsUrl };
 }
@@ -190,8 +204,15 @@ async function startChildProcesses(
   context: StartContext & { env: NodeJS.ProcessEnv; cwd: string; readyTimeoutMs: number },
 ): Promise<void> {
   const { logger, cleanups, saveRuntime } = context;
-  const accountsPort = await freeLoopbackPort();
-  const accountsAddr = `127.0.0.1:${accountsPort}`;
+  const grpcAddrs = new Map<string, string>();
+  const endpoints: Record<string, Record<string, string>> = {};
+  for (const name of GRPC_SERVICES) {
+    const port = await freeLoopbackPort();
+    const addr = `127.0.0.1:${port}`;
+    grpcAddrs.set(name, addr);
+    endpoints[`services.${name}`] = { LISTEN: addr, ADDR: addr };
+    runtime.services[name] = { addr, port };
+  }
   const env: NodeJS.ProcessEnv = {
     ...context.env,
     // Absolute, so children agree with the supervisor whatever their working directory.
@@ -199,11 +220,10 @@ async function startChildProcesses(
     CAIRN_CONFIG: config.configPath,
     ...serviceEnvOverrides({
       database: { URL: config.database.url },
-      'services.accounts': { LISTEN: accountsAddr, ADDR: accountsAddr },
+      ...endpoints,
       server: { HTTP_PORT: String(config.server.httpPort) },
     }),
   };
-  runtime.services.accounts = { addr: accountsAddr, port: accountsPort };
   runtime.services.gateway = { port: config.server.httpPort };
 
   for (const name of CHILD_SERVICES) {
@@ -230,7 +250,9 @@ async function startChildProcesses(
     child.start();
     cleanups.push({ what: name, run: () => child.stop(CHILD_GRACE_MS) });
     saveRuntime();
-    if (name === 'accounts') await abortable(waitForReady(accountsAddr, { timeoutMs: context.readyTimeoutMs }), context.options.signal);
+    // The next service (the gateway last) may call it: start it only once this one serves.
+    const addr = grpcAddrs.get(name);
+    if (addr !== undefined) await abortable(waitForReady(addr, { timeoutMs: context.readyTimeoutMs }), context.options.signal);
   }
 }
 

@@ -4,10 +4,10 @@
  * of an account the caller may see goes on; an old name of a renamed account is answered 307 with the same
  * path and query under the new name; anything else is 404. Accounts decides what the caller may see.
  */
-import type { Request } from 'express';
 import { HttpError } from '@cairn/http';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import { Code, isCairnError } from '@cairn/rpc';
+import type { GatewayRequest } from '../http/exchange';
 import type { GatewayServices, NamedAccount } from './types';
 
 /** The parameters that hold account names, and Gitea's 404 for each. */
@@ -77,7 +77,7 @@ export async function loadAccount<T>(
  * The request's URL with the `param` segment replaced by `newName` (same query string), below ROOT_URL's path,
  * as Gitea's RedirectToUser builds it.
  */
-export function renamedLocation(req: Request, routePath: string, param: string, newName: string, rootUrl: string): string {
+export function renamedLocation(req: GatewayRequest, routePath: string, param: string, newName: string, rootUrl: string): string {
   const index = routePath.split('/').indexOf(`{${param}}`);
   const segments = req.path.split('/');
   segments[index] = encodeURIComponent(newName);

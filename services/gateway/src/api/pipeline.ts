@@ -5,7 +5,6 @@
  * admin → Basic auth → body → handler. Every failure on the way becomes Gitea's error answer; service errors
  * are mapped by the route's table.
  */
-import type { Request, Response } from 'express';
 import {
   EXPOSE_HEADERS_HEADER,
   HttpError,
@@ -13,14 +12,20 @@ import {
   TOTAL_COUNT_HEADER,
   appendExposeHeaders,
   checkTokenScopes,
+  httpErrorFromCairn,
   linkHeader,
   listOptions,
+  type GoValues,
+  type ListOptions,
+  type ScopeCategory,
   parseGoQuery,
 } from '@cairn/http';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
+import { isCairnError } from '@cairn/rpc';
 import { isPublicOnly, viewerOf, type Caller } from '../auth/caller';
 import { readJsonBody } from '../http/body';
+import type { GatewayRequest, GatewayResponse } from '../http/exchange';
 import { sendJson, sendRedirect } from '../http/respond';
 import { accountNameParams, loadAccount, renamedLocation, resolveAccount } from './account-name';
 import type { ApiContext, GatewayServices, NamedAccount, RegisteredRoute } from './types';
@@ -32,6 +37,20 @@ export const BASIC_AUTH_REQUIRED_MESSAGE = 'auth required';
 export const EXPLORE_SIGN_IN_MESSAGE = 'you must be signed in to search for users';
 export const PUBLIC_ONLY_USER_MESSAGE = 'token scope is limited to public users';
 export const PUBLIC_ONLY_ENDPOINT_MESSAGE = 'this endpoint is not available for public-only tokens';
+
+/** A route with what its requests need worked out once, when the router is built. */
+export interface PreparedRoute {
+  route: RegisteredRoute;
+  /** The token-scope categories checked, in order. */
+  scopes: readonly ScopeCategory[];
+  /** The path parameters naming accounts, in path order. */
+  accountParams: readonly string[];
+}
+
+export function prepareRoute(route: RegisteredRoute): PreparedRoute {
+  const scopes = route.scope === undefined ? [] : typeof route.scope === 'string' ? [route.scope] : route.scope;
+  return { route, scopes, accountParams: accountNameParams(route.path) };
+}
 
 /** The accounts the path names, the context user, or the rename to answer with. */
 interface PathAccounts {
@@ -45,14 +64,14 @@ interface PathAccounts {
  * caller sees it — their own name needs no call: the signed-in user is who they are.
  */
 async function resolvePathAccounts(
-  route: RegisteredRoute,
+  { route, accountParams }: PreparedRoute,
   params: Record<string, string>,
   doer: User | undefined,
   viewer: Actor | undefined,
   services: GatewayServices,
 ): Promise<PathAccounts> {
   const found: PathAccounts = { accounts: {}, contextUser: undefined };
-  for (const param of accountNameParams(route.path)) {
+  for (const param of accountParams) {
     const name = params[param] ?? '';
     if (param === 'username' && route.contextUser !== undefined) {
       const resolution =
@@ -76,84 +95,115 @@ async function resolvePathAccounts(
   return found;
 }
 
-export function rawQueryOf(req: Request): string {
+export function rawQueryOf(req: GatewayRequest): string {
   const at = req.originalUrl.indexOf('?');
   return at < 0 ? '' : req.originalUrl.slice(at + 1);
 }
 
-export async function runRoute(route: RegisteredRoute, caller: Caller, services: GatewayServices, req: Request, res: Response): Promise<void> {
-  const { config } = services;
-  const doer = caller.user;
-  const viewer = viewerOf(doer);
-  const scopes = route.scope === undefined ? [] : typeof route.scope === 'string' ? [route.scope] : route.scope;
+/** A path without account parameters names none (shared: handlers only read it). */
+const NO_PATH_ACCOUNTS: PathAccounts = Object.freeze({ accounts: Object.freeze({}), contextUser: undefined });
 
-  if (caller.tokenScopes !== undefined) {
-    for (const category of scopes) {
-      const check = checkTokenScopes(caller.tokenScopes, req.method, [category]);
-      if (!check.allowed) throw HttpError.forbidden(check.message);
+/** The handler's view of one request; its methods are on the prototype, so a request costs no closures. */
+class RouteContext implements ApiContext<unknown> {
+  constructor(
+    readonly services: GatewayServices,
+    readonly caller: Caller,
+    readonly doer: User | undefined,
+    readonly viewer: Actor | undefined,
+    readonly contextUser: User | undefined,
+    readonly accounts: Readonly<Record<string, NamedAccount>>,
+    readonly params: Readonly<Record<string, string>>,
+    readonly query: GoValues,
+    readonly body: unknown,
+    private readonly req: GatewayRequest,
+    private readonly res: GatewayResponse,
+    private readonly rawQuery: string,
+  ) {}
+
+  listOptions(): ListOptions {
+    return listOptions(this.query, this.services.config.api);
+  }
+
+  setLinkHeader(total: number, pageSize: number): void {
+    const path = this.req.originalUrl.split('?')[0];
+    const value = linkHeader({ rootUrl: this.services.config.server.rootUrl, path, rawQuery: this.rawQuery, total, pageSize });
+    if (value === undefined) return;
+    this.res.setHeader(LINK_HEADER, value);
+    this.exposeHeader(LINK_HEADER);
+  }
+
+  setTotalCount(total: number): void {
+    this.res.setHeader(TOTAL_COUNT_HEADER, String(total));
+    this.exposeHeader(TOTAL_COUNT_HEADER);
+  }
+
+  private exposeHeader(name: string): void {
+    this.res.setHeader(EXPOSE_HEADERS_HEADER, appendExposeHeaders(this.res.getHeader(EXPOSE_HEADERS_HEADER)?.toString(), name));
+  }
+}
+
+/**
+ * Runs one request through its route, as the caller the API's request-wide steps left on `req`. Errors of
+ * the route's calls become HTTP through the route's own table.
+ */
+export async function runRoute(prepared: PreparedRoute, services: GatewayServices, req: GatewayRequest, res: GatewayResponse): Promise<void> {
+  try {
+    const { route, scopes } = prepared;
+    const { config } = services;
+    const caller = req.caller;
+    const doer = caller.user;
+    const viewer = viewerOf(doer);
+
+    if (caller.tokenScopes !== undefined) {
+      for (const category of scopes) {
+        const check = checkTokenScopes(caller.tokenScopes, req.method ?? '', [category]);
+        if (!check.allowed) throw HttpError.forbidden(check.message);
+      }
     }
-  }
-  if (route.denyPublicOnly && isPublicOnly(caller)) throw HttpError.forbidden(PUBLIC_ONLY_ENDPOINT_MESSAGE);
-  if ((route.auth === 'required' || route.auth === 'admin') && doer === undefined) {
-    throw HttpError.unauthorized(TOKEN_REQUIRED_MESSAGE);
-  }
-  if (route.auth === 'admin' && !doer?.isAdmin) throw HttpError.forbidden(SITE_ADMIN_REQUIRED_MESSAGE);
+    if (route.denyPublicOnly && isPublicOnly(caller)) throw HttpError.forbidden(PUBLIC_ONLY_ENDPOINT_MESSAGE);
+    if ((route.auth === 'required' || route.auth === 'admin') && doer === undefined) {
+      throw HttpError.unauthorized(TOKEN_REQUIRED_MESSAGE);
+    }
+    if (route.auth === 'admin' && !doer?.isAdmin) throw HttpError.forbidden(SITE_ADMIN_REQUIRED_MESSAGE);
 
-  const params = req.params as Record<string, string>;
-  const { accounts, contextUser, renamed } = await resolvePathAccounts(route, params, doer, viewer, services);
-  if (renamed !== undefined) {
-    sendRedirect(req, res, 307, renamedLocation(req, route.path, renamed.param, renamed.name, config.server.rootUrl));
-    return;
-  }
+    const params = req.params;
+    const { accounts, contextUser, renamed } =
+      prepared.accountParams.length === 0 ? NO_PATH_ACCOUNTS : await resolvePathAccounts(prepared, params, doer, viewer, services);
+    if (renamed !== undefined) {
+      sendRedirect(req, res, 307, renamedLocation(req, route.path, renamed.param, renamed.name, config.server.rootUrl));
+      return;
+    }
 
-  // A public-only token reaches public users only (Gitea's checkTokenPublicOnly on user-scoped routes).
-  if (contextUser !== undefined && scopes.includes('user') && isPublicOnly(caller) && contextUser.visibility !== 'public') {
-    throw HttpError.forbidden(PUBLIC_ONLY_USER_MESSAGE);
-  }
-  if (route.exploreSignIn && doer === undefined && (config.service.requireSigninView || config.explore.requireSigninView)) {
-    throw HttpError.unauthorized(EXPLORE_SIGN_IN_MESSAGE);
-  }
-  if (route.selfOrAdmin && !doer?.isAdmin && (doer === undefined || doer.id !== contextUser?.id)) {
-    throw HttpError.forbidden(SELF_OR_ADMIN_MESSAGE);
-  }
-  if (route.auth === 'basic' && (doer === undefined || !caller.isBasicAuth)) {
-    throw HttpError.unauthorized(BASIC_AUTH_REQUIRED_MESSAGE);
-  }
+    // A public-only token reaches public users only (Gitea's checkTokenPublicOnly on user-scoped routes).
+    if (contextUser !== undefined && scopes.includes('user') && isPublicOnly(caller) && contextUser.visibility !== 'public') {
+      throw HttpError.forbidden(PUBLIC_ONLY_USER_MESSAGE);
+    }
+    if (route.exploreSignIn && doer === undefined && (config.service.requireSigninView || config.explore.requireSigninView)) {
+      throw HttpError.unauthorized(EXPLORE_SIGN_IN_MESSAGE);
+    }
+    if (route.selfOrAdmin && !doer?.isAdmin && (doer === undefined || doer.id !== contextUser?.id)) {
+      throw HttpError.forbidden(SELF_OR_ADMIN_MESSAGE);
+    }
+    if (route.auth === 'basic' && (doer === undefined || !caller.isBasicAuth)) {
+      throw HttpError.unauthorized(BASIC_AUTH_REQUIRED_MESSAGE);
+    }
 
-  let body: unknown;
-  if (route.body !== undefined) {
-    const bound = route.body.bind(await readJsonBody(req, config.server.maxBodySize));
-    if (!bound.ok) throw HttpError.unprocessable(bound.message);
-    body = bound.value;
+    let body: unknown;
+    if (route.body !== undefined) {
+      const bound = route.body.bind(await readJsonBody(req, config.server.maxBodySize));
+      if (!bound.ok) throw HttpError.unprocessable(bound.message);
+      body = bound.value;
+    }
+
+    const rawQuery = rawQueryOf(req);
+    const query = req.query ?? parseGoQuery(rawQuery);
+    const reply = await route.handler(new RouteContext(services, caller, doer, viewer, contextUser, accounts, params, query, body, req, res, rawQuery));
+    if (reply.location !== undefined) sendRedirect(req, res, reply.status, reply.location);
+    else if (reply.body === undefined) {
+      res.statusCode = reply.status;
+      res.end();
+    } else sendJson(res, reply.status, reply.body);
+  } catch (error) {
+    throw isCairnError(error) ? httpErrorFromCairn(error, prepared.route.errors) : error;
   }
-
-  const rawQuery = rawQueryOf(req);
-  const query = parseGoQuery(rawQuery);
-  const ctx: ApiContext<unknown> = {
-    services,
-    caller,
-    doer,
-    viewer,
-    contextUser,
-    accounts,
-    params,
-    query,
-    body,
-    listOptions: () => listOptions(query, config.api),
-    setLinkHeader: (total, pageSize) => {
-      const value = linkHeader({ rootUrl: config.server.rootUrl, path: req.originalUrl.split('?')[0], rawQuery, total, pageSize });
-      if (value === undefined) return;
-      res.setHeader(LINK_HEADER, value);
-      res.setHeader(EXPOSE_HEADERS_HEADER, appendExposeHeaders(res.getHeader(EXPOSE_HEADERS_HEADER)?.toString(), LINK_HEADER));
-    },
-    setTotalCount: (total) => {
-      res.setHeader(TOTAL_COUNT_HEADER, String(total));
-      res.setHeader(EXPOSE_HEADERS_HEADER, appendExposeHeaders(res.getHeader(EXPOSE_HEADERS_HEADER)?.toString(), TOTAL_COUNT_HEADER));
-    },
-  };
-
-  const reply = await route.handler(ctx);
-  if (reply.location !== undefined) sendRedirect(req, res, reply.status, reply.location);
-  else if (reply.body === undefined) res.status(reply.status).end();
-  else sendJson(res, reply.status, reply.body);
 }

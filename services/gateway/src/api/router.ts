@@ -1,22 +1,22 @@
 /**
- * The /api/v1 express router: the request-wide steps every API request goes through (body size, the
+ * The /api/v1 router: the request-wide steps every API request goes through (body size, the
  * deprecated-query-token warning, authentication, the sign-in checks, sudo), the registered routes, and
  * Gitea-shaped answers for everything else (unknown path 404, known path with another method 405).
  */
-import express, { type NextFunction, type Request, type Response } from 'express';
-import { HttpError, goFormString, httpErrorFromCairn, isHttpError, parseGoQuery } from '@cairn/http';
+import { type GoValues, HttpError, goFormString, httpErrorFromCairn, isHttpError, parseGoQuery } from '@cairn/http';
+import { httpRouteRecorder } from '@cairn/metrics';
 import { isCairnError } from '@cairn/rpc';
 import type { Authenticate } from '../auth/authenticate';
-import { ANONYMOUS, type Caller } from '../auth/caller';
+import type { Caller } from '../auth/caller';
 import { QUERY_TOKEN_WARNING, hasQueryToken, readCredentials } from '../auth/credentials';
 import { applySudo, checkSignIn } from '../auth/sign-in-checks';
 import { bodyTooLarge, declaresTooLargeBody } from '../http/body';
-import { sendHttpError } from '../http/respond';
+import type { ErrorHandler, GatewayRequest, GatewayResponse, Handler } from '../http/exchange';
+import { type GatewayRouter, createRouter } from '../http/express-router';
+import { sendHttpError, sendRedirect } from '../http/respond';
 import { markRoute, setRoute } from '../http/route-metrics';
-import { rawQueryOf, runRoute } from './pipeline';
+import { prepareRoute, rawQueryOf, runRoute } from './pipeline';
 import type { GatewayServices, RegisteredRoute } from './types';
-
-const callers = new WeakMap<Request, Caller>();
 
 /** Where the router is mounted: Gitea's API prefix. */
 export const API_PREFIX = '/api/v1';
@@ -40,49 +40,71 @@ export interface ApiRouterOptions {
   authenticate: Authenticate;
 }
 
-export function createApiRouter({ services, routes, authenticate }: ApiRouterOptions): express.Router {
+export function createApiRouter({ services, routes, authenticate }: ApiRouterOptions): GatewayRouter {
   const { config } = services;
-  const router = express.Router({ caseSensitive: true });
+  const router = createRouter();
 
-  // Before authentication, so a 401 or 403 is still counted under its route template.
-  for (const route of routes) router[route.method](expressPath(route.path), markRoute(`${API_PREFIX}${route.path}`));
+  /** After authentication: the sign-in checks and sudo; a promise only when sudo asks accounts. */
+  const settleCaller = (req: GatewayRequest, query: GoValues, authenticated: Caller): void | Promise<void> => {
+    checkSignIn(authenticated, config);
+    const sudoName = goFormString(query, 'sudo') || (req.headers.sudo?.toString() ?? '');
+    if (sudoName === '') {
+      req.caller = authenticated;
+      return;
+    }
+    return applySudo(authenticated, sudoName, services.clients).then((caller) => {
+      req.caller = caller;
+    });
+  };
 
-  router.use(async (req: Request, res: Response, next: NextFunction) => {
+  /**
+   * Gitea's API group middleware: leaves the caller and the parsed query on the request. Synchronous
+   * unless it has to ask accounts (most requests: no credentials, or a cached token), so it costs no
+   * promise then; it throws or rejects with the answer when the request is turned away.
+   */
+  const admit = (req: GatewayRequest, res: GatewayResponse): void | Promise<void> => {
     if (declaresTooLargeBody(req, config.server.maxBodySize)) throw bodyTooLarge(config.server.maxBodySize);
     const query = parseGoQuery(rawQueryOf(req));
+    req.query = query;
     if (hasQueryToken(query)) res.setHeader('X-Gitea-Warning', QUERY_TOKEN_WARNING);
     const credentials = readCredentials({
       authorization: req.headers.authorization,
       query,
       disableQueryAuthToken: config.security.disableQueryAuthToken,
     });
-    const authenticated = await authenticate(credentials);
-    checkSignIn(authenticated, config);
-    const sudoName = goFormString(query, 'sudo') || (req.headers.sudo?.toString() ?? '');
-    callers.set(req, await applySudo(authenticated, sudoName, services.clients));
-    next();
-  });
+    const authenticated = authenticate(credentials);
+    return authenticated instanceof Promise ? authenticated.then((caller) => settleCaller(req, query, caller)) : settleCaller(req, query, authenticated);
+  };
 
+  // One layer per route, in registration order: the first route whose path and method match answers.
   for (const route of routes) {
-    router[route.method](expressPath(route.path), async (req: Request, res: Response) => {
-      try {
-        await runRoute(route, callers.get(req) ?? ANONYMOUS, services, req, res);
-      } catch (error) {
-        if (isCairnError(error)) throw httpErrorFromCairn(error, route.errors);
-        throw error;
-      }
-    });
+    const prepared = prepareRoute(route);
+    const recorder = httpRouteRecorder(`${API_PREFIX}${route.path}`);
+    const answer: Handler = (req, res) => {
+      // Before the request-wide steps, so a 401 or 403 is still counted under its route template.
+      res.route = recorder;
+      const admitted = admit(req, res);
+      return admitted === undefined ? runRoute(prepared, services, req, res) : admitted.then(() => runRoute(prepared, services, req, res));
+    };
+    router[route.method](expressPath(route.path), answer);
   }
 
+  // What no route answers goes through the same steps first (a bad token is a 401 on any API path, as in Gitea).
+  router.use((req, res, next) => {
+    const admitted = admit(req, res);
+    return admitted === undefined ? next() : admitted.then(() => next());
+  });
+
   if (config.api.enableSwagger) {
-    router.get('/swagger', markRoute(`${API_PREFIX}/swagger`), (_req: Request, res: Response) => {
-      res.redirect(303, `${new URL(config.server.rootUrl).pathname}api/swagger`);
+    router.get('/swagger', markRoute(`${API_PREFIX}/swagger`), (req, res) => {
+      sendRedirect(req, res, 303, `${new URL(config.server.rootUrl).pathname}api/swagger`);
     });
   }
 
   const matchers = routes.map((route) => ({ method: route.method, path: route.path, matches: pathMatcher(route.path) }));
-  router.use((req: Request, res: Response, next: NextFunction) => {
-    const matching = matchers.filter((m) => m.matches.test(req.path));
+  router.use((req, res, next) => {
+    const path = req.path;
+    const matching = matchers.filter((m) => m.matches.test(path));
     const allowed = matching.map((m) => m.method.toUpperCase());
     if (allowed.length === 0) {
       next(HttpError.notFound());
@@ -95,7 +117,7 @@ export function createApiRouter({ services, routes, authenticate }: ApiRouterOpt
   });
 
   // Errors of this router are answered here, in Gitea's shapes; server-side failures are logged with their cause.
-  router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+  const answerError: ErrorHandler = (error, req, res, next) => {
     const answer = isCairnError(error) ? httpErrorFromCairn(error) : isHttpError(error) ? error : undefined;
     if (answer === undefined) {
       next(error);
@@ -105,7 +127,8 @@ export function createApiRouter({ services, routes, authenticate }: ApiRouterOpt
       services.logger.error({ err: answer.cause ?? answer, status: answer.status, method: req.method, path: req.path }, 'request failed');
     }
     sendHttpError(res, answer, config.server.rootUrl);
-  });
+  };
+  router.use(answerError);
 
   return router;
 }

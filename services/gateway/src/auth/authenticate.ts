@@ -38,13 +38,12 @@ export interface AuthenticatorOptions {
   cache: TokenCache;
 }
 
-export type Authenticate = (credentials: Credentials) => Promise<Caller>;
+/** Synchronous when no call is needed (no credentials, a cached token): most requests then cost no promise. */
+export type Authenticate = (credentials: Credentials) => Caller | Promise<Caller>;
 
 export function createAuthenticator({ config, clients, cache }: AuthenticatorOptions): Authenticate {
-  /** The token's owner and scopes, or undefined when accounts knows no such token. */
-  const resolveToken = async (secret: string): Promise<ResolvedToken | undefined> => {
-    const cached = cache.get(secret);
-    if (cached !== undefined) return cached;
+  /** The token's owner and scopes from accounts (remembered), or undefined when accounts knows no such token. */
+  const fetchToken = async (secret: string): Promise<ResolvedToken | undefined> => {
     try {
       const { token, user } = await clients.tokens.authenticateToken({ token: secret });
       if (token === undefined || user === undefined) return undefined;
@@ -63,27 +62,33 @@ export function createAuthenticator({ config, clients, cache }: AuthenticatorOpt
     tokenScopes,
   });
 
-  return async (credentials) => {
+  const signInWithToken = (resolved: ResolvedToken | undefined): Caller => {
+    if (resolved === undefined) throw invalidCredentials();
+    return signedIn(resolved.user, false, resolved.token.scopes);
+  };
+
+  const signInWithBasic = async (username: string, password: string): Promise<Caller> => {
+    const candidate = password === '' || password === 'x-oauth-basic' ? username : password;
+    if (TOKEN_SHAPE.test(candidate)) {
+      const resolved = cache.get(candidate) ?? (await fetchToken(candidate));
+      if (resolved !== undefined) return signedIn(resolved.user, true, resolved.token.scopes);
+    }
+    if (!config.service.enableBasicAuthentication) return ANONYMOUS;
+    const { user } = await clients.users.authenticatePassword({ login: username, password }).catch(rethrowUnauthenticated);
+    if (user === undefined) throw invalidCredentials();
+    return signedIn(user, true, undefined);
+  };
+
+  return (credentials) => {
     switch (credentials.kind) {
       case 'none':
         return ANONYMOUS;
       case 'token': {
-        const resolved = await resolveToken(credentials.token);
-        if (resolved === undefined) throw invalidCredentials();
-        return signedIn(resolved.user, false, resolved.token.scopes);
+        const cached = cache.get(credentials.token);
+        return cached !== undefined ? signInWithToken(cached) : fetchToken(credentials.token).then(signInWithToken);
       }
-      case 'basic': {
-        const { username, password } = credentials;
-        const candidate = password === '' || password === 'x-oauth-basic' ? username : password;
-        if (TOKEN_SHAPE.test(candidate)) {
-          const resolved = await resolveToken(candidate);
-          if (resolved !== undefined) return signedIn(resolved.user, true, resolved.token.scopes);
-        }
-        if (!config.service.enableBasicAuthentication) return ANONYMOUS;
-        const { user } = await clients.users.authenticatePassword({ login: username, password }).catch(rethrowUnauthenticated);
-        if (user === undefined) throw invalidCredentials();
-        return signedIn(user, true, undefined);
-      }
+      case 'basic':
+        return signInWithBasic(credentials.username, credentials.password);
     }
   };
 }

@@ -5,7 +5,7 @@
  * dependency a list of checks with their time in RFC 3339 — answered 200 when every check passes and 503
  * when one fails.
  */
-import type { Request, RequestHandler, Response } from 'express';
+import type { Handler } from '../http/exchange';
 
 /** What the gateway depends on, checked on every call to /api/healthz. */
 export interface DependencyCheck {
@@ -55,14 +55,14 @@ async function runChecks(description: string, dependencies: readonly DependencyC
  * The handler. Probes that arrive while a check round is running share it, so a burst of requests does
  * not become a burst of health calls to the services.
  */
-export function healthzHandler(description: string, dependencies: readonly DependencyCheck[]): RequestHandler {
+export function healthzHandler(description: string, dependencies: readonly DependencyCheck[]): Handler {
   let running: Promise<HealthReport> | undefined;
-  return async (_req: Request, res: Response) => {
+  return async (_req, res) => {
     running ??= runChecks(description, dependencies).finally(() => {
       running = undefined;
     });
     const report = await running;
-    res.status(report.status === 'pass' ? 200 : 503);
+    res.statusCode = report.status === 'pass' ? 200 : 503;
     res.setHeader('Content-Type', HEALTH_CONTENT_TYPE);
     res.setHeader('Cache-Control', 'no-store');
     // Indented, as Gitea marshals it.

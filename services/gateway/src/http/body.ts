@@ -3,7 +3,7 @@
  * guards passed (so a bad token is a 401 whatever the body). Too large → 413, not JSON → 400, empty →
  * undefined (Gitea reads an empty body as `{}`).
  */
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { HttpError } from '@cairn/http';
 
 export const BODY_TOO_LARGE_MESSAGE = 'request body too large';
@@ -13,12 +13,12 @@ export function bodyTooLarge(limit: number): HttpError {
 }
 
 /** The declared length is over `limit` (a chunked body is measured while it is read). */
-export function declaresTooLargeBody(req: Request, limit: number): boolean {
+export function declaresTooLargeBody(req: IncomingMessage, limit: number): boolean {
   const length = Number(req.headers['content-length']);
   return Number.isFinite(length) && length > limit;
 }
 
-function readRaw(req: Request, limit: number): Promise<Buffer> {
+function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -51,7 +51,7 @@ function readRaw(req: Request, limit: number): Promise<Buffer> {
   });
 }
 
-export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   if (declaresTooLargeBody(req, limit)) throw bodyTooLarge(limit);
   const text = (await readRaw(req, limit)).toString('utf8');
   if (text.trim() === '') return undefined;

@@ -7,13 +7,19 @@
  */
 import type http from 'node:http';
 
-export interface DrainableServer {
-  http: http.Server;
+/** A server of any request and response classes (the gateway's own, or node's). */
+export interface DrainableServer<
+  Req extends typeof http.IncomingMessage = typeof http.IncomingMessage,
+  Res extends typeof http.ServerResponse<InstanceType<Req>> = typeof http.ServerResponse,
+> {
+  http: http.Server<Req, Res>;
   /** Stops accepting, lets requests in flight finish for up to `graceMs`, then closes what is left. */
   drain(graceMs: number): Promise<void>;
 }
 
-export function drainable(server: http.Server): DrainableServer {
+export function drainable<Req extends typeof http.IncomingMessage, Res extends typeof http.ServerResponse<InstanceType<Req>>>(
+  server: http.Server<Req, Res>,
+): DrainableServer<Req, Res> {
   const inFlight = new Set<http.ServerResponse>();
   let draining = false;
 

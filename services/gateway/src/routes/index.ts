@@ -9,6 +9,7 @@ import { registerSettingsRoutes } from './settings/settings';
 import { registerCurrentUserRoutes } from './user/current';
 import { registerUserSettingsRoutes } from './user/settings';
 import { registerUserLookupRoutes } from './users/get';
+import { registerUserHeatmapRoutes } from './users/heatmap';
 import { registerUserRepoRoutes } from './users/repos';
 import { registerUserSearchRoutes } from './users/search';
 import { registerTokenRoutes } from './users/tokens';
@@ -22,6 +23,7 @@ export function registerRoutes(api: ApiRegistry): void {
   registerUserSearchRoutes(api);
   registerUserLookupRoutes(api);
   registerUserRepoRoutes(api);
+  registerUserHeatmapRoutes(api);
   registerTokenRoutes(api);
   registerAdminUserRoutes(api);
   registerOrgRoutes(api);

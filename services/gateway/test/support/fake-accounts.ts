@@ -8,6 +8,7 @@ import { CairnError } from '@cairn/rpc';
 import type { AccessToken, User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { GatewayClients, TokensClient, UsersClient } from '../../src/clients';
+import { FakeActivity } from './fake-activity';
 import { FakeOrgs } from './fake-orgs';
 
 const CATEGORIES = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'];
@@ -106,6 +107,8 @@ export class FakeAccounts {
   readonly clients: GatewayClients;
   /** OrgService and TeamService answers, set per test. */
   readonly orgFakes = new FakeOrgs();
+  /** notifications' ActivityService, beside accounts so one fake hands the app every client. */
+  readonly activity = new FakeActivity();
 
   constructor() {
     const users: UsersClient = {
@@ -254,7 +257,7 @@ export class FakeAccounts {
         }),
     };
 
-    this.clients = { users, tokens, orgs: this.orgFakes.orgsClient, teams: this.orgFakes.teamsClient };
+    this.clients = { users, tokens, orgs: this.orgFakes.orgsClient, teams: this.orgFakes.teamsClient, activity: this.activity.client };
   }
 
   private async call<T>(method: string, answer: () => T, request?: unknown): Promise<T> {

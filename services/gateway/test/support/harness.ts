@@ -1,8 +1,7 @@
 /**
- * Runs the gateway's express app on a real loopback port (port 0) with in-memory accounts, and captures
+ * Runs the gateway's HTTP application on a real loopback port (port 0) with in-memory accounts, and captures
  * its log lines, so tests drive it over HTTP with node's fetch as a client would.
  */
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CairnConfig } from '@cairn/config';
 import { createLogger } from '@cairn/log';
@@ -42,7 +41,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     destination: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
   });
   const gateway = await createGateway({ config, logger, clients: accounts.clients, bus: options.bus, healthChecks: options.healthChecks });
-  const server = http.createServer(gateway.app);
+  const server = gateway.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

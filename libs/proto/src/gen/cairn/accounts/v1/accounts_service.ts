@@ -64,7 +64,10 @@ export interface User {
   type: number;
   /** Gitea's KeepEmailPrivate (`hide_email` in the user settings). */
   keepEmailPrivate: boolean;
-  /** Gitea's KeepActivityPrivate (`hide_activity`). */
+  /**
+   * Gitea's KeepActivityPrivate (`hide_activity`). Shown to every viewer: what others see of the user's activity
+   * depends on it (the gateway passes it to notifications' ActivityService.GetHeatmap).
+   */
   keepActivityPrivate: boolean;
   /** The web UI theme; empty for the instance default. */
   theme: string;

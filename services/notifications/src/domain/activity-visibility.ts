@@ -1,0 +1,43 @@
+/**
+ * Who may see which of a user's activity: THE place for it (Gitea's `ActivityReadable` and the repository
+ * filter of `getUserHeatmapData`). Pure functions over facts the caller brings: the owner's
+ * `keep_activity_private` as accounts (which owns the setting) answers it, and the repositories the viewer may
+ * read as RepoAccess (repos/repo-access.ts) answers them.
+ */
+import { isSignedIn, isSiteAdmin, type Viewer } from './viewer';
+
+/** The user whose activity is shown. */
+export interface ActivityOwner {
+  id: number;
+  /** Gitea's KeepActivityPrivate (`hide_activity`). */
+  keepActivityPrivate: boolean;
+}
+
+/**
+ * Gitea's `ActivityReadable`: a user who keeps their activity private shows it only to themself and to site
+ * admins; everyone else gets an empty heatmap (not an error).
+ */
+export function canSeeActivity(viewer: Viewer, owner: ActivityOwner): boolean {
+  return !owner.keepActivityPrivate || (isSignedIn(viewer) && (viewer.isAdmin || viewer.id === owner.id));
+}
+
+/**
+ * The repositories whose activity a viewer is shown, as a scope the store turns into SQL:
+ * - `all`: every repository;
+ * - `repos`: repositories that were public when the activity happened (when `publicRepos`), plus `repoIds`
+ *   whatever their privacy.
+ */
+export type RepoScope = { kind: 'all' } | { kind: 'repos'; publicRepos: boolean; repoIds: readonly number[] };
+
+export const ALL_REPOS: RepoScope = Object.freeze({ kind: 'all' });
+export const NO_REPOS: RepoScope = Object.freeze({ kind: 'repos', publicRepos: false, repoIds: Object.freeze([]) });
+
+/** Site admins see activity in every repository: Gitea does not filter by repository access for them. */
+export function seesEveryRepository(viewer: Viewer): boolean {
+  return isSiteAdmin(viewer);
+}
+
+/** Whether a scope can match nothing at all, so there is no need to ask the store. */
+export function isEmptyScope(scope: RepoScope): boolean {
+  return scope.kind === 'repos' && !scope.publicRepos && scope.repoIds.length === 0;
+}

@@ -1,0 +1,78 @@
+/**
+ * @cairn/notifications: users' activity (the heatmap) — later their notification threads and outgoing mail —
+ * built from events and served over gRPC. `start` runs the service inside any process (the supervisor,
+ * tests); `main.ts` runs it alone.
+ */
+import path from 'node:path';
+import { prepareOutbox, type Bus, type Subscription } from '@cairn/bus';
+import type { CairnConfig } from '@cairn/config';
+import { openDatabase } from '@cairn/db';
+import type { Logger } from '@cairn/log';
+import { startActivityConsumer } from './events/activity-consumer';
+import { GIT_STREAM, GIT_SUBJECTS } from './events/git-stream';
+import { INTERIM_REPO_ACCESS } from './repos/repo-access';
+import { createNotificationsServer } from './server';
+
+export { ACTIVITY_CONSUMER, GIT_STREAM, GIT_SUBJECTS, GitSubject } from './events/git-stream';
+export { gitPushedHandler, startActivityConsumer, type ActivityConsumerOptions } from './events/activity-consumer';
+export { createNotificationsServer } from './server';
+export type { NotificationsContext } from './rpc/context';
+export { INTERIM_REPO_ACCESS, type RepoAccess } from './repos/repo-access';
+
+export const SERVICE_NAME = 'notifications';
+export const DATABASE_SCHEMA = 'notifications';
+/** From this file's directory: `src/../src/db/migrations` or `dist/../src/db/migrations`. */
+export const MIGRATIONS_DIR = path.join(__dirname, '..', 'src', 'db', 'migrations');
+
+export interface StartOptions {
+  config: CairnConfig;
+  logger: Logger;
+  bus: Bus;
+  /** `host:port` to bind; default `[services.notifications] LISTEN`. Port 0 picks a free port. */
+  listen?: string;
+}
+
+export interface RunningService {
+  name: string;
+  /** The bound gRPC port. */
+  port: number;
+  /**
+   * Graceful shutdown (SIGTERM): health turns NOT_SERVING and the server takes no new calls, calls in flight
+   * finish (up to 5 s), then the consumers stop (the event in hand is finished and acknowledged; the rest stay
+   * on the bus for the next instance), then the pool closes.
+   */
+  stop(): Promise<void>;
+}
+
+export async function start(options: StartOptions): Promise<RunningService> {
+  const { config, logger, bus } = options;
+  const db = await openDatabase({
+    url: config.database.url,
+    schema: DATABASE_SCHEMA,
+    logger,
+    maxConnections: config.database.maxOpenConns,
+    migrationsDir: MIGRATIONS_DIR,
+  });
+  let consumer: Subscription | undefined;
+  try {
+    // The consumers' processed-event ids live beside the outbox.
+    await prepareOutbox(db);
+    await bus.ensureStream(GIT_STREAM, [...GIT_SUBJECTS]);
+    consumer = await startActivityConsumer({ db, bus, logger });
+    const server = createNotificationsServer({ db, repoAccess: INTERIM_REPO_ACCESS }, logger);
+    const port = await server.start(options.listen ?? config.services.notifications.listen);
+    server.setServing(true);
+    let stopping: Promise<void> | undefined;
+    const stop = (): Promise<void> =>
+      (stopping ??= (async () => {
+        await server.stop();
+        await consumer?.stop();
+        await db.close();
+      })());
+    return { name: SERVICE_NAME, port, stop };
+  } catch (error) {
+    await consumer?.stop();
+    await db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,12 @@
+/** The notifications gRPC server: ActivityService on one RpcServer. */
+import type { Logger } from '@cairn/log';
+import { ActivityServiceService } from '@cairn/proto/cairn/notifications/v1/notifications_service';
+import { createRpcServer, type RpcServer } from '@cairn/rpc';
+import { createActivityService } from './rpc/activity-service';
+import type { NotificationsContext } from './rpc/context';
+
+export function createNotificationsServer(context: NotificationsContext, logger: Logger): RpcServer {
+  const server = createRpcServer({ service: 'notifications', logger });
+  server.addService(ActivityServiceService, createActivityService(context));
+  return server;
+}

@@ -1,0 +1,86 @@
+/**
+ * notifications as a process lives: it declares the git stream and its durable consumer, serves health, and
+ * after a stop picks up the pushes published meanwhile (the consumer is durable) without counting earlier
+ * ones again; a second start on the same database is a no-op for migrations.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Bus, type ConsumeOptions, createInProcessBus } from '@cairn/bus';
+import { loadConfig, type CairnConfig } from '@cairn/config';
+import { silentLogger } from '@cairn/log';
+import { checkHealth } from '@cairn/rpc';
+import { createTestDatabase, type TestDatabase } from '@cairn/testing';
+import { Client } from 'pg';
+import { ACTIVITY_CONSUMER, GIT_STREAM, GIT_SUBJECTS, GitSubject, start } from '../src/index';
+import { eventually, gitPushed, publishPush } from './harness';
+
+const logger = silentLogger();
+let database: TestDatabase;
+let workDir: string;
+let config: CairnConfig;
+let bus: Bus;
+let sql: Client;
+
+beforeAll(async () => {
+  database = await createTestDatabase('notif_life');
+  workDir = mkdtempSync(path.join(tmpdir(), 'cairn-notifications-'));
+  ({ config } = loadConfig({ env: { CAIRN_WORK_DIR: workDir, CAIRN__DATABASE__URL: database.url } }));
+  bus = await createInProcessBus({ url: database.url, logger });
+  sql = new Client({ connectionString: database.url });
+  await sql.connect();
+});
+
+afterAll(async () => {
+  await sql?.end();
+  await bus?.close();
+  await database?.drop();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+async function contributionsOf(userId: number): Promise<number> {
+  const { rows } = await sql.query<{ total: string | null }>('SELECT sum(contributions) AS total FROM notifications.activity_buckets WHERE user_id = $1', [userId]);
+  return Number(rows[0].total ?? 0);
+}
+
+it('declares the git stream and consumes cairn.git.pushed with the durable notifications-activity', async () => {
+  const streams: Array<{ name: string; subjects: string[] }> = [];
+  const consumers: ConsumeOptions[] = [];
+  const spy: Bus = {
+    ...bus,
+    ensureStream: async (name, subjects) => void streams.push({ name, subjects }),
+    consume: async (options) => {
+      consumers.push(options);
+      return { stop: async () => {} };
+    },
+  };
+  const service = await start({ config, logger, bus: spy, listen: '127.0.0.1:0' });
+  await service.stop();
+  expect(streams).toEqual([{ name: 'CAIRN_GIT', subjects: ['cairn.git.>'] }]);
+  expect([GIT_STREAM, GIT_SUBJECTS]).toEqual(['CAIRN_GIT', ['cairn.git.>']]);
+  expect(consumers).toEqual([expect.objectContaining({ stream: 'CAIRN_GIT', durable: 'notifications-activity', filterSubject: 'cairn.git.pushed' })]);
+  expect(ACTIVITY_CONSUMER).toBe('notifications-activity');
+});
+
+it('serves health while running, and counts after a restart what was pushed while it was stopped', async () => {
+  const first = await start({ config, logger, bus, listen: '127.0.0.1:0' });
+  const target = `127.0.0.1:${first.port}`;
+  expect(first.name).toBe('notifications');
+  expect(await checkHealth(target)).toBe(true);
+  expect(await checkHealth(target, 'cairn.notifications.v1.ActivityService')).toBe(true);
+  await publishPush(bus, GitSubject.pushed, gitPushed({ pusherId: 1 }));
+  await eventually(async () => expect(await contributionsOf(1)).toBe(1));
+  await first.stop();
+  await first.stop();
+  expect(await checkHealth(target)).toBe(false);
+
+  await publishPush(bus, GitSubject.pushed, gitPushed({ pusherId: 1 }));
+  await publishPush(bus, GitSubject.pushed, gitPushed({ pusherId: 2 }));
+  const second = await start({ config, logger, bus, listen: '127.0.0.1:0' });
+  try {
+    await eventually(async () => expect(await contributionsOf(2)).toBe(1));
+    expect(await contributionsOf(1)).toBe(2);
+  } finally {
+    await second.stop();
+  }
+});
