@@ -91,7 +91,7 @@ export function fakeUserService(overrides: Partial<UserServiceImpl> = {}): UserS
     async resolveName(request) {
       const user = [...users.values()].find((u) => u.login === request.name);
       if (user === undefined) throw notFound();
-      return { id: user.id, type: user.type, name: user.login, redirect: false };
+      return { id: user.id, type: user.type, name: user.login, redirect: false, visibility: user.visibility };
     },
   };
   return { ...impl, ...overrides };

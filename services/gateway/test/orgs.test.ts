@@ -34,6 +34,7 @@ describe('organization routes', () => {
   const bob = accounts.addUser('bob');
   const root = accounts.addUser('root', { isAdmin: true, password: 'root-password' });
   const acme = accounts.addUser('acme', { type: 1 });
+  const hidden = accounts.addUser('hidden', { type: 1, visibility: 'limited' });
   const ALICE = basic('alice', 'alice-password');
   const ROOT = basic('root', 'root-password');
   const aliceUserToken = tokenAuth(accounts.addToken(alice.id, 'user', ['write:user']).secret);
@@ -134,6 +135,16 @@ describe('organization routes', () => {
   });
 
   describe('one organization', () => {
+    it('keeps public-only tokens to public organizations', async () => {
+      const publicOnly = tokenAuth(accounts.addToken(alice.id, 'public', ['public-only', 'read:organization']).secret);
+      fakes.orgs.getOrg = async (request) => ({ org: request.name === 'hidden' ? org(hidden.id, 'hidden', { visibility: 'limited' }) : acmeOrg });
+      const refused = await gw.fetch('/api/v1/orgs/hidden', { headers: { Authorization: publicOnly } });
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({ message: 'token scope is limited to public orgs', url: URL_KEY });
+      expect((await gw.fetch('/api/v1/orgs/acme', { headers: { Authorization: publicOnly } })).status).toBe(200);
+      expect((await gw.fetch('/api/v1/orgs/hidden', { headers: { Authorization: ALICE } })).status).toBe(200);
+    });
+
     it('reads, edits, renames and deletes by the current name', async () => {
       fakes.orgs.getOrg = async () => ({ org: acmeOrg });
       const got = await gw.fetch('/api/v1/orgs/ACME');

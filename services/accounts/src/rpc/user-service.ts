@@ -198,7 +198,7 @@ export function createUserService({ db, settings }: AccountsContext): AsyncServi
           redirect = row !== null;
         }
         if (row === null || !(await isAccountVisible(db.pool, viewer, row))) throw nameNotFound(name);
-        return { id: row.id, type: row.type, name: row.name, redirect };
+        return { id: row.id, type: row.type, name: row.name, redirect, visibility: row.visibility };
       });
     },
 

@@ -44,7 +44,7 @@ export async function resolveAccount(
   try {
     const resolved = await services.clients.users.resolveName({ name, viewer });
     if (resolved.redirect) return { kind: 'renamed', name: resolved.name };
-    return { kind: 'found', value: { id: resolved.id, type: resolved.type, name: resolved.name } };
+    return { kind: 'found', value: { id: resolved.id, type: resolved.type, name: resolved.name, visibility: resolved.visibility } };
   } catch (error) {
     if (isNotFound(error)) throw accountNotFound(param, name);
     throw error;

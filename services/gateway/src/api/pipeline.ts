@@ -36,6 +36,7 @@ export const SELF_OR_ADMIN_MESSAGE = 'doer should be the site admin or be same a
 export const BASIC_AUTH_REQUIRED_MESSAGE = 'auth required';
 export const EXPLORE_SIGN_IN_MESSAGE = 'you must be signed in to search for users';
 export const PUBLIC_ONLY_USER_MESSAGE = 'token scope is limited to public users';
+export const PUBLIC_ONLY_ORG_MESSAGE = 'token scope is limited to public orgs';
 export const PUBLIC_ONLY_ENDPOINT_MESSAGE = 'this endpoint is not available for public-only tokens';
 
 /** A route with what its requests need worked out once, when the router is built. */
@@ -85,7 +86,7 @@ async function resolvePathAccounts(
       if (resolution.kind === 'renamed') return { ...found, renamed: { param, name: resolution.name } };
       const user = resolution.value;
       found.contextUser = user;
-      found.accounts[param] = { id: user.id, type: user.type, name: user.login };
+      found.accounts[param] = { id: user.id, type: user.type, name: user.login, visibility: user.visibility };
     } else {
       const resolution = await resolveAccount(services, viewer, param, name);
       if (resolution.kind === 'renamed') return { ...found, renamed: { param, name: resolution.name } };
@@ -177,6 +178,11 @@ export async function runRoute(prepared: PreparedRoute, services: GatewayService
     // A public-only token reaches public users only (Gitea's checkTokenPublicOnly on user-scoped routes).
     if (contextUser !== undefined && scopes.includes('user') && isPublicOnly(caller) && contextUser.visibility !== 'public') {
       throw HttpError.forbidden(PUBLIC_ONLY_USER_MESSAGE);
+    }
+    // …and public organizations only on organization routes.
+    const org = accounts.org;
+    if (org !== undefined && scopes.includes('organization') && isPublicOnly(caller) && org.visibility !== 'public') {
+      throw HttpError.forbidden(PUBLIC_ONLY_ORG_MESSAGE);
     }
     if (route.exploreSignIn && doer === undefined && (config.service.requireSigninView || config.explore.requireSigninView)) {
       throw HttpError.unauthorized(EXPLORE_SIGN_IN_MESSAGE);

@@ -37,6 +37,8 @@ export interface NamedAccount {
   type: number;
   /** The current name. */
   name: string;
+  /** "public", "limited" or "private". */
+  visibility: string;
 }
 
 export interface GatewayServices {

@@ -181,7 +181,7 @@ export class FakeAccounts {
           if (user === undefined || !isVisible(user, request.viewer)) {
             throw CairnError.notFound(`user redirect does not exist [name: ${request.name}]`, { reason: 'user_not_found' });
           }
-          return { id: user.id, type: user.type, name: user.login, redirect: current === undefined };
+          return { id: user.id, type: user.type, name: user.login, redirect: current === undefined, visibility: user.visibility };
         }, request),
       updateUser: async (request) =>
         this.call('updateUser', () => {

@@ -20,7 +20,7 @@ export function registerUserRepoRoutes(api: ApiRegistry): void {
       const page = ctx.listOptions();
       const { repositories, total } = await listOwnerRepositories({
         services: ctx.services,
-        owner: { id: user.id, type: user.type, name: user.login },
+        owner: { id: user.id, type: user.type, name: user.login, visibility: user.visibility },
         viewer: ctx.viewer,
         page,
       });

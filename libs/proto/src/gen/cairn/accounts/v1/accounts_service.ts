@@ -201,6 +201,8 @@ export interface ResolveNameResponse {
   name: string;
   /** The name asked for is an old name of the account: callers answer with a redirect to `name`. */
   redirect: boolean;
+  /** "public", "limited" or "private" (public-only tokens reach public accounts only). */
+  visibility: string;
 }
 
 export interface UpdateUserRequest {
@@ -2480,7 +2482,7 @@ export const ResolveNameRequest: MessageFns<ResolveNameRequest> = {
 };
 
 function createBaseResolveNameResponse(): ResolveNameResponse {
-  return { id: 0, type: 0, name: "", redirect: false };
+  return { id: 0, type: 0, name: "", redirect: false, visibility: "" };
 }
 
 export const ResolveNameResponse: MessageFns<ResolveNameResponse> = {
@@ -2496,6 +2498,9 @@ export const ResolveNameResponse: MessageFns<ResolveNameResponse> = {
     }
     if (message.redirect !== false) {
       writer.uint32(32).bool(message.redirect);
+    }
+    if (message.visibility !== "") {
+      writer.uint32(42).string(message.visibility);
     }
     return writer;
   },
@@ -2545,6 +2550,14 @@ export const ResolveNameResponse: MessageFns<ResolveNameResponse> = {
             message.redirect = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.visibility = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2563,6 +2576,7 @@ export const ResolveNameResponse: MessageFns<ResolveNameResponse> = {
       type: isSet(object.type) ? globalThis.Number(object.type) : 0,
       name: isSet(object.name) ? globalThis.String(object.name) : "",
       redirect: isSet(object.redirect) ? globalThis.Boolean(object.redirect) : false,
+      visibility: isSet(object.visibility) ? globalThis.String(object.visibility) : "",
     };
   },
 
@@ -2580,6 +2594,9 @@ export const ResolveNameResponse: MessageFns<ResolveNameResponse> = {
     if (message.redirect !== false) {
       obj.redirect = message.redirect;
     }
+    if (message.visibility !== "") {
+      obj.visibility = message.visibility;
+    }
     return obj;
   },
 
@@ -2592,6 +2609,7 @@ export const ResolveNameResponse: MessageFns<ResolveNameResponse> = {
     message.type = object.type ?? 0;
     message.name = object.name ?? "";
     message.redirect = object.redirect ?? false;
+    message.visibility = object.visibility ?? "";
     return message;
   },
 };
