@@ -1,0 +1,72 @@
+/**
+ * One service as its own process (`node services/<name>/dist/main.js`, one container or pod): reads the
+ * configuration, joins the bus (NATS when `[bus] URL` is set, else the in-process bus on the database),
+ * serves `/metrics` when `[metrics] ENABLED`, starts the service, and on SIGTERM / SIGINT stops it gracefully,
+ * then the bus, then the metrics server. Every line it writes is JSON on stdout.
+ */
+import { type Bus, connectNatsBus, createInProcessBus } from '@cairn/bus';
+import { type CairnConfig, loadConfig } from '@cairn/config';
+import { type Logger, createLogger } from '@cairn/log';
+import { type MetricsServer, startMetricsServer } from '@cairn/metrics';
+
+export interface StandaloneService {
+  /** The service's name, in log lines and messages. */
+  name: string;
+  /** Whether the service keeps data of its own (then `[database] URL` must be set: only the supervisor starts the embedded PostgreSQL). */
+  needsDatabase: boolean;
+  start(options: { config: CairnConfig; logger: Logger; bus: Bus }): Promise<{ port: number; stop(): Promise<void> }>;
+}
+
+async function run(service: StandaloneService, logger: Logger): Promise<void> {
+  const { config, warnings } = loadConfig();
+  logger.level = config.log.level;
+  for (const warning of warnings) logger.warn(warning);
+  if (config.database.url === '' && (service.needsDatabase || config.bus.url === '')) {
+    throw new Error(`[database] URL must be set to run ${service.name} on its own`);
+  }
+  const metrics: MetricsServer | undefined = config.metrics.enabled
+    ? await startMetricsServer({ listen: config.metrics.listen, token: config.metrics.token, logger })
+    : undefined;
+  const bus: Bus =
+    config.bus.url !== ''
+      ? await connectNatsBus({ url: config.bus.url, logger })
+      : await createInProcessBus({ url: config.database.url, logger });
+  const running = await service.start({ config, logger, bus }).catch(async (error: unknown) => {
+    await bus.close();
+    await metrics?.stop();
+    throw error;
+  });
+  logger.info({ port: running.port }, `${service.name} started`);
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, `${service.name} stopping`);
+    running
+      .stop()
+      .then(() => bus.close())
+      .then(() => metrics?.stop())
+      .then(
+        () => {
+          logger.info(`${service.name} stopped`);
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, `${service.name} did not stop cleanly`);
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
+
+/** Runs `service` until a signal stops it; a start-up failure is logged and exits 1. */
+export function runStandalone(service: StandaloneService): void {
+  const logger = createLogger({ service: service.name });
+  run(service, logger).catch((error: unknown) => {
+    logger.fatal({ err: error }, `${service.name} failed to start`);
+    process.exit(1);
+  });
+}
