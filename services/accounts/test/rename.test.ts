@@ -64,8 +64,8 @@ describe('RenameUser', () => {
   it('resolves the old name to the new one, the current name to itself', async () => {
     const user = await create('Pavel');
     await rename(user.id, 'Pasha');
-    await expect(resolve('PAVEL')).resolves.toEqual({ id: user.id, type: 0, name: 'Pasha', redirect: true });
-    await expect(resolve('pasha')).resolves.toEqual({ id: user.id, type: 0, name: 'Pasha', redirect: false });
+    await expect(resolve('PAVEL')).resolves.toEqual({ id: user.id, type: 0, name: 'Pasha', redirect: true, visibility: 'public' });
+    await expect(resolve('pasha')).resolves.toEqual({ id: user.id, type: 0, name: 'Pasha', redirect: false, visibility: 'public' });
     await expect(resolve('nobody-at-all')).rejects.toMatchObject({
       code: Code.NOT_FOUND,
       message: 'user redirect does not exist [name: nobody-at-all]',
@@ -99,7 +99,7 @@ describe('RenameUser', () => {
       await expect(rename(user.id, name)).rejects.toMatchObject({ code: Code.INVALID_ARGUMENT, message });
     }
     await expect(rename(999_999, 'whoever')).rejects.toMatchObject({ code: Code.NOT_FOUND });
-    await expect(resolve('sven')).resolves.toMatchObject({ name: 'sven', redirect: false });
+    await expect(resolve('sven')).resolves.toMatchObject({ name: 'sven', redirect: false, visibility: 'public' });
   });
 
   it('frees an old name for someone else: a rename or a new account takes it from the redirect', async () => {
@@ -108,20 +108,20 @@ describe('RenameUser', () => {
     const second = await create('uma');
     await rename(second.id, 'tara');
     expect((await redirects()).map((row) => row.lower_name)).not.toContain('tara');
-    await expect(resolve('tara')).resolves.toEqual({ id: second.id, type: 0, name: 'tara', redirect: false });
+    await expect(resolve('tara')).resolves.toEqual({ id: second.id, type: 0, name: 'tara', redirect: false, visibility: 'public' });
     // `uma` now leads to the second user; a new account named so takes it over.
-    await expect(resolve('uma')).resolves.toMatchObject({ id: second.id, redirect: true });
+    await expect(resolve('uma')).resolves.toMatchObject({ id: second.id, redirect: true, visibility: 'public' });
     const third = await create('uma');
     expect((await redirects()).map((row) => row.lower_name)).not.toContain('uma');
-    await expect(resolve('uma')).resolves.toEqual({ id: third.id, type: 0, name: 'uma', redirect: false });
+    await expect(resolve('uma')).resolves.toEqual({ id: third.id, type: 0, name: 'uma', redirect: false, visibility: 'public' });
   });
 
   it('points an old name taken back by the first owner at the right account', async () => {
     const user = await create('vera');
     await rename(user.id, 'vera2');
     await rename(user.id, 'vera');
-    await expect(resolve('vera')).resolves.toMatchObject({ id: user.id, redirect: false });
-    await expect(resolve('vera2')).resolves.toMatchObject({ id: user.id, name: 'vera', redirect: true });
+    await expect(resolve('vera')).resolves.toMatchObject({ id: user.id, redirect: false, visibility: 'public' });
+    await expect(resolve('vera2')).resolves.toMatchObject({ id: user.id, name: 'vera', redirect: true, visibility: 'public' });
   });
 
   it('drops the redirects of a deleted user', async () => {
