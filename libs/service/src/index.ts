@@ -9,12 +9,30 @@ import { type CairnConfig, loadConfig } from '@cairn/config';
 import { type Logger, createLogger } from '@cairn/log';
 import { type MetricsServer, startMetricsServer } from '@cairn/metrics';
 
+/** What every service's `start` takes. */
+export interface ServiceStartOptions {
+  config: CairnConfig;
+  logger: Logger;
+  bus: Bus;
+  /** `host:port` to bind instead of the configured one; port 0 picks a free port. */
+  listen?: string;
+}
+
+/** A started service, in whatever process runs it (its own, the supervisor's, a test's). */
+export interface RunningService {
+  name: string;
+  /** The bound port (gRPC, or HTTP for the gateway). */
+  port: number;
+  /** Graceful shutdown: stops taking work, finishes what is in flight, then releases what it holds. */
+  stop(): Promise<void>;
+}
+
 export interface StandaloneService {
   /** The service's name, in log lines and messages. */
   name: string;
   /** Whether the service keeps data of its own (then `[database] URL` must be set: only the supervisor starts the embedded PostgreSQL). */
   needsDatabase: boolean;
-  start(options: { config: CairnConfig; logger: Logger; bus: Bus }): Promise<{ port: number; stop(): Promise<void> }>;
+  start(options: ServiceStartOptions): Promise<RunningService>;
 }
 
 async function run(service: StandaloneService, logger: Logger): Promise<void> {

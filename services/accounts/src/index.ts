@@ -3,10 +3,9 @@
  * `start` runs the service inside any process (the supervisor, tests); `main.ts` runs it alone.
  */
 import path from 'node:path';
-import { prepareOutbox, startOutboxRelay, type Bus } from '@cairn/bus';
-import type { CairnConfig } from '@cairn/config';
+import { prepareOutbox, startOutboxRelay } from '@cairn/bus';
 import { openDatabase } from '@cairn/db';
-import type { Logger } from '@cairn/log';
+import type { RunningService, ServiceStartOptions } from '@cairn/service';
 import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS } from './events/subjects';
 import { settingsFromConfig } from './rpc/context';
 import { createAccountsServer } from './server';
@@ -20,27 +19,16 @@ export const DATABASE_SCHEMA = 'accounts';
 /** From this file's directory: `src/../src/db/migrations` or `dist/../src/db/migrations`. */
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'src', 'db', 'migrations');
 
-export interface StartOptions {
-  config: CairnConfig;
-  logger: Logger;
-  bus: Bus;
-  /** `host:port` to bind; default `[services.accounts] LISTEN`. Port 0 picks a free port. */
-  listen?: string;
-}
+/** `listen` defaults to `[services.accounts] LISTEN`. */
+export type StartOptions = ServiceStartOptions;
+export type { RunningService };
 
-export interface RunningService {
-  name: string;
-  /** The bound gRPC port. */
-  port: number;
-  /**
-   * Graceful shutdown (SIGTERM): health turns NOT_SERVING and the server takes no new calls, calls in flight
-   * finish (up to 5 s), the outbox relay flushes the events they wrote (up to 5 s), then the pool closes.
-   * A service with bus consumers stops them after the server and before the relay, so events their last
-   * handlers wrote are flushed too.
-   */
-  stop(): Promise<void>;
-}
-
+/**
+ * Starts accounts in this process. Graceful stop (SIGTERM): health turns NOT_SERVING and the server takes no
+ * new calls, calls in flight finish (up to 5 s), the outbox relay flushes the events they wrote (up to 5 s),
+ * then the pool closes. A service with bus consumers stops them after the server and before the relay, so
+ * events their last handlers wrote are flushed too.
+ */
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger, bus } = options;
   const db = await openDatabase({

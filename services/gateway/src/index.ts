@@ -6,6 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import type { CairnConfig } from '@cairn/config';
 import type { Logger } from '@cairn/log';
+import type { RunningService } from '@cairn/service';
 import { type Gateway, createGateway } from './app';
 import type { GatewayBus } from './auth/invalidation';
 import { createServiceClients } from './clients';
@@ -27,12 +28,7 @@ export interface StartOptions {
   listen?: string;
 }
 
-export interface RunningService {
-  name: string;
-  /** The bound HTTP port. */
-  port: number;
-  stop(): Promise<void>;
-}
+export type { RunningService };
 
 /** `host:port`, `[v6]:port` or `:port`. */
 function parseListen(listen: string): { host: string | undefined; port: number } {

@@ -4,10 +4,9 @@
  * tests); `main.ts` runs it alone.
  */
 import path from 'node:path';
-import { prepareOutbox, type Bus, type Subscription } from '@cairn/bus';
-import type { CairnConfig } from '@cairn/config';
+import { prepareOutbox, type Subscription } from '@cairn/bus';
 import { openDatabase } from '@cairn/db';
-import type { Logger } from '@cairn/log';
+import type { RunningService, ServiceStartOptions } from '@cairn/service';
 import { startActivityConsumer } from './events/activity-consumer';
 import { GIT_STREAM, GIT_SUBJECTS } from './events/git-stream';
 import { INTERIM_REPO_ACCESS } from './repos/repo-access';
@@ -24,26 +23,15 @@ export const DATABASE_SCHEMA = 'notifications';
 /** From this file's directory: `src/../src/db/migrations` or `dist/../src/db/migrations`. */
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'src', 'db', 'migrations');
 
-export interface StartOptions {
-  config: CairnConfig;
-  logger: Logger;
-  bus: Bus;
-  /** `host:port` to bind; default `[services.notifications] LISTEN`. Port 0 picks a free port. */
-  listen?: string;
-}
+/** `listen` defaults to `[services.notifications] LISTEN`. */
+export type StartOptions = ServiceStartOptions;
+export type { RunningService };
 
-export interface RunningService {
-  name: string;
-  /** The bound gRPC port. */
-  port: number;
-  /**
-   * Graceful shutdown (SIGTERM): health turns NOT_SERVING and the server takes no new calls, calls in flight
-   * finish (up to 5 s), then the consumers stop (the event in hand is finished and acknowledged; the rest stay
-   * on the bus for the next instance), then the pool closes.
-   */
-  stop(): Promise<void>;
-}
-
+/**
+ * Starts notifications in this process. Graceful stop (SIGTERM): health turns NOT_SERVING and the server takes
+ * no new calls, calls in flight finish (up to 5 s), then the consumers stop (the event in hand is finished and
+ * acknowledged; the rest stay on the bus for the next instance), then the pool closes.
+ */
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger, bus } = options;
   const db = await openDatabase({
