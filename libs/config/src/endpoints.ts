@@ -7,6 +7,9 @@ import { type HostPort, formatHostPort, parseHostPort } from './values';
 export const DEFAULT_GRPC_PORTS: Readonly<Record<GrpcServiceName, number>> = {
   accounts: 50051,
   notifications: 50052,
+  repos: 50053,
+  'git-storage': 50054,
+  social: 50055,
 };
 
 const EXPECTED_ADDRESS = 'expected host:port with a port from 0 to 65535, e.g. 127.0.0.1:50051';

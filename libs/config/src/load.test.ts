@@ -124,6 +124,9 @@ describe('defaults', () => {
       services: {
         accounts: { listen: '127.0.0.1:50051', addr: '127.0.0.1:50051' },
         notifications: { listen: '127.0.0.1:50052', addr: '127.0.0.1:50052' },
+        repos: { listen: '127.0.0.1:50053', addr: '127.0.0.1:50053' },
+        'git-storage': { listen: '127.0.0.1:50054', addr: '127.0.0.1:50054' },
+        social: { listen: '127.0.0.1:50055', addr: '127.0.0.1:50055' },
       },
       rpc: { deadlineMs: 5000 },
       metrics: { enabled: false, listen: '127.0.0.1:9464', token: '' },

@@ -4,7 +4,7 @@
  */
 
 /** Names of the services that serve gRPC (the gateway serves HTTP only). */
-export const GRPC_SERVICES = ['accounts', 'notifications'] as const;
+export const GRPC_SERVICES = ['accounts', 'notifications', 'repos', 'git-storage', 'social'] as const;
 export type GrpcServiceName = (typeof GRPC_SERVICES)[number];
 
 export interface ServiceEndpoint {

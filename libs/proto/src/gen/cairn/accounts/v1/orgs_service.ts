@@ -438,6 +438,34 @@ export interface RemoveTeamRepoRequest {
 export interface RemoveTeamRepoResponse {
 }
 
+export interface ListUserTeamsRequest {
+  userId: number;
+  /** The organization; 0 answers the user's teams in every organization. */
+  orgId: number;
+}
+
+/** TeamGrant is one team of the user, as it grants repository access. */
+export interface TeamGrant {
+  teamId: number;
+  orgId: number;
+  name: string;
+  /** none|read|write|admin|owner (the Owners team is "owner"). */
+  permission: string;
+  includesAllRepositories: boolean;
+  canCreateOrgRepo: boolean;
+  /** Unit key → none|read|write|admin|owner. */
+  unitsMap: { [key: string]: string };
+}
+
+export interface TeamGrant_UnitsMapEntry {
+  key: string;
+  value: string;
+}
+
+export interface ListUserTeamsResponse {
+  teams: TeamGrant[];
+}
+
 function createBaseOrganization(): Organization {
   return {
     id: 0,
@@ -6396,6 +6424,485 @@ export const RemoveTeamRepoResponse: MessageFns<RemoveTeamRepoResponse> = {
   },
 };
 
+function createBaseListUserTeamsRequest(): ListUserTeamsRequest {
+  return { userId: 0, orgId: 0 };
+}
+
+export const ListUserTeamsRequest: MessageFns<ListUserTeamsRequest> = {
+  encode(message: ListUserTeamsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    if (message.orgId !== 0) {
+      writer.uint32(16).int64(message.orgId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUserTeamsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUserTeamsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.orgId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUserTeamsRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      orgId: isSet(object.orgId)
+        ? globalThis.Number(object.orgId)
+        : isSet(object.org_id)
+        ? globalThis.Number(object.org_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListUserTeamsRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.orgId !== 0) {
+      obj.orgId = Math.round(message.orgId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUserTeamsRequest>, I>>(base?: I): ListUserTeamsRequest {
+    return ListUserTeamsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUserTeamsRequest>, I>>(object: I): ListUserTeamsRequest {
+    const message = createBaseListUserTeamsRequest();
+    message.userId = object.userId ?? 0;
+    message.orgId = object.orgId ?? 0;
+    return message;
+  },
+};
+
+function createBaseTeamGrant(): TeamGrant {
+  return {
+    teamId: 0,
+    orgId: 0,
+    name: "",
+    permission: "",
+    includesAllRepositories: false,
+    canCreateOrgRepo: false,
+    unitsMap: {},
+  };
+}
+
+export const TeamGrant: MessageFns<TeamGrant> = {
+  encode(message: TeamGrant, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.teamId !== 0) {
+      writer.uint32(8).int64(message.teamId);
+    }
+    if (message.orgId !== 0) {
+      writer.uint32(16).int64(message.orgId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.permission !== "") {
+      writer.uint32(34).string(message.permission);
+    }
+    if (message.includesAllRepositories !== false) {
+      writer.uint32(40).bool(message.includesAllRepositories);
+    }
+    if (message.canCreateOrgRepo !== false) {
+      writer.uint32(48).bool(message.canCreateOrgRepo);
+    }
+    globalThis.Object.entries(message.unitsMap).forEach(([key, value]: [string, string]) => {
+      TeamGrant_UnitsMapEntry.encode({ key: key as any, value }, writer.uint32(58).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TeamGrant {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTeamGrant();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.teamId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.orgId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.permission = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.includesAllRepositories = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.canCreateOrgRepo = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            const entry7 = TeamGrant_UnitsMapEntry.decode(reader, reader.uint32());
+            if (entry7.value !== undefined) {
+              message.unitsMap[entry7.key] = entry7.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TeamGrant {
+    return {
+      teamId: isSet(object.teamId)
+        ? globalThis.Number(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.Number(object.team_id)
+        : 0,
+      orgId: isSet(object.orgId)
+        ? globalThis.Number(object.orgId)
+        : isSet(object.org_id)
+        ? globalThis.Number(object.org_id)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      permission: isSet(object.permission) ? globalThis.String(object.permission) : "",
+      includesAllRepositories: isSet(object.includesAllRepositories)
+        ? globalThis.Boolean(object.includesAllRepositories)
+        : isSet(object.includes_all_repositories)
+        ? globalThis.Boolean(object.includes_all_repositories)
+        : false,
+      canCreateOrgRepo: isSet(object.canCreateOrgRepo)
+        ? globalThis.Boolean(object.canCreateOrgRepo)
+        : isSet(object.can_create_org_repo)
+        ? globalThis.Boolean(object.can_create_org_repo)
+        : false,
+      unitsMap: isObject(object.unitsMap)
+        ? (globalThis.Object.entries(object.unitsMap) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.units_map)
+        ? (globalThis.Object.entries(object.units_map) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: TeamGrant): unknown {
+    const obj: any = {};
+    if (message.teamId !== 0) {
+      obj.teamId = Math.round(message.teamId);
+    }
+    if (message.orgId !== 0) {
+      obj.orgId = Math.round(message.orgId);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.permission !== "") {
+      obj.permission = message.permission;
+    }
+    if (message.includesAllRepositories !== false) {
+      obj.includesAllRepositories = message.includesAllRepositories;
+    }
+    if (message.canCreateOrgRepo !== false) {
+      obj.canCreateOrgRepo = message.canCreateOrgRepo;
+    }
+    if (message.unitsMap) {
+      const entries = globalThis.Object.entries(message.unitsMap) as [string, string][];
+      if (entries.length > 0) {
+        obj.unitsMap = {};
+        entries.forEach(([k, v]) => {
+          obj.unitsMap[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TeamGrant>, I>>(base?: I): TeamGrant {
+    return TeamGrant.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TeamGrant>, I>>(object: I): TeamGrant {
+    const message = createBaseTeamGrant();
+    message.teamId = object.teamId ?? 0;
+    message.orgId = object.orgId ?? 0;
+    message.name = object.name ?? "";
+    message.permission = object.permission ?? "";
+    message.includesAllRepositories = object.includesAllRepositories ?? false;
+    message.canCreateOrgRepo = object.canCreateOrgRepo ?? false;
+    message.unitsMap = (globalThis.Object.entries(object.unitsMap ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseTeamGrant_UnitsMapEntry(): TeamGrant_UnitsMapEntry {
+  return { key: "", value: "" };
+}
+
+export const TeamGrant_UnitsMapEntry: MessageFns<TeamGrant_UnitsMapEntry> = {
+  encode(message: TeamGrant_UnitsMapEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TeamGrant_UnitsMapEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTeamGrant_UnitsMapEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TeamGrant_UnitsMapEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: TeamGrant_UnitsMapEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TeamGrant_UnitsMapEntry>, I>>(base?: I): TeamGrant_UnitsMapEntry {
+    return TeamGrant_UnitsMapEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TeamGrant_UnitsMapEntry>, I>>(object: I): TeamGrant_UnitsMapEntry {
+    const message = createBaseTeamGrant_UnitsMapEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseListUserTeamsResponse(): ListUserTeamsResponse {
+  return { teams: [] };
+}
+
+export const ListUserTeamsResponse: MessageFns<ListUserTeamsResponse> = {
+  encode(message: ListUserTeamsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.teams) {
+      TeamGrant.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUserTeamsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUserTeamsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teams.push(TeamGrant.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUserTeamsResponse {
+    return {
+      teams: globalThis.Array.isArray(object?.teams) ? object.teams.map((e: any) => TeamGrant.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListUserTeamsResponse): unknown {
+    const obj: any = {};
+    if (message.teams?.length) {
+      obj.teams = message.teams.map((e) => TeamGrant.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListUserTeamsResponse>, I>>(base?: I): ListUserTeamsResponse {
+    return ListUserTeamsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListUserTeamsResponse>, I>>(object: I): ListUserTeamsResponse {
+    const message = createBaseListUserTeamsResponse();
+    message.teams = object.teams?.map((e) => TeamGrant.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * OrgService owns organizations and their membership. Every request names who asks (`Actor`); what the
  * actor may not see is NOT_FOUND, what they may see but not do is PERMISSION_DENIED with Gitea's message.
@@ -6956,6 +7463,21 @@ export const TeamServiceService = {
       Buffer.from(RemoveTeamRepoResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RemoveTeamRepoResponse => RemoveTeamRepoResponse.decode(value),
   },
+  /**
+   * ListUserTeams answers a user's standing in an organization for repository permission decisions (the repos
+   * service): membership, ownership and every team of the user there, with access modes and units. A user in
+   * no team of the organization answers is_member false and no teams. No viewer: this is service-internal.
+   */
+  listUserTeams: {
+    path: "/cairn.accounts.v1.TeamService/ListUserTeams" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListUserTeamsRequest): Buffer => Buffer.from(ListUserTeamsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListUserTeamsRequest => ListUserTeamsRequest.decode(value),
+    responseSerialize: (value: ListUserTeamsResponse): Buffer =>
+      Buffer.from(ListUserTeamsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListUserTeamsResponse => ListUserTeamsResponse.decode(value),
+  },
 } as const;
 
 export interface TeamServiceServer extends UntypedServiceImplementation {
@@ -7000,6 +7522,12 @@ export interface TeamServiceServer extends UntypedServiceImplementation {
   getTeamRepo: handleUnaryCall<GetTeamRepoRequest, GetTeamRepoResponse>;
   addTeamRepo: handleUnaryCall<AddTeamRepoRequest, AddTeamRepoResponse>;
   removeTeamRepo: handleUnaryCall<RemoveTeamRepoRequest, RemoveTeamRepoResponse>;
+  /**
+   * ListUserTeams answers a user's standing in an organization for repository permission decisions (the repos
+   * service): membership, ownership and every team of the user there, with access modes and units. A user in
+   * no team of the organization answers is_member false and no teams. No viewer: this is service-internal.
+   */
+  listUserTeams: handleUnaryCall<ListUserTeamsRequest, ListUserTeamsResponse>;
 }
 
 export interface TeamServiceClient extends Client {
@@ -7239,6 +7767,26 @@ export interface TeamServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RemoveTeamRepoResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListUserTeams answers a user's standing in an organization for repository permission decisions (the repos
+   * service): membership, ownership and every team of the user there, with access modes and units. A user in
+   * no team of the organization answers is_member false and no teams. No viewer: this is service-internal.
+   */
+  listUserTeams(
+    request: ListUserTeamsRequest,
+    callback: (error: ServiceError | null, response: ListUserTeamsResponse) => void,
+  ): ClientUnaryCall;
+  listUserTeams(
+    request: ListUserTeamsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListUserTeamsResponse) => void,
+  ): ClientUnaryCall;
+  listUserTeams(
+    request: ListUserTeamsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListUserTeamsResponse) => void,
   ): ClientUnaryCall;
 }
 
