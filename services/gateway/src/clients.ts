@@ -3,17 +3,39 @@
  * hand the app in-memory fakes and production hands it gRPC clients (`createServiceClients`).
  */
 import type { Logger } from '@cairn/log';
-import type { CairnConfig } from '@cairn/config';
-import { type AsyncClientOf, createRpcClient } from '@cairn/rpc';
+import type { CairnConfig, GrpcServiceName } from '@cairn/config';
+import { type AsyncClientOf, type RpcClient, type RpcClientHandle, createRpcClient } from '@cairn/rpc';
 import { AccessTokenServiceService, UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
+import { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
+import { CommitServiceService, ContentServiceService, RefServiceService, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import { ActivityServiceService } from '@cairn/proto/cairn/notifications/v1/notifications_service';
+import {
+  BranchProtectionServiceService,
+  CollaboratorServiceService,
+  CommitStatusServiceService,
+  RepoServiceService,
+  TopicServiceService,
+} from '@cairn/proto/cairn/repos/v1/repos_service';
+import { StarServiceService, WatchServiceService } from '@cairn/proto/cairn/social/v1/social_service';
 
 export type UsersClient = AsyncClientOf<typeof UserServiceService>;
 export type TokensClient = AsyncClientOf<typeof AccessTokenServiceService>;
 export type OrgsClient = AsyncClientOf<typeof OrgServiceService>;
 export type TeamsClient = AsyncClientOf<typeof TeamServiceService>;
 export type ActivityClient = AsyncClientOf<typeof ActivityServiceService>;
+export type GpgKeysClient = AsyncClientOf<typeof GpgKeyServiceService>;
+export type ReposClient = AsyncClientOf<typeof RepoServiceService>;
+export type CollaboratorsClient = AsyncClientOf<typeof CollaboratorServiceService>;
+export type TopicsClient = AsyncClientOf<typeof TopicServiceService>;
+export type BranchProtectionsClient = AsyncClientOf<typeof BranchProtectionServiceService>;
+export type CommitStatusesClient = AsyncClientOf<typeof CommitStatusServiceService>;
+export type RefsClient = AsyncClientOf<typeof RefServiceService>;
+export type CommitsClient = AsyncClientOf<typeof CommitServiceService>;
+export type ContentsClient = AsyncClientOf<typeof ContentServiceService>;
+export type SmartHttpClient = AsyncClientOf<typeof SmartHttpServiceService>;
+export type StarsClient = AsyncClientOf<typeof StarServiceService>;
+export type WatchesClient = AsyncClientOf<typeof WatchServiceService>;
 
 export interface GatewayClients {
   /** accounts: users. */
@@ -26,33 +48,63 @@ export interface GatewayClients {
   teams: TeamsClient;
   /** notifications: users' activity (the heatmap). */
   activity: ActivityClient;
+  /** accounts: users' GPG keys. */
+  gpgKeys: GpgKeysClient;
+  /** repos: repositories and every repository permission decision. */
+  repos: ReposClient;
+  /** repos: collaborators and repository teams. */
+  collaborators: CollaboratorsClient;
+  /** repos: topics. */
+  topics: TopicsClient;
+  /** repos: branch protection rules. */
+  branchProtections: BranchProtectionsClient;
+  /** repos: commit statuses. */
+  commitStatuses: CommitStatusesClient;
+  /** git-storage: branches and tags. */
+  refs: RefsClient;
+  /** git-storage: history. */
+  commits: CommitsClient;
+  /** git-storage: trees, blobs, file writes, archives. */
+  contents: ContentsClient;
+  /** git-storage: smart HTTP (upload-pack / receive-pack streams). */
+  smartHttp: SmartHttpClient;
+  /** social: stars. */
+  stars: StarsClient;
+  /** social: watches. */
+  watches: WatchesClient;
 }
 
 /** gRPC clients to the services (`[services.<name>] ADDR`), each with its own circuit breaker. */
 export function createServiceClients(config: CairnConfig, logger: Logger): GatewayClients & { close(): void } {
-  const options = { target: config.services.accounts.addr, service: 'accounts', logger, deadlineMs: config.rpc.deadlineMs };
-  const users = createRpcClient(UserServiceService, options);
-  const tokens = createRpcClient(AccessTokenServiceService, options);
-  const orgs = createRpcClient(OrgServiceService, options);
-  const teams = createRpcClient(TeamServiceService, options);
-  const activity = createRpcClient(ActivityServiceService, {
-    target: config.services.notifications.addr,
-    service: 'notifications',
-    logger,
-    deadlineMs: config.rpc.deadlineMs,
-  });
+  const handles: RpcClientHandle[] = [];
+  const client = <D extends Parameters<typeof createRpcClient>[0]>(definition: D, service: GrpcServiceName): RpcClient<D> => {
+    const created = createRpcClient(definition, { target: config.services[service].addr, service, logger, deadlineMs: config.rpc.deadlineMs });
+    handles.push(created);
+    return created;
+  };
+  const clients: GatewayClients = {
+    users: client(UserServiceService, 'accounts'),
+    tokens: client(AccessTokenServiceService, 'accounts'),
+    orgs: client(OrgServiceService, 'accounts'),
+    teams: client(TeamServiceService, 'accounts'),
+    gpgKeys: client(GpgKeyServiceService, 'accounts'),
+    activity: client(ActivityServiceService, 'notifications'),
+    repos: client(RepoServiceService, 'repos'),
+    collaborators: client(CollaboratorServiceService, 'repos'),
+    topics: client(TopicServiceService, 'repos'),
+    branchProtections: client(BranchProtectionServiceService, 'repos'),
+    commitStatuses: client(CommitStatusServiceService, 'repos'),
+    refs: client(RefServiceService, 'git-storage'),
+    commits: client(CommitServiceService, 'git-storage'),
+    contents: client(ContentServiceService, 'git-storage'),
+    smartHttp: client(SmartHttpServiceService, 'git-storage'),
+    stars: client(StarServiceService, 'social'),
+    watches: client(WatchServiceService, 'social'),
+  };
   return {
-    users,
-    tokens,
-    orgs,
-    teams,
-    activity,
+    ...clients,
     close: () => {
-      users.close();
-      tokens.close();
-      orgs.close();
-      teams.close();
-      activity.close();
+      for (const handle of handles) handle.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import type { AccessToken, User } from '@cairn/proto/cairn/accounts/v1/accounts_
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { GatewayClients, TokensClient, UsersClient } from '../../src/clients';
 import { FakeActivity } from './fake-activity';
+import { unusedClient } from './unused-client';
 import { FakeOrgs } from './fake-orgs';
 
 const CATEGORIES = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'];
@@ -257,7 +258,25 @@ export class FakeAccounts {
         }),
     };
 
-    this.clients = { users, tokens, orgs: this.orgFakes.orgsClient, teams: this.orgFakes.teamsClient, activity: this.activity.client };
+    this.clients = {
+      users,
+      tokens,
+      orgs: this.orgFakes.orgsClient,
+      teams: this.orgFakes.teamsClient,
+      activity: this.activity.client,
+      gpgKeys: unusedClient('accounts'),
+      repos: unusedClient('repos'),
+      collaborators: unusedClient('repos'),
+      topics: unusedClient('repos'),
+      branchProtections: unusedClient('repos'),
+      commitStatuses: unusedClient('repos'),
+      refs: unusedClient('git-storage'),
+      commits: unusedClient('git-storage'),
+      contents: unusedClient('git-storage'),
+      smartHttp: unusedClient('git-storage'),
+      stars: unusedClient('social'),
+      watches: unusedClient('social'),
+    };
   }
 
   private async call<T>(method: string, answer: () => T, request?: unknown): Promise<T> {

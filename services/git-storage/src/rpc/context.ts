@@ -1,0 +1,15 @@
+/** What every git-storage handler needs. */
+import type { Database } from '@cairn/db';
+import type { Logger } from '@cairn/log';
+import type { AsyncClientOf } from '@cairn/rpc';
+import type { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
+
+export interface GitStorageContext {
+  /** `$CAIRN_WORK_DIR/repositories`: every storage's repositories below it (storage/layout.ts). */
+  root: string;
+  /** git-storage's schema: the outbox of cairn.git.* events. */
+  db: Database;
+  logger: Logger;
+  /** accounts' GPG keys, for the signed-commit push check. */
+  gpgKeys: Pick<AsyncClientOf<typeof GpgKeyServiceService>, 'findVerificationKeys'>;
+}
