@@ -3,8 +3,12 @@
  * (RUN-CONTRACT.md); `loadConfig` fills every field with its documented default.
  */
 
-/** Names of the services that serve gRPC (the gateway serves HTTP only). */
-export const GRPC_SERVICES = ['accounts', 'notifications', 'repos', 'git-storage', 'social'] as const;
+/**
+ * Names of the services that serve gRPC (the gateway serves HTTP only), in start order: a service is started after the services it calls, since in one process each
+ * learns the others' (dynamic) addresses as they start (git-storage calls accounts; repos calls accounts and
+ * git-storage; notifications calls repos).
+ */
+export const GRPC_SERVICES = ['accounts', 'git-storage', 'repos', 'social', 'notifications'] as const;
 export type GrpcServiceName = (typeof GRPC_SERVICES)[number];
 
 export interface ServiceEndpoint {

@@ -16,7 +16,10 @@ import { METRICS_PATH, startMetricsServer } from '@cairn/metrics';
 import { waitForReady } from '@cairn/rpc';
 import { start as startAccounts } from '@cairn/accounts';
 import { start as startGateway } from '@cairn/gateway';
+import { start as startGitStorage } from '@cairn/git-storage';
 import { start as startNotifications } from '@cairn/notifications';
+import { start as startRepos } from '@cairn/repos';
+import { start as startSocial } from '@cairn/social';
 import { ChildService } from './child-service';
 import { withoutPassword } from './redact';
 import { startEmbeddedPostgres } from './embedded-postgres';
@@ -52,6 +55,9 @@ type StartGrpcService = (options: { config: CairnConfig; logger: Logger; bus: Bu
 /** Every gRPC service of the configuration, by name: a new service is one line here and one in @cairn/config. */
 const GRPC_SERVICE_STARTS: Readonly<Record<GrpcServiceName, StartGrpcService>> = {
   accounts: startAccounts,
+  'git-storage': startGitStorage,
+  repos: startRepos,
+  social: startSocial,
   notifications: startNotifications,
 };
 
