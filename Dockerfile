@@ -31,10 +31,11 @@ RUN npm ci
 COPY . .
 RUN npm run build
 # What each workspace needs at run time: its compiled code, and the files that code reads beside it (SQL
-# migrations, the Gitea API description). deploy/dockerfile.test.ts checks this list covers every workspace.
+# migrations, the Gitea API description, git-storage's git hooks). deploy/dockerfile.test.ts checks this list
+# covers every workspace.
 RUN mkdir /runtime \
  && for pkg in libs/* services/*; do \
-      for part in dist migrations src/db/migrations api; do \
+      for part in dist migrations src/db/migrations api hooks; do \
         if [ -e "$pkg/$part" ]; then mkdir -p "/runtime/$pkg/$part" && cp -R "$pkg/$part/." "/runtime/$pkg/$part/"; fi; \
       done; \
     done

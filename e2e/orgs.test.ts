@@ -300,7 +300,7 @@ describe('organizations and teams through the gateway', () => {
       expect((await api.request<ApiTeam[]>('GET', `/api/v1/teams/${owners.id}/members`, { headers: as('carol') })).body).toHaveLength(1);
     });
 
-    it('has no team repositories until repositories exist', async () => {
+    it('lists no repositories for a team without any, and 404 for a repository the organization lacks', async () => {
       const listed = await api.request('GET', `/api/v1/teams/${teamIds['lim-org']}/repos`, { headers: as('alice') });
       expect(listed).toMatchObject({ status: 200, body: [] });
       expect((await api.request('PUT', `/api/v1/teams/${teamIds['lim-org']}/repos/lim-org/code`, { headers: as('alice') })).status).toBe(404);

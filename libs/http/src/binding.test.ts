@@ -155,4 +155,56 @@ describe('goStruct.bind', () => {
       message: '[]: json: cannot unmarshal number into Go struct field CreateTeamOption.units_map of type string',
     });
   });
+
+  it("checks Gitea's GitRefName rule on given names only", () => {
+    const Option = goStruct('CreateBranchRepoOption', {
+      new_branch_name: go.string('BranchName', { required: true, gitRefName: true, maxSize: 100 }),
+      old_ref_name: go.string('OldRefName', { gitRefName: true }),
+    });
+    expect(Option.bind({ new_branch_name: 'feature/x-1.2' }).ok).toBe(true);
+    expect(Option.bind({})).toEqual({ ok: false, message: '[BranchName]: Required' });
+    for (const bad of ['a..b', 'a b', 'a\u0001b', '-x', '/x', 'x/', 'x.lock', '.x', 'a/.b', 'a~1', 'a^', 'a:b', 'a?', 'a*', 'a[b', 'a\\b', 'a@{1}', 'a//b', 'x.', '@']) {
+      expect(Option.bind({ new_branch_name: bad })).toEqual({ ok: false, message: '[BranchName]: GitRefName' });
+    }
+    expect(Option.bind({ new_branch_name: 'ok', old_ref_name: 'a..b' })).toEqual({ ok: false, message: '[OldRefName]: GitRefName' });
+  });
+
+  it('tells an absent slice from an empty one, and reads int64 slices', () => {
+    const Option = goStruct('EditBranchProtectionOption', { push_whitelist_usernames: go.stringSlicePtr('PushWhitelistUsernames'), ids: go.int64Slice('IDs') });
+    expect(Option.bind({})).toEqual({ ok: true, value: { push_whitelist_usernames: undefined, ids: [] } });
+    expect(Option.bind({ push_whitelist_usernames: [], ids: [3, 1] })).toEqual({ ok: true, value: { push_whitelist_usernames: [], ids: [3, 1] } });
+    expect(Option.bind({ ids: [1.5] })).toEqual({
+      ok: false,
+      message: '[]: json: cannot unmarshal number 1.5 into Go struct field EditBranchProtectionOption.ids of type int64',
+    });
+  });
+});
+
+describe('go.structPtr', () => {
+  const EditRepoOption = goStruct('EditRepoOption', {
+    has_issues: go.boolPtr('HasIssues'),
+    internal_tracker: go.structPtr('InternalTracker', 'structs.InternalTracker', {
+      enable_time_tracker: go.bool('EnableTimeTracker'),
+      enable_issue_dependencies: go.bool('EnableIssueDependencies'),
+    }),
+  });
+
+  it('reads a nested struct with zero values for its absent fields, and absent or null as undefined', () => {
+    expect(EditRepoOption.bind({ internal_tracker: { Enable_Time_Tracker: true } })).toEqual({
+      ok: true,
+      value: { has_issues: undefined, internal_tracker: { enable_time_tracker: true, enable_issue_dependencies: false } },
+    });
+    expect(EditRepoOption.bind({ internal_tracker: null })).toEqual({ ok: true, value: { has_issues: undefined, internal_tracker: undefined } });
+  });
+
+  it('names the nested field in a type error, as encoding/json does', () => {
+    expect(EditRepoOption.bind({ internal_tracker: { enable_issue_dependencies: 'yes' } })).toEqual({
+      ok: false,
+      message: '[]: json: cannot unmarshal string into Go struct field EditRepoOption.internal_tracker.enable_issue_dependencies of type bool',
+    });
+    expect(EditRepoOption.bind({ internal_tracker: [] })).toEqual({
+      ok: false,
+      message: '[]: json: cannot unmarshal array into Go struct field EditRepoOption.internal_tracker of type structs.InternalTracker',
+    });
+  });
 });

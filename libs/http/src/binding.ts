@@ -23,6 +23,8 @@ type Decoded<T> =
       intoType?: string;
       /** Set for an unparsable time: its text. */
       badTime?: string;
+      /** Set when the value is inside a nested struct: the JSON key path below the field, e.g. `enable_time_tracker`. */
+      path?: string;
     };
 
 export interface GoField<T> {
@@ -61,6 +63,8 @@ export interface StringRules {
   username?: boolean;
   /** `AlphaDashDot`: only ASCII letters, digits, `-`, `_` and `.`. */
   alphaDashDot?: boolean;
+  /** Gitea's `GitRefName`: a name git accepts for a branch or tag (empty allowed). */
+  gitRefName?: boolean;
 }
 
 export interface SliceRules {
@@ -89,6 +93,18 @@ function isValidUsername(name: string): boolean {
 // go-chi/binding's AlphaDashDotPattern: any character outside the set.
 const ALPHA_DASH_DOT_VIOLATION = /[^\w\-.]/;
 
+/**
+ * Gitea's git.IsValidRefPattern, as `git check-ref-format` reads a short name: no `..`, `//`, `@{`, space, control
+ * character or any of ~^:?*[\; no leading `.`, `/` or `-`; no trailing `/`, `.` or `.lock`; no component starting
+ * with `.`.
+ */
+export function isValidGitRefName(name: string): boolean {
+  if (name === '' || name === '@') return false;
+  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name) || name.includes('..') || name.includes('//') || name.includes('@{')) return false;
+  if (/^[-/]/.test(name) || /[/.]$/.test(name)) return false;
+  return name.split('/').every((component) => !component.startsWith('.') && !component.endsWith('.lock'));
+}
+
 function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
@@ -103,6 +119,7 @@ function stringRules(rules: StringRules): Array<RuleCheck<string>> {
   if (rules.required) checks.push((v) => (v === '' ? 'Required' : undefined));
   if (rules.username) checks.push((v) => (isValidUsername(v) ? undefined : 'invalid username'));
   if (rules.alphaDashDot) checks.push((v) => (ALPHA_DASH_DOT_VIOLATION.test(v) ? 'AlphaDashDot' : undefined));
+  if (rules.gitRefName) checks.push((v) => (v !== '' && !isValidGitRefName(v) ? 'GitRefName' : undefined));
   if (rules.email) checks.push((v) => (v !== '' && !EMAIL_PATTERN.test(v) ? 'Email' : undefined));
   if (rules.url) checks.push((v) => (v !== '' && !isHttpUrl(v) ? 'Url' : undefined));
   const { maxSize } = rules;
@@ -133,6 +150,31 @@ function decodeStringMap(json: unknown): Decoded<Record<string, string>> {
   // encoding/json names the element type when a value is wrong.
   if (bad !== undefined) return { ok: false, found: jsonKind(bad[1]), intoType: 'string' };
   return { ok: true, value: Object.fromEntries(entries.map(([key, value]) => [key, typeof value === 'string' ? value : ''])) };
+}
+
+function decodeInt64Slice(json: unknown): Decoded<number[]> {
+  if (!Array.isArray(json)) return { ok: false, found: jsonKind(json) };
+  const bad = json.find((item) => item !== null && (typeof item !== 'number' || !Number.isInteger(item)));
+  if (bad !== undefined) return { ok: false, found: typeof bad === 'number' ? `number ${bad}` : jsonKind(bad), intoType: 'int64' };
+  return { ok: true, value: json.map((item) => (typeof item === 'number' ? item : 0)) };
+}
+
+/** A nested struct's fields, decoded as the outer struct's are (case-insensitive keys, null is absent). */
+function decodeStruct<F extends Record<string, GoField<unknown>>>(fields: F, json: unknown): Decoded<FieldsValue<F>> {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, found: jsonKind(json) };
+  const keys = Object.keys(fields);
+  const value: Record<string, unknown> = {};
+  for (const key of keys) value[key] = fields[key].zero;
+  for (const [jsonKey, item] of Object.entries(json)) {
+    const key = findKey(keys, jsonKey);
+    if (key === undefined || item === null) continue;
+    const decoded = fields[key].decode(item);
+    if (!decoded.ok) {
+      return { ...decoded, intoType: decoded.intoType ?? fields[key].goType, path: decoded.path === undefined ? key : `${key}.${decoded.path}` };
+    }
+    value[key] = decoded.value;
+  }
+  return { ok: true, value: value as FieldsValue<F> };
 }
 
 function decodeStringSlice(json: unknown): Decoded<string[]> {
@@ -193,8 +235,14 @@ export const go = {
   boolPtr: (goName: string): GoField<boolean | undefined> => pointer(field(goName, 'bool', false, decodeBool)),
   stringSlice: (goName: string, rules: SliceRules = {}): GoField<string[]> =>
     field(goName, '[]string', [] as string[], decodeStringSlice, rules.required ? [(v) => (v.length === 0 ? 'Required' : undefined)] : []),
+  /** A slice whose absence (nil) means something else than an empty one, e.g. "leave unchanged". */
+  stringSlicePtr: (goName: string): GoField<string[] | undefined> => pointer(field(goName, '[]string', [] as string[], decodeStringSlice)),
+  int64Slice: (goName: string): GoField<number[]> => field(goName, '[]int64', [] as number[], decodeInt64Slice),
   stringMap: (goName: string): GoField<Record<string, string>> =>
     field(goName, 'map[string]string', {} as Record<string, string>, decodeStringMap),
+  /** A pointer to a nested struct of `fields` (which carry no binding rules, as Gitea's nested option structs). */
+  structPtr: <F extends Record<string, GoField<unknown>>>(goName: string, goType: string, fields: F): GoField<FieldsValue<F> | undefined> =>
+    pointer(field(goName, goType, {} as FieldsValue<F>, (json) => decodeStruct(fields, json))),
   timePtr: (goName: string): GoField<Date | undefined> =>
     pointer(field(goName, 'time.Time', new Date(0), decodeTime)),
 };
@@ -214,7 +262,8 @@ function unmarshalMessage(struct: string, key: string, failure: DecodeFailure, g
     // time.Time quotes the raw JSON text: parsing time "\"abc\"" as "\"2006-01-02T15:04:05Z07:00\""
     return `[]: parsing time ${JSON.stringify(JSON.stringify(failure.badTime))} as "\\"2006-01-02T15:04:05Z07:00\\""`;
   }
-  return `[]: json: cannot unmarshal ${failure.found} into Go struct field ${struct}.${key} of type ${failure.intoType ?? goType}`;
+  const field = failure.path === undefined ? key : `${key}.${failure.path}`;
+  return `[]: json: cannot unmarshal ${failure.found} into Go struct field ${struct}.${field} of type ${failure.intoType ?? goType}`;
 }
 
 /**

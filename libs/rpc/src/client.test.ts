@@ -114,6 +114,34 @@ describe('rpc client', () => {
     }
   });
 
+  it('cancels a unary call when its signal aborts, and the handler sees it', async () => {
+    let handlerAborted: Promise<void> | undefined;
+    const { server, target } = await startUserServer(
+      fakeUserService({
+        async getUser(_request, ctx) {
+          handlerAborted = new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+          await delay(5000, undefined, { signal: ctx.signal }).catch(() => undefined);
+          return {};
+        },
+      }),
+      silentLogger(),
+    );
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: silentLogger() });
+    try {
+      const abort = new AbortController();
+      const call = rejection(client.getUser({ id: 1 }, { signal: abort.signal }));
+      while (handlerAborted === undefined) await delay(5);
+      abort.abort();
+      expect((await call).code).toBe(Code.CANCELLED);
+      await expect(handlerAborted).resolves.toBeUndefined();
+      const early = await rejection(client.getUser({ id: 1 }, { signal: AbortSignal.abort() }));
+      expect([early.code, early.message]).toEqual([Code.CANCELLED, 'accounts call cancelled']);
+    } finally {
+      client.close();
+      await server.stop(100);
+    }
+  });
+
   it('fails with UNAVAILABLE after close()', async () => {
     const client = createRpcClient(UserServiceService, { target: '127.0.0.1:1', service: 'accounts', logger: silentLogger() });
     client.close();

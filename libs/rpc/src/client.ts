@@ -1,8 +1,11 @@
 /**
- * Typed async gRPC client for a Cairn service. Every call carries the ambient request id, has a deadline,
- * and goes through the client's one circuit breaker; every failure comes back as a CairnError. Calls are
- * counted and timed (`cairn_rpc_client_*`) with the code the caller saw, and the breaker's state is the
- * gauge `cairn_rpc_client_breaker_state{client="<gRPC service>"}`.
+ * Typed async gRPC client for a Cairn service. Every call carries the ambient request id and every failure comes
+ * back as a CairnError. Calls are counted and timed (`cairn_rpc_client_*`) with the code the caller saw.
+ *
+ * Unary calls have a deadline and go through the client's one circuit breaker, whose state is the gauge
+ * `cairn_rpc_client_breaker_state{client="<gRPC service>"}`. Streaming calls (streams.ts) have no deadline unless
+ * the call sets one and bypass the breaker: a stream lasts as long as its transfer and may fail half-way, which a
+ * rolling failure percentage of short calls cannot weigh; a stream that cannot start fails on its own.
  */
 import * as grpc from '@grpc/grpc-js';
 import { type Logger, REQUEST_ID_HEADER, currentRequestId, newRequestId } from '@cairn/log';
@@ -10,6 +13,7 @@ import { type RpcRecorder, rpcClientRecorder } from '@cairn/metrics';
 import { breakerRejection, countsAsFailure, createBreaker } from './breaker';
 import { CairnError, Code, isCairnError } from './errors';
 import { codeName, errorFromStatus } from './status';
+import { type StreamCaller, streamCallers } from './streams';
 import { type AsyncClientOf, type BreakerOptions, type RpcCallOptions, methodKind, serviceNameOf } from './types';
 
 export interface RpcClientOptions {
@@ -78,7 +82,7 @@ export function createRpcClient<D extends grpc.ServiceDefinition>(definition: D,
     metricsLabel: serviceNameOf(definition),
   });
 
-  const invoke = async (
+  const invokeUnary = async (
     method: grpc.MethodDefinition<unknown, unknown>,
     metrics: RpcRecorder,
     request: unknown,
@@ -88,7 +92,11 @@ export function createRpcClient<D extends grpc.ServiceDefinition>(definition: D,
     const requestId = currentRequestId() ?? newRequestId();
     const deadlineMs = callOptions?.deadlineMs ?? defaultDeadlineMs;
     const invocation: Invocation = { method, request, requestId, deadline: new Date(Date.now() + deadlineMs) };
+    const signal = callOptions?.signal;
+    const cancel = () => invocation.call?.cancel();
+    signal?.addEventListener('abort', cancel);
     try {
+      signal?.throwIfAborted();
       const response = await breaker.fire(invocation);
       metrics.record(OK_NAME, (performance.now() - started) / 1000);
       return response;
@@ -96,7 +104,13 @@ export function createRpcClient<D extends grpc.ServiceDefinition>(definition: D,
       const rejection = breakerRejection(error, service);
       // opossum's own timeout leaves the call running: stop it.
       if (rejection !== undefined) invocation.call?.cancel();
-      const failure = rejection ?? (isCairnError(error) ? error : new CairnError(Code.INTERNAL, `${service} call failed`, { cause: error }));
+      const failure =
+        rejection ??
+        (isCairnError(error)
+          ? error
+          : signal?.aborted === true
+            ? new CairnError(Code.CANCELLED, `${service} call cancelled`, { cause: error })
+            : new CairnError(Code.INTERNAL, `${service} call failed`, { cause: error }));
       metrics.record(codeName(failure.code), (performance.now() - started) / 1000);
       // Business answers (NOT_FOUND, …) are logged by the server; only unhealthy calls are worth a line here.
       if (countsAsFailure(failure)) {
@@ -106,20 +120,28 @@ export function createRpcClient<D extends grpc.ServiceDefinition>(definition: D,
         );
       }
       throw failure;
+    } finally {
+      signal?.removeEventListener('abort', cancel);
     }
   };
+  let closed = false;
+  const streams = streamCallers(channel, { service, target, logger, isClosed: () => closed });
 
   const client: Record<string, unknown> = {
     close() {
+      closed = true;
       breaker.shutdown();
       channel.close();
     },
   };
   for (const [key, method] of Object.entries(definition)) {
-    if (methodKind(method) === 'unary') {
-      const metrics = rpcClientRecorder(method.path);
-      client[key] = (request: unknown, callOptions?: RpcCallOptions) => invoke(method, metrics, request, callOptions);
-    }
+    const metrics = rpcClientRecorder(method.path);
+    const kind = methodKind(method);
+    const caller: StreamCaller | undefined = kind === 'unary' ? undefined : streams[kind];
+    client[key] =
+      caller === undefined
+        ? (request: unknown, callOptions?: RpcCallOptions) => invokeUnary(method, metrics, request, callOptions)
+        : (input: unknown, callOptions?: RpcCallOptions) => caller(method, metrics, input, callOptions);
   }
   return client as RpcClient<D>;
 }

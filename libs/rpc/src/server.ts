@@ -1,15 +1,27 @@
 /**
- * gRPC server for a Cairn service: async handlers, request ids, one log line and one metrics record
- * (`cairn_rpc_server_*`) per RPC, CairnError → status, and the standard health service the supervisor uses
- * for readiness.
+ * gRPC server for a Cairn service: async handlers (streams as async iterables, with backpressure), request ids,
+ * one log line and one metrics record (`cairn_rpc_server_*`) per RPC, CairnError → status, cancellation → the
+ * handler's abort signal, and the standard health service the supervisor uses for readiness.
  */
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
 import { type Logger, REQUEST_ID_HEADER, newRequestId, runWithRequestContext, sanitizeRequestId } from '@cairn/log';
-import { rpcServerRecorder } from '@cairn/metrics';
-import { Code } from './errors';
+import { type RpcRecorder, rpcServerRecorder } from '@cairn/metrics';
+import { CairnError, Code } from './errors';
 import { attachHealth } from './health';
 import { codeName, grpcStatus, isServerFault, statusFromError } from './status';
-import { type AsyncServiceOf, type MethodKind, type RpcContext, type UnaryHandler, methodKind, serviceNameOf } from './types';
+import {
+  type AsyncServiceOf,
+  type BidiHandler,
+  type ClientStreamHandler,
+  type MethodKind,
+  type RpcContext,
+  type ServerStreamHandler,
+  type UnaryHandler,
+  methodKind,
+  serviceNameOf,
+} from './types';
 
 export interface RpcServerOptions {
   /** Name of the process's service (e.g. "accounts"), for logs. */
@@ -18,7 +30,7 @@ export interface RpcServerOptions {
 }
 
 export interface RpcServer {
-  /** Registers a service; methods without a handler of a supported kind answer UNIMPLEMENTED. */
+  /** Registers a service; methods without a handler answer UNIMPLEMENTED. */
   addService<D extends grpc.ServiceDefinition>(definition: D, impl: AsyncServiceOf<D>): void;
   /** Binds `host:port` (port 0 picks a free one) and resolves with the bound port. Health stays NOT_SERVING. */
   start(listen: string): Promise<number>;
@@ -40,9 +52,12 @@ const SERVER_OPTIONS: grpc.ServerOptions = {
 
 type Adapter = (path: string, handler: (...args: never[]) => unknown, logger: Logger) => grpc.UntypedHandleCall;
 
-/** One adapter per handler kind; a streaming kind is added here (and in types.ts) when a service needs it. */
-const ADAPTERS: Partial<Record<MethodKind, Adapter>> = {
+/** One adapter per handler kind (types.ts has the handler types). */
+const ADAPTERS: Record<MethodKind, Adapter> = {
   unary: (path, handler, logger) => adaptUnary(path, handler as UnaryHandler<unknown, unknown>, logger),
+  serverStream: (path, handler, logger) => adaptServerStream(path, handler as ServerStreamHandler<unknown, unknown>, logger),
+  clientStream: (path, handler, logger) => adaptClientStream(path, handler as ClientStreamHandler<unknown, unknown>, logger),
+  bidi: (path, handler, logger) => adaptBidi(path, handler as BidiHandler<unknown, unknown>, logger),
 };
 
 export function createRpcServer(options: RpcServerOptions): RpcServer {
@@ -56,11 +71,8 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
       const handlers: grpc.UntypedServiceImplementation = {};
       const implementation = impl as Record<string, unknown>;
       for (const [key, method] of Object.entries(definition)) {
-        const adapter = ADAPTERS[methodKind(method)];
         const handler = implementation[key];
-        if (adapter !== undefined && typeof handler === 'function') {
-          handlers[key] = adapter(method.path, handler.bind(impl), logger);
-        }
+        if (typeof handler === 'function') handlers[key] = ADAPTERS[methodKind(method)](method.path, handler.bind(impl), logger);
       }
       server.addService(definition, handlers);
       health.track(serviceNameOf(definition));
@@ -107,58 +119,165 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
  */
 const DEADLINE_SLACK_MS = 50;
 
-function deadlineOf(call: grpc.ServerUnaryCall<unknown, unknown>): Date | undefined {
+type ServerCall =
+  | grpc.ServerUnaryCall<unknown, unknown>
+  | grpc.ServerReadableStream<unknown, unknown>
+  | grpc.ServerWritableStream<unknown, unknown>
+  | grpc.ServerDuplexStream<unknown, unknown>;
+
+function deadlineOf(call: ServerCall): Date | undefined {
   const deadline = call.getDeadline();
   const ms = deadline instanceof Date ? deadline.getTime() : deadline;
   return Number.isFinite(ms) ? new Date(ms) : undefined;
 }
 
-function adaptUnary(path: string, handler: UnaryHandler<unknown, unknown>, logger: Logger): grpc.handleUnaryCall<unknown, unknown> {
-  const handlerLogger = logger.child({ rpc: path });
-  const metrics = rpcServerRecorder(path);
-  return (call, callback) => {
-    const started = performance.now();
-    const requestId = sanitizeRequestId(call.metadata.get(REQUEST_ID_HEADER)[0]) ?? newRequestId();
-    const deadline = deadlineOf(call);
-    const abort = new AbortController();
-    call.on('cancelled', () => abort.abort());
-    const pastDeadline = (slackMs = 0) => deadline !== undefined && Date.now() >= deadline.getTime() - slackMs;
-    const cancelCode = () => (pastDeadline(DEADLINE_SLACK_MS) ? Code.DEADLINE_EXCEEDED : Code.CANCELLED);
-    const ctx: RpcContext = { requestId, metadata: call.metadata, logger: handlerLogger, deadline, signal: abort.signal };
+/** One method as its calls are served: its path, loggers and metrics, made once when the service is added. */
+interface Endpoint {
+  path: string;
+  logger: Logger;
+  /** The logger handlers get, with `rpc` bound. */
+  handlerLogger: Logger;
+  metrics: RpcRecorder;
+}
 
-    void runWithRequestContext({ requestId }, async () => {
-      let code: Code;
-      let cause: unknown;
-      if (call.cancelled || pastDeadline()) {
-        // Nobody waits for the answer any more: do not start the work.
-        code = cancelCode();
-        callback(grpcStatus(code, codeName(code)));
-      } else {
-        try {
-          const response = await handler(call.request, ctx);
-          code = Code.OK;
-          callback(null, response);
-        } catch (error) {
-          const outcome = statusFromError(error);
-          code = outcome.code;
-          cause = outcome.cause;
-          callback(outcome.status);
-        }
+function endpoint(path: string, logger: Logger): Endpoint {
+  return { path, logger, handlerLogger: logger.child({ rpc: path }), metrics: rpcServerRecorder(path) };
+}
+
+/**
+ * What every kind of call shares: request id, context and abort signal, the check that somebody still waits, and
+ * one log line and one metrics record once the call settles. `work` answers OK itself (and resolves once it
+ * has); a thrown error is turned into a status and handed to `fail`.
+ */
+function serveCall(
+  { path, logger, handlerLogger, metrics }: Endpoint,
+  call: ServerCall,
+  work: (ctx: RpcContext) => Promise<void>,
+  fail: (status: grpc.StatusObject) => void,
+): void {
+  const started = performance.now();
+  const requestId = sanitizeRequestId(call.metadata.get(REQUEST_ID_HEADER)[0]) ?? newRequestId();
+  const deadline = deadlineOf(call);
+  const abort = new AbortController();
+  const events: NodeJS.EventEmitter = call;
+  events.on('cancelled', () => abort.abort());
+  const pastDeadline = (slackMs = 0) => deadline !== undefined && Date.now() >= deadline.getTime() - slackMs;
+  const cancelCode = () => (pastDeadline(DEADLINE_SLACK_MS) ? Code.DEADLINE_EXCEEDED : Code.CANCELLED);
+  const ctx: RpcContext = { requestId, metadata: call.metadata, logger: handlerLogger, deadline, signal: abort.signal };
+
+  void runWithRequestContext({ requestId }, async () => {
+    let code: Code;
+    let cause: unknown;
+    if (call.cancelled || pastDeadline()) {
+      // Nobody waits for the answer any more: do not start the work.
+      code = cancelCode();
+      if (!call.cancelled) fail(grpcStatus(code, codeName(code)));
+    } else {
+      try {
+        await work(ctx);
+        code = Code.OK;
+      } catch (error) {
+        const outcome = statusFromError(error);
+        code = outcome.code;
+        cause = outcome.cause;
+        // A cancelled stream is already torn down; there is nobody to tell.
+        if (!call.cancelled) fail(outcome.status);
       }
-      const fault = isServerFault(code);
-      // What the caller saw when it gave up before the handler finished.
-      if (call.cancelled) code = cancelCode();
-      const elapsedMs = performance.now() - started;
-      metrics.record(codeName(code), elapsedMs / 1000);
-      const line = {
-        rpc: path,
-        code: codeName(code),
-        duration_ms: Math.round(elapsedMs * 100) / 100,
-        request_id: requestId,
-        ...(cause === undefined ? {} : { err: cause }),
-      };
-      if (fault) logger.error(line, 'rpc');
-      else logger.info(line, 'rpc');
-    });
-  };
+    }
+    const fault = isServerFault(code) && !call.cancelled;
+    // What the caller saw when it gave up before the handler finished.
+    if (call.cancelled) code = cancelCode();
+    const elapsedMs = performance.now() - started;
+    metrics.record(codeName(code), elapsedMs / 1000);
+    const line = {
+      rpc: path,
+      code: codeName(code),
+      duration_ms: Math.round(elapsedMs * 100) / 100,
+      request_id: requestId,
+      ...(cause === undefined ? {} : { err: cause }),
+    };
+    if (fault) logger.error(line, 'rpc');
+    else logger.info(line, 'rpc');
+  });
+}
+
+function adaptUnary(path: string, handler: UnaryHandler<unknown, unknown>, logger: Logger): grpc.handleUnaryCall<unknown, unknown> {
+  const method = endpoint(path, logger);
+  return (call, callback) =>
+    serveCall(
+      method,
+      call,
+      async (ctx) => callback(null, await handler(call.request, ctx)),
+      (status) => callback(status),
+    );
+}
+
+function adaptServerStream(
+  path: string,
+  handler: ServerStreamHandler<unknown, unknown>,
+  logger: Logger,
+): grpc.handleServerStreamingCall<unknown, unknown> {
+  const method = endpoint(path, logger);
+  return (call) =>
+    serveCall(
+      method,
+      call,
+      async (ctx) => {
+        await sendAll(call, handler(call.request, ctx), ctx.signal);
+        call.end();
+      },
+      // grpc-js turns an 'error' event on a response stream into the call's status (code, details, trailers).
+      (status) => call.emit('error', status),
+    );
+}
+
+function adaptClientStream(
+  path: string,
+  handler: ClientStreamHandler<unknown, unknown>,
+  logger: Logger,
+): grpc.handleClientStreamingCall<unknown, unknown> {
+  const method = endpoint(path, logger);
+  return (call, callback) =>
+    serveCall(
+      method,
+      call,
+      async (ctx) => callback(null, await handler(requestsOf(call), ctx)),
+      (status) => callback(status),
+    );
+}
+
+function adaptBidi(path: string, handler: BidiHandler<unknown, unknown>, logger: Logger): grpc.handleBidiStreamingCall<unknown, unknown> {
+  const method = endpoint(path, logger);
+  return (call) =>
+    serveCall(
+      method,
+      call,
+      async (ctx) => {
+        await sendAll(call, handler(requestsOf(call), ctx), ctx.signal);
+        call.end();
+      },
+      (status) => call.emit('error', status),
+    );
+}
+
+/**
+ * The call's requests as an async iterable, read at the handler's pace (grpc-js asks the peer for the next
+ * message only when this one is taken). A handler that stops reading early leaves the call open for its responses;
+ * a cancelled call ends the iteration with an error.
+ */
+function requestsOf(call: grpc.ServerReadableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>): AsyncIterable<unknown> {
+  return { [Symbol.asyncIterator]: () => call.iterator({ destroyOnReturn: false }) };
+}
+
+/**
+ * Writes every message of `source` to the call, waiting for 'drain' whenever the call's buffer is full, so a fast
+ * producer is held to the peer's pace. On cancellation it stops pulling (which runs the source's `finally`).
+ */
+async function sendAll(call: Writable, source: AsyncIterable<unknown>, signal: AbortSignal): Promise<void> {
+  for await (const message of source) {
+    if (signal.aborted) break;
+    if (!call.write(message)) await once(call, 'drain', { signal }).catch(() => undefined);
+    if (signal.aborted) break;
+  }
+  if (signal.aborted) throw new CairnError(Code.CANCELLED, 'call cancelled');
 }

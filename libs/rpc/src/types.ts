@@ -3,8 +3,9 @@
  * handlers and async client methods. Request and response types are read from each method's
  * `requestSerialize` / `responseDeserialize`, so no hand-written interface can drift from the proto.
  *
- * Only unary methods are mapped today. Each method has a kind (`methodKind`); a streaming kind gets its own
- * handler type here and its own adapter in server.ts/client.ts when it is needed (git upload-pack).
+ * Every kind is mapped: unary, server streaming, client streaming and bidi. Streams are async iterables on both
+ * sides (write a streaming handler as an `async function*`); each kind has its adapter in server.ts and in
+ * client.ts / streams.ts.
  */
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@cairn/log';
@@ -12,16 +13,11 @@ import type { Logger } from '@cairn/log';
 export type RequestOf<M> = M extends { requestSerialize: (value: infer Req) => Buffer } ? Req : never;
 export type ResponseOf<M> = M extends { responseDeserialize: (bytes: Buffer) => infer Res } ? Res : never;
 
-/** The shape ts-proto gives a unary method (`as const` makes the stream flags literal `false`). */
-interface UnaryMethodShape {
-  requestStream: false;
-  responseStream: false;
+/** The shape ts-proto gives a method (`as const` makes the stream flags literal booleans). */
+interface MethodShape<RequestStream extends boolean, ResponseStream extends boolean> {
+  requestStream: RequestStream;
+  responseStream: ResponseStream;
 }
-
-/** Keys of D whose method is unary. */
-export type UnaryMethodKeys<D> = {
-  [K in keyof D]: D[K] extends UnaryMethodShape ? K : never;
-}[keyof D];
 
 export type MethodKind = 'unary' | 'serverStream' | 'clientStream' | 'bidi';
 
@@ -51,20 +47,64 @@ export interface RpcContext {
 }
 
 export type UnaryHandler<Req, Res> = (request: Req, ctx: RpcContext) => Promise<Res>;
+/**
+ * One request, a stream of responses. Each yielded message is sent once the previous ones are on their way
+ * (the generator is not resumed while the call's send buffer is full); throwing ends the call with the status.
+ */
+export type ServerStreamHandler<Req, Res> = (request: Req, ctx: RpcContext) => AsyncIterable<Res>;
+/** A stream of requests (read at the handler's pace), one response. */
+export type ClientStreamHandler<Req, Res> = (requests: AsyncIterable<Req>, ctx: RpcContext) => Promise<Res>;
+/** Requests and responses both streamed, each at its reader's pace. */
+export type BidiHandler<Req, Res> = (requests: AsyncIterable<Req>, ctx: RpcContext) => AsyncIterable<Res>;
 
-/** Server implementation of D: one async handler per unary method. Handlers throw CairnError for failures. */
+/** The handler type of one method, by its kind; never for a method whose stream flags are not literal. */
+export type HandlerOf<M> =
+  M extends MethodShape<false, false>
+    ? UnaryHandler<RequestOf<M>, ResponseOf<M>>
+    : M extends MethodShape<false, true>
+      ? ServerStreamHandler<RequestOf<M>, ResponseOf<M>>
+      : M extends MethodShape<true, false>
+        ? ClientStreamHandler<RequestOf<M>, ResponseOf<M>>
+        : M extends MethodShape<true, true>
+          ? BidiHandler<RequestOf<M>, ResponseOf<M>>
+          : never;
+
+/** Server implementation of D: one async handler per method. Handlers throw CairnError for failures. */
 export type AsyncServiceOf<D> = {
-  [K in UnaryMethodKeys<D>]: UnaryHandler<RequestOf<D[K]>, ResponseOf<D[K]>>;
+  // `-readonly`: the definitions are `as const`, and tests replace single handlers of an implementation.
+  -readonly [K in keyof D as [HandlerOf<D[K]>] extends [never] ? never : K]: HandlerOf<D[K]>;
 };
 
 export interface RpcCallOptions {
-  /** Overrides the client's default deadline for this call. */
+  /**
+   * Deadline of this call. A unary call without it gets the client's default deadline; a streaming call
+   * without it has none (a clone can take minutes).
+   */
   deadlineMs?: number;
+  /** Aborting cancels the call: it rejects with CANCELLED and the server's handler sees its signal abort. */
+  signal?: AbortSignal;
 }
 
-/** Client view of D: one promise-returning function per unary method. Failures reject with CairnError. */
+/**
+ * The client function of one method, by its kind. Streams are async iterables: responses arrive as the consumer
+ * reads them, requests are read from the given iterable as the server takes them, and breaking out of a
+ * response loop cancels the call. Failures reject with CairnError.
+ */
+export type ClientMethodOf<M> =
+  M extends MethodShape<false, false>
+    ? (request: RequestOf<M>, options?: RpcCallOptions) => Promise<ResponseOf<M>>
+    : M extends MethodShape<false, true>
+      ? (request: RequestOf<M>, options?: RpcCallOptions) => AsyncIterable<ResponseOf<M>>
+      : M extends MethodShape<true, false>
+        ? (requests: AsyncIterable<RequestOf<M>>, options?: RpcCallOptions) => Promise<ResponseOf<M>>
+        : M extends MethodShape<true, true>
+          ? (requests: AsyncIterable<RequestOf<M>>, options?: RpcCallOptions) => AsyncIterable<ResponseOf<M>>
+          : never;
+
+/** Client view of D: one function per method. */
 export type AsyncClientOf<D> = {
-  [K in UnaryMethodKeys<D>]: (request: RequestOf<D[K]>, options?: RpcCallOptions) => Promise<ResponseOf<D[K]>>;
+  // `-readonly`: test fakes replace single methods of a client.
+  -readonly [K in keyof D as [ClientMethodOf<D[K]>] extends [never] ? never : K]: ClientMethodOf<D[K]>;
 };
 
 /** Circuit breaker settings of a client (see breaker.ts). */

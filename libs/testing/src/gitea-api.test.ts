@@ -49,6 +49,32 @@ describe('Gitea API validator', () => {
     expect(api.responseErrors({ method: 'GET', path: '/nope/x/y/z/w/v', status: 200, body: {} })[0]).toMatch(/no path/);
   });
 
+  it("accepts null where Gitea sends it, and the 201 Gitea's tag creation answers", () => {
+    const dir = {
+      name: 'd', path: 'd', sha: 'a', last_commit_sha: 'b', last_author_date: '2026-01-01T00:00:00Z', last_committer_date: '2026-01-01T00:00:00Z',
+      last_commit_message: 'm', type: 'dir', size: 0, encoding: null, content: null, target: null, url: 'u', html_url: 'h', git_url: 'g',
+      download_url: null, submodule_git_url: null, _links: { self: 'u', git: 'g', html: 'h' },
+    };
+    expect(api.responseErrors({ method: 'GET', path: '/repos/o/r/contents', status: 200, body: [dir] })).toEqual([]);
+    expect(api.responseErrors({ method: 'GET', path: '/repos/o/r/contents', status: 200, body: [{ ...dir, name: null }] })).toHaveLength(1);
+    // A file path spans segments, as Gitea's `*` routes read it.
+    expect(api.responseErrors({ method: 'GET', path: '/repos/o/r/contents/a/b/c.md', status: 200, body: { ...dir, type: 'file' } })).toEqual([]);
+    const tag = { name: 'v1', message: '', id: 'a', commit: { sha: 'a', url: 'u', created: '2026-01-01T00:00:00Z' }, zipball_url: 'z', tarball_url: 't' };
+    expect(api.responseErrors({ method: 'POST', path: '/repos/o/r/tags', status: 201, body: tag })).toEqual([]);
+  });
+
+  it("lets a repository leave out what Gitea omits when empty, answers topic search as Gitea's handler does, and a pending transfer 201", () => {
+    const repoErrors = api.definitionErrors('Repository', {});
+    for (const omitted of ['parent', 'internal_tracker', 'external_tracker', 'external_wiki', 'repo_transfer']) {
+      expect(repoErrors.some((error) => error.includes(`'${omitted}'`))).toBe(false);
+    }
+    expect(repoErrors.some((error) => error.includes("'permissions'"))).toBe(true);
+    const topic = { id: 1, topic_name: 'go', repo_count: 2, created: '2026-01-01T00:00:00Z', updated: '2026-01-01T00:00:00Z' };
+    expect(api.responseErrors({ method: 'GET', path: '/topics/search?q=g', status: 200, body: { topics: [topic] } })).toEqual([]);
+    expect(api.responseErrors({ method: 'GET', path: '/topics/search', status: 200, body: [topic] })).toEqual(['/ must be object']);
+    expect(api.responseErrors({ method: 'POST', path: '/repos/o/r/transfer', status: 201, body: {} })).toContain("/ must have required property 'id'");
+  });
+
   it('requires a message in error bodies', () => {
     expect(api.responseErrors({ method: 'GET', path: '/users/x', status: 404, body: { message: 'not found', url: 'u' } })).toEqual([]);
     expect(api.responseErrors({ method: 'GET', path: '/users/x', status: 404, body: { error: 'x' } })).toHaveLength(1);

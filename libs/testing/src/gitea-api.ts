@@ -32,13 +32,58 @@ interface Description {
 /** Properties Gitea leaves out of a body when they are empty (`omitempty` in its structs). */
 const OMITTED_WHEN_EMPTY: Record<string, string[]> = {
   AccessToken: ['sha1', 'created_at', 'last_used_at'],
+  ContentsResponse: ['lfs_oid', 'lfs_size'],
+  // A fork's base, the issue-tracker settings of a repository with issues, and a pending transfer; external units'
+  // settings (Cairn has none).
+  Repository: ['parent', 'internal_tracker', 'external_tracker', 'external_wiki', 'repo_transfer'],
+};
+
+/**
+ * Properties Gitea sends as `null` when they do not apply (Go pointers and nil slices without `omitempty`): a
+ * directory's `content`, a submodule's links, a commit author with no account, the file lists of a branch's head
+ * commit, an unsigned commit's `signer`.
+ */
+const NULLABLE: Record<string, string[]> = {
+  ContentsResponse: ['encoding', 'content', 'target', 'html_url', 'git_url', 'download_url', 'submodule_git_url'],
+  FileLinksResponse: ['git', 'html'],
+  Commit: ['author', 'committer', 'files', 'stats'],
+  RepoCommit: ['verification'],
+  PayloadCommit: ['added', 'removed', 'modified'],
+  PayloadCommitVerification: ['signer'],
+};
+
+/** List properties whose items Gitea may send as `null`: the deleted paths of a multi-file change. */
+const NULLABLE_ITEMS: Record<string, string[]> = { FilesResponse: ['files'] };
+
+/** Lists Gitea answers with `null` when they hold nothing (its handler leaves the slice nil): an empty repository's branches. */
+const NULL_WHEN_EMPTY = ['GET /repos/{owner}/{repo}/branches'];
+
+/**
+ * Statuses Gitea's handler answers instead of the documented one (the handler wins): `POST …/tags` is 201; a
+ * transfer that waits for the recipient is 201 with the same body as the 202 of a done one.
+ */
+const CORRECTED_STATUSES: Record<string, Record<number, number>> = {
+  'POST /repos/{owner}/{repo}/tags': { 201: 200 },
+  'POST /repos/{owner}/{repo}/transfer': { 201: 202 },
 };
 
 /**
  * Named responses whose description contradicts what Gitea's handler sends (the handler wins): `UserSettings` is
- * described as a list, but `GET`/`PATCH /user/settings` answer one object (`convert.User2UserSettings`).
+ * described as a list, but `GET`/`PATCH /user/settings` answer one object (`convert.User2UserSettings`); topic
+ * search answers an object around its list.
  */
-const CORRECTED_RESPONSES: Record<string, SchemaObject> = { UserSettings: { $ref: '#/definitions/UserSettings' } };
+const CORRECTED_RESPONSES: Record<string, SchemaObject> = {
+  UserSettings: { $ref: '#/definitions/UserSettings' },
+  // `GET /topics/search` answers `{"topics": […]}` (repo/topic.go `TopicSearch`), not the bare list described.
+  TopicListResponse: {
+    type: 'object',
+    required: ['topics'],
+    properties: { topics: { type: 'array', items: { $ref: '#/definitions/TopicResponse' } } },
+  },
+};
+
+/** Path parameters Gitea's router reads as the rest of the path (`*`): file paths, and branch, tag and ref names with `/`. */
+const SPANNING_PARAMS = ['filepath', 'archive', 'branch', 'tag', 'ref'];
 
 /** Keys Gitea sends that its description leaves out (`User.username` comes from its MarshalJSON). */
 const UNDESCRIBED_KEYS: Record<string, string[]> = { User: ['username'] };
@@ -74,11 +119,15 @@ export function loadGiteaApi(descriptionFile: string): GiteaApi {
   for (const format of ['int32', 'int64', 'uint64']) ajv.addFormat(format, { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addSchema({ definitions }, 'gitea');
   const validators = new Map<string, ValidateFunction>();
-  const templates = Object.keys(description.paths).map((template) => ({
-    template,
-    params: (template.match(/\{/g) ?? []).length,
-    pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
-  }));
+  const templates = Object.keys(description.paths).map((template) => {
+    const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+    return {
+      template,
+      params: (template.match(/\{/g) ?? []).length,
+      pattern: new RegExp(`^${escaped.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      spanning: new RegExp(`^${escaped.replace(/\{([^}]+)\}/g, (_match, name: string) => (SPANNING_PARAMS.includes(name) ? '.+' : '[^/]+'))}$`),
+    };
+  });
   // A literal segment beats a parameter (`/user/repos` before `/users/{username}`-like clashes).
   templates.sort((a, b) => a.params - b.params);
 
@@ -109,16 +158,21 @@ export function loadGiteaApi(descriptionFile: string): GiteaApi {
       return body === null || body === undefined || body === '' || hasMessage ? [] : [`error body without a message: ${JSON.stringify(body)}`];
     }
     const bare = path.split('?')[0].replace(new RegExp(`^${description.basePath}(?=/)`), '');
-    const match = templates.find((t) => t.pattern.test(bare));
+    const match = templates.find((t) => t.pattern.test(bare)) ?? templates.find((t) => t.spanning.test(bare));
     if (match === undefined) return [`no path in Gitea's description matches ${bare}`];
     const operation = description.paths[match.template][method.toLowerCase()];
     if (operation === undefined) return [`Gitea's description has no ${method.toUpperCase()} ${match.template}`];
-    const declared = operation.responses?.[String(status)];
+    const operationKey = `${method.toUpperCase()} ${match.template}`;
+    if (status === 200 && body === null && NULL_WHEN_EMPTY.includes(operationKey)) return [];
+    const documented = CORRECTED_STATUSES[operationKey]?.[status] ?? status;
+    const declared = operation.responses?.[String(documented)];
     if (declared === undefined) return [`Gitea's ${method.toUpperCase()} ${match.template} does not answer ${status}`];
     const responseName = declared.$ref?.replace('#/responses/', '');
     const schema =
       responseName !== undefined ? (CORRECTED_RESPONSES[responseName] ?? description.responses[responseName]?.schema) : declared.schema;
     if (schema === undefined) return body === undefined || body === null || body === '' ? [] : [`${status} has no body in Gitea's description`];
+    // Raw files and archives: bytes, which JSON Schema does not describe.
+    if (schema.type === 'file') return [];
     return errorsOf(validatorFor(`${method} ${match.template} ${status}`, schema), body);
   }
 
@@ -144,11 +198,21 @@ export function loadGiteaApi(descriptionFile: string): GiteaApi {
   return { responseErrors, expectResponse, definitionErrors, expectExactShape };
 }
 
-/** A definition with every property required, but those Gitea omits when empty. */
+/** A definition with every property required, but those Gitea omits when empty; those it may send as null allow it. */
 function withRequiredProperties(name: string, schema: SchemaObject): SchemaObject {
   if (schema.type !== 'object' || schema.properties === undefined) return schema;
   const optional = OMITTED_WHEN_EMPTY[name] ?? [];
-  return { ...schema, required: Object.keys(schema.properties).filter((p) => !optional.includes(p)) };
+  const nullable = NULLABLE[name] ?? [];
+  const nullableItems = NULLABLE_ITEMS[name] ?? [];
+  const orNull = (property: SchemaObject): SchemaObject => ({ anyOf: [property, { type: 'null' }] });
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([key, property]) => {
+      if (nullable.includes(key)) return [key, orNull(property)];
+      if (nullableItems.includes(key) && property.items !== undefined) return [key, { ...property, items: orNull(property.items) }];
+      return [key, property];
+    }),
+  );
+  return { ...schema, properties, required: Object.keys(schema.properties).filter((p) => !optional.includes(p)) };
 }
 
 /** Points local `#/definitions/…` references at the registered `gitea` document. */

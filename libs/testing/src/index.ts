@@ -7,3 +7,4 @@ export { testDatabaseUrl, createTestDatabase, type TestDatabase } from './databa
 export { testNatsUrl } from './nats';
 export { uniqueName } from './names';
 export { loadGiteaApi, type GiteaApi, type ResponseToCheck } from './gitea-api';
+export { createGpgKeyring, type GpgKeyring, type GpgKeyListing, type GpgPrimaryKeyListing } from './gpg';

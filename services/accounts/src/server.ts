@@ -1,11 +1,12 @@
-/** The accounts gRPC server: UserService, AccessTokenService, OrgService and TeamService on one RpcServer. */
+/** The accounts gRPC server: UserService, AccessTokenService, OrgService, TeamService and GpgKeyService on one RpcServer. */
 import type { Logger } from '@cairn/log';
 import { createRpcServer, type RpcServer } from '@cairn/rpc';
 import { AccessTokenServiceService, UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
 import { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
-import { NO_REPOSITORIES } from './repos/repo-directory';
 import { createAccessTokenService } from './rpc/access-token-service';
 import type { AccountsContext } from './rpc/context';
+import { createGpgKeyService } from './rpc/gpg-key-service';
 import { createOrgService } from './rpc/org-service';
 import { createTeamService } from './rpc/team-service';
 import { createUserService } from './rpc/user-service';
@@ -15,7 +16,7 @@ export function createAccountsServer(context: AccountsContext, logger: Logger): 
   server.addService(UserServiceService, createUserService(context));
   server.addService(AccessTokenServiceService, createAccessTokenService(context));
   server.addService(OrgServiceService, createOrgService(context));
-  // No repositories exist until the repos service does: see repos/repo-directory.ts.
-  server.addService(TeamServiceService, createTeamService(context, NO_REPOSITORIES));
+  server.addService(TeamServiceService, createTeamService(context));
+  server.addService(GpgKeyServiceService, createGpgKeyService(context));
   return server;
 }

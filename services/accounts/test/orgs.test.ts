@@ -493,7 +493,77 @@ describe('membership through teams', () => {
   });
 });
 
-describe('permissions, repositories, rename and delete', () => {
+describe('ListUserTeams', () => {
+  const EXTERNAL_UNITS = ['repo.ext_wiki', 'repo.ext_issues'];
+  const unitsAt = (mode: string) => Object.fromEntries(ALL_UNITS.map((unit) => [unit, EXTERNAL_UNITS.includes(unit) ? 'read' : mode]));
+  let grantco: number;
+  let otherco: number;
+  let devs: Team;
+  // In no team of the other tests.
+  let gina: User;
+
+  beforeAll(async () => {
+    gina = await createUser('gina');
+    grantco = (await createOrg(alice, 'grantco')).org!.id;
+    otherco = (await createOrg(carol, 'otherco')).org!.id;
+    devs = (await createTeam(alice, 'grantco', 'devs', { unitsMap: { 'repo.code': 'write', 'repo.issues': 'read' }, includesAllRepositories: true })).team!;
+    const admins = (await createTeam(alice, 'grantco', 'Admins', { permission: 'admin', canCreateOrgRepo: true })).team!;
+    const readers = (await createTeam(carol, 'otherco', 'readers', { permission: 'read', units: ['repo.wiki'], unitsMap: {} })).team!;
+    await addMember(alice, devs.id, 'gina');
+    await addMember(alice, admins.id, 'gina');
+    await addMember(carol, readers.id, 'gina');
+  });
+
+  it("answers every team of the user in the organization with the stored modes, by name", async () => {
+    const { teams: granted } = await teams.listUserTeams({ userId: gina.id, orgId: grantco });
+    expect(granted).toEqual([
+      {
+        teamId: expect.any(Number),
+        orgId: grantco,
+        name: 'Admins',
+        permission: 'admin',
+        includesAllRepositories: false,
+        canCreateOrgRepo: true,
+        unitsMap: unitsAt('admin'),
+      },
+      {
+        teamId: devs.id,
+        orgId: grantco,
+        name: 'devs',
+        permission: 'none',
+        includesAllRepositories: true,
+        canCreateOrgRepo: false,
+        unitsMap: { 'repo.code': 'write', 'repo.issues': 'read' },
+      },
+    ]);
+  });
+
+  it('reports the Owners team as owner', async () => {
+    const { teams: granted } = await teams.listUserTeams({ userId: alice.id, orgId: grantco });
+    expect(granted).toEqual([
+      expect.objectContaining({ name: 'Owners', permission: 'owner', includesAllRepositories: true, canCreateOrgRepo: true, unitsMap: unitsAt('owner') }),
+    ]);
+  });
+
+  it('answers the teams of every organization for org 0', async () => {
+    const { teams: granted } = await teams.listUserTeams({ userId: gina.id, orgId: 0 });
+    expect(granted.map((team) => [team.orgId, team.name, team.unitsMap])).toEqual([
+      [grantco, 'Admins', unitsAt('admin')],
+      [grantco, 'devs', { 'repo.code': 'write', 'repo.issues': 'read' }],
+      [otherco, 'readers', { 'repo.wiki': 'read' }],
+    ]);
+  });
+
+  it('answers no teams for a non-member, and follows membership changes', async () => {
+    expect(await teams.listUserTeams({ userId: rita.id, orgId: grantco })).toEqual({ teams: [] });
+    expect(await teams.listUserTeams({ userId: 0, orgId: 0 })).toEqual({ teams: [] });
+    await removeMember(alice, devs.id, 'gina');
+    const { teams: granted } = await teams.listUserTeams({ userId: gina.id, orgId: grantco });
+    expect(granted.map((team) => team.name)).toEqual(['Admins']);
+  });
+});
+
+describe('permissions, rename and delete', () => {
   beforeAll(async () => {
     await createOrg(alice, 'permco');
   });
@@ -506,15 +576,6 @@ describe('permissions, repositories, rename and delete', () => {
     // A team made through the API has mode none: Gitea reports no read either.
     expect(await perms('bob')).toEqual({ isOwner: false, isAdmin: false, canWrite: false, canRead: false, canCreateRepository: true });
     expect(await perms('carol')).toEqual({ isOwner: false, isAdmin: false, canWrite: false, canRead: false, canCreateRepository: false });
-  });
-
-  it('has no repositories until the repos service exists', async () => {
-    const owners = await ownersTeam(alice, 'permco');
-    expect(await teams.listTeamRepos({ viewer: actor(alice), teamId: owners.id })).toEqual({ repoIds: [], total: 0 });
-    for (const call of [teams.addTeamRepo, teams.removeTeamRepo]) {
-      await expect(call({ actor: actor(alice), teamId: owners.id, repo: 'anything' })).rejects.toMatchObject({ code: Code.NOT_FOUND, reason: 'repo_not_found' });
-    }
-    await expect(teams.getTeamRepo({ viewer: actor(alice), teamId: owners.id, repo: 'anything' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
   });
 
   it('updates only the given fields', async () => {

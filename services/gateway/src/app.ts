@@ -16,6 +16,7 @@ import { createAuthenticator } from './auth/authenticate';
 import { type GatewayBus, subscribeTokenInvalidation } from './auth/invalidation';
 import { TokenCache } from './auth/token-cache';
 import type { GatewayClients } from './clients';
+import { createSmartHttpRouter } from './git/smart-http';
 import { type DependencyCheck, healthzHandler } from './health/healthz';
 import { type ErrorHandler, type GatewayRequest, type GatewayResponse, type NextFunction, createGatewayServer } from './http/exchange';
 import { createRouter } from './http/express-router';
@@ -67,7 +68,8 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
   // Gitea's health endpoint: a web route, outside the API and its sign-in rules, not in the API description.
   router.get('/api/healthz', markRoute('/api/healthz'), healthzHandler(config.appName, deps.healthChecks ?? []));
 
-  router.use(API_PREFIX, createApiRouter({ services, routes: api.routes, authenticate: createAuthenticator({ config, clients, cache: tokenCache }) }));
+  const authenticate = createAuthenticator({ config, clients, cache: tokenCache });
+  router.use(API_PREFIX, createApiRouter({ services, routes: api.routes, authenticate }));
 
   // `[api] ENABLE_SWAGGER` switches the description, its page and /api/v1/swagger off together, as in Gitea.
   if (config.api.enableSwagger) {
@@ -81,6 +83,9 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
       res.end(SWAGGER_PAGE_HTML);
     });
   }
+
+  // git's smart HTTP at {ROOT_URL}{owner}/{repo}.git: after the fixed paths, so none of them reads as an owner.
+  router.use(createSmartHttpRouter({ services, authenticate }));
 
   router.use((_req, res) => {
     res.statusCode = 404;

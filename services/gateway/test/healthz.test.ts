@@ -1,6 +1,5 @@
-import { GRPC_SERVICES } from '@cairn/config';
+import { GRPC_SERVICES, encodeEnvKey } from '@cairn/config';
 import { silentLogger } from '@cairn/log';
-import { ActivityServiceService } from '@cairn/proto/cairn/notifications/v1/notifications_service';
 import { createRpcServer } from '@cairn/rpc';
 import { start } from '../src';
 import { HEALTH_CONTENT_TYPE, type DependencyCheck, type HealthReport } from '../src/health/healthz';
@@ -82,12 +81,14 @@ describe('GET /api/healthz', () => {
 describe('GET /api/healthz of a started gateway', () => {
   it('checks every gRPC service over the gRPC health service', async () => {
     const accounts = await startGrpcAccounts();
-    // notifications serving, so only accounts' health changes the answer.
-    const notifications = createRpcServer({ service: 'notifications', logger: silentLogger() });
-    notifications.addService(ActivityServiceService, { getHeatmap: async () => ({ buckets: [] }) });
-    const notificationsAddr = `127.0.0.1:${await notifications.start('127.0.0.1:0')}`;
-    notifications.setServing(true);
-    const config = testConfig({ CAIRN__services_0X2E_accounts__ADDR: accounts.addr, CAIRN__services_0X2E_notifications__ADDR: notificationsAddr });
+    // Every other service serving (the health service alone answers for it), so only accounts' health changes the answer.
+    const others = GRPC_SERVICES.filter((name) => name !== 'accounts').map((name) => ({ name, server: createRpcServer({ service: name, logger: silentLogger() }) }));
+    const env: Record<string, string> = { [encodeEnvKey('services.accounts', 'ADDR')]: accounts.addr };
+    for (const { name, server } of others) {
+      env[encodeEnvKey(`services.${name}`, 'ADDR')] = `127.0.0.1:${await server.start('127.0.0.1:0')}`;
+      server.setServing(true);
+    }
+    const config = testConfig(env);
     const service = await start({ config, logger: silentLogger(), bus: new FakeBroadcastBus(), listen: '127.0.0.1:0' });
     const healthz = `http://127.0.0.1:${service.port}/api/healthz`;
     try {
@@ -109,7 +110,7 @@ describe('GET /api/healthz of a started gateway', () => {
     } finally {
       await service.stop();
       await accounts.server.stop(0);
-      await notifications.stop(0);
+      for (const { server } of others) await server.stop(0);
     }
   });
 });

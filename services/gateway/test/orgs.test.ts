@@ -403,21 +403,4 @@ describe('team routes', () => {
     expect((await gw.fetch('/api/v1/teams/7/members/alice', { method: 'PUT', headers: { Authorization: ALICE } })).status).toBe(204);
     expect((await gw.fetch('/api/v1/teams/7/members/alice', { method: 'DELETE', headers: { Authorization: ALICE } })).status).toBe(204);
   });
-
-  it('has no team repositories yet', async () => {
-    fakes.teams.listTeamRepos = async () => ({ repoIds: [], total: 0 });
-    const listed = await gw.fetch('/api/v1/teams/7/repos', { headers: { Authorization: ALICE } });
-    expect(await listed.json()).toEqual([]);
-    expect(listed.headers.get('x-total-count')).toBe('0');
-    const notFound = async () => {
-      throw CairnError.notFound('repository does not exist [name: r]', { reason: 'repo_not_found' });
-    };
-    fakes.teams.getTeamRepo = notFound;
-    fakes.teams.addTeamRepo = notFound;
-    fakes.teams.removeTeamRepo = notFound;
-    for (const method of ['GET', 'PUT', 'DELETE']) {
-      const res = await gw.fetch('/api/v1/teams/7/repos/acme/r', { method, headers: { Authorization: ALICE } });
-      expect({ method, status: res.status, body: await res.json() }).toEqual({ method, status: 404, body: { errors: null, message: 'not found', url: URL_KEY } });
-    }
-  });
 });

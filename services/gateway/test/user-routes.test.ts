@@ -5,6 +5,7 @@
  */
 import { expectExactGiteaShape, giteaApi } from './support/gitea-schema';
 import { FakeAccounts } from './support/fake-accounts';
+import { FakeRepos, permission, repository } from './support/fake-repos';
 import { type TestGateway, basic, jsonBody, startTestGateway, tokenAuth } from './support/harness';
 
 const URL_KEY = 'http://localhost:3000/api/swagger';
@@ -17,7 +18,12 @@ function seed() {
   const lim = accounts.addUser('lim', { visibility: 'limited' });
   const hid = accounts.addUser('hid', { visibility: 'private' });
   const token = (id: number, scopes = ['all']) => tokenAuth(accounts.addToken(id, `t${Math.random()}`, scopes).secret);
-  return { accounts, root, alice, bob, lim, hid, token };
+  // repos answers every owner's list with nothing unless a test says otherwise.
+  const repos = new FakeRepos();
+  repos.answers.listOwnerRepositories = async () => ({ repositories: [], total: 0 });
+  accounts.clients.repos = repos.client;
+  accounts.clients.stars = repos.stars;
+  return { accounts, repos, root, alice, bob, lim, hid, token };
 }
 
 async function answer(res: Response): Promise<{ status: number; body: unknown }> {
@@ -119,11 +125,29 @@ describe('GET /users/{username} and /users/{username}/repos', () => {
     expect(s.accounts.calls.resolveName).toBeUndefined();
   });
 
-  it('lists no repositories yet, with the total header, for users the caller may see', async () => {
+  it('lists what repos answers for the owner and the caller, with the paging headers, for users the caller may see', async () => {
     const res = await gw.fetch('/api/v1/users/alice/repos');
     expect(res.headers.get('x-total-count')).toBe('0');
     expect(res.headers.get('link')).toBeNull();
     expect(await described('GET', '/api/v1/users/alice/repos', res)).toEqual({ status: 200, body: [] });
+    expect(s.repos.calls('listOwnerRepositories').at(-1)).toEqual({ viewer: undefined, ownerId: s.alice.id, page: { page: 1, limit: 30 } });
+
+    const demo = repository(7, 'alice', 'demo', { ownerId: s.alice.id });
+    s.repos.answers.listOwnerRepositories = async () => ({ repositories: [{ repository: demo, permission: permission('read') }], total: 2 });
+    try {
+      const page = await gw.fetch('/api/v1/users/alice/repos?limit=1', { headers: { Authorization: s.token(s.bob.id) } });
+      expect(page.headers.get('x-total-count')).toBe('2');
+      expect(page.headers.get('link')).toContain('rel="next"');
+      const { body } = await described('GET', '/api/v1/users/alice/repos?limit=1', page);
+      expect(body).toEqual([expect.objectContaining({ full_name: 'alice/demo', owner: expect.objectContaining({ login: 'alice' }) })]);
+      expect(s.repos.calls('listOwnerRepositories').at(-1)).toEqual({
+        viewer: { userId: s.bob.id, isAdmin: false, isRestricted: false },
+        ownerId: s.alice.id,
+        page: { page: 1, limit: 1 },
+      });
+    } finally {
+      s.repos.answers.listOwnerRepositories = async () => ({ repositories: [], total: 0 });
+    }
     expect(await answer(await gw.fetch('/api/v1/users/lim/repos'))).toEqual({
       status: 404,
       body: { message: 'user redirect does not exist [name: lim]', url: URL_KEY },

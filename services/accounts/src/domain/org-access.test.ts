@@ -142,16 +142,6 @@ const TEAM_MATRIX: Record<TeamAction, Record<string, string>> = {
     owner: 'AAA',
     admin: 'AAA',
   },
-  manage_repos: {
-    anonymous: 'NNN',
-    plain: 'NNN',
-    restricted: 'NNN',
-    'other-team member': 'DDD',
-    'team member': 'AAA',
-    'restricted team member': 'AAA',
-    owner: 'AAA',
-    admin: 'AAA',
-  },
 };
 
 describe('decideTeamAction matrix', () => {

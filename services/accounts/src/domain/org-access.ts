@@ -66,14 +66,14 @@ export function decideOrgAction(viewer: Viewer, action: OrgAction, org: OrgStand
 }
 
 /**
- * - `view`: see the team, its members and repositories (site admins, owners, the team's members);
- * - `manage`: edit or delete it, add or remove members (site admins and owners);
- * - `manage_repos`: add or remove its repositories (as `view`; the repository's own admin check follows).
+ * - `view`: see the team and its members (site admins, owners, the team's members) — also what the gateway
+ *   asks before it reads or changes the team's repositories in the repos service (Gitea's `reqTeamMembership`);
+ * - `manage`: edit or delete it, add or remove members (site admins and owners).
  *
  * A team of an organization the viewer may not see, or that they do not belong to, is NOT_FOUND; a member
  * of the organization is told what they lack.
  */
-export type TeamAction = 'view' | 'manage' | 'manage_repos';
+export type TeamAction = 'view' | 'manage';
 
 export function decideTeamAction(viewer: Viewer, action: TeamAction, team: TeamStanding): Decision {
   if (!canSeeOrg(viewer, team, team.isMember)) return HIDDEN;

@@ -14,7 +14,6 @@ export const OrgReason = {
   ownersTeamUndeletable: 'owners_team_undeletable',
   createOrgDenied: 'create_org_denied',
   denied: 'org_denied',
-  repoNotFound: 'repo_not_found',
   teamMemberNotFound: 'team_member_not_found',
   userHasOrgs: 'user_has_orgs',
 } as const;
@@ -53,18 +52,9 @@ export function createOrgDenied(): CairnError {
   return CairnError.denied('user is not allowed to create organizations', { reason: OrgReason.createOrgDenied });
 }
 
-/** A repository of the organization that does not exist (Gitea's bare not-found). */
-export function repoNotFound(name: string): CairnError {
-  return CairnError.notFound(`repository does not exist [name: ${name}]`, { reason: OrgReason.repoNotFound });
-}
-
 /** The user named is not in the team (Gitea's bare not-found). */
 export function teamMemberNotFound(): CairnError {
   return CairnError.notFound('not found', { reason: OrgReason.teamMemberNotFound });
-}
-
-export function repoAdminRequired(): CairnError {
-  return CairnError.denied('Must have admin-level access to the repository', { reason: OrgReason.denied });
 }
 
 /** Throws what a refused decision says: `notFound()` for what the viewer may not see, else PERMISSION_DENIED. */

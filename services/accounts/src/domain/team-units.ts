@@ -183,3 +183,16 @@ export function teamAccessView(access: TeamAccess): TeamAccessView {
   }
   return { permission, units, unitsMap };
 }
+
+/**
+ * The team's stored unit modes by unit key, as repository permission decisions read them (Gitea's
+ * `Team.UnitAccessModeEx`): unlike `teamAccessView`, an admin team's external units stay readable only.
+ */
+export function grantedUnits(access: TeamAccess): Record<string, string> {
+  const granted: Record<string, string> = {};
+  for (const unit of byType(access.units)) {
+    const key = unitKey(unit.type);
+    if (key !== undefined) granted[key] = accessModeName(unit.accessMode);
+  }
+  return granted;
+}

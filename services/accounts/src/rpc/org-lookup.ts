@@ -3,11 +3,11 @@
  * viewer's standing in it (for the decisions of domain/org-access.ts), and the user a request names.
  */
 import type { CommonQueryMethods } from '@cairn/db';
-import type { Team } from '@cairn/proto/cairn/accounts/v1/orgs_service';
+import type { Team, TeamGrant } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import type { OrgStanding, TeamStanding } from '../domain/org-access';
 import { orgNotFound, teamNotFound } from '../domain/org-errors';
 import { userNotFound } from '../domain/errors';
-import { teamAccessView } from '../domain/team-units';
+import { accessModeName, grantedUnits, teamAccessView } from '../domain/team-units';
 import { ANONYMOUS, type Viewer } from '../domain/visibility-rules';
 import { isTeamMember, orgStanding } from '../store/members';
 import { findOrgById, findOrgByName, toOrganization, toOrganizationRecord, type OrgRow } from '../store/orgs';
@@ -71,4 +71,17 @@ export function toTeam(team: TeamRecord, org: OrgRow, viewer: Viewer): Team {
 /** The team with every field of its organization, for events. */
 export function teamForEvent(team: TeamRecord, org: OrgRow): Team {
   return { ...toTeam(team, org, ANONYMOUS), organization: toOrganizationRecord(org) };
+}
+
+/** The team as it grants repository access (ListUserTeams): its own mode and its stored unit modes. */
+export function toTeamGrant(team: TeamRecord): TeamGrant {
+  return {
+    teamId: team.id,
+    orgId: team.orgId,
+    name: team.name,
+    permission: accessModeName(team.access.accessMode),
+    includesAllRepositories: team.includesAllRepositories,
+    canCreateOrgRepo: team.canCreateOrgRepo,
+    unitsMap: grantedUnits(team.access),
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * TeamService: the teams of organizations (Gitea's routers/api/v1/org/team.go over services/org/team.go).
- * Access rules come from domain/org-access.ts, team access from domain/team-units.ts; repositories are found
- * through the `RepoDirectory` seam, which knows none until the repos service exists.
+ * Access rules come from domain/org-access.ts, team access from domain/team-units.ts. Which repositories a team
+ * is linked to is the repos service's; `ListUserTeams` tells it what each team of a user grants.
  */
 import type { CommonQueryMethods, DatabaseTransactionConnection } from '@cairn/db';
 import type { AsyncServiceOf } from '@cairn/rpc';
@@ -13,8 +13,6 @@ import {
   enforce,
   orgNotFound,
   ownersTeamUndeletable,
-  repoAdminRequired,
-  repoNotFound,
   teamExists,
   teamMemberNotFound,
   teamNotFound,
@@ -25,34 +23,21 @@ import { containsPattern, pageWindow } from '../domain/user-search';
 import { userForViewer } from '../domain/user-view';
 import { viewerFromActor, type Viewer } from '../domain/visibility-rules';
 import { enqueueTeamCreated, enqueueTeamDeleted, enqueueTeamUpdated } from '../events/org-outbox';
-import type { RepoDirectory } from '../repos/repo-directory';
 import { isTeamMember, listTeamMembers, teamMemberIds } from '../store/members';
-import { lockOrg } from '../store/orgs';
-import {
-  addTeamRepo,
-  deleteTeam,
-  hasTeamRepo,
-  insertTeam,
-  isOwnersTeam,
-  listTeamRepoIds,
-  removeTeamRepo,
-  searchTeams,
-  teamNameTaken,
-  updateTeam,
-  type TeamChanges,
-} from '../store/teams';
+import { findOrgsByIds, lockOrg } from '../store/orgs';
+import { deleteTeam, findTeams, insertTeam, isOwnersTeam, listUserTeams, searchTeams, teamNameTaken, updateTeam, type TeamChanges } from '../store/teams';
 import { toUser } from '../store/users';
 import type { AccountsContext } from './context';
 import { guard } from './guard';
 import { dropTeamless, joinTeam, leaveTeam } from './membership-changes';
-import { findIndividual, loadOrg, loadTeam, teamForEvent, toTeam, type TeamInView } from './org-lookup';
+import { findIndividual, loadOrg, loadTeam, teamForEvent, toTeam, toTeamGrant, type TeamInView } from './org-lookup';
 
 /** Gitea's `IsUsableTeamName`: `new` would clash with the team creation page. */
 function assertUsableTeamName(name: string): void {
   if (name.toLowerCase() === 'new') throw nameReserved(name);
 }
 
-export function createTeamService({ db, settings }: AccountsContext, repos: RepoDirectory): AsyncServiceOf<typeof TeamServiceService> {
+export function createTeamService({ db, settings }: AccountsContext): AsyncServiceOf<typeof TeamServiceService> {
   const { noReplyAddress } = settings;
 
   /** The team, when the viewer may do `action` with it. */
@@ -230,51 +215,25 @@ export function createTeamService({ db, settings }: AccountsContext, repos: Repo
       );
     },
 
-    async listTeamRepos(request) {
-      const viewer = viewerFromActor(request.viewer);
+    async listUserTeams(request) {
       return guard(async () => {
-        const { team } = await teamFor(db.pool, viewer, request.teamId, 'view');
-        const { repoIds, total } = await listTeamRepoIds(db.pool, team.id, pageWindow(request.page));
-        return { repoIds: [...repoIds], total };
+        const teams = await listUserTeams(db.pool, request.userId, request.orgId);
+        return { teams: teams.map(toTeamGrant) };
       });
     },
 
-    async getTeamRepo(request) {
+    async batchGetTeams(request) {
       const viewer = viewerFromActor(request.viewer);
       return guard(async () => {
-        const { team } = await teamFor(db.pool, viewer, request.teamId, 'view');
-        const repo = await repos.findOrgRepo(team.orgId, request.repo, viewer);
-        if (repo === undefined || !(await hasTeamRepo(db.pool, team.id, repo.id))) throw repoNotFound(request.repo);
-        return { repoId: repo.id };
+        const teams = await findTeams(db.pool, [...new Set(request.ids)]);
+        const orgs = new Map((await findOrgsByIds(db.pool, [...new Set(teams.map((team) => team.orgId))])).map((org) => [org.id, org]));
+        return {
+          teams: teams.flatMap((team) => {
+            const org = orgs.get(team.orgId);
+            return org === undefined ? [] : [toTeam(team, org, viewer)];
+          }),
+        };
       });
-    },
-
-    async addTeamRepo(request) {
-      const viewer = viewerFromActor(request.actor);
-      return guard(() =>
-        db.pool.transaction(async (tx) => {
-          const { team } = await lockTeamFor(tx, viewer, request.teamId, 'manage_repos');
-          const repo = await repos.findOrgRepo(team.orgId, request.repo, viewer);
-          if (repo === undefined) throw repoNotFound(request.repo);
-          if (!repo.viewerIsAdmin) throw repoAdminRequired();
-          await addTeamRepo(tx, team, repo.id);
-          return {};
-        }),
-      );
-    },
-
-    async removeTeamRepo(request) {
-      const viewer = viewerFromActor(request.actor);
-      return guard(() =>
-        db.pool.transaction(async (tx) => {
-          const { team } = await lockTeamFor(tx, viewer, request.teamId, 'manage_repos');
-          const repo = await repos.findOrgRepo(team.orgId, request.repo, viewer);
-          if (repo === undefined) throw repoNotFound(request.repo);
-          if (!repo.viewerIsAdmin) throw repoAdminRequired();
-          await removeTeamRepo(tx, team.id, repo.id);
-          return {};
-        }),
-      );
     },
   };
 }

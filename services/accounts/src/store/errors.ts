@@ -6,6 +6,7 @@
 import { toCairnError } from '@cairn/db';
 import type { CairnError } from '@cairn/rpc';
 import { emailUsed, tokenNameUsed, userExists } from '../domain/errors';
+import { gpgKeyExists } from '../domain/gpg-key-errors';
 
 /** The values the messages name; whatever the failing request was writing. */
 export interface ConflictSubject {
@@ -22,6 +23,8 @@ export function toAccountsError(error: unknown, subject: ConflictSubject = {}): 
       return emailUsed(subject.email ?? '');
     case 'access_tokens_user_id_name_key':
       return tokenNameUsed();
+    case 'gpg_keys_key_id_key':
+      return gpgKeyExists();
     default:
       return mapped;
   }

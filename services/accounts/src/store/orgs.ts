@@ -77,6 +77,12 @@ export function findOrgById(db: CommonQueryMethods, id: number): Promise<OrgRow 
   return db.maybeOne(sql.type(orgRow)`SELECT ${ORG_COLUMNS} FROM users WHERE id = ${id} AND type = ${ORG_TYPE}`);
 }
 
+/** The organizations among `ids` that exist. */
+export async function findOrgsByIds(db: CommonQueryMethods, ids: readonly number[]): Promise<readonly OrgRow[]> {
+  if (ids.length === 0) return [];
+  return db.any(sql.type(orgRow)`SELECT ${ORG_COLUMNS} FROM users WHERE id = ANY(${sql.array(ids, 'int8')}) AND type = ${ORG_TYPE}`);
+}
+
 /** By current name, case-insensitively. */
 export function findOrgByName(db: CommonQueryMethods, name: string): Promise<OrgRow | null> {
   return db.maybeOne(sql.type(orgRow)`SELECT ${ORG_COLUMNS} FROM users WHERE lower_name = ${name.toLowerCase()} AND type = ${ORG_TYPE}`);

@@ -1,4 +1,4 @@
-/** Teams: `teams` with their `team_units`, and the repository links in `team_repos`. */
+/** Teams: `teams` with their `team_units`. */
 import { sql, z, type CommonQueryMethods, type DatabaseTransactionConnection, type SqlToken } from '@cairn/db';
 import { AccessMode, isAccessMode, type TeamAccess, type TeamUnitAccess } from '../domain/team-units';
 import type { PageWindow } from '../domain/user-search';
@@ -94,6 +94,13 @@ export async function findTeam(db: CommonQueryMethods, id: number): Promise<Team
   return row === null ? null : (await withUnits(db, [row]))[0];
 }
 
+/** The teams among `ids` that exist, by id. */
+export async function findTeams(db: CommonQueryMethods, ids: readonly number[]): Promise<TeamRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.any(sql.type(teamColumnsRow)`SELECT ${TEAM_COLUMNS} FROM teams WHERE id = ANY(${sql.array(ids, 'int8')}) ORDER BY id`);
+  return withUnits(db, rows);
+}
+
 /** Whether the organization has a team of that name (any case), other than `exceptId`. */
 export function teamNameTaken(db: CommonQueryMethods, orgId: number, name: string, exceptId = 0): Promise<boolean> {
   return db.exists(sql.unsafe`SELECT 1 FROM teams WHERE org_id = ${orgId} AND lower_name = ${name.toLowerCase()} AND id <> ${exceptId}`);
@@ -161,34 +168,17 @@ export async function updateTeam(tx: DatabaseTransactionConnection, id: number, 
   return (await withUnits(tx, [row]))[0];
 }
 
-/** Deletes the team; its units, memberships and repository links go with it (ON DELETE CASCADE). */
+/** The teams `uid` is in: of one organization, or of every organization when `orgId` is 0; by organization and name. */
+export async function listUserTeams(db: CommonQueryMethods, uid: number, orgId: number): Promise<TeamRecord[]> {
+  const inOrg = orgId === 0 ? sql.fragment`` : sql.fragment`AND member.org_id = ${orgId}`;
+  const rows = await db.any(sql.type(teamColumnsRow)`
+    SELECT ${TEAM_COLUMNS} FROM teams JOIN team_users member ON member.team_id = teams.id AND member.uid = ${uid} ${inOrg}
+    ORDER BY teams.org_id, teams.lower_name, teams.id
+  `);
+  return withUnits(db, rows);
+}
+
+/** Deletes the team; its units and memberships go with it (ON DELETE CASCADE). */
 export async function deleteTeam(tx: DatabaseTransactionConnection, id: number): Promise<void> {
   await tx.query(sql.unsafe`DELETE FROM teams WHERE id = ${id}`);
-}
-
-/** A page of the team's repository ids, and their total. */
-export async function listTeamRepoIds(
-  db: CommonQueryMethods,
-  teamId: number,
-  window: PageWindow | undefined,
-): Promise<{ repoIds: readonly number[]; total: number }> {
-  const repoIds = await db.anyFirst(sql.type(z.object({ repo_id: z.number() }))`
-    SELECT repo_id FROM team_repos WHERE team_id = ${teamId} ORDER BY repo_id ${paging(window)}
-  `);
-  const { count } = await db.one(sql.type(countRow)`SELECT count(*)::int AS count FROM team_repos WHERE team_id = ${teamId}`);
-  return { repoIds, total: count };
-}
-
-export function hasTeamRepo(db: CommonQueryMethods, teamId: number, repoId: number): Promise<boolean> {
-  return db.exists(sql.unsafe`SELECT 1 FROM team_repos WHERE team_id = ${teamId} AND repo_id = ${repoId}`);
-}
-
-export async function addTeamRepo(tx: DatabaseTransactionConnection, team: { id: number; orgId: number }, repoId: number): Promise<void> {
-  await tx.query(sql.unsafe`
-    INSERT INTO team_repos (team_id, org_id, repo_id) VALUES (${team.id}, ${team.orgId}, ${repoId}) ON CONFLICT DO NOTHING
-  `);
-}
-
-export async function removeTeamRepo(tx: DatabaseTransactionConnection, teamId: number, repoId: number): Promise<void> {
-  await tx.query(sql.unsafe`DELETE FROM team_repos WHERE team_id = ${teamId} AND repo_id = ${repoId}`);
 }

@@ -74,13 +74,13 @@ export async function loadAccount<T>(
 }
 
 /**
- * The request's URL with the `param` segment replaced by `newName` (same query string), below ROOT_URL's path,
- * as Gitea's RedirectToUser builds it.
+ * The request's URL with the segments of the `renames` parameters replaced by their new names (same query
+ * string), below ROOT_URL's path, as Gitea's RedirectToUser and RedirectToRepo build it.
  */
-export function renamedLocation(req: GatewayRequest, routePath: string, param: string, newName: string, rootUrl: string): string {
-  const index = routePath.split('/').indexOf(`{${param}}`);
+export function renamedLocation(req: GatewayRequest, routePath: string, renames: Readonly<Record<string, string>>, rootUrl: string): string {
+  const routeSegments = routePath.split('/');
   const segments = req.path.split('/');
-  segments[index] = encodeURIComponent(newName);
+  for (const [param, newName] of Object.entries(renames)) segments[routeSegments.indexOf(`{${param}}`)] = encodeURIComponent(newName);
   const at = req.originalUrl.indexOf('?');
   const query = at < 0 ? '' : req.originalUrl.slice(at);
   return `${new URL(rootUrl).pathname.replace(/\/$/, '')}${req.baseUrl}${segments.join('/')}${query}`;

@@ -2,7 +2,8 @@
  * One API request through its route, in Gitea's middleware order: token scopes (and public-only tokens on
  * routes closed to them) → signed in / site admin → account names in the path (renamed: 307; unknown or
  * hidden: 404) and the context user → public-only token on a non-public user → explore sign-in → self or
- * admin → Basic auth → body → handler. Every failure on the way becomes Gitea's error answer; service errors
+ * admin → Basic auth → the `{owner}/{repo}` repository (renamed: 301; hidden: 404; too little access: 403;
+ * archived: 423) → body → handler. Every failure on the way becomes Gitea's error answer; service errors
  * are mapped by the route's table.
  */
 import {
@@ -15,6 +16,7 @@ import {
   httpErrorFromCairn,
   linkHeader,
   listOptions,
+  type CairnErrorMapping,
   type GoValues,
   type ListOptions,
   type ScopeCategory,
@@ -27,8 +29,10 @@ import { isPublicOnly, viewerOf, type Caller } from '../auth/caller';
 import { readJsonBody } from '../http/body';
 import type { GatewayRequest, GatewayResponse } from '../http/exchange';
 import { sendJson, sendRedirect } from '../http/respond';
+import { sendStream } from '../http/stream';
 import { accountNameParams, loadAccount, renamedLocation, resolveAccount } from './account-name';
-import type { ApiContext, GatewayServices, NamedAccount, RegisteredRoute } from './types';
+import { REPO_ERROR_REASONS, REPO_NAME_PARAM, REPO_OWNER_PARAM, checkRepoRequirement, lookUpRepo, repoNameOf } from './repo-context';
+import type { ApiContext, GatewayServices, NamedAccount, RegisteredRoute, RepoContext } from './types';
 
 export const TOKEN_REQUIRED_MESSAGE = 'token is required';
 export const SITE_ADMIN_REQUIRED_MESSAGE = 'user should be the site admin';
@@ -46,11 +50,17 @@ export interface PreparedRoute {
   scopes: readonly ScopeCategory[];
   /** The path parameters naming accounts, in path order. */
   accountParams: readonly string[];
+  /** How the route's call errors become HTTP: its own table, over the repository routes' shared reasons. */
+  errors: CairnErrorMapping | undefined;
 }
 
 export function prepareRoute(route: RegisteredRoute): PreparedRoute {
+  if (route.repo !== undefined && !(route.path.includes(`{${REPO_OWNER_PARAM}}`) && route.path.includes(`{${REPO_NAME_PARAM}}`))) {
+    throw new Error(`${route.method.toUpperCase()} ${route.path}: a repo requirement needs {${REPO_OWNER_PARAM}} and {${REPO_NAME_PARAM}} in the path`);
+  }
   const scopes = route.scope === undefined ? [] : typeof route.scope === 'string' ? [route.scope] : route.scope;
-  return { route, scopes, accountParams: accountNameParams(route.path) };
+  const errors = route.repo === undefined ? route.errors : { ...route.errors, reasons: { ...REPO_ERROR_REASONS, ...route.errors?.reasons } };
+  return { route, scopes, accountParams: accountNameParams(route.path), errors };
 }
 
 /** The accounts the path names, the context user, or the rename to answer with. */
@@ -113,6 +123,7 @@ class RouteContext implements ApiContext<unknown> {
     readonly viewer: Actor | undefined,
     readonly contextUser: User | undefined,
     readonly accounts: Readonly<Record<string, NamedAccount>>,
+    readonly repo: RepoContext | undefined,
     readonly params: Readonly<Record<string, string>>,
     readonly query: GoValues,
     readonly body: unknown,
@@ -171,7 +182,7 @@ export async function runRoute(prepared: PreparedRoute, services: GatewayService
     const { accounts, contextUser, renamed } =
       prepared.accountParams.length === 0 ? NO_PATH_ACCOUNTS : await resolvePathAccounts(prepared, params, doer, viewer, services);
     if (renamed !== undefined) {
-      sendRedirect(req, res, 307, renamedLocation(req, route.path, renamed.param, renamed.name, config.server.rootUrl));
+      sendRedirect(req, res, 307, renamedLocation(req, route.path, { [renamed.param]: renamed.name }, config.server.rootUrl));
       return;
     }
 
@@ -194,6 +205,21 @@ export async function runRoute(prepared: PreparedRoute, services: GatewayService
       throw HttpError.unauthorized(BASIC_AUTH_REQUIRED_MESSAGE);
     }
 
+    let repo: RepoContext | undefined;
+    if (route.repo !== undefined) {
+      const requested = params[REPO_NAME_PARAM] ?? '';
+      const found = await lookUpRepo(services, viewer, params[REPO_OWNER_PARAM] ?? '', repoNameOf(requested));
+      if (found.kind === 'renamed') {
+        // A git client asked for `<name>.git`: it follows the redirect to the new name the same way.
+        const name = requested === repoNameOf(requested) ? found.name : `${found.name}${requested.slice(-4)}`;
+        const location = renamedLocation(req, route.path, { [REPO_OWNER_PARAM]: found.owner, [REPO_NAME_PARAM]: name }, config.server.rootUrl);
+        sendRedirect(req, res, 301, location);
+        return;
+      }
+      checkRepoRequirement(route.repo, found.value, isPublicOnly(caller));
+      repo = found.value;
+    }
+
     let body: unknown;
     if (route.body !== undefined) {
       const bound = route.body.bind(await readJsonBody(req, config.server.maxBodySize));
@@ -203,13 +229,18 @@ export async function runRoute(prepared: PreparedRoute, services: GatewayService
 
     const rawQuery = rawQueryOf(req);
     const query = req.query ?? parseGoQuery(rawQuery);
-    const reply = await route.handler(new RouteContext(services, caller, doer, viewer, contextUser, accounts, params, query, body, req, res, rawQuery));
+    const reply = await route.handler(new RouteContext(services, caller, doer, viewer, contextUser, accounts, repo, params, query, body, req, res, rawQuery));
+    for (const [name, value] of Object.entries(reply.headers ?? {})) {
+      // Exposed header names add to those the paging headers exposed.
+      res.setHeader(name, name === EXPOSE_HEADERS_HEADER ? appendExposeHeaders(res.getHeader(name)?.toString(), value) : value);
+    }
     if (reply.location !== undefined) sendRedirect(req, res, reply.status, reply.location);
+    else if (reply.stream !== undefined) await sendStream(res, reply.status, reply.stream, services.logger);
     else if (reply.body === undefined) {
       res.statusCode = reply.status;
       res.end();
     } else sendJson(res, reply.status, reply.body);
   } catch (error) {
-    throw isCairnError(error) ? httpErrorFromCairn(error, prepared.route.errors) : error;
+    throw isCairnError(error) ? httpErrorFromCairn(error, prepared.errors) : error;
   }
 }

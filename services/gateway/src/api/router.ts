@@ -21,17 +21,26 @@ import type { GatewayServices, RegisteredRoute } from './types';
 /** Where the router is mounted: Gitea's API prefix. */
 export const API_PREFIX = '/api/v1';
 
-/** `/users/{username}` → `/users/:username` (express) and a matcher for the 405 check. */
-function expressPath(path: string): string {
-  return path.replace(/\{(\w+)\}/g, ':$1');
+/** `/users/{username}` → `/users/:username` (express; a wildcard `{filepath}` → `*filepath`) and a matcher for the 405 check. */
+function expressPath(path: string, wildcards: readonly string[] = []): string {
+  return path.replace(/\{(\w+)\}/g, (_match, name: string) => (wildcards.includes(name) ? `*${name}` : `:${name}`));
 }
 
-function pathMatcher(path: string): RegExp {
+function pathMatcher(path: string, wildcards: readonly string[] = []): RegExp {
   const pattern = path
     .split(/(\{\w+\})/)
-    .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) => (part.startsWith('{') ? (wildcards.includes(part.slice(1, -1)) ? '.+' : '[^/]+') : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('');
   return new RegExp(`^${pattern}/?$`);
+}
+
+/** express hands a wildcard parameter over as its segments: joined, it is the path the client wrote. */
+function joinWildcards(req: GatewayRequest, wildcards: readonly string[]): void {
+  const params = req.params as Record<string, string | string[]>;
+  for (const name of wildcards) {
+    const value = params[name];
+    if (Array.isArray(value)) req.params[name] = value.join('/');
+  }
 }
 
 export interface ApiRouterOptions {
@@ -80,13 +89,15 @@ export function createApiRouter({ services, routes, authenticate }: ApiRouterOpt
   for (const route of routes) {
     const prepared = prepareRoute(route);
     const recorder = httpRouteRecorder(`${API_PREFIX}${route.path}`);
+    const wildcards = route.pathWildcards ?? [];
     const answer: Handler = (req, res) => {
       // Before the request-wide steps, so a 401 or 403 is still counted under its route template.
       res.route = recorder;
+      if (wildcards.length > 0) joinWildcards(req, wildcards);
       const admitted = admit(req, res);
       return admitted === undefined ? runRoute(prepared, services, req, res) : admitted.then(() => runRoute(prepared, services, req, res));
     };
-    router[route.method](expressPath(route.path), answer);
+    router[route.method](expressPath(route.path, wildcards), answer);
   }
 
   // What no route answers goes through the same steps first (a bad token is a 401 on any API path, as in Gitea).
@@ -101,7 +112,7 @@ export function createApiRouter({ services, routes, authenticate }: ApiRouterOpt
     });
   }
 
-  const matchers = routes.map((route) => ({ method: route.method, path: route.path, matches: pathMatcher(route.path) }));
+  const matchers = routes.map((route) => ({ method: route.method, path: route.path, matches: pathMatcher(route.path, route.pathWildcards) }));
   router.use((req, res, next) => {
     const path = req.path;
     const matching = matchers.filter((m) => m.matches.test(path));

@@ -8,6 +8,7 @@ import type { CairnErrorMapping, GoStruct, GoValues, ListOptions, ScopeCategory 
 import type { Logger } from '@cairn/log';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
+import type { Permission, Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { Caller } from '../auth/caller';
 import type { TokenCache } from '../auth/token-cache';
 import type { GatewayClients } from '../clients';
@@ -30,6 +31,9 @@ export type AuthRequirement = 'optional' | 'required' | 'basic' | 'admin';
  */
 export type ContextUserRule = 'visible';
 
+/** The account type of an organization (accounts' `User.type`, repos' `Repository.owner_type`); 0 is an individual. */
+export const ORGANIZATION_TYPE = 1;
+
 /** What a `{username}` or `{org}` path parameter names, once resolved (api/account-name.ts). */
 export interface NamedAccount {
   id: number;
@@ -39,6 +43,28 @@ export interface NamedAccount {
   name: string;
   /** "public", "limited" or "private". */
   visibility: string;
+}
+
+/** Access levels, lowest first, as repos' Permission names them. */
+export type RepoAccessMode = 'read' | 'write' | 'admin' | 'owner';
+
+/**
+ * What a route under `/repos/{owner}/{repo}` needs of the caller in that repository (Gitea's `repoAssignment`
+ * with `reqRepoReader`/`reqRepoWriter`/`reqAdmin`/`reqOwner` and `mustNotBeArchived`): the repository is
+ * loaded once (301 from a former name, 404 when the caller may not read it or the unit), then the mode is
+ * checked (403) and, with `archived: 'refuse'`, an archived repository answers 423.
+ */
+export interface RepoRequirement {
+  /** The unit the route serves (e.g. `repo.code`): not enabled or not readable is 404, and `mode` applies to it. */
+  unit?: string;
+  mode: RepoAccessMode;
+  archived?: 'refuse';
+}
+
+/** The `{owner}/{repo}` repository and what the caller may do in it. */
+export interface RepoContext {
+  repository: Repository;
+  permission: Permission;
 }
 
 export interface GatewayServices {
@@ -59,6 +85,8 @@ export interface ApiContext<B> {
   readonly contextUser: User | undefined;
   /** The accounts the path's `{username}` and `{org}` parameters name (existing, visible to the caller), by parameter. */
   readonly accounts: Readonly<Record<string, NamedAccount>>;
+  /** The `{owner}/{repo}` repository; always set on routes with a `repo` requirement. */
+  readonly repo: RepoContext | undefined;
   readonly params: Readonly<Record<string, string>>;
   readonly query: GoValues;
   readonly body: B;
@@ -76,12 +104,18 @@ export interface ApiReply {
   body?: unknown;
   /** A redirect (3xx status) to this address, answered as Go's http.Redirect does. */
   location?: string;
+  /** Headers of the answer besides those the body implies; `Access-Control-Expose-Headers` adds to the paging headers'. */
+  headers?: Readonly<Record<string, string>>;
+  /** Bytes streamed as they come instead of a JSON body (raw files, archives); `headers` say what they are. */
+  stream?: AsyncIterable<Uint8Array>;
 }
 
 export interface RouteSpec<B = undefined> {
   method: HttpMethod;
   /** Below /api/v1, Swagger-style: `/users/{username}/tokens/{token}`. */
   path: string;
+  /** Path parameters that may span several segments (Gitea's `*` routes: file paths, branch names with `/`). */
+  pathWildcards?: readonly string[];
   /** Gitea's operationId for this path and method (checked), or the route's own. */
   operationId: string;
   /**
@@ -93,6 +127,8 @@ export interface RouteSpec<B = undefined> {
   contextUser?: ContextUserRule;
   /** `[service.explore] REQUIRE_SIGNIN_VIEW` (or `[service] REQUIRE_SIGNIN_VIEW`) applies (`reqExploreSignIn`). */
   exploreSignIn?: boolean;
+  /** The `{owner}/{repo}` repository and what the caller needs in it (api/repo-context.ts). */
+  repo?: RepoRequirement;
   /** Only the context user or a site admin (`reqSelfOrAdmin`, 403). */
   selfOrAdmin?: boolean;
   /** Refused to tokens limited to public resources (403 `this endpoint is not available for public-only tokens`). */
@@ -133,4 +169,10 @@ export function doerOf<B>(ctx: ApiContext<B>): User {
 export function contextUserOf<B>(ctx: ApiContext<B>): User {
   if (ctx.contextUser === undefined) throw new Error('route reached without a context user: it needs a contextUser rule');
   return ctx.contextUser;
+}
+
+/** The repository of a route with a `repo` requirement. */
+export function repoOf<B>(ctx: ApiContext<B>): RepoContext {
+  if (ctx.repo === undefined) throw new Error('route reached without a repository: it needs a repo requirement');
+  return ctx.repo;
 }

@@ -1,16 +1,14 @@
 /**
- * The seam where the repositories service plugs into the user and organization routes: the repositories an owner
- * has that a viewer may see, one page at a time, with the total. Cairn has no repositories yet, so every owner
- * has none; when the repos service arrives this function asks it (by owner id, as the viewer) and nothing
- * else in the routes changes.
+ * The repositories an owner has that a viewer may see, one page at a time, with the total: repos'
+ * ListOwnerRepositories as the viewer, converted to Gitea's JSON. The user and organization routes share it.
  */
 import type { ListOptions } from '@cairn/http';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { GatewayServices, NamedAccount } from '../api/types';
+import { type ApiRepository, toApiRepositories } from '../convert/repository';
 
 export interface OwnerRepositoriesPage {
-  /** Gitea `Repository` objects. */
-  repositories: readonly unknown[];
+  repositories: ApiRepository[];
   /** Every repository of the owner the viewer may see. */
   total: number;
 }
@@ -22,6 +20,7 @@ export interface OwnerRepositoriesQuery {
   page: ListOptions;
 }
 
-export async function listOwnerRepositories(_query: OwnerRepositoriesQuery): Promise<OwnerRepositoriesPage> {
-  return { repositories: [], total: 0 };
+export async function listOwnerRepositories({ services, owner, viewer, page }: OwnerRepositoriesQuery): Promise<OwnerRepositoriesPage> {
+  const answer = await services.clients.repos.listOwnerRepositories({ viewer, ownerId: owner.id, page: { page: page.page, limit: page.limit } });
+  return { repositories: await toApiRepositories(services, viewer, answer.repositories), total: answer.total };
 }

@@ -34,8 +34,11 @@ export interface GitOptions {
   signal?: AbortSignal;
 }
 
-/** `-c` settings applied to every invocation. */
-const BASE_CONFIG = ['-c', 'core.quotePath=false', '-c', 'gc.auto=0', '-c', 'core.fsyncObjectFiles=false'];
+/**
+ * `-c` settings applied to every invocation. (Not `core.fsyncObjectFiles`: it is git's default already, and git
+ * 2.36+ warns that it is deprecated on every run — pushers would see the warning as `remote:` lines.)
+ */
+const BASE_CONFIG = ['-c', 'core.quotePath=false', '-c', 'gc.auto=0'];
 
 function argv(args: readonly string[], options: GitOptions): string[] {
   const dir = options.gitDir === undefined ? [] : [`--git-dir=${options.gitDir}`];

@@ -12,4 +12,6 @@ export interface GitStorageContext {
   logger: Logger;
   /** accounts' GPG keys, for the signed-commit push check. */
   gpgKeys: Pick<AsyncClientOf<typeof GpgKeyServiceService>, 'findVerificationKeys'>;
+  /** Largest file WriteFiles accepts, in bytes (`[api] DEFAULT_MAX_BLOB_SIZE`); unset: 10 MiB, Gitea's default. */
+  maxFileSize?: number;
 }

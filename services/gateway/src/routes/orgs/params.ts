@@ -1,5 +1,6 @@
 /** Reading the organization and team routes' path and paging parameters. */
 import type { PageRequest } from '@cairn/proto/cairn/common/v1/common';
+import { pathInt64 } from '../../api/path-int';
 import type { ApiContext, NamedAccount } from '../../api/types';
 
 /** The account a `{username}` or `{org}` parameter names, as the pipeline resolved it. */
@@ -17,6 +18,5 @@ export function pageOf<B>(ctx: ApiContext<B>): PageRequest {
 
 /** The `{id}` of a team route; anything but a positive integer names no team (Gitea reads it as 0). */
 export function teamIdOf<B>(ctx: ApiContext<B>): number {
-  const text = ctx.params.id ?? '';
-  return /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : 0;
+  return pathInt64(ctx.params.id);
 }

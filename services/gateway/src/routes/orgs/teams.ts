@@ -1,13 +1,17 @@
 /**
  * Teams (routers/api/v1/org/team.go): an organization's teams and their search, one team, its members and its
- * repositories. accounts decides who may see and change what; a team repository is looked up by name in the
- * team's organization (Gitea ignores the path's `{org}` there).
+ * repositories. accounts decides who may see and change a team; the team's repository links are the repos
+ * service's. A team repository is looked up by name in the team's organization (Gitea ignores the path's
+ * `{org}` there).
  */
-import { Code } from '@cairn/rpc';
+import { CairnError, Code } from '@cairn/rpc';
 import { HttpError, goFormString } from '@cairn/http';
+import type { Team } from '@cairn/proto/cairn/accounts/v1/orgs_service';
+import type { Repository, RepositoryWithPermission } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { ApiRegistry } from '../../api/registry';
 import { json, noContent, type ApiContext } from '../../api/types';
 import { toApiTeam } from '../../convert/org';
+import { toApiRepositories } from '../../convert/repository';
 import { toApiUser } from '../../convert/user';
 import { CreateTeamOption, EditTeamOption } from './options';
 import { accountOf, pageOf, teamIdOf } from './params';
@@ -18,9 +22,52 @@ const TEAM_ERRORS = {
   reasons: {
     team_units_empty: (error: Error) => new HttpError(500, error.message, { cause: error }),
     team_member_not_found: () => HttpError.notFound(),
-    repo_not_found: () => HttpError.notFound(),
   },
 };
+
+/** Access modes that make a repository admin (Gitea's `AccessLevel >= AccessModeAdmin`). */
+const ADMIN_MODES: ReadonlySet<string> = new Set(['admin', 'owner']);
+
+/** The team of a `/teams/{id}` route, when the caller may see it (Gitea's `reqTeamMembership`). */
+async function teamOf<B>(ctx: ApiContext<B>): Promise<Team> {
+  const { team } = await ctx.services.clients.teams.getTeam({ viewer: ctx.viewer, id: teamIdOf(ctx) });
+  if (team === undefined) throw new Error('GetTeam answered without a team');
+  return team;
+}
+
+type FoundRepo = RepositoryWithPermission & { repository: Repository };
+
+/** The `{repo}` of the team's organization, as the caller reaches it (404 when none or unreadable). */
+async function teamOrgRepo<B>(ctx: ApiContext<B>, team: Team): Promise<FoundRepo> {
+  const found = await ctx.services.clients.repos
+    .getRepository({ viewer: ctx.viewer, id: 0, owner: team.organization?.name ?? '', name: ctx.params.repo ?? '' })
+    .then(({ repository }) => repository, notFoundAsGitea);
+  // A former name answers a redirect, which names no repository of the organization now.
+  if (found?.repository === undefined) throw HttpError.notFound();
+  return { ...found, repository: found.repository };
+}
+
+/** Gitea answers a repository it cannot find here, or a team not linked to it, with its bare not-found. */
+function notFoundAsGitea(error: unknown): never {
+  if (error instanceof CairnError && error.code === Code.NOT_FOUND) throw HttpError.notFound();
+  throw error;
+}
+
+/** Adding or removing a team's repository needs admin access to it, whatever the team (Gitea's AddTeamRepository). */
+async function adminTeamOrgRepo<B>(ctx: ApiContext<B>, team: Team): Promise<FoundRepo> {
+  const found = await teamOrgRepo(ctx, team);
+  if (!ADMIN_MODES.has(found.permission?.accessMode ?? '')) throw HttpError.forbidden('Must have admin-level access to the repository');
+  return found;
+}
+
+/** Gitea's team repository changes are idempotent: a link already there (or already gone) is a success. */
+async function idempotent(change: Promise<unknown>, reason: string): Promise<void> {
+  try {
+    await change;
+  } catch (error) {
+    if (!(error instanceof CairnError && error.reason === reason)) throw error;
+  }
+}
 
 export function registerTeamRoutes(api: ApiRegistry): void {
   const route = { scope: 'organization', auth: 'required', errors: TEAM_ERRORS } as const;
@@ -184,10 +231,14 @@ export function registerTeamRoutes(api: ApiRegistry): void {
     path: '/teams/{id}/repos',
     operationId: 'orgListTeamRepos',
     handler: async (ctx) => {
-      const { total } = await ctx.services.clients.teams.listTeamRepos({ viewer: ctx.viewer, teamId: teamIdOf(ctx), page: pageOf(ctx) });
+      const team = await teamOf(ctx);
+      const { repositories, total } = await ctx.services.clients.collaborators.listTeamRepositories({
+        viewer: ctx.viewer,
+        teamId: team.id,
+        page: pageOf(ctx),
+      });
       ctx.setTotalCount(total);
-      // Repositories come from the repos service, which does not exist yet: no team has any.
-      return json(200, []);
+      return json(200, await toApiRepositories(ctx.services, ctx.viewer, repositories));
     },
   });
 
@@ -197,9 +248,14 @@ export function registerTeamRoutes(api: ApiRegistry): void {
     path: '/teams/{id}/repos/{org}/{repo}',
     operationId: 'orgListTeamRepo',
     handler: async (ctx) => {
-      await ctx.services.clients.teams.getTeamRepo({ viewer: ctx.viewer, teamId: teamIdOf(ctx), repo: ctx.params.repo ?? '' });
-      // GetTeamRepo finds no repository until the repos service exists (see accounts' repos/repo-directory.ts).
-      throw HttpError.notFound();
+      const team = await teamOf(ctx);
+      const found = await teamOrgRepo(ctx, team);
+      // NOT_FOUND when the team is not linked to the repository.
+      await ctx.services.clients.collaborators
+        .getRepoTeam({ viewer: ctx.viewer, repoId: found.repository.id, team: team.name })
+        .catch(notFoundAsGitea);
+      const [repository] = await toApiRepositories(ctx.services, ctx.viewer, [found]);
+      return json(200, repository);
     },
   });
 
@@ -209,7 +265,10 @@ export function registerTeamRoutes(api: ApiRegistry): void {
     path: '/teams/{id}/repos/{org}/{repo}',
     operationId: 'orgAddTeamRepository',
     handler: async (ctx) => {
-      await ctx.services.clients.teams.addTeamRepo({ actor: ctx.viewer, teamId: teamIdOf(ctx), repo: ctx.params.repo ?? '' });
+      const team = await teamOf(ctx);
+      const found = await adminTeamOrgRepo(ctx, team);
+      const change = ctx.services.clients.collaborators.addRepoTeam({ actor: ctx.viewer, repoId: found.repository.id, team: team.name });
+      await idempotent(change, 'team_already_added');
       return noContent();
     },
   });
@@ -220,7 +279,10 @@ export function registerTeamRoutes(api: ApiRegistry): void {
     path: '/teams/{id}/repos/{org}/{repo}',
     operationId: 'orgRemoveTeamRepository',
     handler: async (ctx) => {
-      await ctx.services.clients.teams.removeTeamRepo({ actor: ctx.viewer, teamId: teamIdOf(ctx), repo: ctx.params.repo ?? '' });
+      const team = await teamOf(ctx);
+      const found = await adminTeamOrgRepo(ctx, team);
+      const change = ctx.services.clients.collaborators.removeRepoTeam({ actor: ctx.viewer, repoId: found.repository.id, team: team.name });
+      await idempotent(change, 'team_not_added');
       return noContent();
     },
   });

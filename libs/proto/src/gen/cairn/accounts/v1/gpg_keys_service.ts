@@ -29,16 +29,19 @@ export interface GpgKey {
   keyId: string;
   /** The primary key's id for subkeys; empty for a primary key. */
   primaryKeyId: string;
-  /** The armored public key as the user gave it (primary keys only). */
+  /** Base64 of the key's public-key packet (Gitea's `public_key`), for primary keys and subkeys alike. */
   publicKey: string;
-  /** The user's verified e-mail addresses among the key's identities. */
+  /** The owner's activated e-mail addresses among the key's identities when it was added (primary keys only). */
   emails: string[];
   subkeys: GpgKey[];
   canSign: boolean;
   canEncryptComms: boolean;
   canEncryptStorage: boolean;
   canCertify: boolean;
-  /** True when at least one identity's e-mail is an e-mail address of the owner. */
+  /**
+   * True when the key was added with a signature of the owner's verification token (Gitea's `verified`); a key
+   * whose identities name the owner's address is usable without it.
+   */
   verified: boolean;
   created?:
     | Date
@@ -90,13 +93,13 @@ export interface FindVerificationKeysRequest {
   emails: string[];
 }
 
-/** VerificationKey is a verified key usable to check a signature by `email`. */
+/** VerificationKey is a key usable to check a signature by `email`. */
 export interface VerificationKey {
   email: string;
   userId: number;
   /** Armored public key (the primary key with its subkeys). */
   publicKey: string;
-  /** Long key ids (primary and subkeys) that may sign. */
+  /** Long key ids (primary and subkeys, upper-case hex) whose algorithm can sign. */
   keyIds: string[];
 }
 
@@ -1371,7 +1374,7 @@ export const GpgKeyServiceService = {
     responseSerialize: (value: ListGpgKeysResponse): Buffer => Buffer.from(ListGpgKeysResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListGpgKeysResponse => ListGpgKeysResponse.decode(value),
   },
-  /** GetGpgKey answers one of the actor's keys; NOT_FOUND otherwise. */
+  /** GetGpgKey answers one of the actor's keys (or subkeys, by id); NOT_FOUND otherwise. */
   getGpgKey: {
     path: "/cairn.accounts.v1.GpgKeyService/GetGpgKey" as const,
     requestStream: false as const,
@@ -1384,7 +1387,10 @@ export const GpgKeyServiceService = {
   /**
    * CreateGpgKey parses and stores an armored public key for the actor. INVALID_ARGUMENT (reason
    * gpg_key_invalid) for something that is not one; ALREADY_EXISTS (reason gpg_key_exists) for a key already
-   * registered; INVALID_ARGUMENT (reason gpg_key_no_email) when no identity matches an e-mail of the user.
+   * registered; INVALID_ARGUMENT (reason gpg_key_no_email) when no identity matches an e-mail of the user and no
+   * signature is given; INVALID_ARGUMENT (reason gpg_key_signature_invalid) for a signature that does not sign
+   * the user's verification token (both messages name the token to sign). Several keys in one block are all
+   * added; the answer is the first.
    */
   createGpgKey: {
     path: "/cairn.accounts.v1.GpgKeyService/CreateGpgKey" as const,
@@ -1396,7 +1402,10 @@ export const GpgKeyServiceService = {
       Buffer.from(CreateGpgKeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateGpgKeyResponse => CreateGpgKeyResponse.decode(value),
   },
-  /** DeleteGpgKey removes one of the actor's keys (site admins: anyone's); NOT_FOUND otherwise. */
+  /**
+   * DeleteGpgKey removes one of the actor's keys with its subkeys; NOT_FOUND otherwise (Gitea's API answers 204
+   * either way).
+   */
   deleteGpgKey: {
     path: "/cairn.accounts.v1.GpgKeyService/DeleteGpgKey" as const,
     requestStream: false as const,
@@ -1408,8 +1417,9 @@ export const GpgKeyServiceService = {
     responseDeserialize: (value: Buffer): DeleteGpgKeyResponse => DeleteGpgKeyResponse.decode(value),
   },
   /**
-   * FindVerificationKeys answers, for each e-mail address, the verified keys of the user owning that address
-   * (git-storage's signed-commit check). Service-internal: no viewer.
+   * FindVerificationKeys answers, for each e-mail address, the keys of the active user owning that address
+   * (case-insensitive) that vouch for it: keys with the address among their identities, and keys verified by
+   * signature (git-storage's signed-commit check). Service-internal: no viewer.
    */
   findVerificationKeys: {
     path: "/cairn.accounts.v1.GpgKeyService/FindVerificationKeys" as const,
@@ -1427,19 +1437,26 @@ export const GpgKeyServiceService = {
 export interface GpgKeyServiceServer extends UntypedServiceImplementation {
   /** ListGpgKeys pages through a user's keys (anyone who may see the user). */
   listGpgKeys: handleUnaryCall<ListGpgKeysRequest, ListGpgKeysResponse>;
-  /** GetGpgKey answers one of the actor's keys; NOT_FOUND otherwise. */
+  /** GetGpgKey answers one of the actor's keys (or subkeys, by id); NOT_FOUND otherwise. */
   getGpgKey: handleUnaryCall<GetGpgKeyRequest, GetGpgKeyResponse>;
   /**
    * CreateGpgKey parses and stores an armored public key for the actor. INVALID_ARGUMENT (reason
    * gpg_key_invalid) for something that is not one; ALREADY_EXISTS (reason gpg_key_exists) for a key already
-   * registered; INVALID_ARGUMENT (reason gpg_key_no_email) when no identity matches an e-mail of the user.
+   * registered; INVALID_ARGUMENT (reason gpg_key_no_email) when no identity matches an e-mail of the user and no
+   * signature is given; INVALID_ARGUMENT (reason gpg_key_signature_invalid) for a signature that does not sign
+   * the user's verification token (both messages name the token to sign). Several keys in one block are all
+   * added; the answer is the first.
    */
   createGpgKey: handleUnaryCall<CreateGpgKeyRequest, CreateGpgKeyResponse>;
-  /** DeleteGpgKey removes one of the actor's keys (site admins: anyone's); NOT_FOUND otherwise. */
+  /**
+   * DeleteGpgKey removes one of the actor's keys with its subkeys; NOT_FOUND otherwise (Gitea's API answers 204
+   * either way).
+   */
   deleteGpgKey: handleUnaryCall<DeleteGpgKeyRequest, DeleteGpgKeyResponse>;
   /**
-   * FindVerificationKeys answers, for each e-mail address, the verified keys of the user owning that address
-   * (git-storage's signed-commit check). Service-internal: no viewer.
+   * FindVerificationKeys answers, for each e-mail address, the keys of the active user owning that address
+   * (case-insensitive) that vouch for it: keys with the address among their identities, and keys verified by
+   * signature (git-storage's signed-commit check). Service-internal: no viewer.
    */
   findVerificationKeys: handleUnaryCall<FindVerificationKeysRequest, FindVerificationKeysResponse>;
 }
@@ -1461,7 +1478,7 @@ export interface GpgKeyServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListGpgKeysResponse) => void,
   ): ClientUnaryCall;
-  /** GetGpgKey answers one of the actor's keys; NOT_FOUND otherwise. */
+  /** GetGpgKey answers one of the actor's keys (or subkeys, by id); NOT_FOUND otherwise. */
   getGpgKey(
     request: GetGpgKeyRequest,
     callback: (error: ServiceError | null, response: GetGpgKeyResponse) => void,
@@ -1480,7 +1497,10 @@ export interface GpgKeyServiceClient extends Client {
   /**
    * CreateGpgKey parses and stores an armored public key for the actor. INVALID_ARGUMENT (reason
    * gpg_key_invalid) for something that is not one; ALREADY_EXISTS (reason gpg_key_exists) for a key already
-   * registered; INVALID_ARGUMENT (reason gpg_key_no_email) when no identity matches an e-mail of the user.
+   * registered; INVALID_ARGUMENT (reason gpg_key_no_email) when no identity matches an e-mail of the user and no
+   * signature is given; INVALID_ARGUMENT (reason gpg_key_signature_invalid) for a signature that does not sign
+   * the user's verification token (both messages name the token to sign). Several keys in one block are all
+   * added; the answer is the first.
    */
   createGpgKey(
     request: CreateGpgKeyRequest,
@@ -1497,7 +1517,10 @@ export interface GpgKeyServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateGpgKeyResponse) => void,
   ): ClientUnaryCall;
-  /** DeleteGpgKey removes one of the actor's keys (site admins: anyone's); NOT_FOUND otherwise. */
+  /**
+   * DeleteGpgKey removes one of the actor's keys with its subkeys; NOT_FOUND otherwise (Gitea's API answers 204
+   * either way).
+   */
   deleteGpgKey(
     request: DeleteGpgKeyRequest,
     callback: (error: ServiceError | null, response: DeleteGpgKeyResponse) => void,
@@ -1514,8 +1537,9 @@ export interface GpgKeyServiceClient extends Client {
     callback: (error: ServiceError | null, response: DeleteGpgKeyResponse) => void,
   ): ClientUnaryCall;
   /**
-   * FindVerificationKeys answers, for each e-mail address, the verified keys of the user owning that address
-   * (git-storage's signed-commit check). Service-internal: no viewer.
+   * FindVerificationKeys answers, for each e-mail address, the keys of the active user owning that address
+   * (case-insensitive) that vouch for it: keys with the address among their identities, and keys verified by
+   * signature (git-storage's signed-commit check). Service-internal: no viewer.
    */
   findVerificationKeys(
     request: FindVerificationKeysRequest,

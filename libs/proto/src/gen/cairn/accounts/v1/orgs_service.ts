@@ -295,6 +295,15 @@ export interface GetTeamResponse {
   team?: Team | undefined;
 }
 
+export interface BatchGetTeamsRequest {
+  viewer?: Actor | undefined;
+  ids: number[];
+}
+
+export interface BatchGetTeamsResponse {
+  teams: Team[];
+}
+
 export interface ListTeamsRequest {
   viewer?: Actor | undefined;
   org: string;
@@ -398,46 +407,6 @@ export interface RemoveTeamMemberRequest {
 export interface RemoveTeamMemberResponse {
 }
 
-export interface ListTeamReposRequest {
-  viewer?: Actor | undefined;
-  teamId: number;
-  page?: PageRequest | undefined;
-}
-
-export interface ListTeamReposResponse {
-  repoIds: number[];
-  total: number;
-}
-
-/** The repository requests name a repository of the team's organization (Gitea ignores the `{org}` of the path). */
-export interface GetTeamRepoRequest {
-  viewer?: Actor | undefined;
-  teamId: number;
-  repo: string;
-}
-
-export interface GetTeamRepoResponse {
-  repoId: number;
-}
-
-export interface AddTeamRepoRequest {
-  actor?: Actor | undefined;
-  teamId: number;
-  repo: string;
-}
-
-export interface AddTeamRepoResponse {
-}
-
-export interface RemoveTeamRepoRequest {
-  actor?: Actor | undefined;
-  teamId: number;
-  repo: string;
-}
-
-export interface RemoveTeamRepoResponse {
-}
-
 export interface ListUserTeamsRequest {
   userId: number;
   /** The organization; 0 answers the user's teams in every organization. */
@@ -453,7 +422,10 @@ export interface TeamGrant {
   permission: string;
   includesAllRepositories: boolean;
   canCreateOrgRepo: boolean;
-  /** Unit key → none|read|write|admin|owner. */
+  /**
+   * Unit key → none|read|write|admin|owner, as stored: a unit missing here is none for the team, and an admin
+   * or owner team's external units (repo.ext_wiki, repo.ext_issues) are read.
+   */
   unitsMap: { [key: string]: string };
 }
 
@@ -4071,6 +4043,174 @@ export const GetTeamResponse: MessageFns<GetTeamResponse> = {
   },
 };
 
+function createBaseBatchGetTeamsRequest(): BatchGetTeamsRequest {
+  return { viewer: undefined, ids: [] };
+}
+
+export const BatchGetTeamsRequest: MessageFns<BatchGetTeamsRequest> = {
+  encode(message: BatchGetTeamsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.viewer !== undefined) {
+      Actor.encode(message.viewer, writer.uint32(10).fork()).join();
+    }
+    if (message.ids.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.ids) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BatchGetTeamsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBatchGetTeamsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.viewer = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.ids.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BatchGetTeamsRequest {
+    return {
+      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
+      ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.Number(e)) : [],
+    };
+  },
+
+  toJSON(message: BatchGetTeamsRequest): unknown {
+    const obj: any = {};
+    if (message.viewer !== undefined) {
+      obj.viewer = Actor.toJSON(message.viewer);
+    }
+    if (message.ids?.length) {
+      obj.ids = message.ids.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BatchGetTeamsRequest>, I>>(base?: I): BatchGetTeamsRequest {
+    return BatchGetTeamsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BatchGetTeamsRequest>, I>>(object: I): BatchGetTeamsRequest {
+    const message = createBaseBatchGetTeamsRequest();
+    message.viewer = (object.viewer !== undefined && object.viewer !== null)
+      ? Actor.fromPartial(object.viewer)
+      : undefined;
+    message.ids = object.ids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseBatchGetTeamsResponse(): BatchGetTeamsResponse {
+  return { teams: [] };
+}
+
+export const BatchGetTeamsResponse: MessageFns<BatchGetTeamsResponse> = {
+  encode(message: BatchGetTeamsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.teams) {
+      Team.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BatchGetTeamsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBatchGetTeamsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.teams.push(Team.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BatchGetTeamsResponse {
+    return { teams: globalThis.Array.isArray(object?.teams) ? object.teams.map((e: any) => Team.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: BatchGetTeamsResponse): unknown {
+    const obj: any = {};
+    if (message.teams?.length) {
+      obj.teams = message.teams.map((e) => Team.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BatchGetTeamsResponse>, I>>(base?: I): BatchGetTeamsResponse {
+    return BatchGetTeamsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BatchGetTeamsResponse>, I>>(object: I): BatchGetTeamsResponse {
+    const message = createBaseBatchGetTeamsResponse();
+    message.teams = object.teams?.map((e) => Team.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseListTeamsRequest(): ListTeamsRequest {
   return { viewer: undefined, org: "", page: undefined };
 }
@@ -5718,712 +5858,6 @@ export const RemoveTeamMemberResponse: MessageFns<RemoveTeamMemberResponse> = {
   },
 };
 
-function createBaseListTeamReposRequest(): ListTeamReposRequest {
-  return { viewer: undefined, teamId: 0, page: undefined };
-}
-
-export const ListTeamReposRequest: MessageFns<ListTeamReposRequest> = {
-  encode(message: ListTeamReposRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.viewer !== undefined) {
-      Actor.encode(message.viewer, writer.uint32(10).fork()).join();
-    }
-    if (message.teamId !== 0) {
-      writer.uint32(16).int64(message.teamId);
-    }
-    if (message.page !== undefined) {
-      PageRequest.encode(message.page, writer.uint32(26).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ListTeamReposRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseListTeamReposRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.viewer = Actor.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.teamId = longToNumber(reader.int64());
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.page = PageRequest.decode(reader, reader.uint32());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ListTeamReposRequest {
-    return {
-      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
-      teamId: isSet(object.teamId)
-        ? globalThis.Number(object.teamId)
-        : isSet(object.team_id)
-        ? globalThis.Number(object.team_id)
-        : 0,
-      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
-    };
-  },
-
-  toJSON(message: ListTeamReposRequest): unknown {
-    const obj: any = {};
-    if (message.viewer !== undefined) {
-      obj.viewer = Actor.toJSON(message.viewer);
-    }
-    if (message.teamId !== 0) {
-      obj.teamId = Math.round(message.teamId);
-    }
-    if (message.page !== undefined) {
-      obj.page = PageRequest.toJSON(message.page);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<ListTeamReposRequest>, I>>(base?: I): ListTeamReposRequest {
-    return ListTeamReposRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<ListTeamReposRequest>, I>>(object: I): ListTeamReposRequest {
-    const message = createBaseListTeamReposRequest();
-    message.viewer = (object.viewer !== undefined && object.viewer !== null)
-      ? Actor.fromPartial(object.viewer)
-      : undefined;
-    message.teamId = object.teamId ?? 0;
-    message.page = (object.page !== undefined && object.page !== null)
-      ? PageRequest.fromPartial(object.page)
-      : undefined;
-    return message;
-  },
-};
-
-function createBaseListTeamReposResponse(): ListTeamReposResponse {
-  return { repoIds: [], total: 0 };
-}
-
-export const ListTeamReposResponse: MessageFns<ListTeamReposResponse> = {
-  encode(message: ListTeamReposResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.repoIds.length !== 0) {
-      writer.uint32(10).fork();
-      for (const v of message.repoIds) {
-        writer.int64(v);
-      }
-      writer.join();
-    }
-    if (message.total !== 0) {
-      writer.uint32(16).int64(message.total);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ListTeamReposResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseListTeamReposResponse();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag === 8) {
-              message.repoIds.push(longToNumber(reader.int64()));
-
-              continue;
-            }
-
-            if (tag === 10) {
-              const end2 = reader.uint32() + reader.pos;
-              while (reader.pos < end2) {
-                message.repoIds.push(longToNumber(reader.int64()));
-              }
-
-              continue;
-            }
-
-            break;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.total = longToNumber(reader.int64());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ListTeamReposResponse {
-    return {
-      repoIds: globalThis.Array.isArray(object?.repoIds)
-        ? object.repoIds.map((e: any) => globalThis.Number(e))
-        : globalThis.Array.isArray(object?.repo_ids)
-        ? object.repo_ids.map((e: any) => globalThis.Number(e))
-        : [],
-      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
-    };
-  },
-
-  toJSON(message: ListTeamReposResponse): unknown {
-    const obj: any = {};
-    if (message.repoIds?.length) {
-      obj.repoIds = message.repoIds.map((e) => Math.round(e));
-    }
-    if (message.total !== 0) {
-      obj.total = Math.round(message.total);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<ListTeamReposResponse>, I>>(base?: I): ListTeamReposResponse {
-    return ListTeamReposResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<ListTeamReposResponse>, I>>(object: I): ListTeamReposResponse {
-    const message = createBaseListTeamReposResponse();
-    message.repoIds = object.repoIds?.map((e) => e) || [];
-    message.total = object.total ?? 0;
-    return message;
-  },
-};
-
-function createBaseGetTeamRepoRequest(): GetTeamRepoRequest {
-  return { viewer: undefined, teamId: 0, repo: "" };
-}
-
-export const GetTeamRepoRequest: MessageFns<GetTeamRepoRequest> = {
-  encode(message: GetTeamRepoRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.viewer !== undefined) {
-      Actor.encode(message.viewer, writer.uint32(10).fork()).join();
-    }
-    if (message.teamId !== 0) {
-      writer.uint32(16).int64(message.teamId);
-    }
-    if (message.repo !== "") {
-      writer.uint32(26).string(message.repo);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): GetTeamRepoRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseGetTeamRepoRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.viewer = Actor.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.teamId = longToNumber(reader.int64());
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.repo = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): GetTeamRepoRequest {
-    return {
-      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
-      teamId: isSet(object.teamId)
-        ? globalThis.Number(object.teamId)
-        : isSet(object.team_id)
-        ? globalThis.Number(object.team_id)
-        : 0,
-      repo: isSet(object.repo) ? globalThis.String(object.repo) : "",
-    };
-  },
-
-  toJSON(message: GetTeamRepoRequest): unknown {
-    const obj: any = {};
-    if (message.viewer !== undefined) {
-      obj.viewer = Actor.toJSON(message.viewer);
-    }
-    if (message.teamId !== 0) {
-      obj.teamId = Math.round(message.teamId);
-    }
-    if (message.repo !== "") {
-      obj.repo = message.repo;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<GetTeamRepoRequest>, I>>(base?: I): GetTeamRepoRequest {
-    return GetTeamRepoRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<GetTeamRepoRequest>, I>>(object: I): GetTeamRepoRequest {
-    const message = createBaseGetTeamRepoRequest();
-    message.viewer = (object.viewer !== undefined && object.viewer !== null)
-      ? Actor.fromPartial(object.viewer)
-      : undefined;
-    message.teamId = object.teamId ?? 0;
-    message.repo = object.repo ?? "";
-    return message;
-  },
-};
-
-function createBaseGetTeamRepoResponse(): GetTeamRepoResponse {
-  return { repoId: 0 };
-}
-
-export const GetTeamRepoResponse: MessageFns<GetTeamRepoResponse> = {
-  encode(message: GetTeamRepoResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.repoId !== 0) {
-      writer.uint32(8).int64(message.repoId);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): GetTeamRepoResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseGetTeamRepoResponse();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 8) {
-              break;
-            }
-
-            message.repoId = longToNumber(reader.int64());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): GetTeamRepoResponse {
-    return {
-      repoId: isSet(object.repoId)
-        ? globalThis.Number(object.repoId)
-        : isSet(object.repo_id)
-        ? globalThis.Number(object.repo_id)
-        : 0,
-    };
-  },
-
-  toJSON(message: GetTeamRepoResponse): unknown {
-    const obj: any = {};
-    if (message.repoId !== 0) {
-      obj.repoId = Math.round(message.repoId);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<GetTeamRepoResponse>, I>>(base?: I): GetTeamRepoResponse {
-    return GetTeamRepoResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<GetTeamRepoResponse>, I>>(object: I): GetTeamRepoResponse {
-    const message = createBaseGetTeamRepoResponse();
-    message.repoId = object.repoId ?? 0;
-    return message;
-  },
-};
-
-function createBaseAddTeamRepoRequest(): AddTeamRepoRequest {
-  return { actor: undefined, teamId: 0, repo: "" };
-}
-
-export const AddTeamRepoRequest: MessageFns<AddTeamRepoRequest> = {
-  encode(message: AddTeamRepoRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.actor !== undefined) {
-      Actor.encode(message.actor, writer.uint32(10).fork()).join();
-    }
-    if (message.teamId !== 0) {
-      writer.uint32(16).int64(message.teamId);
-    }
-    if (message.repo !== "") {
-      writer.uint32(26).string(message.repo);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): AddTeamRepoRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseAddTeamRepoRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.actor = Actor.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.teamId = longToNumber(reader.int64());
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.repo = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): AddTeamRepoRequest {
-    return {
-      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
-      teamId: isSet(object.teamId)
-        ? globalThis.Number(object.teamId)
-        : isSet(object.team_id)
-        ? globalThis.Number(object.team_id)
-        : 0,
-      repo: isSet(object.repo) ? globalThis.String(object.repo) : "",
-    };
-  },
-
-  toJSON(message: AddTeamRepoRequest): unknown {
-    const obj: any = {};
-    if (message.actor !== undefined) {
-      obj.actor = Actor.toJSON(message.actor);
-    }
-    if (message.teamId !== 0) {
-      obj.teamId = Math.round(message.teamId);
-    }
-    if (message.repo !== "") {
-      obj.repo = message.repo;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<AddTeamRepoRequest>, I>>(base?: I): AddTeamRepoRequest {
-    return AddTeamRepoRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<AddTeamRepoRequest>, I>>(object: I): AddTeamRepoRequest {
-    const message = createBaseAddTeamRepoRequest();
-    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
-    message.teamId = object.teamId ?? 0;
-    message.repo = object.repo ?? "";
-    return message;
-  },
-};
-
-function createBaseAddTeamRepoResponse(): AddTeamRepoResponse {
-  return {};
-}
-
-export const AddTeamRepoResponse: MessageFns<AddTeamRepoResponse> = {
-  encode(_: AddTeamRepoResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): AddTeamRepoResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseAddTeamRepoResponse();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(_: any): AddTeamRepoResponse {
-    return {};
-  },
-
-  toJSON(_: AddTeamRepoResponse): unknown {
-    const obj: any = {};
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<AddTeamRepoResponse>, I>>(base?: I): AddTeamRepoResponse {
-    return AddTeamRepoResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<AddTeamRepoResponse>, I>>(_: I): AddTeamRepoResponse {
-    const message = createBaseAddTeamRepoResponse();
-    return message;
-  },
-};
-
-function createBaseRemoveTeamRepoRequest(): RemoveTeamRepoRequest {
-  return { actor: undefined, teamId: 0, repo: "" };
-}
-
-export const RemoveTeamRepoRequest: MessageFns<RemoveTeamRepoRequest> = {
-  encode(message: RemoveTeamRepoRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.actor !== undefined) {
-      Actor.encode(message.actor, writer.uint32(10).fork()).join();
-    }
-    if (message.teamId !== 0) {
-      writer.uint32(16).int64(message.teamId);
-    }
-    if (message.repo !== "") {
-      writer.uint32(26).string(message.repo);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): RemoveTeamRepoRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseRemoveTeamRepoRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.actor = Actor.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.teamId = longToNumber(reader.int64());
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.repo = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): RemoveTeamRepoRequest {
-    return {
-      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
-      teamId: isSet(object.teamId)
-        ? globalThis.Number(object.teamId)
-        : isSet(object.team_id)
-        ? globalThis.Number(object.team_id)
-        : 0,
-      repo: isSet(object.repo) ? globalThis.String(object.repo) : "",
-    };
-  },
-
-  toJSON(message: RemoveTeamRepoRequest): unknown {
-    const obj: any = {};
-    if (message.actor !== undefined) {
-      obj.actor = Actor.toJSON(message.actor);
-    }
-    if (message.teamId !== 0) {
-      obj.teamId = Math.round(message.teamId);
-    }
-    if (message.repo !== "") {
-      obj.repo = message.repo;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<RemoveTeamRepoRequest>, I>>(base?: I): RemoveTeamRepoRequest {
-    return RemoveTeamRepoRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<RemoveTeamRepoRequest>, I>>(object: I): RemoveTeamRepoRequest {
-    const message = createBaseRemoveTeamRepoRequest();
-    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
-    message.teamId = object.teamId ?? 0;
-    message.repo = object.repo ?? "";
-    return message;
-  },
-};
-
-function createBaseRemoveTeamRepoResponse(): RemoveTeamRepoResponse {
-  return {};
-}
-
-export const RemoveTeamRepoResponse: MessageFns<RemoveTeamRepoResponse> = {
-  encode(_: RemoveTeamRepoResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): RemoveTeamRepoResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseRemoveTeamRepoResponse();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(_: any): RemoveTeamRepoResponse {
-    return {};
-  },
-
-  toJSON(_: RemoveTeamRepoResponse): unknown {
-    const obj: any = {};
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<RemoveTeamRepoResponse>, I>>(base?: I): RemoveTeamRepoResponse {
-    return RemoveTeamRepoResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<RemoveTeamRepoResponse>, I>>(_: I): RemoveTeamRepoResponse {
-    const message = createBaseRemoveTeamRepoResponse();
-    return message;
-  },
-};
-
 function createBaseListUserTeamsRequest(): ListUserTeamsRequest {
   return { userId: 0, orgId: 0 };
 }
@@ -7298,7 +6732,10 @@ export const OrgServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
-/** TeamService owns the teams of organizations: their access, members and repositories. */
+/**
+ * TeamService owns the teams of organizations: their access and members. Which repositories a team is linked to
+ * belongs to the repos service (CollaboratorService); `includes_all_repositories` stays a team field here.
+ */
 export type TeamServiceService = typeof TeamServiceService;
 export const TeamServiceService = {
   /**
@@ -7419,54 +6856,11 @@ export const TeamServiceService = {
       Buffer.from(RemoveTeamMemberResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RemoveTeamMemberResponse => RemoveTeamMemberResponse.decode(value),
   },
-  /** ListTeamRepos pages through the ids of a team's repositories. */
-  listTeamRepos: {
-    path: "/cairn.accounts.v1.TeamService/ListTeamRepos" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: ListTeamReposRequest): Buffer => Buffer.from(ListTeamReposRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListTeamReposRequest => ListTeamReposRequest.decode(value),
-    responseSerialize: (value: ListTeamReposResponse): Buffer =>
-      Buffer.from(ListTeamReposResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ListTeamReposResponse => ListTeamReposResponse.decode(value),
-  },
-  /**
-   * GetTeamRepo, AddTeamRepo and RemoveTeamRepo act on one repository of the team's organization, by name.
-   * NOT_FOUND when the organization has no such repository.
-   */
-  getTeamRepo: {
-    path: "/cairn.accounts.v1.TeamService/GetTeamRepo" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: GetTeamRepoRequest): Buffer => Buffer.from(GetTeamRepoRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetTeamRepoRequest => GetTeamRepoRequest.decode(value),
-    responseSerialize: (value: GetTeamRepoResponse): Buffer => Buffer.from(GetTeamRepoResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): GetTeamRepoResponse => GetTeamRepoResponse.decode(value),
-  },
-  addTeamRepo: {
-    path: "/cairn.accounts.v1.TeamService/AddTeamRepo" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: AddTeamRepoRequest): Buffer => Buffer.from(AddTeamRepoRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): AddTeamRepoRequest => AddTeamRepoRequest.decode(value),
-    responseSerialize: (value: AddTeamRepoResponse): Buffer => Buffer.from(AddTeamRepoResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): AddTeamRepoResponse => AddTeamRepoResponse.decode(value),
-  },
-  removeTeamRepo: {
-    path: "/cairn.accounts.v1.TeamService/RemoveTeamRepo" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: RemoveTeamRepoRequest): Buffer =>
-      Buffer.from(RemoveTeamRepoRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): RemoveTeamRepoRequest => RemoveTeamRepoRequest.decode(value),
-    responseSerialize: (value: RemoveTeamRepoResponse): Buffer =>
-      Buffer.from(RemoveTeamRepoResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): RemoveTeamRepoResponse => RemoveTeamRepoResponse.decode(value),
-  },
   /**
    * ListUserTeams answers a user's standing in an organization for repository permission decisions (the repos
-   * service): membership, ownership and every team of the user there, with access modes and units. A user in
-   * no team of the organization answers is_member false and no teams. No viewer: this is service-internal.
+   * service): every team of the user there, with access modes and units. Membership and ownership follow from
+   * it: a member is in at least one team (no teams: not a member), an owner in the team whose permission is
+   * "owner". No viewer: this is service-internal.
    */
   listUserTeams: {
     path: "/cairn.accounts.v1.TeamService/ListUserTeams" as const,
@@ -7477,6 +6871,22 @@ export const TeamServiceService = {
     responseSerialize: (value: ListUserTeamsResponse): Buffer =>
       Buffer.from(ListUserTeamsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListUserTeamsResponse => ListUserTeamsResponse.decode(value),
+  },
+  /**
+   * BatchGetTeams answers the teams among `ids` that exist (others are left out), each with its organization as
+   * the viewer may see it. No access check: callers name teams the repos service has already shown the viewer
+   * (a repository's teams, the teams of a pending transfer), which Gitea lists to anyone who may read the
+   * repository.
+   */
+  batchGetTeams: {
+    path: "/cairn.accounts.v1.TeamService/BatchGetTeams" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BatchGetTeamsRequest): Buffer => Buffer.from(BatchGetTeamsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BatchGetTeamsRequest => BatchGetTeamsRequest.decode(value),
+    responseSerialize: (value: BatchGetTeamsResponse): Buffer =>
+      Buffer.from(BatchGetTeamsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BatchGetTeamsResponse => BatchGetTeamsResponse.decode(value),
   },
 } as const;
 
@@ -7513,21 +6923,20 @@ export interface TeamServiceServer extends UntypedServiceImplementation {
    * FAILED_PRECONDITION for the last member of the Owners team.
    */
   removeTeamMember: handleUnaryCall<RemoveTeamMemberRequest, RemoveTeamMemberResponse>;
-  /** ListTeamRepos pages through the ids of a team's repositories. */
-  listTeamRepos: handleUnaryCall<ListTeamReposRequest, ListTeamReposResponse>;
-  /**
-   * GetTeamRepo, AddTeamRepo and RemoveTeamRepo act on one repository of the team's organization, by name.
-   * NOT_FOUND when the organization has no such repository.
-   */
-  getTeamRepo: handleUnaryCall<GetTeamRepoRequest, GetTeamRepoResponse>;
-  addTeamRepo: handleUnaryCall<AddTeamRepoRequest, AddTeamRepoResponse>;
-  removeTeamRepo: handleUnaryCall<RemoveTeamRepoRequest, RemoveTeamRepoResponse>;
   /**
    * ListUserTeams answers a user's standing in an organization for repository permission decisions (the repos
-   * service): membership, ownership and every team of the user there, with access modes and units. A user in
-   * no team of the organization answers is_member false and no teams. No viewer: this is service-internal.
+   * service): every team of the user there, with access modes and units. Membership and ownership follow from
+   * it: a member is in at least one team (no teams: not a member), an owner in the team whose permission is
+   * "owner". No viewer: this is service-internal.
    */
   listUserTeams: handleUnaryCall<ListUserTeamsRequest, ListUserTeamsResponse>;
+  /**
+   * BatchGetTeams answers the teams among `ids` that exist (others are left out), each with its organization as
+   * the viewer may see it. No access check: callers name teams the repos service has already shown the viewer
+   * (a repository's teams, the teams of a pending transfer), which Gitea lists to anyone who may read the
+   * repository.
+   */
+  batchGetTeams: handleUnaryCall<BatchGetTeamsRequest, BatchGetTeamsResponse>;
 }
 
 export interface TeamServiceClient extends Client {
@@ -7703,75 +7112,11 @@ export interface TeamServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RemoveTeamMemberResponse) => void,
   ): ClientUnaryCall;
-  /** ListTeamRepos pages through the ids of a team's repositories. */
-  listTeamRepos(
-    request: ListTeamReposRequest,
-    callback: (error: ServiceError | null, response: ListTeamReposResponse) => void,
-  ): ClientUnaryCall;
-  listTeamRepos(
-    request: ListTeamReposRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: ListTeamReposResponse) => void,
-  ): ClientUnaryCall;
-  listTeamRepos(
-    request: ListTeamReposRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: ListTeamReposResponse) => void,
-  ): ClientUnaryCall;
-  /**
-   * GetTeamRepo, AddTeamRepo and RemoveTeamRepo act on one repository of the team's organization, by name.
-   * NOT_FOUND when the organization has no such repository.
-   */
-  getTeamRepo(
-    request: GetTeamRepoRequest,
-    callback: (error: ServiceError | null, response: GetTeamRepoResponse) => void,
-  ): ClientUnaryCall;
-  getTeamRepo(
-    request: GetTeamRepoRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: GetTeamRepoResponse) => void,
-  ): ClientUnaryCall;
-  getTeamRepo(
-    request: GetTeamRepoRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: GetTeamRepoResponse) => void,
-  ): ClientUnaryCall;
-  addTeamRepo(
-    request: AddTeamRepoRequest,
-    callback: (error: ServiceError | null, response: AddTeamRepoResponse) => void,
-  ): ClientUnaryCall;
-  addTeamRepo(
-    request: AddTeamRepoRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: AddTeamRepoResponse) => void,
-  ): ClientUnaryCall;
-  addTeamRepo(
-    request: AddTeamRepoRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: AddTeamRepoResponse) => void,
-  ): ClientUnaryCall;
-  removeTeamRepo(
-    request: RemoveTeamRepoRequest,
-    callback: (error: ServiceError | null, response: RemoveTeamRepoResponse) => void,
-  ): ClientUnaryCall;
-  removeTeamRepo(
-    request: RemoveTeamRepoRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: RemoveTeamRepoResponse) => void,
-  ): ClientUnaryCall;
-  removeTeamRepo(
-    request: RemoveTeamRepoRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: RemoveTeamRepoResponse) => void,
-  ): ClientUnaryCall;
   /**
    * ListUserTeams answers a user's standing in an organization for repository permission decisions (the repos
-   * service): membership, ownership and every team of the user there, with access modes and units. A user in
-   * no team of the organization answers is_member false and no teams. No viewer: this is service-internal.
+   * service): every team of the user there, with access modes and units. Membership and ownership follow from
+   * it: a member is in at least one team (no teams: not a member), an owner in the team whose permission is
+   * "owner". No viewer: this is service-internal.
    */
   listUserTeams(
     request: ListUserTeamsRequest,
@@ -7787,6 +7132,27 @@ export interface TeamServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListUserTeamsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * BatchGetTeams answers the teams among `ids` that exist (others are left out), each with its organization as
+   * the viewer may see it. No access check: callers name teams the repos service has already shown the viewer
+   * (a repository's teams, the teams of a pending transfer), which Gitea lists to anyone who may read the
+   * repository.
+   */
+  batchGetTeams(
+    request: BatchGetTeamsRequest,
+    callback: (error: ServiceError | null, response: BatchGetTeamsResponse) => void,
+  ): ClientUnaryCall;
+  batchGetTeams(
+    request: BatchGetTeamsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BatchGetTeamsResponse) => void,
+  ): ClientUnaryCall;
+  batchGetTeams(
+    request: BatchGetTeamsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BatchGetTeamsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -127,7 +127,14 @@ export interface CreateRepositoryRequest {
   repoName: string;
   description: string;
   /** Author and committer of the first commit. */
-  author?: Signature | undefined;
+  author?:
+    | Signature
+    | undefined;
+  /**
+   * For the licence's copyright line: the repository owner's name (user or organization); empty falls back to
+   * the author's name.
+   */
+  ownerName: string;
 }
 
 export interface CreateRepositoryResponse {
@@ -437,7 +444,7 @@ export interface GetTreeEntryResponse {
   entry?:
     | TreeEntry
     | undefined;
-  /** A directory's entries, directories first then by name. */
+  /** A directory's entries in git's tree order (by name; what Gitea's contents API lists). */
   entries: TreeEntry[];
   content: Buffer;
   truncated: boolean;
@@ -493,7 +500,7 @@ export interface WriteFilesResponse {
     | undefined;
   /** The branch the commit is on. */
   branch: string;
-  /** Each written path's entry after the commit (unset for deletions), in request order. */
+  /** Each written path's entry after the commit, in request order; an empty entry (no path) for deletions. */
   entries: TreeEntry[];
 }
 
@@ -1496,6 +1503,7 @@ function createBaseCreateRepositoryRequest(): CreateRepositoryRequest {
     repoName: "",
     description: "",
     author: undefined,
+    ownerName: "",
   };
 }
 
@@ -1527,6 +1535,9 @@ export const CreateRepositoryRequest: MessageFns<CreateRepositoryRequest> = {
     }
     if (message.author !== undefined) {
       Signature.encode(message.author, writer.uint32(74).fork()).join();
+    }
+    if (message.ownerName !== "") {
+      writer.uint32(82).string(message.ownerName);
     }
     return writer;
   },
@@ -1616,6 +1627,14 @@ export const CreateRepositoryRequest: MessageFns<CreateRepositoryRequest> = {
             message.author = Signature.decode(reader, reader.uint32());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.ownerName = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1651,6 +1670,11 @@ export const CreateRepositoryRequest: MessageFns<CreateRepositoryRequest> = {
         : "",
       description: isSet(object.description) ? globalThis.String(object.description) : "",
       author: isSet(object.author) ? Signature.fromJSON(object.author) : undefined,
+      ownerName: isSet(object.ownerName)
+        ? globalThis.String(object.ownerName)
+        : isSet(object.owner_name)
+        ? globalThis.String(object.owner_name)
+        : "",
     };
   },
 
@@ -1683,6 +1707,9 @@ export const CreateRepositoryRequest: MessageFns<CreateRepositoryRequest> = {
     if (message.author !== undefined) {
       obj.author = Signature.toJSON(message.author);
     }
+    if (message.ownerName !== "") {
+      obj.ownerName = message.ownerName;
+    }
     return obj;
   },
 
@@ -1704,6 +1731,7 @@ export const CreateRepositoryRequest: MessageFns<CreateRepositoryRequest> = {
     message.author = (object.author !== undefined && object.author !== null)
       ? Signature.fromPartial(object.author)
       : undefined;
+    message.ownerName = object.ownerName ?? "";
     return message;
   },
 };

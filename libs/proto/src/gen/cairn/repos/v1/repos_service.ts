@@ -12298,7 +12298,7 @@ export const RepoServiceService = {
       Buffer.from(SearchRepositoriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SearchRepositoriesResponse => SearchRepositoriesResponse.decode(value),
   },
-  /** ListOwnerRepositories pages through an owner's repositories the viewer may read, by name. */
+  /** ListOwnerRepositories pages through an owner's repositories the viewer may read, oldest first (Gitea's id order). */
   listOwnerRepositories: {
     path: "/cairn.repos.v1.RepoService/ListOwnerRepositories" as const,
     requestStream: false as const,
@@ -12446,7 +12446,7 @@ export interface RepoServiceServer extends UntypedServiceImplementation {
   deleteRepository: handleUnaryCall<DeleteRepositoryRequest, DeleteRepositoryResponse>;
   /** SearchRepositories pages through the repositories the viewer may read that match (Gitea's SearchRepository). */
   searchRepositories: handleUnaryCall<SearchRepositoriesRequest, SearchRepositoriesResponse>;
-  /** ListOwnerRepositories pages through an owner's repositories the viewer may read, by name. */
+  /** ListOwnerRepositories pages through an owner's repositories the viewer may read, oldest first (Gitea's id order). */
   listOwnerRepositories: handleUnaryCall<ListOwnerRepositoriesRequest, ListOwnerRepositoriesResponse>;
   /**
    * ListAccessibleRepositories pages through the repositories the viewer owns or was given (collaborations,
@@ -12589,7 +12589,7 @@ export interface RepoServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SearchRepositoriesResponse) => void,
   ): ClientUnaryCall;
-  /** ListOwnerRepositories pages through an owner's repositories the viewer may read, by name. */
+  /** ListOwnerRepositories pages through an owner's repositories the viewer may read, oldest first (Gitea's id order). */
   listOwnerRepositories(
     request: ListOwnerRepositoriesRequest,
     callback: (error: ServiceError | null, response: ListOwnerRepositoriesResponse) => void,

@@ -1,0 +1,242 @@
+/**
+ * git-storage's commits → Gitea's commit shapes (services/convert/git_commit.go `ToCommit`, convert.go
+ * `ToPayloadCommit`/`ToVerification`, services/repository/files/commit.go `GetFileCommitResponse`). A commit's
+ * times keep the time zone git recorded, as Gitea shows them.
+ *
+ * Gitea links a commit's author and committer to the accounts owning their e-mail addresses; accounts has no
+ * look-up by address, so they are null (Gitea's answer for addresses no account owns) and `username` is empty.
+ * Signatures are verified by git-storage on push; the API reports a signed commit as not verified.
+ */
+import { GO_ZERO_TIME, goTime } from '@cairn/http';
+import type { ChangedFile, Commit, Signature } from '@cairn/proto/cairn/git/v1/git_service';
+import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { repoHtmlUrl } from './repository';
+import type { ApiUser } from './user';
+
+/** `<ROOT_URL>api/v1/repos/<owner>/<name>`. */
+export function repoApiUrl(rootUrl: string, repo: Pick<Repository, 'ownerName' | 'name'>): string {
+  return `${rootUrl}api/v1/repos/${encodeURIComponent(repo.ownerName)}/${encodeURIComponent(repo.name)}`;
+}
+
+/** Where Gitea's links to one repository point. */
+export interface RepoLinks {
+  /** `<ROOT_URL>api/v1/repos/<owner>/<name>` */
+  api: string;
+  /** `<ROOT_URL><owner>/<name>` */
+  html: string;
+}
+
+export function repoLinks(rootUrl: string, repo: Pick<Repository, 'ownerName' | 'name'>): RepoLinks {
+  return { api: repoApiUrl(rootUrl, repo), html: repoHtmlUrl(rootUrl, repo) };
+}
+
+/** Go's RFC 3339 in the signature's own zone (`Z` for +0000), as Gitea marshals a git time. */
+export function signatureTime(signature: Signature | undefined): string {
+  if (signature?.when === undefined) return GO_ZERO_TIME;
+  const match = /^([+-])(\d{2})(\d{2})$/.exec(signature.timezone);
+  const minutes = match === null ? 0 : (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
+  if (minutes === 0) return goTime(signature.when);
+  const local = new Date(signature.when.getTime() + minutes * 60_000).toISOString().replace(/\.\d{3}Z$/, '');
+  return `${local}${match?.[1]}${match?.[2]}:${match?.[3]}`;
+}
+
+/** Gitea's `CommitMeta`. */
+export interface ApiCommitMeta {
+  url: string;
+  sha: string;
+  created: string;
+}
+
+/** Gitea's `CommitUser`. */
+export interface ApiCommitUser {
+  name: string;
+  email: string;
+  date: string;
+}
+
+/** Gitea's `PayloadUser`. */
+export interface ApiPayloadUser {
+  name: string;
+  email: string;
+  username: string;
+}
+
+/** Gitea's `PayloadCommitVerification`. */
+export interface ApiVerification {
+  verified: boolean;
+  reason: string;
+  signature: string;
+  signer: ApiPayloadUser | null;
+  payload: string;
+}
+
+export interface ApiCommitStats {
+  total: number;
+  additions: number;
+  deletions: number;
+}
+
+export interface ApiCommitAffectedFile {
+  filename: string;
+  status: string;
+}
+
+/** Gitea's `RepoCommit`. */
+export interface ApiRepoCommit {
+  url: string;
+  author: ApiCommitUser;
+  committer: ApiCommitUser;
+  message: string;
+  tree: ApiCommitMeta;
+  verification: ApiVerification | null;
+}
+
+/** Gitea's `Commit`. */
+export interface ApiCommit {
+  url: string;
+  sha: string;
+  created: string;
+  html_url: string;
+  commit: ApiRepoCommit;
+  author: ApiUser | null;
+  committer: ApiUser | null;
+  parents: ApiCommitMeta[];
+  files: ApiCommitAffectedFile[] | null;
+  stats: ApiCommitStats | null;
+}
+
+/** Gitea's `PayloadCommit` (a branch's head). */
+export interface ApiPayloadCommit {
+  id: string;
+  message: string;
+  url: string;
+  author: ApiPayloadUser;
+  committer: ApiPayloadUser;
+  verification: ApiVerification;
+  timestamp: string;
+  added: string[] | null;
+  removed: string[] | null;
+  modified: string[] | null;
+}
+
+/** Gitea's `FileCommitResponse` (the commit a contents write made). */
+export interface ApiFileCommit {
+  url: string;
+  sha: string;
+  created: string;
+  html_url: string;
+  author: ApiCommitUser;
+  committer: ApiCommitUser;
+  parents: ApiCommitMeta[];
+  message: string;
+  tree: ApiCommitMeta;
+}
+
+/** Gitea's reason for a commit without a signature. */
+export const NOT_SIGNED_REASON = 'gpg.error.not_signed_commit';
+/** Gitea's reason for a signature it could not match to a registered key. */
+export const NO_KEY_REASON = 'gpg.error.no_gpg_keys_found';
+
+export function toVerification(commit: Commit): ApiVerification {
+  if (commit.signature === '') return { verified: false, reason: NOT_SIGNED_REASON, signature: '', signer: null, payload: '' };
+  return { verified: false, reason: NO_KEY_REASON, signature: commit.signature, signer: null, payload: commit.signedPayload };
+}
+
+function commitUser(signature: Signature | undefined, date: string): ApiCommitUser {
+  return { name: signature?.name ?? '', email: signature?.email ?? '', date };
+}
+
+function payloadUser(signature: Signature | undefined): ApiPayloadUser {
+  return { name: signature?.name ?? '', email: signature?.email ?? '', username: '' };
+}
+
+function commitUrl(links: RepoLinks, sha: string): string {
+  return `${links.api}/git/commits/${encodeURIComponent(sha)}`;
+}
+
+/**
+ * Gitea lists what `git log --name-status --no-renames` says: a rename is the old path removed and the new one
+ * added; a copy is an addition; sorted by name.
+ */
+export function affectedFiles(files: readonly ChangedFile[]): ApiCommitAffectedFile[] {
+  const listed: ApiCommitAffectedFile[] = [];
+  for (const file of files) {
+    switch (file.status) {
+      case 'added':
+      case 'copied':
+        listed.push({ filename: file.filename, status: 'added' });
+        break;
+      case 'removed':
+        listed.push({ filename: file.filename, status: 'removed' });
+        break;
+      case 'renamed':
+        listed.push({ filename: file.previousFilename, status: 'removed' }, { filename: file.filename, status: 'added' });
+        break;
+      default:
+        listed.push({ filename: file.filename, status: 'modified' });
+    }
+  }
+  return listed.sort((a, b) => (a.filename < b.filename ? -1 : a.filename > b.filename ? 1 : 0));
+}
+
+/** What `GET …/commits` and `GET …/git/commits/{sha}` include (each on unless the query says false). */
+export interface CommitParts {
+  stat: boolean;
+  verification: boolean;
+  files: boolean;
+}
+
+export function toApiCommit(commit: Commit, links: RepoLinks, parts: CommitParts): ApiCommit {
+  const created = signatureTime(commit.committer);
+  const url = commitUrl(links, commit.sha);
+  return {
+    url,
+    sha: commit.sha,
+    created,
+    html_url: `${links.html}/commit/${encodeURIComponent(commit.sha)}`,
+    commit: {
+      url,
+      author: commitUser(commit.author, signatureTime(commit.author)),
+      committer: commitUser(commit.committer, created),
+      message: commit.message,
+      tree: { url: `${links.api}/git/trees/${encodeURIComponent(commit.treeSha)}`, sha: commit.treeSha, created },
+      verification: parts.verification ? toVerification(commit) : null,
+    },
+    author: null,
+    committer: null,
+    parents: commit.parentShas.map((sha) => ({ url: commitUrl(links, sha), sha, created: GO_ZERO_TIME })),
+    files: parts.files ? affectedFiles(commit.files) : null,
+    stats: parts.stat ? { total: commit.additions + commit.deletions, additions: commit.additions, deletions: commit.deletions } : null,
+  };
+}
+
+export function toPayloadCommit(commit: Commit, links: RepoLinks): ApiPayloadCommit {
+  return {
+    id: commit.sha,
+    message: commit.message,
+    url: `${links.html}/commit/${encodeURIComponent(commit.sha)}`,
+    author: payloadUser(commit.author),
+    committer: payloadUser(commit.committer),
+    verification: toVerification(commit),
+    timestamp: signatureTime(commit.author),
+    added: null,
+    removed: null,
+    modified: null,
+  };
+}
+
+/** The commit of a contents write; its dates in UTC, as Gitea writes them there. */
+export function toFileCommit(commit: Commit, links: RepoLinks): ApiFileCommit {
+  const url = commitUrl(links, commit.sha);
+  return {
+    url,
+    sha: commit.sha,
+    created: signatureTime(commit.committer),
+    html_url: `${links.html}/commit/${encodeURIComponent(commit.sha)}`,
+    author: commitUser(commit.author, goTime(commit.author?.when)),
+    committer: commitUser(commit.committer, goTime(commit.committer?.when)),
+    parents: commit.parentShas.map((sha) => ({ url: commitUrl(links, sha), sha, created: GO_ZERO_TIME })),
+    message: commit.message,
+    tree: { url: `${links.api}/git/trees/${encodeURIComponent(commit.treeSha)}`, sha: commit.treeSha, created: GO_ZERO_TIME },
+  };
+}

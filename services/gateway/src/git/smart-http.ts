@@ -1,0 +1,262 @@
+/**
+ * git's smart HTTP protocol at `{ROOT_URL}{owner}/{repo}.git` (or without `.git`, as Gitea): `GET …/info/refs?
+ * service=git-upload-pack|git-receive-pack`, `POST …/git-upload-pack` and `POST …/git-receive-pack`. The
+ * caller signs in as on the API (a password, or a token as the Basic password); repos says what they may do;
+ * git-storage runs `git upload-pack` / `git receive-pack` and its output streams back. Bodies are piped both
+ * ways chunk by chunk: no pack is ever held whole, and a client that goes away cancels the call.
+ *
+ * Answers other than git's own are plain text, as Gitea's (git shows them as `remote: …` lines).
+ */
+import type { ServerResponse } from 'node:http';
+import { INTERNAL_ERROR_MESSAGE, goFormString, isHttpError, parseGoQuery } from '@cairn/http';
+import type { BranchRule, ReceivePackRequest, UploadPackRequest } from '@cairn/proto/cairn/git/v1/git_service';
+import type { PushRule } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { Code, httpStatusOf, isCairnError } from '@cairn/rpc';
+import { lookUpRepo, repoNameOf } from '../api/repo-context';
+import type { GatewayServices, RepoContext } from '../api/types';
+import type { Authenticate } from '../auth/authenticate';
+import { viewerOf, type Caller } from '../auth/caller';
+import { readCredentials } from '../auth/credentials';
+import type { GatewayRequest, GatewayResponse } from '../http/exchange';
+import { type GatewayRouter, createRouter } from '../http/express-router';
+import { sendRedirect } from '../http/respond';
+import { markRoute } from '../http/route-metrics';
+import { abortOnClientClose, requestChunks, writeChunks } from '../http/stream';
+import {
+  CREDENTIALS_NEEDED,
+  type GitRefusal,
+  type GitService,
+  HTTP_GIT_DISABLED,
+  PUSH_DENIED,
+  REPOSITORY_NOT_FOUND,
+  gitAccessRefusal,
+} from './access';
+import { gitRepositoryOf, pushContextOf } from './storage-ref';
+
+export interface SmartHttpOptions {
+  services: GatewayServices;
+  authenticate: Authenticate;
+}
+
+/** Gitea's realm: git prompts for (or sends its stored) credentials on a 401 carrying it. */
+const WWW_AUTHENTICATE = 'Basic realm="Gitea"';
+
+/** Only `key=value(:key=value)*` reaches git's GIT_PROTOCOL (Gitea's safeGitProtocolHeader). */
+const SAFE_GIT_PROTOCOL = /^[0-9a-zA-Z]+=[0-9a-zA-Z]+(:[0-9a-zA-Z]+=[0-9a-zA-Z]+)*$/;
+
+const SERVICE_NAMES: Readonly<Record<string, GitService>> = { 'git-upload-pack': 'upload-pack', 'git-receive-pack': 'receive-pack' };
+
+const UNSUPPORTED_SERVICE: GitRefusal = { status: 403, body: 'Unsupported service: only the smart HTTP protocol is served' };
+
+function sendPlain(res: ServerResponse, status: number, body: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+function refuse(res: ServerResponse, refusal: GitRefusal): void {
+  if (refusal.askCredentials) res.setHeader('WWW-Authenticate', WWW_AUTHENTICATE);
+  sendPlain(res, refusal.status, refusal.body);
+}
+
+/** Gitea's setHeaderNoCache: git answers must never be cached by a proxy. */
+function setNoCache(res: ServerResponse): void {
+  res.setHeader('Expires', 'Fri, 01 Jan 1980 00:00:00 GMT');
+  res.setHeader('Pragma', 'no-cache');
+  res.setHeader('Cache-Control', 'no-cache, max-age=0, must-revalidate');
+}
+
+function gitProtocolOf(req: GatewayRequest): string {
+  const header = req.headers['git-protocol'];
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && SAFE_GIT_PROTOCOL.test(value) ? value : '';
+}
+
+function rawQueryOf(req: GatewayRequest): string {
+  const at = req.originalUrl.indexOf('?');
+  return at < 0 ? '' : req.originalUrl.slice(at + 1);
+}
+
+async function* dataOf(messages: AsyncIterable<{ data: Buffer }>): AsyncIterable<Buffer> {
+  for await (const message of messages) yield message.data;
+}
+
+/** The first request message (naming the repository), then one message per body chunk. */
+async function* requestMessages<T>(first: T, body: AsyncIterable<Buffer>, wrap: (data: Buffer) => T): AsyncIterable<T> {
+  yield first;
+  for await (const chunk of body) yield wrap(chunk);
+}
+
+function branchRuleOf(rule: PushRule): BranchRule {
+  return {
+    ruleName: rule.ruleName,
+    canPush: rule.canPush,
+    canForcePush: rule.canForcePush,
+    canDelete: rule.canDelete,
+    requireSignedCommits: rule.requireSignedCommits,
+    protectedFilePatterns: rule.protectedFilePatterns,
+  };
+}
+
+/** A request that passed every check: who asks and the repository. */
+interface Admitted {
+  caller: Caller;
+  repo: RepoContext;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+export function createSmartHttpRouter({ services, authenticate }: SmartHttpOptions): GatewayRouter {
+  const { config, clients, logger } = services;
+  const router = createRouter();
+
+  /** A failure before the answer began becomes a plain-text status; after, the connection is cut. */
+  const answerFailure = (req: GatewayRequest, res: GatewayResponse, error: unknown): void => {
+    if (res.headersSent) {
+      if (!res.destroyed) logger.warn({ err: error, path: req.originalUrl.split('?')[0] }, 'git transfer failed after its answer began');
+      res.destroy();
+      return;
+    }
+    // Nobody is left to answer when the client went away.
+    if (res.destroyed || res.socket === null || res.socket.destroyed) return;
+    if (isCairnError(error) && error.code === Code.NOT_FOUND) {
+      refuse(res, REPOSITORY_NOT_FOUND);
+      return;
+    }
+    // A request git-storage (or the gateway, for a broken gzip body) cannot read is a bad request, as http-backend says.
+    const status = isCairnError(error) ? httpStatusOf(error, { [Code.INVALID_ARGUMENT]: 400 }) : 500;
+    if (status >= 500) logger.error({ err: error, status, method: req.method, path: req.originalUrl.split('?')[0] }, 'git request failed');
+    const message = isCairnError(error) && (status < 500 || status === 503) ? error.message : INTERNAL_ERROR_MESSAGE;
+    sendPlain(res, status, message);
+  };
+
+  /**
+   * Gitea's `httpBase`: HTTP git switched off, who asks (bad credentials: 401), the repository as they may see
+   * it (a former name: 301 to the current one), then what they may do. Undefined when the answer is already sent.
+   */
+  const admit = async (req: GatewayRequest, res: GatewayResponse, service: GitService): Promise<Admitted | undefined> => {
+    if (config.server.disableHttpGit) {
+      refuse(res, HTTP_GIT_DISABLED);
+      return undefined;
+    }
+    let caller: Caller;
+    try {
+      const credentials = readCredentials({
+        authorization: req.headers.authorization,
+        query: parseGoQuery(rawQueryOf(req)),
+        disableQueryAuthToken: config.security.disableQueryAuthToken,
+      });
+      caller = await authenticate(credentials);
+    } catch (error) {
+      if (isHttpError(error) && error.status === 401) {
+        refuse(res, { ...CREDENTIALS_NEEDED, body: error.message });
+        return undefined;
+      }
+      throw error;
+    }
+    const requested = req.params.repo ?? '';
+    const name = repoNameOf(requested);
+    const found = await lookUpRepo(services, viewerOf(caller.user), req.params.owner ?? '', name).catch((error: unknown) => {
+      if (isHttpError(error) && error.status === 404) return undefined;
+      throw error;
+    });
+    if (found?.kind === 'renamed') {
+      // Git follows a 301 from info/refs and sends the rest of the exchange to the new address.
+      const suffix = requested.slice(name.length);
+      const afterOwner = req.originalUrl.indexOf('/', 1);
+      const tail = req.originalUrl.slice(req.originalUrl.indexOf('/', afterOwner + 1));
+      const subPath = new URL(config.server.rootUrl).pathname.replace(/\/$/, '');
+      sendRedirect(req, res, 301, `${subPath}/${encodeURIComponent(found.owner)}/${encodeURIComponent(found.name)}${suffix}${tail}`);
+      return undefined;
+    }
+    const repo = found?.value;
+    const refusal = gitAccessRefusal({ service, caller, repo, requireSigninView: config.service.requireSigninView });
+    if (refusal !== undefined || repo === undefined) {
+      refuse(res, refusal ?? REPOSITORY_NOT_FOUND);
+      return undefined;
+    }
+    return { caller, repo };
+  };
+
+  /** Streams a service's output as the answer, with git's content type. */
+  const stream = async (res: GatewayResponse, output: AsyncIterable<{ data: Buffer }>, contentType: string): Promise<void> => {
+    await writeChunks(res, dataOf(output), () => {
+      res.statusCode = 200;
+      res.setHeader('Content-Type', contentType);
+      setNoCache(res);
+    });
+  };
+
+  router.get('/:owner/:repo/info/refs', markRoute('/{owner}/{repo}/info/refs'), async (req, res) => {
+    try {
+      const service = SERVICE_NAMES[goFormString(parseGoQuery(rawQueryOf(req)), 'service')];
+      if (service === undefined) {
+        refuse(res, UNSUPPORTED_SERVICE);
+        return;
+      }
+      const admitted = await admit(req, res, service);
+      if (admitted === undefined) return;
+      const output = clients.smartHttp.infoRefs(
+        { repository: gitRepositoryOf(admitted.repo.repository), service: `git-${service}`, gitProtocol: gitProtocolOf(req) },
+        { signal: abortOnClientClose(res) },
+      );
+      await stream(res, output, `application/x-git-${service}-advertisement`);
+    } catch (error) {
+      answerFailure(req, res, error);
+    }
+  });
+
+  /** Gitea answers a POST without git's request content type with a bare 401. */
+  const hasRequestType = (req: GatewayRequest, res: GatewayResponse, service: GitService): boolean => {
+    if (req.headers['content-type'] === `application/x-git-${service}-request`) return true;
+    res.statusCode = 401;
+    res.end();
+    return false;
+  };
+
+  router.post('/:owner/:repo/git-upload-pack', markRoute('/{owner}/{repo}/git-upload-pack'), async (req, res) => {
+    try {
+      const admitted = await admit(req, res, 'upload-pack');
+      if (admitted === undefined || !hasRequestType(req, res, 'upload-pack')) return;
+      const first: UploadPackRequest = { repository: gitRepositoryOf(admitted.repo.repository), gitProtocol: gitProtocolOf(req), data: EMPTY };
+      const requests = requestMessages<UploadPackRequest>(first, requestChunks(req), (data) => ({ gitProtocol: '', data }));
+      const output = clients.smartHttp.uploadPack(requests, { signal: abortOnClientClose(res) });
+      await stream(res, output, 'application/x-git-upload-pack-result');
+    } catch (error) {
+      answerFailure(req, res, error);
+    }
+  });
+
+  router.post('/:owner/:repo/git-receive-pack', markRoute('/{owner}/{repo}/git-receive-pack'), async (req, res) => {
+    try {
+      const admitted = await admit(req, res, 'receive-pack');
+      if (admitted === undefined || !hasRequestType(req, res, 'receive-pack')) return;
+      const { caller, repo } = admitted;
+      const pusher = caller.user;
+      if (pusher === undefined) throw new Error('a push was admitted without a signed-in user');
+      const policy = await clients.repos.getPushPolicy({ pusher: viewerOf(pusher), id: repo.repository.id }).catch((error: unknown) => {
+        if (isCairnError(error) && error.code === Code.PERMISSION_DENIED) return undefined;
+        throw error;
+      });
+      if (policy === undefined) {
+        refuse(res, PUSH_DENIED);
+        return;
+      }
+      const first: ReceivePackRequest = {
+        repository: gitRepositoryOf(repo.repository),
+        gitProtocol: gitProtocolOf(req),
+        push: pushContextOf(pusher, repo.repository),
+        rules: policy.rules.map(branchRuleOf),
+        data: EMPTY,
+      };
+      const requests = requestMessages<ReceivePackRequest>(first, requestChunks(req), (data) => ({ gitProtocol: '', rules: [], data }));
+      const output = clients.smartHttp.receivePack(requests, { signal: abortOnClientClose(res) });
+      await stream(res, output, 'application/x-git-receive-pack-result');
+    } catch (error) {
+      answerFailure(req, res, error);
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,65 @@
+/**
+ * Archive downloads (routers/api/v1/repo/file.go `GetArchive`, services/repository/archiver): `<ref>.zip`,
+ * `<ref>.tar.gz` or `<ref>.bundle` (the ref may hold `/`), streamed from `git archive` / `git bundle` as it is
+ * made, every entry under `<repo name>/`, downloaded as `<repo>-<ref with / as ->.<ext>`. An unknown format is
+ * 400 and an unknown ref 404, with Gitea's messages.
+ */
+import { HttpError } from '@cairn/http';
+import { Code } from '@cairn/rpc';
+import type { ApiRegistry } from '../../api/registry';
+import { UNIT_CODE } from '../../convert/repository';
+import { startStream } from '../../http/stream';
+import { READ_ERRORS, answering, contentDisposition, gitRepoOf } from './git-context';
+
+/** Archive formats by file-name suffix, with the content type Go's sniffer gives them. */
+const FORMATS: ReadonlyArray<{ suffix: string; format: string; contentType: string }> = [
+  { suffix: '.zip', format: 'zip', contentType: 'application/zip' },
+  { suffix: '.tar.gz', format: 'tar.gz', contentType: 'application/x-gzip' },
+  { suffix: '.bundle', format: 'bundle', contentType: 'application/octet-stream' },
+];
+
+export function registerArchiveRoutes(api: ApiRegistry): void {
+  api.route({
+    scope: 'repository',
+    auth: 'optional',
+    repo: { unit: UNIT_CODE, mode: 'read' },
+    errors: READ_ERRORS,
+    method: 'get',
+    path: '/repos/{owner}/{repo}/archive/{archive}',
+    pathWildcards: ['archive'],
+    operationId: 'repoGetArchive',
+    handler: async (ctx) => {
+      const repo = gitRepoOf(ctx);
+      const requested = ctx.params.archive ?? '';
+      const kind = FORMATS.find(({ suffix }) => requested.endsWith(suffix) && requested.length > suffix.length);
+      if (kind === undefined) throw HttpError.badRequest(`unknown format: ${requested}`);
+      const refName = requested.slice(0, -kind.suffix.length);
+      const unknownRef = () => new HttpError(404, `unrecognized repository reference: ${refName}`);
+      const { sha } = await answering(ctx.services.clients.refs.resolveRevision({ repository: repo.git, revision: refName }), {
+        [Code.NOT_FOUND]: unknownRef,
+        [Code.INVALID_ARGUMENT]: unknownRef,
+      });
+      const archive = await startStream(
+        ctx.services.clients.contents.getArchive({ repository: repo.git, revision: sha, format: kind.format, prefix: repo.repository.name }),
+      );
+      async function* bytes(): AsyncIterable<Uint8Array> {
+        try {
+          if (archive.first !== undefined) yield archive.first.data;
+          for await (const message of archive.rest) yield message.data;
+        } finally {
+          await archive.cancel();
+        }
+      }
+      const fileName = `${repo.repository.name}-${refName.replace(/\//g, '-')}.${kind.format}`;
+      return {
+        status: 200,
+        headers: {
+          'Content-Type': kind.contentType,
+          'Content-Disposition': contentDisposition('attachment', fileName),
+          'Access-Control-Expose-Headers': 'Content-Disposition',
+        },
+        stream: bytes(),
+      };
+    },
+  });
+}

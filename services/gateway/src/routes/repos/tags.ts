@@ -1,0 +1,102 @@
+/**
+ * Tags (routers/api/v1/repo/tag.go): list (newest first, X-Total-Count), get, create (annotated when a message is
+ * given, tagged by the doer; 201 although Gitea's description says 200) and delete. A tag name may hold `/`.
+ */
+import { HttpError, go, goStruct } from '@cairn/http';
+import { Code } from '@cairn/rpc';
+import type { ApiRegistry } from '../../api/registry';
+import { UNIT_CODE } from '../../convert/repository';
+import { type ApiContext, doerOf, json, noContent } from '../../api/types';
+import { toApiTag } from '../../convert/tag';
+import { pageOf } from '../orgs/params';
+import { READ_ERRORS, answering, doerSignature, gitRepoOf, pushOf } from './git-context';
+
+/** Gitea's `CreateTagOption`. */
+export const CreateTagOption = goStruct('CreateTagOption', {
+  tag_name: go.string('TagName', { required: true, gitRefName: true, maxSize: 255 }),
+  message: go.string('Message'),
+  target: go.string('Target'),
+});
+
+function tagParam<B>(ctx: ApiContext<B>): string {
+  return ctx.params.tag ?? '';
+}
+
+export function registerTagRoutes(api: ApiRegistry): void {
+  const reader = { scope: 'repository', auth: 'optional', repo: { unit: UNIT_CODE, mode: 'read' }, errors: READ_ERRORS } as const;
+  const writer = { scope: 'repository', auth: 'required', repo: { unit: UNIT_CODE, mode: 'write', archived: 'refuse' } } as const;
+
+  api.route({
+    ...reader,
+    method: 'get',
+    path: '/repos/{owner}/{repo}/tags',
+    operationId: 'repoListTags',
+    handler: async (ctx) => {
+      const repo = gitRepoOf(ctx);
+      const page = pageOf(ctx);
+      const { tags, total } = await ctx.services.clients.refs.listTags({ repository: repo.git, page: page.page, limit: page.limit });
+      ctx.setTotalCount(total);
+      return json(200, tags.map((tag) => toApiTag(tag, repo.links)));
+    },
+  });
+
+  api.route({
+    ...reader,
+    method: 'get',
+    path: '/repos/{owner}/{repo}/tags/{tag}',
+    pathWildcards: ['tag'],
+    operationId: 'repoGetTag',
+    handler: async (ctx) => {
+      const repo = gitRepoOf(ctx);
+      const name = tagParam(ctx);
+      const { tag } = await answering(ctx.services.clients.refs.getTag({ repository: repo.git, name }), {
+        [Code.NOT_FOUND]: () => HttpError.notFound(`tag doesn't exist: ${name}`),
+      });
+      if (tag === undefined) throw new Error('GetTag answered without the tag');
+      return json(200, toApiTag(tag, repo.links));
+    },
+  });
+
+  api.route({
+    ...writer,
+    method: 'post',
+    path: '/repos/{owner}/{repo}/tags',
+    operationId: 'repoCreateTag',
+    body: CreateTagOption,
+    handler: async (ctx) => {
+      const repo = gitRepoOf(ctx);
+      const { body } = ctx;
+      const { tag } = await answering(
+        ctx.services.clients.refs.createTag({
+          repository: repo.git,
+          name: body.tag_name,
+          target: body.target || repo.repository.defaultBranch,
+          message: body.message,
+          tagger: doerSignature(doerOf(ctx), ctx.services.config),
+          push: pushOf(ctx),
+        }),
+        {
+          [Code.NOT_FOUND]: (message) => new HttpError(404, `target not found: ${message}`),
+          [Code.ALREADY_EXISTS]: () => new HttpError(409, `tag already exists [name: ${body.tag_name}]`),
+        },
+      );
+      if (tag === undefined) throw new Error('CreateTag answered without the tag');
+      return json(201, toApiTag(tag, repo.links));
+    },
+  });
+
+  api.route({
+    ...writer,
+    method: 'delete',
+    path: '/repos/{owner}/{repo}/tags/{tag}',
+    pathWildcards: ['tag'],
+    operationId: 'repoDeleteTag',
+    handler: async (ctx) => {
+      const repo = gitRepoOf(ctx);
+      await answering(ctx.services.clients.refs.deleteTag({ repository: repo.git, name: tagParam(ctx), push: pushOf(ctx) }), {
+        [Code.NOT_FOUND]: () => HttpError.notFound(),
+      });
+      return noContent();
+    },
+  });
+}

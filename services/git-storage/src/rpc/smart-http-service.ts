@@ -1,0 +1,133 @@
+/**
+ * SmartHttpService: git's smart HTTP protocol, served by `git upload-pack` / `git receive-pack --stateless-rpc`
+ * with the request and response bodies streamed straight through (git/transport.ts). Pushes are checked by the
+ * pre-receive hook while their objects sit in git's quarantine (push/), and an accepted push publishes
+ * cairn.git.pushed with the refs that actually moved.
+ */
+import type { Repository, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
+import { publishPushed, requirePush } from '../events/pushed';
+import { runGit } from '../git/command';
+import { ConcurrencyLimit } from '../git/concurrency-limit';
+import { openRepository } from '../git/open-repository';
+import { FLUSH_PKT, pktLine } from '../git/pkt-line';
+import type { RefUpdate } from '../git/ref-update';
+import { ZERO_SHA } from '../git/refs';
+import { transportGit } from '../git/transport';
+import { checkPush } from '../push/check-push';
+import type { HookServer } from '../push/hook-server';
+import type { GitStorageContext } from './context';
+
+const SERVICES = { 'git-upload-pack': 'upload-pack', 'git-receive-pack': 'receive-pack' } as const;
+
+/** Fetches running at once per repository, and how many more may wait (Gitaly's pack-objects limiting). */
+const UPLOAD_PACK_CONCURRENCY = 16;
+const UPLOAD_PACK_QUEUE = 64;
+
+/**
+ * GIT_PROTOCOL for git from the client's `Git-Protocol` header (`version=2`, `key=value` pairs joined by `:`);
+ * anything else is dropped, and git speaks protocol v0.
+ */
+function protocolEnv(gitProtocol: string): NodeJS.ProcessEnv {
+  return /^[\w.=:-]{1,256}$/.test(gitProtocol) ? { GIT_PROTOCOL: gitProtocol } : {};
+}
+
+const wantsV2 = (gitProtocol: string) => gitProtocol.split(':').includes('version=2');
+
+/** The first message of a request stream (it names the repository) and the body carried by it and the rest. */
+async function splitRequests<T extends { data: Buffer }>(requests: AsyncIterable<T>): Promise<{ first: T; body: AsyncIterable<Buffer> }> {
+  const iterator = requests[Symbol.asyncIterator]();
+  const head = await iterator.next();
+  if (head.done === true) throw CairnError.invalid('the request stream is empty');
+  const first = head.value;
+  async function* body(): AsyncGenerator<Buffer> {
+    if (first.data.length > 0) yield first.data;
+    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+      if (next.value.data.length > 0) yield next.value.data;
+    }
+  }
+  return { first, body: body() };
+}
+
+/** The refs of `updates` that now hold their new value (receive-pack may have applied only some). */
+async function appliedUpdates(gitDir: string, updates: readonly RefUpdate[]): Promise<RefUpdate[]> {
+  if (updates.length === 0) return [];
+  const { stdout } = await runGit(['for-each-ref', '--format=%(objectname) %(refname)'], { gitDir });
+  const current = new Map<string, string>();
+  for (const line of stdout.toString('utf8').split('\n')) {
+    const space = line.indexOf(' ');
+    if (space > 0) current.set(line.slice(space + 1), line.slice(0, space));
+  }
+  return updates.filter((update) => update.oldSha !== update.newSha && (current.get(update.ref) ?? ZERO_SHA) === update.newSha);
+}
+
+export function createSmartHttpService(context: GitStorageContext, hooks: HookServer): AsyncServiceOf<typeof SmartHttpServiceService> {
+  const open = (repository: Repository | undefined) => openRepository(context.root, repository);
+  const uploadPackLimit = new ConcurrencyLimit(UPLOAD_PACK_CONCURRENCY, UPLOAD_PACK_QUEUE);
+
+  return {
+    async *infoRefs(request, ctx) {
+      if (!Object.hasOwn(SERVICES, request.service)) throw CairnError.invalid(`unknown service "${request.service}"`, { reason: 'invalid_service' });
+      const command = SERVICES[request.service as keyof typeof SERVICES];
+      const gitDir = await open(request.repository);
+      // git http-backend's framing: v0 advertisements start with the service line; v2 (fetch only) does not.
+      if (!(command === 'upload-pack' && wantsV2(request.gitProtocol))) {
+        yield { data: Buffer.concat([pktLine(`# service=${request.service}\n`), FLUSH_PKT]) };
+      }
+      const output = transportGit([command, '--stateless-rpc', '--advertise-refs', gitDir], {
+        gitDir,
+        env: protocolEnv(request.gitProtocol),
+        signal: ctx.signal,
+      });
+      for await (const data of output) yield { data };
+    },
+
+    async *uploadPack(requests, ctx) {
+      const { first, body } = await splitRequests(requests);
+      const gitDir = await open(first.repository);
+      const release = await uploadPackLimit.acquire(gitDir, ctx.signal);
+      try {
+        const output = transportGit(['upload-pack', '--stateless-rpc', gitDir], {
+          gitDir,
+          env: protocolEnv(first.gitProtocol),
+          signal: ctx.signal,
+          input: body,
+        });
+        for await (const data of output) yield { data };
+      } finally {
+        release();
+      }
+    },
+
+    async *receivePack(requests, ctx) {
+      const { first, body } = await splitRequests(requests);
+      const push = requirePush(first.push);
+      const gitDir = await open(first.repository);
+      const session = hooks.openSession(async ({ updates, quarantine }) => {
+        const refusal = await checkPush(
+          {
+            gitDir,
+            rules: first.rules,
+            quarantine,
+            findKeys: async (emails) => (await context.gpgKeys.findVerificationKeys({ emails }, { signal: ctx.signal })).keys,
+          },
+          updates,
+        );
+        return refusal === undefined ? { accepted: true } : { accepted: false, message: refusal };
+      });
+      try {
+        const output = transportGit(['-c', `core.hooksPath=${hooks.hooksDir}`, 'receive-pack', '--stateless-rpc', gitDir], {
+          gitDir,
+          env: { ...protocolEnv(first.gitProtocol), ...session.env },
+          signal: ctx.signal,
+          input: body,
+        });
+        for await (const data of output) yield { data };
+        const refUpdates = await appliedUpdates(gitDir, session.acceptedUpdates());
+        await publishPushed(context, { repository: first.repository, push, refUpdates });
+      } finally {
+        session.close();
+      }
+    },
+  };
+}

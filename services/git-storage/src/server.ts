@@ -1,0 +1,27 @@
+/** The git-storage gRPC server: every service of proto/cairn/git/v1/git_service.proto on one RpcServer. */
+import type { Logger } from '@cairn/log';
+import {
+  CommitServiceService,
+  ContentServiceService,
+  RefServiceService,
+  RepositoryServiceService,
+  SmartHttpServiceService,
+} from '@cairn/proto/cairn/git/v1/git_service';
+import { createRpcServer, type RpcServer } from '@cairn/rpc';
+import type { HookServer } from './push/hook-server';
+import { createCommitService } from './rpc/commit-service';
+import { createContentService } from './rpc/content-service';
+import type { GitStorageContext } from './rpc/context';
+import { createRefService } from './rpc/ref-service';
+import { createRepositoryService } from './rpc/repository-service';
+import { createSmartHttpService } from './rpc/smart-http-service';
+
+export function createGitStorageServer(context: GitStorageContext, hooks: HookServer, logger: Logger): RpcServer {
+  const server = createRpcServer({ service: 'git-storage', logger });
+  server.addService(RepositoryServiceService, createRepositoryService(context));
+  server.addService(SmartHttpServiceService, createSmartHttpService(context, hooks));
+  server.addService(RefServiceService, createRefService(context));
+  server.addService(CommitServiceService, createCommitService(context));
+  server.addService(ContentServiceService, createContentService(context));
+  return server;
+}

@@ -1,0 +1,30 @@
+/**
+ * Creating a repository directory atomically: the repository is built in a scratch directory beside its final
+ * place and renamed into it, so a half-made repository is never visible and two creations of the same id
+ * cannot both succeed.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { CairnError } from '@cairn/rpc';
+
+function alreadyExists(): CairnError {
+  return CairnError.exists('repository already exists on disk', { reason: 'repository_exists' });
+}
+
+/** Runs `build(scratchDir)` and moves the result to `gitDir`. ALREADY_EXISTS when `gitDir` exists. */
+export async function createRepositoryDir(gitDir: string, build: (scratchDir: string) => Promise<void>): Promise<void> {
+  if ((await stat(gitDir).catch(() => undefined)) !== undefined) throw alreadyExists();
+  const parent = path.dirname(gitDir);
+  await mkdir(parent, { recursive: true });
+  const scratch = path.join(parent, `.creating-${path.basename(gitDir)}-${randomBytes(6).toString('hex')}`);
+  try {
+    await build(scratch);
+    await rename(scratch, gitDir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOTEMPTY' || error.code === 'EEXIST') throw alreadyExists();
+      throw error;
+    });
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}

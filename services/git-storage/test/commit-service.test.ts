@@ -1,0 +1,155 @@
+import type { ListCommitsRequest } from '@cairn/proto/cairn/git/v1/git_service';
+import { Code } from '@cairn/rpc';
+import { type GitStorageFixture, type TestRepository, git, rejection, startGitStorageFixture } from './git-repo-fixture';
+
+let fixture: GitStorageFixture;
+
+beforeAll(async () => {
+  fixture = await startGitStorageFixture();
+});
+
+afterAll(async () => {
+  await fixture.stop();
+});
+
+const T0 = 1_700_000_000;
+
+function listCommits(repo: TestRepository, options: Partial<ListCommitsRequest>) {
+  return fixture.commits.listCommits({ repository: repo.repository, revision: 'main', path: '', page: 1, limit: 50, withStats: false, ...options });
+}
+
+/** `count` linear commits on main through fast-import: commit i (1-based) at T0 + i minutes, touching f.txt. */
+function fastImportHistory(gitDir: string, count: number): void {
+  const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
+  let script = '';
+  for (let i = 1; i <= count; i += 1) {
+    script += `commit refs/heads/main\nmark :${i}\ncommitter Bulk <bulk@example.com> ${T0 + i * 60} +0000\n${data(`commit ${i}`)}`;
+    if (i > 1) script += `from :${i - 1}\n`;
+    script += `M 100644 inline f.txt\n${data(`line ${i}\n`)}`;
+    if (i % 10 === 0) script += `M 100644 inline tens/${i}.txt\n${data(`${i}\n`)}`;
+  }
+  git(['fast-import', '--quiet'], { cwd: gitDir, env: { GIT_DIR: gitDir }, input: script });
+}
+
+describe('ListCommits', () => {
+  const count = 3000;
+  let repo: TestRepository;
+  let expected: string[];
+
+  beforeAll(() => {
+    repo = fixture.newRepository();
+    fastImportHistory(repo.gitDir, count);
+    expected = git(['rev-list', 'main'], { cwd: repo.gitDir }).stdout.trim().split('\n');
+  });
+
+  it('pages through thousands of commits newest first with the total', async () => {
+    const page = await listCommits(repo, { page: 30 });
+    expect(page.total).toBe(count);
+    expect(page.commits.map((commit) => commit.sha)).toEqual(expected.slice(29 * 50, 30 * 50));
+    const first = await listCommits(repo, { revision: '', limit: 2 });
+    expect(first.commits.map((commit) => commit.message)).toEqual([`commit ${count}`, `commit ${count - 1}`]);
+    expect(first.commits[0]?.parentShas).toEqual([expected[1]]);
+    const last = await listCommits(repo, { page: 60 });
+    expect(last.commits.map((commit) => commit.sha)).toEqual(expected.slice(2950));
+    expect(last.commits[49]?.parentShas).toEqual([]);
+    const past = await listCommits(repo, { page: 61 });
+    expect(past).toEqual({ commits: [], total: count });
+  });
+
+  it('filters by path and by committer time', async () => {
+    const byPath = await listCommits(repo, { path: 'tens', limit: 5 });
+    expect(byPath.total).toBe(count / 10);
+    expect(byPath.commits.map((commit) => commit.message)).toEqual(['commit 3000', 'commit 2990', 'commit 2980', 'commit 2970', 'commit 2960']);
+    const file = await listCommits(repo, { path: 'tens/20.txt', limit: 5 });
+    expect(file.commits.map((commit) => commit.message)).toEqual(['commit 20']);
+
+    const window = await listCommits(repo, { limit: 0, since: new Date((T0 + 100 * 60) * 1000), until: new Date((T0 + 104 * 60) * 1000) });
+    expect(window.total).toBe(5);
+    expect(window.commits.map((commit) => commit.message)).toEqual(['commit 104', 'commit 103', 'commit 102', 'commit 101', 'commit 100']);
+  });
+
+  it('treats path magic literally and refuses traversal', async () => {
+    const magic = await listCommits(repo, { path: ':(glob)**', limit: 5 });
+    expect(magic.total).toBe(0);
+    const traversal = await rejection(listCommits(repo, { path: '../x', limit: 5 }));
+    expect(traversal).toMatchObject({ code: Code.INVALID_ARGUMENT, reason: 'invalid_path' });
+  });
+});
+
+describe('stats, signatures and errors', () => {
+  it('reports additions, deletions and files per commit, renames included', async () => {
+    const repo = fixture.newRepository();
+    const [first, second] = fixture.commitOn(repo, 'main', [
+      { files: { 'a.txt': 'one\ntwo\nthree\n', 'b.bin': '\u0000\u0001binary', 'dir/c.txt': 'c\n' }, message: 'first', at: T0 },
+      { files: { 'a.txt': 'one\n2\nthree\nfour\n', 'b.bin': null, 'dir/c.txt': null, 'dir/moved.txt': 'c\n' }, message: 'second', at: T0 + 60 },
+    ]);
+    const listed = await listCommits(repo, { limit: 10, withStats: true });
+    const [latest, root] = listed.commits;
+    expect(latest?.sha).toBe(second);
+    expect(latest?.files).toEqual([
+      { filename: 'a.txt', status: 'modified', additions: 2, deletions: 1, previousFilename: '' },
+      { filename: 'b.bin', status: 'removed', additions: 0, deletions: 0, previousFilename: '' },
+      { filename: 'dir/moved.txt', status: 'renamed', additions: 0, deletions: 0, previousFilename: 'dir/c.txt' },
+    ]);
+    expect([latest?.additions, latest?.deletions]).toEqual([2, 1]);
+    expect(root?.sha).toBe(first);
+    expect(root?.files.map((file) => [file.filename, file.status, file.additions])).toEqual([
+      ['a.txt', 'added', 3],
+      ['b.bin', 'added', 0],
+      ['dir/c.txt', 'added', 1],
+    ]);
+
+    const single = await fixture.commits.getCommit({ repository: repo.repository, revision: second!, withStats: true });
+    expect(single.commit?.files).toEqual(latest?.files);
+    const plain = await fixture.commits.getCommit({ repository: repo.repository, revision: 'main', withStats: false });
+    expect(plain.commit?.files).toEqual([]);
+    expect(plain.commit?.additions).toBe(0);
+  });
+
+  it('answers parents, identities with time zones, the exact message and the signed payload', async () => {
+    const repo = fixture.newRepository();
+    const [base] = fixture.commitOn(repo, 'main', [{ files: { 'a.txt': 'a' }, message: 'base', at: T0, timezone: '+0530' }]);
+    const tree = git(['rev-parse', `${base}^{tree}`], { cwd: repo.gitDir }).stdout.trim();
+    const signature = '-----BEGIN PGP SIGNATURE-----\n\niQEzBAABCAAdFiEE\n=abcd\n-----END PGP SIGNATURE-----';
+    const payload =
+      `tree ${tree}\nparent ${base}\n` +
+      `author Ann Author <ann@example.com> ${T0 + 10} -0700\ncommitter Cid Committer <cid@example.com> ${T0 + 20} +0200\n` +
+      '\nsigned subject\n\n  body with  spaces \n';
+    const signedHeader = `gpgsig ${signature.split('\n').join('\n ')}\n`;
+    const raw = payload.replace('\n\nsigned subject', `\n${signedHeader}\nsigned subject`);
+    const signed = git(['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: repo.gitDir, input: raw }).stdout.trim();
+    git(['update-ref', 'refs/heads/signed', signed], { cwd: repo.gitDir });
+
+    const { commit } = await fixture.commits.getCommit({ repository: repo.repository, revision: 'signed', withStats: false });
+    expect(commit).toMatchObject({
+      sha: signed,
+      treeSha: tree,
+      parentShas: [base],
+      author: { name: 'Ann Author', email: 'ann@example.com', when: new Date((T0 + 10) * 1000), timezone: '-0700' },
+      committer: { name: 'Cid Committer', email: 'cid@example.com', when: new Date((T0 + 20) * 1000), timezone: '+0200' },
+      message: 'signed subject\n\n  body with  spaces \n',
+      signature: `${signature}\n`,
+      signedPayload: payload,
+    });
+    const unsigned = await fixture.commits.getCommit({ repository: repo.repository, revision: base!.slice(0, 8), withStats: false });
+    expect(unsigned.commit).toMatchObject({ sha: base, signature: '', signedPayload: '', author: { timezone: '+0530' } });
+  });
+
+  it('answers NOT_FOUND for unknown revisions, INVALID_ARGUMENT for option-like ones, FAILED_PRECONDITION for empty history', async () => {
+    const repo = fixture.newRepository();
+    fixture.commitOn(repo, 'main', [{ files: { 'a.txt': 'a' }, message: 'base', at: T0 }]);
+    const unknown = await rejection(fixture.commits.getCommit({ repository: repo.repository, revision: 'deadbeef', withStats: false }));
+    expect(unknown).toMatchObject({ code: Code.NOT_FOUND, reason: 'revision_not_found' });
+    const unknownList = await rejection(listCommits(repo, { revision: 'nope', limit: 5 }));
+    expect(unknownList.code).toBe(Code.NOT_FOUND);
+    for (const revision of ['--all', '-n1', 'main..main', 'main\nx']) {
+      const error = await rejection(fixture.commits.getCommit({ repository: repo.repository, revision, withStats: false }));
+      expect(error).toMatchObject({ code: Code.INVALID_ARGUMENT, reason: 'invalid_revision' });
+    }
+    const empty = fixture.newRepository();
+    const emptyList = await rejection(listCommits(empty, { revision: '', limit: 5 }));
+    expect(emptyList).toMatchObject({ code: Code.FAILED_PRECONDITION, reason: 'empty_repository' });
+    const emptyGet = await rejection(fixture.commits.getCommit({ repository: empty.repository, revision: 'main', withStats: false }));
+    expect(emptyGet.code).toBe(Code.NOT_FOUND);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * git-storage as a process lives: it declares its stream, serves health for each of its services, relays the
+ * pushes' events from the outbox to the bus, and stops cleanly (twice is fine).
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Bus, type BusMessage, decodeEvent } from '@cairn/bus';
+import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
+import { checkHealth } from '@cairn/rpc';
+import { GIT_STREAM, GIT_SUBJECTS, GitSubject } from '../src/index';
+import { AUTHOR, type GitStorageHarness, PUSHER, gitOk, startGitStorage } from './harness';
+
+let h: GitStorageHarness;
+
+beforeAll(async () => {
+  h = await startGitStorage();
+});
+
+afterAll(async () => {
+  await h.stop();
+});
+
+it('names its stream and subjects', () => {
+  expect([GIT_STREAM, GIT_SUBJECTS, GitSubject.pushed]).toEqual(['CAIRN_GIT', ['cairn.git.>'], 'cairn.git.pushed']);
+});
+
+it('serves health for every service', async () => {
+  for (const service of ['', 'RepositoryService', 'SmartHttpService', 'RefService', 'CommitService', 'ContentService']) {
+    expect(await checkHealth(h.target, service === '' ? '' : `cairn.git.v1.${service}`)).toBe(true);
+  }
+});
+
+it('relays cairn.git.pushed from the outbox to the bus', async () => {
+  const received: BusMessage[] = [];
+  const bus: Bus = h.bus;
+  const subscription = await bus.consume({
+    stream: GIT_STREAM,
+    durable: 'test-pushed',
+    filterSubject: GitSubject.pushed,
+    handler: async (message) => void received.push(message),
+  });
+  try {
+    const id = h.nextRepoId();
+    await h.repositories.createRepository({
+      repository: { storage: '', repoId: id },
+      defaultBranch: 'main',
+      autoInit: false,
+      readme: '',
+      gitignores: '',
+      license: '',
+      repoName: 'demo',
+      description: '',
+      author: AUTHOR,
+      ownerName: '',
+    });
+    const work = path.join(h.scratch('life'), 'repo');
+    await gitOk(['init', '--quiet', '--initial-branch=main', work]);
+    writeFileSync(path.join(work, 'a.txt'), 'a\n');
+    await gitOk(['add', '.'], { cwd: work });
+    await gitOk(['commit', '--quiet', '-m', 'a'], { cwd: work });
+    await gitOk(['push', '--quiet', h.url(id), 'main'], { cwd: work });
+
+    for (let i = 0; i < 200 && !received.some((message) => decodeEvent(GitPushed, message.data).repoId === id); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const message = received.find((candidate) => decodeEvent(GitPushed, candidate.data).repoId === id);
+    expect(message?.subject).toBe('cairn.git.pushed');
+    const event = decodeEvent(GitPushed, message?.data ?? new Uint8Array());
+    expect(message?.id).toBe(event.meta?.eventId);
+    expect(event).toMatchObject({ pusherId: PUSHER.pusherId, commitCount: 1 });
+  } finally {
+    await subscription.stop();
+  }
+});

@@ -1,0 +1,107 @@
+/**
+ * The `repos-accounts` consumer: keeps the owner facts on repository rows current (names, visibility), drops the
+ * team links of deleted teams, and deletes the repositories of deleted users and organizations with their git
+ * data. Each event is applied once: its id is recorded in the transaction of the effect (`processOnce`), and the
+ * message is acknowledged only after that commit. Gitea refuses to delete an owner that still has repositories;
+ * accounts does not ask, so the repositories go with their owner here.
+ */
+import { type Bus, type BusHandler, type Subscription, decodeEvent, processOnce } from '@cairn/bus';
+import { sql, type DatabaseTransactionConnection } from '@cairn/db';
+import { OrgDeleted, OrgRenamed, OrgUpdated, TeamDeleted, UserDeleted, UserRenamed, UserUpdated } from '@cairn/proto/cairn/accounts/v1/events';
+import type { EventMeta } from '@cairn/proto/cairn/common/v1/common';
+import { asVisibility } from '../rpc/accounts-lookup';
+import type { ReposContext } from '../rpc/context';
+import { removeRepository } from '../rpc/delete-repository';
+import { renameOwner, repositoriesOwnedBy, setOwnerVisibility } from '../store/repositories';
+import { unlinkDeletedTeam } from '../store/team-repos';
+import { deleteTransfersTo } from '../store/transfers';
+import { ACCOUNTS_CONSUMER, ACCOUNTS_STREAM, AccountsSubject } from './subjects';
+
+type Effect = (tx: DatabaseTransactionConnection) => Promise<void>;
+
+/** Deletes every repository of a deleted owner, and what the owner had elsewhere. */
+async function forgetOwner(context: ReposContext, tx: DatabaseTransactionConnection, ownerId: number, actorId: number): Promise<void> {
+  for (const repo of await repositoriesOwnedBy(tx, ownerId)) await removeRepository(context, tx, repo, actorId);
+  await tx.query(sql.unsafe`DELETE FROM collaborations WHERE user_id = ${ownerId}`);
+  await tx.query(sql.unsafe`DELETE FROM team_repos WHERE org_id = ${ownerId}`);
+  await deleteTransfersTo(tx, ownerId);
+}
+
+/** The event's id and effect, or undefined for subjects this consumer does not act on. */
+function effectOf(context: ReposContext, subject: string, data: Uint8Array): { meta: EventMeta | undefined; effect: Effect } | undefined {
+  switch (subject) {
+    case AccountsSubject.userRenamed: {
+      const { meta, user } = decodeEvent(UserRenamed, data);
+      return user === undefined ? undefined : { meta, effect: (tx) => renameOwner(tx, user.id, user.login) };
+    }
+    case AccountsSubject.orgRenamed: {
+      const event = decodeEvent(OrgRenamed, data);
+      return { meta: event.meta, effect: (tx) => renameOwner(tx, event.orgId, event.newName) };
+    }
+    case AccountsSubject.userUpdated: {
+      const { meta, user } = decodeEvent(UserUpdated, data);
+      return user === undefined ? undefined : { meta, effect: (tx) => setOwnerVisibility(tx, user.id, asVisibility(user.visibility)) };
+    }
+    case AccountsSubject.orgUpdated: {
+      const { meta, org } = decodeEvent(OrgUpdated, data);
+      return org === undefined ? undefined : { meta, effect: (tx) => setOwnerVisibility(tx, org.id, asVisibility(org.visibility)) };
+    }
+    case AccountsSubject.teamDeleted: {
+      const event = decodeEvent(TeamDeleted, data);
+      return { meta: event.meta, effect: (tx) => unlinkDeletedTeam(tx, event.teamId) };
+    }
+    case AccountsSubject.userDeleted: {
+      const event = decodeEvent(UserDeleted, data);
+      return { meta: event.meta, effect: (tx) => forgetOwner(context, tx, event.userId, event.meta?.actorId ?? 0) };
+    }
+    case AccountsSubject.orgDeleted: {
+      const event = decodeEvent(OrgDeleted, data);
+      return { meta: event.meta, effect: (tx) => forgetOwner(context, tx, event.orgId, event.meta?.actorId ?? 0) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Handles one accounts event. One that can never be applied (undecodable, no event id) is logged and acknowledged:
+ * redelivering it would change nothing. A database or git-storage failure throws, so the bus redelivers it.
+ */
+export function accountsEventHandler(context: ReposContext, consumer: string = ACCOUNTS_CONSUMER): BusHandler {
+  return async (message) => {
+    let found: ReturnType<typeof effectOf>;
+    try {
+      found = effectOf(context, message.subject, message.data);
+    } catch {
+      context.logger.error({ subject: message.subject, event_id: message.id }, 'dropping an unreadable accounts event');
+      return;
+    }
+    if (found === undefined) return;
+    const eventId = found.meta?.eventId ?? '';
+    if (!UUID.test(eventId)) {
+      context.logger.error({ subject: message.subject, event_id: message.id }, 'dropping an accounts event without an event id');
+      return;
+    }
+    await processOnce(context.db, consumer, eventId, found.effect);
+  };
+}
+
+export interface AccountsConsumerOptions {
+  bus: Bus;
+  /** Stream and durable name; tests give their own, production uses the defaults. */
+  stream?: string;
+  durable?: string;
+}
+
+export function startAccountsConsumer(context: ReposContext, options: AccountsConsumerOptions): Promise<Subscription> {
+  const durable = options.durable ?? ACCOUNTS_CONSUMER;
+  return options.bus.consume({
+    stream: options.stream ?? ACCOUNTS_STREAM,
+    durable,
+    // Every subject of the stream; the handler picks the ones it acts on.
+    filterSubject: 'cairn.>',
+    handler: accountsEventHandler(context, durable),
+  });
+}

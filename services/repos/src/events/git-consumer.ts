@@ -1,0 +1,51 @@
+/**
+ * The `repos-git` consumer: after a push, copies git-storage's view of the repository (empty, size, branch count)
+ * into its row, and — on the first push into an empty repository whose default branch was not pushed — makes the
+ * first pushed branch the default, as Gitea does. Reading the state afresh makes every delivery idempotent.
+ */
+import { type Bus, type BusHandler, type Subscription, decodeEvent } from '@cairn/bus';
+import { GitPushed, type RefUpdate } from '@cairn/proto/cairn/git/v1/events';
+import type { ReposContext } from '../rpc/context';
+import { gitRepository } from '../rpc/repository-message';
+import { findRepository, updateRepository, type RepoChanges } from '../store/repositories';
+import { GIT_CONSUMER, GIT_STREAM, GitSubject } from './subjects';
+
+const BRANCH_PREFIX = 'refs/heads/';
+const ZERO_SHA = /^0+$/;
+
+/** Branches the push created or moved, in the order git reported them. */
+function pushedBranches(updates: readonly RefUpdate[]): string[] {
+  return updates.filter((update) => update.ref.startsWith(BRANCH_PREFIX) && !ZERO_SHA.test(update.newSha)).map((update) => update.ref.slice(BRANCH_PREFIX.length));
+}
+
+export function gitPushedHandler(context: ReposContext): BusHandler {
+  return async (message) => {
+    let event: GitPushed;
+    try {
+      event = decodeEvent(GitPushed, message.data);
+    } catch {
+      context.logger.error({ subject: message.subject, event_id: message.id }, 'dropping an unreadable git event');
+      return;
+    }
+    const repo = await findRepository(context.db.pool, event.repoId);
+    if (repo === undefined) return;
+    const repository = gitRepository(repo);
+    const info = await context.git.repositories.getRepositoryInfo({ repository });
+    const changes: RepoChanges = { isEmpty: info.empty, size: info.sizeKib, branchCount: info.branchCount };
+    const pushed = pushedBranches(event.refUpdates);
+    if (repo.isEmpty && !info.empty && pushed.length > 0 && !pushed.includes(repo.defaultBranch)) {
+      await context.git.repositories.setDefaultBranch({ repository, branch: pushed[0] });
+      changes.defaultBranch = pushed[0];
+    }
+    await context.db.pool.transaction((tx) => updateRepository(tx, repo.id, changes));
+  };
+}
+
+export function startGitConsumer(context: ReposContext, options: { bus: Bus; stream?: string; durable?: string }): Promise<Subscription> {
+  return options.bus.consume({
+    stream: options.stream ?? GIT_STREAM,
+    durable: options.durable ?? GIT_CONSUMER,
+    filterSubject: GitSubject.pushed,
+    handler: gitPushedHandler(context),
+  });
+}

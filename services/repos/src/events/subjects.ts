@@ -1,0 +1,49 @@
+/**
+ * The events repos publishes (a public interface: payloads in proto/cairn/repos/v1/events.proto) and the streams
+ * it consumes.
+ */
+export const REPOS_STREAM = 'CAIRN_REPOS';
+export const REPOS_SUBJECTS: readonly string[] = ['cairn.repo.>', 'cairn.collaborator.>'];
+
+export const Subject = {
+  repoCreated: 'cairn.repo.created',
+  repoUpdated: 'cairn.repo.updated',
+  repoRenamed: 'cairn.repo.renamed',
+  repoDeleted: 'cairn.repo.deleted',
+  repoForked: 'cairn.repo.forked',
+  repoTransferRequested: 'cairn.repo.transfer_requested',
+  repoTransferred: 'cairn.repo.transferred',
+  collaboratorAdded: 'cairn.collaborator.added',
+  collaboratorRemoved: 'cairn.collaborator.removed',
+} as const;
+
+/**
+ * accounts' stream (services/accounts/src/events/subjects.ts): owners' names and visibility, and deletions of owners
+ * and teams. The consumer creates it too (same name and subjects, idempotent) so it can bind before accounts runs.
+ */
+export const ACCOUNTS_STREAM = 'CAIRN_ACCOUNTS';
+export const ACCOUNTS_SUBJECTS: readonly string[] = [
+  'cairn.user.>',
+  'cairn.access_token.>',
+  'cairn.org.>',
+  'cairn.org_member.>',
+  'cairn.team.>',
+  'cairn.team_member.>',
+];
+export const AccountsSubject = {
+  userUpdated: 'cairn.user.updated',
+  userRenamed: 'cairn.user.renamed',
+  userDeleted: 'cairn.user.deleted',
+  orgUpdated: 'cairn.org.updated',
+  orgRenamed: 'cairn.org.renamed',
+  orgDeleted: 'cairn.org.deleted',
+  teamDeleted: 'cairn.team.deleted',
+} as const;
+/** The durable consumer of accounts' events (`<consumer-service>-<purpose>`). */
+export const ACCOUNTS_CONSUMER = 'repos-accounts';
+
+/** git-storage's stream: pushes change whether a repository is empty, its size and branches. */
+export const GIT_STREAM = 'CAIRN_GIT';
+export const GIT_SUBJECTS: readonly string[] = ['cairn.git.>'];
+export const GitSubject = { pushed: 'cairn.git.pushed' } as const;
+export const GIT_CONSUMER = 'repos-git';

@@ -1,0 +1,109 @@
+/**
+ * @cairn/repos: repository metadata and every repository permission decision, over gRPC; events through the
+ * transactional outbox; owners' facts kept current from accounts' events. `start` runs the service inside any
+ * process (the supervisor, tests); `main.ts` runs it alone.
+ */
+import path from 'node:path';
+import { prepareOutbox, startOutboxRelay, type Subscription } from '@cairn/bus';
+import type { CairnConfig } from '@cairn/config';
+import { openDatabase, type Database } from '@cairn/db';
+import type { Logger } from '@cairn/log';
+import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
+import { RefServiceService, RepositoryServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import { createRpcClient, type RpcClientHandle } from '@cairn/rpc';
+import type { RunningService, ServiceStartOptions } from '@cairn/service';
+import { startAccountsConsumer } from './events/accounts-consumer';
+import { startGitConsumer } from './events/git-consumer';
+import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, GIT_STREAM, GIT_SUBJECTS, REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
+import type { ReposContext } from './rpc/context';
+import { createReposServer } from './server';
+
+export { REPOS_STREAM, REPOS_SUBJECTS, Subject, ACCOUNTS_CONSUMER, GIT_CONSUMER } from './events/subjects';
+export { createReposServer } from './server';
+export { accountsEventHandler, startAccountsConsumer } from './events/accounts-consumer';
+export { gitPushedHandler, startGitConsumer } from './events/git-consumer';
+export type { ReposContext } from './rpc/context';
+
+export const SERVICE_NAME = 'repos';
+export const DATABASE_SCHEMA = 'repos';
+/** From this file's directory: `src/../src/db/migrations` or `dist/../src/db/migrations`. */
+export const MIGRATIONS_DIR = path.join(__dirname, '..', 'src', 'db', 'migrations');
+
+/** `listen` defaults to `[services.repos] LISTEN`. */
+export type StartOptions = ServiceStartOptions;
+export type { RunningService };
+
+/** gRPC clients of accounts and git-storage (`[services.<name>] ADDR`), and how to close them. */
+function serviceClients(config: CairnConfig, logger: Logger, db: Database): { context: ReposContext; close(): void } {
+  const handles: RpcClientHandle[] = [];
+  const deadlineMs = config.rpc.deadlineMs;
+  const accounts = { target: config.services.accounts.addr, service: 'accounts', logger, deadlineMs };
+  const git = { target: config.services['git-storage'].addr, service: 'git-storage', logger, deadlineMs };
+  const keep = <T extends RpcClientHandle>(client: T): T => {
+    handles.push(client);
+    return client;
+  };
+  const context: ReposContext = {
+    db,
+    logger,
+    config,
+    accounts: {
+      users: keep(createRpcClient(UserServiceService, accounts)),
+      orgs: keep(createRpcClient(OrgServiceService, accounts)),
+      teams: keep(createRpcClient(TeamServiceService, accounts)),
+    },
+    git: {
+      repositories: keep(createRpcClient(RepositoryServiceService, git)),
+      refs: keep(createRpcClient(RefServiceService, git)),
+    },
+  };
+  return { context, close: () => handles.forEach((handle) => handle.close()) };
+}
+
+/**
+ * Starts repos in this process. Graceful stop (SIGTERM): health turns NOT_SERVING and the server takes no new calls,
+ * calls in flight finish (up to 5 s), the consumers stop (the event in hand is finished and acknowledged), the outbox
+ * relay flushes the events they all wrote (up to 5 s), then the clients and the pool close.
+ */
+export async function start(options: StartOptions): Promise<RunningService> {
+  const { config, logger, bus } = options;
+  const db = await openDatabase({
+    url: config.database.url,
+    schema: DATABASE_SCHEMA,
+    logger,
+    maxConnections: config.database.maxOpenConns,
+    migrationsDir: MIGRATIONS_DIR,
+  });
+  const clients = serviceClients(config, logger, db);
+  const consumers: Subscription[] = [];
+  let relay: { stop(): Promise<void> } | undefined;
+  const release = async (): Promise<void> => {
+    for (const consumer of consumers) await consumer.stop();
+    await relay?.stop();
+    clients.close();
+    await db.close();
+  };
+  try {
+    await prepareOutbox(db);
+    await bus.ensureStream(REPOS_STREAM, [...REPOS_SUBJECTS]);
+    await bus.ensureStream(ACCOUNTS_STREAM, [...ACCOUNTS_SUBJECTS]);
+    await bus.ensureStream(GIT_STREAM, [...GIT_SUBJECTS]);
+    relay = startOutboxRelay({ db, bus, logger });
+    consumers.push(await startAccountsConsumer(clients.context, { bus }));
+    consumers.push(await startGitConsumer(clients.context, { bus }));
+    const server = createReposServer(clients.context, logger);
+    const port = await server.start(options.listen ?? config.services.repos.listen);
+    server.setServing(true);
+    let stopping: Promise<void> | undefined;
+    const stop = (): Promise<void> =>
+      (stopping ??= (async () => {
+        await server.stop();
+        await release();
+      })());
+    return { name: SERVICE_NAME, port, stop };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * repos as a process lives: it declares its stream and the ones it consumes, binds its durable consumers, serves
+ * health and answers, applies accounts' events published on the bus, and stops cleanly (twice is fine).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Bus, type ConsumeOptions, createInProcessBus, encodeEvent, uuidv7 } from '@cairn/bus';
+import { loadConfig, type CairnConfig } from '@cairn/config';
+import { silentLogger } from '@cairn/log';
+import { UserUpdated } from '@cairn/proto/cairn/accounts/v1/events';
+import { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { Code, checkHealth, createRpcClient } from '@cairn/rpc';
+import { createTestDatabase, type TestDatabase } from '@cairn/testing';
+import { Client } from 'pg';
+import { start } from '../src/index';
+
+const logger = silentLogger();
+let database: TestDatabase;
+let workDir: string;
+let config: CairnConfig;
+let bus: Bus;
+let sql: Client;
+
+beforeAll(async () => {
+  database = await createTestDatabase('repos_life');
+  workDir = mkdtempSync(path.join(tmpdir(), 'cairn-repos-life-'));
+  ({ config } = loadConfig({ env: { CAIRN_WORK_DIR: workDir, CAIRN__DATABASE__URL: database.url } }));
+  bus = await createInProcessBus({ url: database.url, logger });
+  sql = new Client({ connectionString: database.url });
+  await sql.connect();
+});
+
+afterAll(async () => {
+  await sql?.end();
+  await bus?.close();
+  await database?.drop();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+it('declares its stream and the accounts and git streams, with durable consumers', async () => {
+  const streams: Array<{ name: string; subjects: string[] }> = [];
+  const consumers: ConsumeOptions[] = [];
+  const spy: Bus = {
+    ...bus,
+    ensureStream: async (name, subjects) => void streams.push({ name, subjects }),
+    consume: async (options) => {
+      consumers.push(options);
+      return { stop: async () => {} };
+    },
+  };
+  const service = await start({ config, logger, bus: spy, listen: '127.0.0.1:0' });
+  await service.stop();
+  expect(streams.map((stream) => stream.name)).toEqual(['CAIRN_REPOS', 'CAIRN_ACCOUNTS', 'CAIRN_GIT']);
+  expect(streams[0].subjects).toEqual(['cairn.repo.>', 'cairn.collaborator.>']);
+  expect(consumers.map((consumer) => [consumer.stream, consumer.durable, consumer.filterSubject])).toEqual([
+    ['CAIRN_ACCOUNTS', 'repos-accounts', 'cairn.>'],
+    ['CAIRN_GIT', 'repos-git', 'cairn.git.pushed'],
+  ]);
+});
+
+it('serves, applies accounts events from the bus, and stops', async () => {
+  const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
+  const target = `127.0.0.1:${service.port}`;
+  const repos = createRpcClient(RepoServiceService, { target, service: 'repos', logger });
+  try {
+    expect(await checkHealth(target, 'cairn.repos.v1.RepoService')).toBe(true);
+    await expect(repos.getRepository({ viewer: undefined, id: 404, owner: '', name: '' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+    await sql.query(
+      `INSERT INTO repos.repositories (owner_id, owner_name, lower_owner_name, owner_type, owner_visibility, name, lower_name, default_branch)
+       VALUES (7, 'seven', 'seven', 0, 'public', 'app', 'app', 'main')`,
+    );
+    const id = uuidv7();
+    const event = UserUpdated.fromPartial({
+      meta: { eventId: id, occurredAt: new Date(), actorId: 7, repoId: 0 },
+      user: User.fromPartial({ id: 7, login: 'seven', visibility: 'limited' }),
+      changed: ['visibility'],
+    });
+    await bus.publish('cairn.user.updated', id, encodeEvent(UserUpdated, event));
+    await eventually(async () => {
+      const { rows } = await sql.query<{ owner_visibility: string }>('SELECT owner_visibility FROM repos.repositories WHERE owner_id = 7');
+      expect(rows[0].owner_visibility).toBe('limited');
+    });
+  } finally {
+    repos.close();
+    await service.stop();
+    await service.stop();
+  }
+});

@@ -1,0 +1,102 @@
+/**
+ * git-storage in memory for the repository service tests: repositories with their branches and HEAD, as
+ * RepositoryService (create, fork, delete, info, default branch) and RefService.GetBranch answer them. `push`
+ * stands for a push; `failNext` makes the next call of a method fail as a dead git-storage would.
+ */
+import type { Repository } from '@cairn/proto/cairn/git/v1/git_service';
+import { CairnError } from '@cairn/rpc';
+import type { GitRefsClient, GitRepositoriesClient } from '../../src/rpc/context';
+
+interface MemoryRepo {
+  branches: Set<string>;
+  head: string;
+}
+
+export interface GitMemory {
+  repositories: GitRepositoriesClient;
+  refs: GitRefsClient;
+  /** The repository on "disk", if it exists. */
+  repo(id: number): MemoryRepo | undefined;
+  push(id: number, branch: string): void;
+  failNext(method: 'createRepository' | 'forkRepository' | 'deleteRepository' | 'setDefaultBranch'): void;
+}
+
+/** A client whose listed methods answer and whose others reject, so a test that reaches one fails loudly. */
+function partial<T extends object>(service: string, methods: Partial<T>): T {
+  return new Proxy(methods as T, {
+    get: (target, method) => {
+      if (method === 'then') return undefined;
+      const handler = (target as Record<PropertyKey, unknown>)[method];
+      return handler ?? (() => Promise.reject(CairnError.unavailable(`${service}.${String(method)} is not part of these tests`)));
+    },
+  });
+}
+
+export function gitMemory(): GitMemory {
+  const repos = new Map<number, MemoryRepo>();
+  const failing = new Set<string>();
+
+  const failIfAsked = (method: string): void => {
+    if (failing.delete(method)) throw CairnError.unavailable(`git-storage is down (${method})`);
+  };
+  const existing = (repository: Repository | undefined): MemoryRepo => {
+    const repo = repos.get(repository?.repoId ?? 0);
+    if (repo === undefined) throw CairnError.notFound('repository does not exist');
+    return repo;
+  };
+
+  const repositories = partial<GitRepositoriesClient>('git.RepositoryService', {
+    async createRepository(request) {
+      failIfAsked('createRepository');
+      const id = request.repository?.repoId ?? 0;
+      if (repos.has(id)) throw CairnError.exists('repository exists');
+      if (/[\s~^:?*[\\]|\.\./.test(request.defaultBranch)) throw CairnError.invalid('invalid ref name', { reason: 'invalid_ref_name' });
+      repos.set(id, { branches: new Set(request.autoInit ? [request.defaultBranch] : []), head: request.defaultBranch });
+      return { commitSha: request.autoInit ? 'a'.repeat(40) : '' };
+    },
+    async forkRepository(request) {
+      failIfAsked('forkRepository');
+      const source = existing(request.source);
+      repos.set(request.target?.repoId ?? 0, { branches: new Set(source.branches), head: source.head });
+      return {};
+    },
+    async deleteRepository(request) {
+      failIfAsked('deleteRepository');
+      repos.delete(request.repository?.repoId ?? 0);
+      return {};
+    },
+    async getRepositoryInfo(request) {
+      const repo = existing(request.repository);
+      return { empty: repo.branches.size === 0, sizeKib: repo.branches.size * 12, headBranch: repo.head, branchCount: repo.branches.size };
+    },
+    async setDefaultBranch(request) {
+      failIfAsked('setDefaultBranch');
+      const repo = existing(request.repository);
+      if (repo.branches.size > 0 && !repo.branches.has(request.branch)) throw CairnError.notFound('branch does not exist');
+      repo.head = request.branch;
+      return {};
+    },
+  });
+
+  const refs = partial<GitRefsClient>('git.RefService', {
+    async getBranch(request) {
+      const repo = existing(request.repository);
+      if (!repo.branches.has(request.name)) throw CairnError.notFound(`branch ${request.name} does not exist`);
+      return { branch: { name: request.name, commit: undefined } };
+    },
+  });
+
+  return {
+    repositories,
+    refs,
+    repo: (id) => repos.get(id),
+    push(id, branch) {
+      const repo = repos.get(id);
+      if (repo === undefined) throw new Error(`no git repository ${id}`);
+      repo.branches.add(branch);
+    },
+    failNext(method) {
+      failing.add(method);
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * @cairn/social: stars and watches (later reactions and follows) over gRPC, events through the transactional
+ * outbox, and the consumers that watch new repositories for their creators and forget deleted repositories'
+ * and users' stars and watches. `start` runs the service inside any process (the supervisor, tests); `main.ts`
+ * runs it alone.
+ */
+import path from 'node:path';
+import { prepareOutbox, startOutboxRelay, type Subscription } from '@cairn/bus';
+import { openDatabase } from '@cairn/db';
+import type { RunningService, ServiceStartOptions } from '@cairn/service';
+import { startRepoEventsConsumer } from './events/repos-consumer';
+import { SOCIAL_STREAM, SOCIAL_SUBJECTS } from './events/subjects';
+import { startUserEventsConsumer } from './events/users-consumer';
+import { createSocialServer } from './server';
+
+export { ACCOUNTS_STREAM, ConsumedSubject, REPOS_CONSUMER, REPOS_STREAM, USERS_CONSUMER } from './events/consumed';
+export { repoEventsHandler, startRepoEventsConsumer } from './events/repos-consumer';
+export { SOCIAL_STREAM, SOCIAL_SUBJECTS, Subject } from './events/subjects';
+export { startUserEventsConsumer, userDeletedHandler } from './events/users-consumer';
+export { createSocialServer } from './server';
+export type { SocialContext } from './rpc/context';
+
+export const SERVICE_NAME = 'social';
+export const DATABASE_SCHEMA = 'social';
+/** From this file's directory: `src/../src/db/migrations` or `dist/../src/db/migrations`. */
+export const MIGRATIONS_DIR = path.join(__dirname, '..', 'src', 'db', 'migrations');
+
+/** `listen` defaults to `[services.social] LISTEN`. */
+export type StartOptions = ServiceStartOptions;
+export type { RunningService };
+
+/**
+ * Starts social in this process. It binds to repos' and accounts' streams, which their producers create, so it
+ * starts after them (as the supervisor orders services). Graceful stop (SIGTERM): health turns NOT_SERVING and
+ * the server takes no new calls, calls in flight finish (up to 5 s), the consumers stop (the event in hand is
+ * finished and acknowledged), the outbox relay flushes the events written meanwhile (up to 5 s), then the pool
+ * closes.
+ */
+export async function start(options: StartOptions): Promise<RunningService> {
+  const { config, logger, bus } = options;
+  const db = await openDatabase({
+    url: config.database.url,
+    schema: DATABASE_SCHEMA,
+    logger,
+    maxConnections: config.database.maxOpenConns,
+    migrationsDir: MIGRATIONS_DIR,
+  });
+  let relay: { stop(): Promise<void> } | undefined;
+  const consumers: Subscription[] = [];
+  const stopConsumers = async (): Promise<void> => void (await Promise.all(consumers.map((consumer) => consumer.stop())));
+  try {
+    await prepareOutbox(db);
+    await bus.ensureStream(SOCIAL_STREAM, [...SOCIAL_SUBJECTS]);
+    relay = startOutboxRelay({ db, bus, logger });
+    consumers.push(await startRepoEventsConsumer({ db, bus, logger, autoWatchNewRepos: config.service.autoWatchNewRepos }));
+    consumers.push(await startUserEventsConsumer({ db, bus, logger }));
+    const server = createSocialServer({ db }, logger);
+    const port = await server.start(options.listen ?? config.services.social.listen);
+    server.setServing(true);
+    let stopping: Promise<void> | undefined;
+    const stop = (): Promise<void> =>
+      (stopping ??= (async () => {
+        await server.stop();
+        await stopConsumers();
+        await relay?.stop();
+        await db.close();
+      })());
+    return { name: SERVICE_NAME, port, stop };
+  } catch (error) {
+    await stopConsumers();
+    await relay?.stop();
+    await db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,6 @@
+/** What every social handler needs. */
+import type { Database } from '@cairn/db';
+
+export interface SocialContext {
+  db: Database;
+}
