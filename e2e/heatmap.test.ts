@@ -1,15 +1,18 @@
 /**
  * The user heatmap end to end: the built supervisor with PostgreSQL and NATS (every service its own process),
- * fed a `cairn.git.pushed` event published the way git-storage will publish it (JetStream, the event id as
- * the message id), read through the gateway with the validating client: public-repository activity for
- * everyone, private-repository activity only for the user and site admins, `hide_activity` leaving others an
- * empty list, 404 for an invisible user, 307 for a renamed one — and no sign-in needed under
- * `[ui.explore] REQUIRE_SIGNIN_VIEW`.
+ * users and repositories made through the API, activity from real `git push`es over smart HTTP (git-storage
+ * publishes cairn.git.pushed, notifications counts it), read through the gateway with the validating client.
+ * Each viewer sees the user's activity in the repositories repos says they may read now — anonymous callers and
+ * other users the public repositories of visible owners, a restricted user only what they were given, a
+ * collaborator the private repository too, the owner of a repository the user pushed to that one too, the user
+ * what they can still read, a site admin everything —
+ * `hide_activity` leaving others an empty list; 404 for an invisible user, 307 for a renamed one, and no sign-in
+ * needed under `[ui.explore] REQUIRE_SIGNIN_VIEW`.
  */
-import { jetstream } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { encodeEvent, uuidv7 } from '@cairn/bus';
-import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { createTestDatabase, testNatsUrl, type TestDatabase } from '@cairn/testing';
 import { findNatsServer, startPrivateNatsServer, type PrivateNatsServer } from '../libs/bus/src/test-support/nats-server';
 import { apiClient, type ApiClient } from './support/client';
@@ -20,66 +23,83 @@ jest.setTimeout(180_000);
 const PASSWORD = 'heatmap-pass-123';
 const ADMIN = basicAuth('root', PASSWORD);
 const QUARTER_HOUR = 900;
+const as = (username: string) => basicAuth(username, PASSWORD);
 
 interface HeatmapEntry {
   timestamp: number;
   contributions: number;
 }
 
-describe('user heatmap through the gateway, fed from NATS', () => {
+describe('user heatmap through the gateway, fed by git pushes', () => {
   // The durable consumer notifications-activity is shared by every Cairn on a NATS server, so other e2e files
-  // running instances at the same time would take this file's events: use a server of its own when possible.
+  // running instances at the same time would take this file's pushes: use a server of its own when possible.
   let privateNats: PrivateNatsServer | undefined;
-  let natsUrl: string;
-  let nats: NatsConnection;
   let database: TestDatabase;
   let workDir: string;
+  let scratch: string;
+  let gitEnv: NodeJS.ProcessEnv;
   let instance: Instance | undefined;
   let api: ApiClient;
-  let alice: { id: number };
-  const now = Math.floor(Date.now() / 1000);
-  // Two quarter hours of today, an hour apart, in the past.
-  const publicAt = new Date((now - (now % QUARTER_HOUR) - 2 * 3600) * 1000 + 61_000);
-  const privateAt = new Date((now - (now % QUARTER_HOUR) - 3600) * 1000 + 122_000);
-  const bucket = (at: Date) => Math.floor(at.getTime() / 1000 / QUARTER_HOUR) * QUARTER_HOUR;
+  let startedAt: number;
+  /** alice's contributions per repository. */
+  const pushed: Record<string, number> = {};
 
-  async function publishPush(fields: { repoId: number; repoPrivate: boolean; pushedAt: Date }, eventId = uuidv7()): Promise<void> {
-    const event = GitPushed.create({
-      meta: { eventId, occurredAt: fields.pushedAt, actorId: alice.id, repoId: fields.repoId },
-      pusherId: alice.id,
-      repoId: fields.repoId,
-      repoOwnerId: alice.id,
-      repoPrivate: fields.repoPrivate,
-      refUpdates: [{ ref: 'refs/heads/main', oldSha: 'a'.repeat(40), newSha: 'b'.repeat(40) }],
-      commitCount: 1,
-      pushedAt: fields.pushedAt,
+  function git(args: string[], cwd: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      execFile('git', args, { cwd, env: gitEnv }, (error, stdout, stderr) => {
+        if (error === null) resolve(stdout);
+        else reject(new Error(`git ${args.join(' ')} failed:\n${stderr}`));
+      });
     });
-    await jetstream(nats).publish('cairn.git.pushed', encodeEvent(GitPushed, event), { msgID: eventId });
+  }
+
+  /**
+   * Pushes to `repo` as `user` through smart HTTP: one commit on `branches` new branches in one push (Gitea counts
+   * a created branch twice), then `updates` more commits to main, one push each (once each). Answers the count.
+   */
+  async function contribute(repo: string, user: string, branches: number, updates = 0): Promise<number> {
+    const remote = new URL(`${instance!.httpUrl}/${repo}.git`);
+    remote.username = user;
+    remote.password = PASSWORD;
+    const cwd = fs.mkdtempSync(path.join(scratch, 'clone-'));
+    await git(['init', '--quiet', '--initial-branch', 'main'], cwd);
+    await git(['commit', '--quiet', '--allow-empty', '--message', `first in ${repo}`], cwd);
+    const refspecs = Array.from({ length: branches }, (_, i) => (i === 0 ? 'HEAD:refs/heads/main' : `HEAD:refs/heads/b${i}`));
+    await git(['push', '--quiet', remote.toString(), ...refspecs], cwd);
+    for (let i = 0; i < updates; i += 1) {
+      await git(['commit', '--quiet', '--allow-empty', '--message', `update ${i}`], cwd);
+      await git(['push', '--quiet', remote.toString(), 'HEAD:refs/heads/main'], cwd);
+    }
+    return 2 * branches + updates;
   }
 
   async function heatmap(username: string, headers: Record<string, string> = {}) {
     return api.request<HeatmapEntry[]>('GET', `/api/v1/users/${username}/heatmap`, { headers });
   }
 
-  async function createUser(username: string, fields: Record<string, unknown> = {}): Promise<{ id: number }> {
-    const res = await api.request<{ id: number }>('POST', '/api/v1/admin/users', {
+  const total = (entries: HeatmapEntry[]) => entries.reduce((sum, entry) => sum + entry.contributions, 0);
+
+  async function createUser(username: string, fields: Record<string, unknown> = {}): Promise<void> {
+    const res = await api.request('POST', '/api/v1/admin/users', {
       headers: ADMIN,
       body: { username, email: `${username}@example.com`, password: PASSWORD, must_change_password: false, ...fields },
     });
     expect(res.status).toBe(201);
-    return res.body;
+  }
+
+  async function expectStatus(status: number, method: string, apiPath: string, headers: Record<string, string>, body?: unknown) {
+    const res = await api.request(method, `/api/v1${apiPath}`, { headers, body });
+    expect({ method, apiPath, status: res.status }).toEqual({ method, apiPath, status });
   }
 
   beforeAll(async () => {
     const binary = findNatsServer();
     privateNats = binary === undefined ? undefined : await startPrivateNatsServer(binary);
-    natsUrl = privateNats?.url ?? testNatsUrl();
-    nats = await connect({ servers: natsUrl });
     database = await createTestDatabase('e2e_heatmap');
     workDir = makeWorkDir();
     const env = baseEnv(workDir, {
       CAIRN__database__URL: database.url,
-      CAIRN__bus__URL: natsUrl,
+      CAIRN__bus__URL: privateNats?.url ?? testNatsUrl(),
       CAIRN__server__HTTP_PORT: '0',
       CAIRN__ui_0X2E_explore__REQUIRE_SIGNIN_VIEW: 'true',
     });
@@ -89,70 +109,97 @@ describe('user heatmap through the gateway, fed from NATS', () => {
     const created = await runCli(['admin', 'user', 'create', '--username', 'root', '--password', PASSWORD, '--email', 'root@example.com', '--admin'], env);
     expect(created.code).toBe(0);
     api = apiClient(instance.httpUrl);
-    alice = await createUser('alice');
-    await createUser('bob');
+    for (const username of ['alice', 'bob', 'colin', 'dave', 'carol']) await createUser(username);
+    await createUser('rita', { restricted: true });
     await createUser('hidden', { visibility: 'private' });
-    await createUser('carol');
+
+    // alice's repositories: public and private of her own, a public one in a public and in a private organization
+    // she owns, and bob's private one she may push to until bob takes that back.
+    await expectStatus(201, 'POST', '/user/repos', as('alice'), { name: 'pub', private: false });
+    await expectStatus(201, 'POST', '/user/repos', as('alice'), { name: 'priv', private: true });
+    await expectStatus(201, 'POST', '/orgs', as('alice'), { username: 'pubco', email: 'pubco@example.com', visibility: 'public' });
+    await expectStatus(201, 'POST', '/orgs/pubco/repos', as('alice'), { name: 'lib', private: false });
+    await expectStatus(201, 'POST', '/orgs', as('alice'), { username: 'privco', email: 'privco@example.com', visibility: 'private' });
+    await expectStatus(201, 'POST', '/orgs/privco/repos', as('alice'), { name: 'tool', private: false });
+    await expectStatus(201, 'POST', '/user/repos', as('bob'), { name: 'shared', private: true });
+    // rita (restricted) is given alice/pub, colin alice/priv; alice may write to bob/shared.
+    await expectStatus(204, 'PUT', '/repos/alice/pub/collaborators/rita', as('alice'), { permission: 'read' });
+    await expectStatus(204, 'PUT', '/repos/alice/priv/collaborators/colin', as('alice'), { permission: 'read' });
+    await expectStatus(204, 'PUT', '/repos/bob/shared/collaborators/alice', as('bob'), { permission: 'write' });
+
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-heatmap-'));
+    gitEnv = {
+      PATH: process.env.PATH,
+      HOME: scratch,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_AUTHOR_NAME: 'Alice',
+      GIT_AUTHOR_EMAIL: 'alice@example.com',
+      GIT_COMMITTER_NAME: 'Alice',
+      GIT_COMMITTER_EMAIL: 'alice@example.com',
+    };
+    startedAt = Math.floor(Date.now() / 1000);
+    // Each weight is more than all smaller ones together, so every total belongs to one set of repositories.
+    pushed['alice/pub'] = await contribute('alice/pub', 'alice', 1);
+    pushed['pubco/lib'] = await contribute('pubco/lib', 'alice', 1, 1);
+    pushed['alice/priv'] = await contribute('alice/priv', 'alice', 3);
+    pushed['privco/tool'] = await contribute('privco/tool', 'alice', 6);
+    pushed['bob/shared'] = await contribute('bob/shared', 'alice', 12);
+    expect(Object.values(pushed)).toEqual([2, 3, 6, 12, 24]);
+    await expectStatus(204, 'DELETE', '/repos/bob/shared/collaborators/alice', as('bob'));
+
+    const everything = Object.values(pushed).reduce((sum, count) => sum + count, 0);
+    await waitFor('the pushes to reach the heatmap', async () => (total((await heatmap('alice', ADMIN)).body) === everything ? true : undefined));
   });
 
   afterAll(async () => {
     if (workDir !== undefined) await cleanUpWorkDir(workDir, instance === undefined ? [] : [instance]);
+    if (scratch !== undefined) fs.rmSync(scratch, { recursive: true, force: true });
     await database?.drop();
-    await nats?.close();
     await privateNats?.dispose();
   });
 
-  const viewers: Record<string, Record<string, string>> = {
-    anonymous: {},
-    bob: basicAuth('bob', PASSWORD),
-    alice: basicAuth('alice', PASSWORD),
-    'site admin': ADMIN,
+  /** Who looks, and the repositories whose activity of alice's they may see. */
+  const viewers: Record<string, { headers: Record<string, string>; sees: string[] }> = {
+    anonymous: { headers: {}, sees: ['alice/pub', 'pubco/lib'] },
+    'another user': { headers: as('dave'), sees: ['alice/pub', 'pubco/lib'] },
+    'bob, owner of bob/shared': { headers: as('bob'), sees: ['alice/pub', 'pubco/lib', 'bob/shared'] },
+    'a restricted user given alice/pub': { headers: as('rita'), sees: ['alice/pub'] },
+    'a collaborator on alice/priv': { headers: as('colin'), sees: ['alice/pub', 'pubco/lib', 'alice/priv'] },
+    'alice herself (no longer in bob/shared)': { headers: as('alice'), sees: ['alice/pub', 'pubco/lib', 'alice/priv', 'privco/tool'] },
+    'a site admin': { headers: ADMIN, sees: ['alice/pub', 'pubco/lib', 'alice/priv', 'privco/tool', 'bob/shared'] },
   };
+  const contributionsIn = (repos: string[]) => repos.reduce((sum, repo) => sum + pushed[repo], 0);
 
-  it('counts a push once, even published twice under one id, and shows a private repository’s only to the user and admins', async () => {
-    const publicPush = uuidv7();
-    await publishPush({ repoId: 1, repoPrivate: false, pushedAt: publicAt }, publicPush);
-    await publishPush({ repoId: 1, repoPrivate: false, pushedAt: publicAt }, publicPush);
-    await publishPush({ repoId: 2, repoPrivate: true, pushedAt: privateAt });
-
-    const everything = [
-      { timestamp: bucket(publicAt), contributions: 1 },
-      { timestamp: bucket(privateAt), contributions: 1 },
-    ];
-    await waitFor('the pushes to reach the heatmap', async () => {
-      const res = await heatmap('alice', viewers.alice);
-      return res.body.length === 2 ? res : undefined;
-    });
-    for (const [name, expected] of [
-      ['anonymous', [everything[0]]],
-      ['bob', [everything[0]]],
-      ['alice', everything],
-      ['site admin', everything],
-    ] as const) {
-      const res = await heatmap('alice', viewers[name]);
-      expect({ name, status: res.status, body: res.body }).toEqual({ name, status: 200, body: expected });
+  it('shows each viewer the activity in the repositories they may read, in quarter-hour buckets since the pushes', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const [name, { headers, sees }] of Object.entries(viewers)) {
+      const res = await heatmap('alice', headers);
+      expect({ name, status: res.status, contributions: total(res.body) }).toEqual({ name, status: 200, contributions: contributionsIn(sees) });
+      for (const entry of res.body) {
+        expect(entry.timestamp % QUARTER_HOUR).toBe(0);
+        expect(entry.timestamp).toBeGreaterThanOrEqual(startedAt - (startedAt % QUARTER_HOUR));
+        expect(entry.timestamp).toBeLessThanOrEqual(now);
+      }
     }
   });
 
-  it('hide_activity: others get an empty list, the user and admins still see everything', async () => {
-    const hidden = await api.request('PATCH', '/api/v1/user/settings', { headers: viewers.alice, body: { hide_activity: true } });
+  it('counts only what the user pushed: bob’s heatmap is empty', async () => {
+    expect(await heatmap('bob', ADMIN)).toMatchObject({ status: 200, body: [] });
+  });
+
+  it('hide_activity: others get an empty list, the user and admins still see theirs', async () => {
+    const hidden = await api.request('PATCH', '/api/v1/user/settings', { headers: as('alice'), body: { hide_activity: true } });
     expect(hidden.status).toBe(200);
-    for (const [name, count] of [
-      ['anonymous', 0],
-      ['bob', 0],
-      ['alice', 2],
-      ['site admin', 2],
-    ] as const) {
-      const res = await heatmap('alice', viewers[name]);
-      expect({ name, status: res.status, buckets: res.body.length }).toEqual({ name, status: 200, buckets: count });
+    for (const [name, { headers, sees }] of Object.entries(viewers)) {
+      const shown = name.startsWith('alice') || name === 'a site admin';
+      const res = await heatmap('alice', headers);
+      expect({ name, status: res.status, contributions: total(res.body) }).toEqual({ name, status: 200, contributions: shown ? contributionsIn(sees) : 0 });
     }
   });
 
   it('answers 404 for a user the caller may not see', async () => {
-    for (const name of ['anonymous', 'bob'] as const) {
-      const res = await heatmap('hidden', viewers[name]);
-      expect({ name, status: res.status }).toEqual({ name, status: 404 });
-    }
+    for (const headers of [{}, as('dave')]) expect((await heatmap('hidden', headers)).status).toBe(404);
     expect(await heatmap('hidden', ADMIN)).toMatchObject({ status: 200, body: [] });
     expect((await heatmap('nobody')).status).toBe(404);
   });

@@ -6,17 +6,18 @@
 import path from 'node:path';
 import { prepareOutbox, type Subscription } from '@cairn/bus';
 import { openDatabase } from '@cairn/db';
+import { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { createRpcClient } from '@cairn/rpc';
 import type { RunningService, ServiceStartOptions } from '@cairn/service';
 import { startActivityConsumer } from './events/activity-consumer';
 import { GIT_STREAM, GIT_SUBJECTS } from './events/git-stream';
-import { INTERIM_REPO_ACCESS } from './repos/repo-access';
 import { createNotificationsServer } from './server';
 
 export { ACTIVITY_CONSUMER, GIT_STREAM, GIT_SUBJECTS, GitSubject } from './events/git-stream';
 export { gitPushedHandler, startActivityConsumer, type ActivityConsumerOptions } from './events/activity-consumer';
 export { createNotificationsServer } from './server';
 export type { NotificationsContext } from './rpc/context';
-export { INTERIM_REPO_ACCESS, type RepoAccess } from './repos/repo-access';
+export type { RepoAccess } from './repos/repo-access';
 
 export const SERVICE_NAME = 'notifications';
 export const DATABASE_SCHEMA = 'notifications';
@@ -28,9 +29,10 @@ export type StartOptions = ServiceStartOptions;
 export type { RunningService };
 
 /**
- * Starts notifications in this process. Graceful stop (SIGTERM): health turns NOT_SERVING and the server takes
+ * Starts notifications in this process. It asks repos (`[services.repos] ADDR`) which repositories a viewer may
+ * read; the supervisor starts repos first. Graceful stop (SIGTERM): health turns NOT_SERVING and the server takes
  * no new calls, calls in flight finish (up to 5 s), then the consumers stop (the event in hand is finished and
- * acknowledged; the rest stay on the bus for the next instance), then the pool closes.
+ * acknowledged; the rest stay on the bus for the next instance), then the repos client and the pool close.
  */
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger, bus } = options;
@@ -41,13 +43,19 @@ export async function start(options: StartOptions): Promise<RunningService> {
     maxConnections: config.database.maxOpenConns,
     migrationsDir: MIGRATIONS_DIR,
   });
+  const repos = createRpcClient(RepoServiceService, {
+    target: config.services.repos.addr,
+    service: 'repos',
+    logger,
+    deadlineMs: config.rpc.deadlineMs,
+  });
   let consumer: Subscription | undefined;
   try {
     // The consumers' processed-event ids live beside the outbox.
     await prepareOutbox(db);
     await bus.ensureStream(GIT_STREAM, [...GIT_SUBJECTS]);
     consumer = await startActivityConsumer({ db, bus, logger });
-    const server = createNotificationsServer({ db, repoAccess: INTERIM_REPO_ACCESS }, logger);
+    const server = createNotificationsServer({ db, repoAccess: repos }, logger);
     const port = await server.start(options.listen ?? config.services.notifications.listen);
     server.setServing(true);
     let stopping: Promise<void> | undefined;
@@ -55,11 +63,13 @@ export async function start(options: StartOptions): Promise<RunningService> {
       (stopping ??= (async () => {
         await server.stop();
         await consumer?.stop();
+        repos.close();
         await db.close();
       })());
     return { name: SERVICE_NAME, port, stop };
   } catch (error) {
     await consumer?.stop();
+    repos.close();
     await db.close();
     throw error;
   }

@@ -67,11 +67,11 @@ describe.each(adapters)('notifications-activity on the %s bus', (_adapter, conne
     return { stream, subject: `${root}.git.pushed` };
   }
 
-  const bucketRow = z.object({ bucket: z.date(), repo_id: z.number(), is_private: z.boolean(), contributions: z.number() });
+  const bucketRow = z.object({ bucket: z.date(), repo_id: z.number(), contributions: z.number() });
 
   async function contributions(userId: number): Promise<ReadonlyArray<z.infer<typeof bucketRow>>> {
     return db.pool.any(sql.type(bucketRow)`
-      SELECT bucket, repo_id, is_private, contributions FROM activity_buckets WHERE user_id = ${userId} ORDER BY bucket, repo_id`);
+      SELECT bucket, repo_id, contributions FROM activity_buckets WHERE user_id = ${userId} ORDER BY bucket, repo_id`);
   }
 
   /** Publishes a push of a pusher of its own behind everything else and waits until it is counted. */
@@ -81,14 +81,14 @@ describe.each(adapters)('notifications-activity on the %s bus', (_adapter, conne
     await eventually(async () => expect(await contributions(sentinel)).toHaveLength(1));
   }
 
-  it('adds a push’s contributions to the pusher’s bucket of the push time, keeping the repository’s privacy', async () => {
+  it('adds a push’s contributions to the pusher’s bucket of the push time in its repository', async () => {
     const { stream, subject } = await freshStream();
     subscriptions.push(await startActivityConsumer({ db, bus, logger, stream, durable: DURABLE, filterSubject: subject }));
     const pusherId = nextPusher++;
     const refUpdates = [branchUpdate('main'), { ref: 'refs/heads/topic', oldSha: ZERO_SHA, newSha: 'c'.repeat(40) }];
-    await publishPush(bus, subject, gitPushed({ pusherId, repoId: 5, repoPrivate: true, refUpdates, pushedAt: new Date('2025-06-01T12:07:13Z') }));
+    await publishPush(bus, subject, gitPushed({ pusherId, repoId: 5, refUpdates, pushedAt: new Date('2025-06-01T12:07:13Z') }));
     await eventually(async () =>
-      expect(await contributions(pusherId)).toEqual([{ bucket: new Date('2025-06-01T12:00:00Z'), repo_id: 5, is_private: true, contributions: 3 }]),
+      expect(await contributions(pusherId)).toEqual([{ bucket: new Date('2025-06-01T12:00:00Z'), repo_id: 5, contributions: 3 }]),
     );
   });
 

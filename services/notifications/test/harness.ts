@@ -1,12 +1,12 @@
 /**
- * Test helpers: GitPushed events as git-storage will publish them, a notifications service started with
- * `start()` on a fresh database and the in-process bus, and polling.
+ * Test helpers: GitPushed events as git-storage publishes them, a notifications service started with `start()`
+ * on a fresh database and the in-process bus, asking an in-memory repos service (fake-repos.ts), and polling.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Bus, createInProcessBus, encodeEvent, uuidv7 } from '@cairn/bus';
-import { loadConfig } from '@cairn/config';
+import { encodeEnvKey, loadConfig } from '@cairn/config';
 import { silentLogger } from '@cairn/log';
 import { GitPushed, type RefUpdate } from '@cairn/proto/cairn/git/v1/events';
 import { ActivityServiceService } from '@cairn/proto/cairn/notifications/v1/notifications_service';
@@ -14,6 +14,7 @@ import { createRpcClient, type RpcClient } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
 import { GitSubject, start, type RunningService } from '../src/index';
+import { type FakeRepos, startFakeRepos } from './fake-repos';
 
 export const ZERO_SHA = '0'.repeat(40);
 
@@ -25,7 +26,6 @@ export function branchUpdate(name = 'main'): RefUpdate {
 export interface PushFields {
   pusherId: number;
   repoId?: number;
-  repoPrivate?: boolean;
   pushedAt?: Date;
   refUpdates?: RefUpdate[];
   eventId?: string;
@@ -40,7 +40,6 @@ export function gitPushed(fields: PushFields): GitPushed {
     pusherId: fields.pusherId,
     repoId,
     repoOwnerId: fields.pusherId,
-    repoPrivate: fields.repoPrivate ?? false,
     refUpdates: fields.refUpdates ?? [branchUpdate()],
     commitCount: 1,
     pushedAt,
@@ -54,6 +53,8 @@ export async function publishPush(bus: Bus, subject: string, event: GitPushed, m
 
 export interface ServiceHarness {
   bus: Bus;
+  /** The repos service notifications asks: set who may read what in `repos.readable`. */
+  repos: FakeRepos;
   service: RunningService;
   activity: RpcClient<typeof ActivityServiceService>;
   /** A plain connection to the test database (search_path = notifications). */
@@ -66,7 +67,10 @@ export interface ServiceHarness {
 export async function startService(): Promise<ServiceHarness> {
   const database: TestDatabase = await createTestDatabase('notifications');
   const workDir = mkdtempSync(path.join(tmpdir(), 'cairn-notifications-'));
-  const { config } = loadConfig({ env: { CAIRN_WORK_DIR: workDir, CAIRN__DATABASE__URL: database.url } });
+  const repos = await startFakeRepos();
+  const { config } = loadConfig({
+    env: { CAIRN_WORK_DIR: workDir, CAIRN__DATABASE__URL: database.url, [encodeEnvKey('services.repos', 'ADDR')]: repos.addr },
+  });
   const logger = silentLogger();
   const bus = await createInProcessBus({ url: database.url, logger });
   const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
@@ -75,6 +79,7 @@ export async function startService(): Promise<ServiceHarness> {
   await sql.connect();
   return {
     bus,
+    repos,
     service,
     activity,
     sql,
@@ -84,6 +89,7 @@ export async function startService(): Promise<ServiceHarness> {
       await sql.end();
       await service.stop();
       await bus.close();
+      await repos.stop();
       await database.drop();
       rmSync(workDir, { recursive: true, force: true });
     },

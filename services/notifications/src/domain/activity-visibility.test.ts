@@ -1,4 +1,4 @@
-import { ALL_REPOS, NO_REPOS, canSeeActivity, isEmptyScope, seesEveryRepository } from './activity-visibility';
+import { ALL_REPOS, canSeeActivity, isEmptyScope, seesEveryRepository } from './activity-visibility';
 import { ANONYMOUS, type Viewer } from './viewer';
 
 const OWNER_ID = 7;
@@ -33,7 +33,7 @@ describe('canSeeActivity (Gitea ActivityReadable)', () => {
   });
 });
 
-describe('seesEveryRepository', () => {
+describe('seesEveryRepository (everyone else, self included, is filtered by repos)', () => {
   it.each(Object.entries(viewers))('%s', (name, viewer) => {
     expect(seesEveryRepository(viewer)).toBe(name === 'site admin');
   });
@@ -45,9 +45,8 @@ describe('seesEveryRepository', () => {
 
 describe('isEmptyScope', () => {
   it('is true only for a scope that can match no row', () => {
-    expect(isEmptyScope(NO_REPOS)).toBe(true);
+    expect(isEmptyScope({ kind: 'repos', repoIds: [] })).toBe(true);
     expect(isEmptyScope(ALL_REPOS)).toBe(false);
-    expect(isEmptyScope({ kind: 'repos', publicRepos: true, repoIds: [] })).toBe(false);
-    expect(isEmptyScope({ kind: 'repos', publicRepos: false, repoIds: [3] })).toBe(false);
+    expect(isEmptyScope({ kind: 'repos', repoIds: [3] })).toBe(false);
   });
 });

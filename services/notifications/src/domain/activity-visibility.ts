@@ -2,7 +2,7 @@
  * Who may see which of a user's activity: THE place for it (Gitea's `ActivityReadable` and the repository
  * filter of `getUserHeatmapData`). Pure functions over facts the caller brings: the owner's
  * `keep_activity_private` as accounts (which owns the setting) answers it, and the repositories the viewer may
- * read as RepoAccess (repos/repo-access.ts) answers them.
+ * read as the repos service answers them (repos/repo-access.ts).
  */
 import { isSignedIn, isSiteAdmin, type Viewer } from './viewer';
 
@@ -22,22 +22,24 @@ export function canSeeActivity(viewer: Viewer, owner: ActivityOwner): boolean {
 }
 
 /**
- * The repositories whose activity a viewer is shown, as a scope the store turns into SQL:
- * - `all`: every repository;
- * - `repos`: repositories that were public when the activity happened (when `publicRepos`), plus `repoIds`
- *   whatever their privacy.
+ * The repositories whose activity a viewer is shown, as a scope the store turns into SQL: `all`, or the
+ * repositories `repoIds`. Whether a repository was private when the activity happened does not matter (Gitea's
+ * heatmap passes `IncludePrivate`): only whether the viewer may read it now.
  */
-export type RepoScope = { kind: 'all' } | { kind: 'repos'; publicRepos: boolean; repoIds: readonly number[] };
+export type RepoScope = { kind: 'all' } | { kind: 'repos'; repoIds: readonly number[] };
 
 export const ALL_REPOS: RepoScope = Object.freeze({ kind: 'all' });
-export const NO_REPOS: RepoScope = Object.freeze({ kind: 'repos', publicRepos: false, repoIds: Object.freeze([]) });
 
-/** Site admins see activity in every repository: Gitea does not filter by repository access for them. */
+/**
+ * Site admins see activity in every repository: Gitea does not filter by repository access for them. Everyone
+ * else, the user themself included, sees the activity in repositories they can still read (Gitea's
+ * `AccessibleRepoIDsQuery`): a repository made private, or one they lost access to, drops out.
+ */
 export function seesEveryRepository(viewer: Viewer): boolean {
   return isSiteAdmin(viewer);
 }
 
 /** Whether a scope can match nothing at all, so there is no need to ask the store. */
 export function isEmptyScope(scope: RepoScope): boolean {
-  return scope.kind === 'repos' && !scope.publicRepos && scope.repoIds.length === 0;
+  return scope.kind === 'repos' && scope.repoIds.length === 0;
 }

@@ -23,3 +23,8 @@ export function isSignedIn(viewer: Viewer): boolean {
 export function isSiteAdmin(viewer: Viewer): boolean {
   return isSignedIn(viewer) && viewer.isAdmin;
 }
+
+/** The `Actor` to pass on when asking another service on the viewer's behalf; anonymous is an unset actor. */
+export function actorOf(viewer: Viewer): Actor | undefined {
+  return isSignedIn(viewer) ? { userId: viewer.id, isAdmin: viewer.isAdmin, isRestricted: viewer.isRestricted } : undefined;
+}

@@ -65,7 +65,7 @@ export function gitPushedHandler(db: Database, logger: Logger, consumer: string 
     const count = pushContributions(event.refUpdates);
     if (count === 0 || event.pusherId <= 0 || event.repoId <= 0) return;
     await processOnce(db, consumer, eventId, (tx) =>
-      addContributions(tx, { userId: event.pusherId, repoId: event.repoId, bucket: bucketOf(at), isPrivate: event.repoPrivate, count }),
+      addContributions(tx, { userId: event.pusherId, repoId: event.repoId, bucket: bucketOf(at), count }),
     );
   };
 }

@@ -1,18 +1,37 @@
-import { ALL_REPOS, NO_REPOS } from '../domain/activity-visibility';
+import type { FilterReadableRequest } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { ANONYMOUS, type Viewer } from '../domain/viewer';
-import { INTERIM_REPO_ACCESS } from './repo-access';
+import { type RepoAccess, readableRepoIds } from './repo-access';
 
-const OWNER_ID = 7;
-const PUBLIC_REPOS = { kind: 'repos', publicRepos: true, repoIds: [] };
+/** An in-memory FilterReadable: viewer id (0: anonymous) → readable repository ids; records every request. */
+function fakeRepoAccess(readable: Record<number, number[]>): RepoAccess & { calls: FilterReadableRequest[] } {
+  const calls: FilterReadableRequest[] = [];
+  return {
+    calls,
+    async filterReadable(request) {
+      calls.push(request);
+      const mine = new Set(readable[request.viewer?.userId ?? 0] ?? []);
+      return { repoIds: request.repoIds.filter((id) => mine.has(id)) };
+    },
+  };
+}
 
-describe('INTERIM_REPO_ACCESS (until the repos service answers)', () => {
-  it.each<[string, Viewer, unknown]>([
-    ['anonymous: repositories public at the time', ANONYMOUS, PUBLIC_REPOS],
-    ['self: every repository', { id: OWNER_ID, isAdmin: false, isRestricted: false }, ALL_REPOS],
-    ['restricted self: every repository', { id: OWNER_ID, isAdmin: false, isRestricted: true }, ALL_REPOS],
-    ['another user: repositories public at the time', { id: 8, isAdmin: false, isRestricted: false }, PUBLIC_REPOS],
-    ['a restricted user: none (nothing can be granted yet)', { id: 9, isAdmin: false, isRestricted: true }, NO_REPOS],
-  ])('%s', async (_what, viewer, expected) => {
-    expect(await INTERIM_REPO_ACCESS.readableRepos(viewer, OWNER_ID)).toEqual(expected);
+describe('readableRepoIds', () => {
+  it('answers what repos answers, asking once for all the ids', async () => {
+    const repos = fakeRepoAccess({ 7: [1, 3] });
+    const viewer: Viewer = { id: 7, isAdmin: false, isRestricted: true };
+    expect(await readableRepoIds(repos, viewer, [1, 2, 3])).toEqual([1, 3]);
+    expect(repos.calls).toEqual([{ viewer: { userId: 7, isAdmin: false, isRestricted: true }, repoIds: [1, 2, 3] }]);
+  });
+
+  it('asks for an anonymous viewer without an actor', async () => {
+    const repos = fakeRepoAccess({ 0: [2] });
+    expect(await readableRepoIds(repos, ANONYMOUS, [1, 2])).toEqual([2]);
+    expect(repos.calls).toEqual([{ viewer: undefined, repoIds: [1, 2] }]);
+  });
+
+  it('does not ask about no repositories', async () => {
+    const repos = fakeRepoAccess({});
+    expect(await readableRepoIds(repos, ANONYMOUS, [])).toEqual([]);
+    expect(repos.calls).toEqual([]);
   });
 });

@@ -1,30 +1,18 @@
 /**
- * Which repositories a viewer may read, for filtering a user's activity (Gitea's `AccessibleRepoIDsQuery`).
- * Repositories and their permissions belong to the repos service; until it exists, `INTERIM_REPO_ACCESS`
- * answers from what the events recorded (each row's repository privacy at the time):
- * - the user themself: every repository (Gitea: the repositories they can still read, which already covers
- *   everything they pushed to until repositories can be left or made private);
- * - a restricted viewer: none (Gitea shows them only repositories they were given, and none can be yet);
- * - anyone else, anonymous included: repositories that were public at the time.
- * Not yet applied: the owner's visibility (a public repository of a limited or private owner) and grants
- * (collaborations, teams) to private repositories. The repos service plugs in here, as a batch RPC answering
- * the viewer's readable repositories among the user's, or as a projection of its events.
- * Site admins never reach this: they see every repository (domain/activity-visibility.ts).
+ * Which of a user's activity repositories a viewer may read (the repository filter of Gitea's heatmap,
+ * `AccessibleRepoIDsQuery`): the repos service decides, as it does every repository permission question, in one
+ * RepoService.FilterReadable batch per heatmap.
  */
-import { ALL_REPOS, NO_REPOS, type RepoScope } from '../domain/activity-visibility';
-import type { Viewer } from '../domain/viewer';
+import type { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
+import type { AsyncClientOf } from '@cairn/rpc';
+import { actorOf, type Viewer } from '../domain/viewer';
 
-export interface RepoAccess {
-  /** The repositories of `userId`'s activity that `viewer` may read. */
-  readableRepos(viewer: Viewer, userId: number): Promise<RepoScope>;
+/** The one RepoService call notifications makes: the repos client in production, an in-memory fake in tests. */
+export type RepoAccess = Pick<AsyncClientOf<typeof RepoServiceService>, 'filterReadable'>;
+
+/** The repositories among `repoIds` that `viewer` may read now (deleted ones are gone, so not readable). */
+export async function readableRepoIds(repoAccess: RepoAccess, viewer: Viewer, repoIds: readonly number[]): Promise<readonly number[]> {
+  if (repoIds.length === 0) return [];
+  const response = await repoAccess.filterReadable({ viewer: actorOf(viewer), repoIds: [...repoIds] });
+  return response.repoIds;
 }
-
-const PUBLIC_REPOS: RepoScope = Object.freeze({ kind: 'repos', publicRepos: true, repoIds: Object.freeze([]) });
-
-export const INTERIM_REPO_ACCESS: RepoAccess = Object.freeze({
-  readableRepos: async (viewer: Viewer, userId: number): Promise<RepoScope> => {
-    if (viewer.id > 0 && viewer.id === userId) return ALL_REPOS;
-    if (viewer.isRestricted) return NO_REPOS;
-    return PUBLIC_REPOS;
-  },
-});

@@ -4,6 +4,6 @@ import type { RepoAccess } from '../repos/repo-access';
 
 export interface NotificationsContext {
   db: Database;
-  /** Which repositories a viewer may read (the repos service's answer, once it exists). */
+  /** The repos service: which repositories a viewer may read. */
   repoAccess: RepoAccess;
 }

@@ -10,25 +10,33 @@ export interface Contribution {
   repoId: number;
   /** Bucket start, unix seconds (a multiple of 900). */
   bucket: number;
-  /** The repository was private when it happened. */
-  isPrivate: boolean;
   count: number;
 }
 
-/**
- * Adds `count` contributions to the user's bucket. A bucket row holding activity from while the repository
- * was private stays private: if its privacy changed within the quarter hour, the bucket shows less rather
- * than more, and the result does not depend on the order events arrive in.
- */
+/** Adds `count` contributions to the user's bucket in the repository. */
 export async function addContributions(tx: DatabaseTransactionConnection, contribution: Contribution): Promise<void> {
-  const { userId, repoId, bucket, isPrivate, count } = contribution;
+  const { userId, repoId, bucket, count } = contribution;
   await tx.query(sql.unsafe`
-    INSERT INTO activity_buckets (user_id, bucket, repo_id, is_private, contributions)
-    VALUES (${userId}, to_timestamp(${bucket}), ${repoId}, ${isPrivate}, ${count})
+    INSERT INTO activity_buckets (user_id, bucket, repo_id, contributions)
+    VALUES (${userId}, to_timestamp(${bucket}), ${repoId}, ${count})
     ON CONFLICT (user_id, bucket, repo_id) DO UPDATE
-      SET contributions = activity_buckets.contributions + EXCLUDED.contributions,
-          is_private = activity_buckets.is_private OR EXCLUDED.is_private
+      SET contributions = activity_buckets.contributions + EXCLUDED.contributions
   `);
+}
+
+const repoIdRow = z.object({ repo_id: z.number() });
+
+/**
+ * The repositories of the user's activity from bucket `since` (unix seconds) on, each once, in id order: what
+ * the viewer's access is asked about. The same range scan of the key as the heatmap itself.
+ */
+export async function activityRepoIds(db: CommonQueryMethods, userId: number, since: number): Promise<readonly number[]> {
+  const rows = await db.any(sql.type(repoIdRow)`
+    SELECT DISTINCT repo_id FROM activity_buckets
+    WHERE user_id = ${userId} AND bucket >= to_timestamp(${since})
+    ORDER BY repo_id
+  `);
+  return rows.map((row) => row.repo_id);
 }
 
 const heatmapRow = z.object({ timestamp: z.number(), contributions: z.number() });
@@ -36,7 +44,7 @@ export type HeatmapRow = z.infer<typeof heatmapRow>;
 
 function scopeCondition(scope: RepoScope) {
   if (scope.kind === 'all') return sql.fragment`TRUE`;
-  return sql.fragment`((${scope.publicRepos} AND NOT is_private) OR repo_id = ANY(${sql.array(scope.repoIds, 'int8')}))`;
+  return sql.fragment`repo_id = ANY(${sql.array(scope.repoIds, 'int8')})`;
 }
 
 /** The user's contributions per bucket from bucket `since` (unix seconds) on, in `scope`, oldest first. */
