@@ -11,10 +11,14 @@ import { createRpcClient } from '@cairn/rpc';
 import type { RunningService, ServiceStartOptions } from '@cairn/service';
 import { startActivityConsumer } from './events/activity-consumer';
 import { GIT_STREAM, GIT_SUBJECTS } from './events/git-stream';
+import { startReposConsumer } from './events/repos-consumer';
+import { REPOS_STREAM, REPOS_SUBJECTS } from './events/repos-stream';
 import { createNotificationsServer } from './server';
 
 export { ACTIVITY_CONSUMER, GIT_STREAM, GIT_SUBJECTS, GitSubject } from './events/git-stream';
 export { gitPushedHandler, startActivityConsumer, type ActivityConsumerOptions } from './events/activity-consumer';
+export { REPOS_CONSUMER, REPOS_STREAM, REPOS_SUBJECTS, ReposSubject } from './events/repos-stream';
+export { repoDeletedHandler, startReposConsumer, type ReposConsumerOptions } from './events/repos-consumer';
 export { createNotificationsServer } from './server';
 export type { NotificationsContext } from './rpc/context';
 export type { RepoAccess } from './repos/repo-access';
@@ -49,12 +53,17 @@ export async function start(options: StartOptions): Promise<RunningService> {
     logger,
     deadlineMs: config.rpc.deadlineMs,
   });
-  let consumer: Subscription | undefined;
+  const consumers: Subscription[] = [];
+  const stopConsumers = async (): Promise<void> => {
+    await Promise.all(consumers.map((consumer) => consumer.stop()));
+  };
   try {
     // The consumers' processed-event ids live beside the outbox.
     await prepareOutbox(db);
     await bus.ensureStream(GIT_STREAM, [...GIT_SUBJECTS]);
-    consumer = await startActivityConsumer({ db, bus, logger });
+    await bus.ensureStream(REPOS_STREAM, [...REPOS_SUBJECTS]);
+    consumers.push(await startActivityConsumer({ db, bus, logger }));
+    consumers.push(await startReposConsumer({ db, bus, logger }));
     const server = createNotificationsServer({ db, repoAccess: repos }, logger);
     const port = await server.start(options.listen ?? config.services.notifications.listen);
     server.setServing(true);
@@ -62,13 +71,13 @@ export async function start(options: StartOptions): Promise<RunningService> {
     const stop = (): Promise<void> =>
       (stopping ??= (async () => {
         await server.stop();
-        await consumer?.stop();
+        await stopConsumers();
         repos.close();
         await db.close();
       })());
     return { name: SERVICE_NAME, port, stop };
   } catch (error) {
-    await consumer?.stop();
+    await stopConsumers();
     repos.close();
     await db.close();
     throw error;

@@ -3,35 +3,18 @@
  * (published twice under one message id, republished under another, redelivered after a lost acknowledgement
  * or after a failed attempt), and unreadable events do not block the ones behind them.
  */
-import { type Bus, type BusMessage, type Subscription, connectNatsBus, createInProcessBus, prepareOutbox } from '@cairn/bus';
+import { type Bus, type BusMessage, type Subscription, prepareOutbox } from '@cairn/bus';
 import { type Database, openDatabase, sql, z } from '@cairn/db';
 import { silentLogger } from '@cairn/log';
-import { createTestDatabase, testNatsUrl, uniqueName, type TestDatabase } from '@cairn/testing';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
+import { createTestDatabase, uniqueName, type TestDatabase } from '@cairn/testing';
 import { MIGRATIONS_DIR, gitPushedHandler, startActivityConsumer } from '../src/index';
+import { busAdapters } from './buses';
 import { ZERO_SHA, branchUpdate, eventually, gitPushed, publishPush } from './harness';
 
 const logger = silentLogger();
 const DURABLE = 'activity';
 
-/** Deletes the streams this file made on the shared NATS server. */
-async function deleteNatsStreams(prefix: string): Promise<void> {
-  const nc = await connect({ servers: testNatsUrl() });
-  try {
-    const jsm = await jetstreamManager(nc);
-    for await (const info of jsm.streams.list()) if (info.config.name.startsWith(prefix)) await jsm.streams.delete(info.config.name);
-  } finally {
-    await nc.close();
-  }
-}
-
-const adapters: Array<[string, (databaseUrl: string) => Promise<Bus>, (prefix: string) => Promise<void>]> = [
-  ['in-process', (url) => createInProcessBus({ url, logger }), async () => {}],
-  ['NATS', () => connectNatsBus({ url: testNatsUrl(), logger }), deleteNatsStreams],
-];
-
-describe.each(adapters)('notifications-activity on the %s bus', (_adapter, connectBus, cleanUp) => {
+describe.each(busAdapters(logger))('notifications-activity on the %s bus', (_adapter, connectBus, cleanUp) => {
   const prefix = uniqueName('notif_consumer');
   let database: TestDatabase;
   let db: Database;

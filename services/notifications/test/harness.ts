@@ -1,5 +1,5 @@
 /**
- * Test helpers: GitPushed events as git-storage publishes them, a notifications service started with `start()`
+ * Test helpers: GitPushed events as git-storage publishes them, RepoDeleted as repos does, a notifications service started with `start()`
  * on a fresh database and the in-process bus, asking an in-memory repos service (fake-repos.ts), and polling.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { type Bus, createInProcessBus, encodeEvent, uuidv7 } from '@cairn/bus';
 import { encodeEnvKey, loadConfig } from '@cairn/config';
 import { silentLogger } from '@cairn/log';
 import { GitPushed, type RefUpdate } from '@cairn/proto/cairn/git/v1/events';
+import { RepoDeleted } from '@cairn/proto/cairn/repos/v1/events';
 import { ActivityServiceService } from '@cairn/proto/cairn/notifications/v1/notifications_service';
 import { createRpcClient, type RpcClient } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
@@ -49,6 +50,23 @@ export function gitPushed(fields: PushFields): GitPushed {
 /** Publishes like the producer: the event id is the message id unless another is given. */
 export async function publishPush(bus: Bus, subject: string, event: GitPushed, messageId = event.meta!.eventId): Promise<void> {
   await bus.publish(subject, messageId, encodeEvent(GitPushed, event));
+}
+
+/** A repository deletion as repos publishes it. */
+export function repoDeleted(repoId: number, eventId = uuidv7()): RepoDeleted {
+  return RepoDeleted.create({
+    meta: { eventId, occurredAt: new Date(), actorId: 1, repoId },
+    repoId,
+    ownerId: 1,
+    ownerName: 'owner',
+    name: `repo${repoId}`,
+    private: false,
+  });
+}
+
+/** Publishes like the producer: the event id is the message id unless another is given. */
+export async function publishRepoDeleted(bus: Bus, subject: string, event: RepoDeleted, messageId = event.meta!.eventId): Promise<void> {
+  await bus.publish(subject, messageId, encodeEvent(RepoDeleted, event));
 }
 
 export interface ServiceHarness {

@@ -1,7 +1,8 @@
 /**
- * notifications as a process lives: it declares the git stream and its durable consumer, serves health, and
+ * notifications as a process lives: it declares the git and repos streams and its durable consumers, serves health, and
  * after a stop picks up the pushes published meanwhile (the consumer is durable) without counting earlier
- * ones again; a second start on the same database is a no-op for migrations.
+ * ones again; a second start on the same database is a no-op for migrations; a repository deletion published by
+ * repos forgets that repository's activity.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,8 +13,8 @@ import { silentLogger } from '@cairn/log';
 import { checkHealth } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
-import { ACTIVITY_CONSUMER, GIT_STREAM, GIT_SUBJECTS, GitSubject, start } from '../src/index';
-import { eventually, gitPushed, publishPush } from './harness';
+import { ACTIVITY_CONSUMER, GIT_STREAM, GIT_SUBJECTS, GitSubject, REPOS_CONSUMER, REPOS_STREAM, REPOS_SUBJECTS, ReposSubject, start } from '../src/index';
+import { eventually, gitPushed, publishPush, publishRepoDeleted, repoDeleted } from './harness';
 
 const logger = silentLogger();
 let database: TestDatabase;
@@ -43,7 +44,7 @@ async function contributionsOf(userId: number): Promise<number> {
   return Number(rows[0].total ?? 0);
 }
 
-it('declares the git stream and consumes cairn.git.pushed with the durable notifications-activity', async () => {
+it('declares the git and repos streams and consumes cairn.git.pushed and cairn.repo.deleted with its durables', async () => {
   const streams: Array<{ name: string; subjects: string[] }> = [];
   const consumers: ConsumeOptions[] = [];
   const spy: Bus = {
@@ -56,10 +57,18 @@ it('declares the git stream and consumes cairn.git.pushed with the durable notif
   };
   const service = await start({ config, logger, bus: spy, listen: '127.0.0.1:0' });
   await service.stop();
-  expect(streams).toEqual([{ name: 'CAIRN_GIT', subjects: ['cairn.git.>'] }]);
+  expect(streams).toEqual([
+    { name: 'CAIRN_GIT', subjects: ['cairn.git.>'] },
+    // The same subjects as repos declares (services/repos/src/events/subjects.ts): a stream's subjects must not differ.
+    { name: 'CAIRN_REPOS', subjects: ['cairn.repo.>', 'cairn.collaborator.>'] },
+  ]);
   expect([GIT_STREAM, GIT_SUBJECTS]).toEqual(['CAIRN_GIT', ['cairn.git.>']]);
-  expect(consumers).toEqual([expect.objectContaining({ stream: 'CAIRN_GIT', durable: 'notifications-activity', filterSubject: 'cairn.git.pushed' })]);
-  expect(ACTIVITY_CONSUMER).toBe('notifications-activity');
+  expect([REPOS_STREAM, REPOS_SUBJECTS]).toEqual(['CAIRN_REPOS', ['cairn.repo.>', 'cairn.collaborator.>']]);
+  expect(consumers).toEqual([
+    expect.objectContaining({ stream: 'CAIRN_GIT', durable: 'notifications-activity', filterSubject: 'cairn.git.pushed' }),
+    expect.objectContaining({ stream: 'CAIRN_REPOS', durable: 'notifications-repos', filterSubject: 'cairn.repo.deleted' }),
+  ]);
+  expect([ACTIVITY_CONSUMER, REPOS_CONSUMER]).toEqual(['notifications-activity', 'notifications-repos']);
 });
 
 it('serves health while running, and counts after a restart what was pushed while it was stopped', async () => {
@@ -82,5 +91,18 @@ it('serves health while running, and counts after a restart what was pushed whil
     expect(await contributionsOf(1)).toBe(2);
   } finally {
     await second.stop();
+  }
+});
+
+it('forgets a repository’s activity when repos publishes its deletion', async () => {
+  const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
+  try {
+    await publishPush(bus, GitSubject.pushed, gitPushed({ pusherId: 3, repoId: 77 }));
+    await publishPush(bus, GitSubject.pushed, gitPushed({ pusherId: 3, repoId: 78 }));
+    await eventually(async () => expect(await contributionsOf(3)).toBe(2));
+    await publishRepoDeleted(bus, ReposSubject.repoDeleted, repoDeleted(77));
+    await eventually(async () => expect(await contributionsOf(3)).toBe(1));
+  } finally {
+    await service.stop();
   }
 });

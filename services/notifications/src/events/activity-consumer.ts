@@ -2,9 +2,10 @@
  * The `notifications-activity` consumer: every accepted push adds the pusher's contributions to their
  * heatmap bucket (domain/push-contributions.ts), exactly once per event — the event id is recorded in the
  * transaction of the addition (`processOnce`), and the message is acknowledged only after that commit, so a
- * redelivered or republished event adds nothing.
+ * redelivered or republished event adds nothing. A push to a repository deleted meanwhile adds nothing either
+ * (the `notifications-repos` consumer forgot it; store/activity-buckets.ts).
  */
-import { type Bus, type BusHandler, type BusMessage, type Subscription, decodeEvent, processOnce } from '@cairn/bus';
+import { type Bus, type BusHandler, type BusMessage, type Subscription, processOnce } from '@cairn/bus';
 import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
 import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
@@ -12,8 +13,7 @@ import { bucketOf } from '../domain/heatmap-buckets';
 import { pushContributions } from '../domain/push-contributions';
 import { addContributions } from '../store/activity-buckets';
 import { ACTIVITY_CONSUMER, GIT_STREAM, GitSubject } from './git-stream';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { readEvent } from './read-event';
 
 export interface ActivityConsumerOptions {
   db: Database;
@@ -37,17 +37,11 @@ export function startActivityConsumer(options: ActivityConsumerOptions): Promise
 
 /** A GitPushed with what counting needs, or why the message can never be counted. */
 function readGitPushed(message: BusMessage): { event: GitPushed; eventId: string; at: Date } | { problem: string } {
-  let event: GitPushed;
-  try {
-    event = decodeEvent(GitPushed, message.data);
-  } catch {
-    return { problem: 'payload is not JSON' };
-  }
-  const eventId = event.meta?.eventId ?? '';
-  if (!UUID.test(eventId)) return { problem: 'meta.eventId is not a UUID' };
-  const at = event.pushedAt ?? event.meta?.occurredAt;
+  const read = readEvent(GitPushed, message);
+  if ('problem' in read) return read;
+  const at = read.event.pushedAt ?? read.event.meta?.occurredAt;
   if (at === undefined || Number.isNaN(at.getTime())) return { problem: 'neither pushedAt nor meta.occurredAt is set' };
-  return { event, eventId, at };
+  return { ...read, at };
 }
 
 /**

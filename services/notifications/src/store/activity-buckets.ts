@@ -1,6 +1,6 @@
 /**
  * The `activity_buckets` table: each user's contributions per 15-minute bucket and repository, added to by the
- * event consumers and summed per bucket for the heatmap.
+ * event consumers, summed per bucket for the heatmap and forgotten with their repository (`deleted_repos`).
  */
 import { sql, z, type CommonQueryMethods, type DatabaseTransactionConnection } from '@cairn/db';
 import type { RepoScope } from '../domain/activity-visibility';
@@ -13,15 +13,42 @@ export interface Contribution {
   count: number;
 }
 
-/** Adds `count` contributions to the user's bucket in the repository. */
+/**
+ * First key of the two-int advisory lock on one repository's activity (second key: hashint8(repo id)), apart from
+ * the one-bigint keys other services lock with in the same database.
+ */
+const REPO_ACTIVITY_LOCK_CLASS = 0x0ca1_a4;
+
+/**
+ * Serialises an addition to a repository's activity with that repository's deletion until the transaction ends:
+ * without it, an addition could check for the deletion before it commits and insert after the deletion ran,
+ * bringing the deleted repository's activity back.
+ */
+async function lockRepoActivity(tx: DatabaseTransactionConnection, repoId: number): Promise<void> {
+  await tx.query(sql.unsafe`SELECT pg_advisory_xact_lock(${REPO_ACTIVITY_LOCK_CLASS}, hashint8(${repoId}::int8))`);
+}
+
+/** Adds `count` contributions to the user's bucket in the repository, unless the repository was deleted. */
 export async function addContributions(tx: DatabaseTransactionConnection, contribution: Contribution): Promise<void> {
   const { userId, repoId, bucket, count } = contribution;
+  await lockRepoActivity(tx, repoId);
   await tx.query(sql.unsafe`
     INSERT INTO activity_buckets (user_id, bucket, repo_id, contributions)
-    VALUES (${userId}, to_timestamp(${bucket}), ${repoId}, ${count})
+    SELECT ${userId}, to_timestamp(${bucket}), ${repoId}, ${count}
+    WHERE NOT EXISTS (SELECT FROM deleted_repos WHERE repo_id = ${repoId})
     ON CONFLICT (user_id, bucket, repo_id) DO UPDATE
       SET contributions = activity_buckets.contributions + EXCLUDED.contributions
   `);
+}
+
+/**
+ * Forgets a deleted repository's activity, every user's (Gitea deletes a repository's actions with it), and
+ * remembers the deletion so that later additions to it are dropped.
+ */
+export async function forgetRepoActivity(tx: DatabaseTransactionConnection, repoId: number): Promise<void> {
+  await lockRepoActivity(tx, repoId);
+  await tx.query(sql.unsafe`INSERT INTO deleted_repos (repo_id) VALUES (${repoId}) ON CONFLICT DO NOTHING`);
+  await tx.query(sql.unsafe`DELETE FROM activity_buckets WHERE repo_id = ${repoId}`);
 }
 
 const repoIdRow = z.object({ repo_id: z.number() });
