@@ -3,10 +3,12 @@
 export interface Settings {
   /** Measured seconds per server and scenario, split over `rounds` runs. */
   durationSec: number;
-  /** Seconds of load before measuring, per server and scenario (results discarded). */
+  /** Seconds of load before measuring, per server and scenario (results discarded); 0 also skips the timed warm-up run. */
   warmupSec: number;
   /** Measured runs per server, alternated baseline/Cairn in ABBA order to cancel drift. */
   rounds: number;
+  /** Timed scenarios: measured runs of the command per side, alternated in ABBA order like `rounds`. */
+  timedRounds: number;
   connections: number;
   pipelining: number;
   /** Scenario names to run; empty: all. */
@@ -29,9 +31,13 @@ export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
 
 export const USAGE = `usage: npm run bench -- [options]
 
-  --duration <s>      measured seconds per server and scenario (default 10; CAIRN_BENCH_DURATION)
-  --warmup <s>        warm-up seconds per server and scenario, discarded (default 2; CAIRN_BENCH_WARMUP)
-  --rounds <n>        measured runs per server, alternated with the other server (default 2; CAIRN_BENCH_ROUNDS)
+  --duration <s>      load scenarios: measured seconds per server (default 10; CAIRN_BENCH_DURATION)
+  --warmup <s>        load scenarios: warm-up seconds per server, discarded; 0 also skips the timed
+                      scenarios' warm-up run (default 2; CAIRN_BENCH_WARMUP)
+  --rounds <n>        load scenarios: measured runs per server, alternated with the other (default 2;
+                      CAIRN_BENCH_ROUNDS)
+  --timed-rounds <n>  timed scenarios: measured runs of the command per side, alternated (default 7;
+                      CAIRN_BENCH_TIMED_ROUNDS)
   --connections <n>   concurrent connections (default 32; CAIRN_BENCH_CONNECTIONS)
   --pipelining <n>    requests in flight per connection (default 1; CAIRN_BENCH_PIPELINING)
   --only <name>       run only this scenario (repeatable, or comma-separated)
@@ -54,10 +60,11 @@ function parseNumber(what: string, text: string, kind: NumberKind): number {
   return value;
 }
 
-const NUMERIC_OPTIONS: Record<string, { key: 'durationSec' | 'warmupSec' | 'rounds' | 'connections' | 'pipelining'; env: string; kind: NumberKind }> = {
+const NUMERIC_OPTIONS: Record<string, { key: 'durationSec' | 'warmupSec' | 'rounds' | 'timedRounds' | 'connections' | 'pipelining'; env: string; kind: NumberKind }> = {
   duration: { key: 'durationSec', env: 'CAIRN_BENCH_DURATION', kind: 'positive' },
   warmup: { key: 'warmupSec', env: 'CAIRN_BENCH_WARMUP', kind: 'non-negative' },
   rounds: { key: 'rounds', env: 'CAIRN_BENCH_ROUNDS', kind: 'positive-integer' },
+  'timed-rounds': { key: 'timedRounds', env: 'CAIRN_BENCH_TIMED_ROUNDS', kind: 'positive-integer' },
   connections: { key: 'connections', env: 'CAIRN_BENCH_CONNECTIONS', kind: 'positive-integer' },
   pipelining: { key: 'pipelining', env: 'CAIRN_BENCH_PIPELINING', kind: 'positive-integer' },
 };
@@ -71,6 +78,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv, scena
     durationSec: 10,
     warmupSec: 2,
     rounds: 2,
+    timedRounds: 7,
     connections: 32,
     pipelining: 1,
     only: [],

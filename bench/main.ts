@@ -15,9 +15,10 @@ const say = (line: string): void => void process.stderr.write(`bench: ${line}\n`
 
 function describeRun(settings: Settings, machine: MachineInfo): string {
   return (
-    `${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}; ${settings.connections} connections, ` +
+    `${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}; load: ${settings.connections} connections, ` +
     `pipelining ${settings.pipelining}, ${settings.durationSec} s measured per server in ${settings.rounds} ` +
-    `alternated run(s), ${settings.warmupSec} s warm-up`
+    `alternated run(s), ${settings.warmupSec} s warm-up; timed: ${settings.timedRounds} alternated run(s) per side` +
+    (settings.warmupSec > 0 ? ' after a warm-up run' : '')
   );
 }
 

@@ -3,11 +3,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Settings } from './args';
-import type { HttpMethod, Targets } from './scenarios/types';
-import type { ServerFigures } from './stats';
-import type { Verdict } from './targets';
+import type { HttpMethod, Targets, TimedTargets } from './scenarios/types';
+import type { ServerFigures, TimedFigures } from './stats';
+import type { TimedVerdict, Verdict } from './targets';
 
-interface ScenarioHeader {
+export interface LoadHeader {
+  kind: 'load';
   name: string;
   description: string;
   /** Method and path only: headers carry credentials. */
@@ -15,9 +16,20 @@ interface ScenarioHeader {
   targets: Targets;
 }
 
-export type ScenarioResult =
-  | (ScenarioHeader & { status: 'measured'; cairn: ServerFigures; baseline: ServerFigures; verdict: Verdict })
-  | (ScenarioHeader & { status: 'failed'; error: string });
+export interface TimedHeader {
+  kind: 'timed';
+  name: string;
+  description: string;
+  /** The command timed, as the scenario prints it. */
+  command: string;
+  targets: TimedTargets;
+}
+
+type Failed = { status: 'failed'; error: string };
+
+export type LoadResult = LoadHeader & ({ status: 'measured'; cairn: ServerFigures; baseline: ServerFigures; verdict: Verdict } | Failed);
+export type TimedResult = TimedHeader & ({ status: 'measured'; cairn: TimedFigures; baseline: TimedFigures; verdict: TimedVerdict } | Failed);
+export type ScenarioResult = LoadResult | TimedResult;
 
 export interface MachineInfo {
   cpus: number;

@@ -1,8 +1,10 @@
 /**
- * One bench run: a fresh database, Cairn on it, then each scenario — its baseline started, both servers
+ * One bench run: a fresh database, Cairn on it, then each scenario — its baseline started, both sides
  * checked to give the same answer, warmed up, then measured in alternation — and everything stopped and
  * dropped at the end, whatever happened.
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Settings } from './args';
 import { httpRequest, startCairn } from './cairn';
@@ -10,25 +12,29 @@ import { BENCH_ROOT_URL, createContext } from './context';
 import { createBenchDatabase } from './database';
 import { runLoad } from './load';
 import { RESULTS_DIR } from './paths';
-import type { ScenarioResult } from './report';
-import type { BenchContext, BenchRequest, Scenario } from './scenarios/types';
-import { runProblem, summarise, type CheckedRun } from './stats';
-import { evaluate } from './targets';
+import type { LoadHeader, LoadResult, ScenarioResult, TimedHeader, TimedResult } from './report';
+import type { BenchContext, BenchRequest, LoadScenario, Scenario, Side, TimedScenario, TimedSubjects } from './scenarios/types';
+import { runProblem, summarise, summariseTimes, type CheckedRun } from './stats';
+import { evaluate, evaluateTimed } from './targets';
 
 /** Connections per service pool: Cairn's `[database] MAX_OPEN_CONNS` default, also the baselines' pool size. */
 export const POOL_SIZE = 10;
 
 export type Say = (line: string) => void;
 
-type Side = 'baseline' | 'cairn';
+function loadHeader({ name, description, cairn, targets }: LoadScenario): LoadHeader {
+  return { kind: 'load', name, description, request: { method: cairn.method, path: cairn.path }, targets };
+}
 
-function header(scenario: Scenario) {
-  return {
-    name: scenario.name,
-    description: scenario.description,
-    request: { method: scenario.cairn.method, path: scenario.cairn.path },
-    targets: scenario.targets,
-  };
+function timedHeader({ name, description, command, targets }: TimedScenario): TimedHeader {
+  return { kind: 'timed', name, description, command, targets };
+}
+
+const header = (scenario: Scenario): LoadHeader | TimedHeader => (scenario.kind === 'load' ? loadHeader(scenario) : timedHeader(scenario));
+
+/** ABBA: a drift in the machine's speed over the run weighs on both sides alike. */
+export function roundOrder(round: number): readonly Side[] {
+  return round % 2 === 0 ? ['baseline', 'cairn'] : ['cairn', 'baseline'];
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -45,7 +51,7 @@ async function sameAnswer(scenario: Scenario, request: BenchRequest, urls: Recor
   return cairn.body;
 }
 
-async function measureScenario(scenario: Scenario, context: BenchContext, settings: Settings, signal: AbortSignal, say: Say): Promise<ScenarioResult> {
+async function measureLoad(scenario: LoadScenario, context: BenchContext, settings: Settings, signal: AbortSignal, say: Say): Promise<LoadResult> {
   const setup = await scenario.setup(context);
   const request: BenchRequest = { ...scenario.cairn, headers: { ...scenario.cairn.headers, ...setup.headers } };
   const baseline = await scenario.baseline.start(context);
@@ -64,14 +70,12 @@ async function measureScenario(scenario: Scenario, context: BenchContext, settin
     const runs: Record<Side, CheckedRun[]> = { baseline: [], cairn: [] };
     const runSec = settings.durationSec / settings.rounds;
     for (let round = 0; round < settings.rounds; round++) {
-      // ABBA: a drift in the machine's speed over the run weighs on both servers alike.
-      const order: readonly Side[] = round % 2 === 0 ? ['baseline', 'cairn'] : ['cairn', 'baseline'];
-      for (const side of order) runs[side].push(await load(side, runSec, `run ${round + 1}/${settings.rounds}`));
+      for (const side of roundOrder(round)) runs[side].push(await load(side, runSec, `run ${round + 1}/${settings.rounds}`));
     }
     const cairnFigures = summarise(runs.cairn);
     const baselineFigures = summarise(runs.baseline);
     return {
-      ...header(scenario),
+      ...loadHeader(scenario),
       status: 'measured',
       cairn: cairnFigures,
       baseline: baselineFigures,
@@ -80,6 +84,60 @@ async function measureScenario(scenario: Scenario, context: BenchContext, settin
   } finally {
     await baseline.stop();
   }
+}
+
+/** Times one run of the command on `side` in a fresh directory under `scratch`, removed afterwards (not timed). */
+async function timeRun(subjects: TimedSubjects, side: Side, scratch: string, signal: AbortSignal): Promise<number> {
+  signal.throwIfAborted();
+  const workDir = fs.mkdtempSync(path.join(scratch, `${side}-`));
+  try {
+    const startedAt = process.hrtime.bigint();
+    await subjects.run(side, workDir, signal);
+    return Number(process.hrtime.bigint() - startedAt) / 1e6;
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+export async function measureTimed(scenario: TimedScenario, context: BenchContext, settings: Settings, signal: AbortSignal, say: Say): Promise<TimedResult> {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `cairn-bench-${scenario.name}-`));
+  try {
+    say(`${scenario.name}: preparing`);
+    const subjects = await scenario.prepare(context, signal);
+    try {
+      await subjects.check(signal);
+      const time = async (side: Side, what: string): Promise<number> => {
+        const ms = await timeRun(subjects, side, scratch, signal).catch((error: unknown) => {
+          throw new Error(`${side} during ${what}: ${message(error)}`);
+        });
+        say(`${scenario.name}: ${what} ${side}: ${ms.toFixed(0)} ms`);
+        return ms;
+      };
+
+      if (settings.warmupSec > 0) for (const side of ['baseline', 'cairn'] as const) await time(side, 'warm-up');
+      const runs: Record<Side, number[]> = { baseline: [], cairn: [] };
+      for (let round = 0; round < settings.timedRounds; round++) {
+        for (const side of roundOrder(round)) runs[side].push(await time(side, `run ${round + 1}/${settings.timedRounds}`));
+      }
+      const cairnFigures = summariseTimes(runs.cairn);
+      const baselineFigures = summariseTimes(runs.baseline);
+      return {
+        ...timedHeader(scenario),
+        status: 'measured',
+        cairn: cairnFigures,
+        baseline: baselineFigures,
+        verdict: evaluateTimed(cairnFigures, baselineFigures, scenario.targets),
+      };
+    } finally {
+      await subjects.stop();
+    }
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function measureScenario(scenario: Scenario, context: BenchContext, settings: Settings, signal: AbortSignal, say: Say): Promise<ScenarioResult> {
+  return scenario.kind === 'load' ? measureLoad(scenario, context, settings, signal, say) : measureTimed(scenario, context, settings, signal, say);
 }
 
 export async function runBench(settings: Settings, scenarios: readonly Scenario[], signal: AbortSignal, say: Say): Promise<ScenarioResult[]> {

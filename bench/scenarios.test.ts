@@ -11,7 +11,7 @@ import { toApiUser as gatewayToApiUser } from '../services/gateway/src/convert/u
 import { goJson } from './baselines/gitea-json';
 import { toApiUser, type UserRow } from './baselines/user-json';
 import { SCENARIOS } from './scenarios';
-import type { BenchContext, Scenario } from './scenarios/types';
+import type { BenchContext, LoadScenario, Scenario, TimedScenario } from './scenarios/types';
 
 const SCENARIOS_DIR = path.join(__dirname, 'scenarios');
 const BASELINES_DIR = path.join(__dirname, 'baselines');
@@ -49,7 +49,15 @@ describe('scenario registry', () => {
     for (const name of names) expect(name).toMatch(/^[a-z][a-z0-9-]*$/);
   });
 
-  it.each(SCENARIOS.map((scenario) => [scenario.name, scenario] as const))('%s has every field the runner needs', async (_name, scenario) => {
+  const loadScenarios = SCENARIOS.filter((scenario): scenario is LoadScenario => scenario.kind === 'load');
+  const timedScenarios = SCENARIOS.filter((scenario): scenario is TimedScenario => scenario.kind === 'timed');
+
+  it('has both kinds', () => {
+    expect(loadScenarios.length + timedScenarios.length).toBe(SCENARIOS.length);
+    expect(timedScenarios.map((scenario) => scenario.name)).toContain('git-clone');
+  });
+
+  it.each(loadScenarios.map((scenario) => [scenario.name, scenario] as const))('load scenario %s has every field the runner needs', async (_name, scenario) => {
     expect(scenario.description.trim()).not.toBe('');
     expect(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).toContain(scenario.cairn.method);
     expect(scenario.cairn.path).toMatch(/^\/api\/v1\//);
@@ -66,6 +74,14 @@ describe('scenario registry', () => {
     expect(started).toHaveLength(1);
     expect(fs.existsSync(path.join(BASELINES_DIR, `${started[0].name}.ts`))).toBe(true);
     for (const value of Object.values(started[0].env)) expect(typeof value).toBe('string');
+  });
+
+  // What their `prepare` does is tested with each one (git-clone: git-clone.test.ts).
+  it.each(timedScenarios.map((scenario) => [scenario.name, scenario] as const))('timed scenario %s has every field the runner needs', (_name, scenario) => {
+    expect(scenario.description.trim()).not.toBe('');
+    expect(scenario.command.trim()).not.toBe('');
+    expect(typeof scenario.prepare).toBe('function');
+    expect(scenario.targets.maxTimeRatio).toBeGreaterThan(0);
   });
 });
 

@@ -1,4 +1,4 @@
-import { percentile, runProblem, summarise, type CheckedRun } from './stats';
+import { median, percentile, runProblem, summarise, summariseTimes, type CheckedRun } from './stats';
 
 describe('percentile', () => {
   it('takes the nearest rank', () => {
@@ -45,5 +45,33 @@ describe('runProblem', () => {
     expect(runProblem({ ...clean, errors: 3, timeouts: 1 })).toBe('3 connection errors (1 timeouts)');
     expect(runProblem({ ...clean, mismatches: 2 })).toBe('2 responses with another body');
     expect(runProblem({ ...clean, responses: 0, statuses: {} })).toBe('no response at all');
+  });
+});
+
+describe('median', () => {
+  it('takes the middle value, or the mean of the two middle ones', () => {
+    expect(median([1, 2, 9])).toBe(2);
+    expect(median([1, 2, 4, 9])).toBe(3);
+    expect(median([5])).toBe(5);
+    expect(median([])).toBeNaN();
+  });
+});
+
+describe('summariseTimes', () => {
+  it('reports median, p90, min, max and mean, keeping the runs in their order', () => {
+    const runsMs = [510, 490, 700, 505, 495, 500, 520, 480, 530, 1000];
+    expect(summariseTimes(runsMs)).toEqual({
+      medianMs: 507.5,
+      p90Ms: 700,
+      minMs: 480,
+      maxMs: 1000,
+      meanMs: 573,
+      runsMs,
+    });
+  });
+
+  it('sorts as numbers and answers NaN without runs', () => {
+    expect(summariseTimes([100, 9, 20]).medianMs).toBe(20);
+    expect(summariseTimes([])).toEqual({ medianMs: NaN, p90Ms: NaN, minMs: NaN, maxMs: NaN, meanMs: NaN, runsMs: [] });
   });
 });

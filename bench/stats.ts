@@ -74,3 +74,35 @@ export function summarise(runs: readonly LoadRun[]): ServerFigures {
     runsRequestsPerSec: runs.map((run) => (run.durationSec > 0 ? run.responses / run.durationSec : Number.NaN)),
   };
 }
+
+/** A timed scenario's figures for one side: wall times of its measured runs, in milliseconds. */
+export interface TimedFigures {
+  medianMs: number;
+  p90Ms: number;
+  minMs: number;
+  maxMs: number;
+  meanMs: number;
+  /** Every measured run's time, in the order they ran. */
+  runsMs: number[];
+}
+
+/** The median of ascending `sorted` (the mean of the two middle values for an even count); NaN when empty. */
+export function median(sorted: ArrayLike<number>): number {
+  const n = sorted.length;
+  if (n === 0) return Number.NaN;
+  const middle = Math.floor(n / 2);
+  return n % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+export function summariseTimes(runsMs: readonly number[]): TimedFigures {
+  const sorted = [...runsMs].sort((a, b) => a - b);
+  const n = sorted.length;
+  return {
+    medianMs: median(sorted),
+    p90Ms: percentile(sorted, 90),
+    minMs: n > 0 ? sorted[0] : Number.NaN,
+    maxMs: n > 0 ? sorted[n - 1] : Number.NaN,
+    meanMs: n > 0 ? sorted.reduce((sum, value) => sum + value, 0) / n : Number.NaN,
+    runsMs: [...runsMs],
+  };
+}

@@ -1,8 +1,8 @@
-import type { ScenarioResult } from './report';
+import type { ScenarioResult, TimedResult } from './report';
 import { DEFAULT_TARGETS } from './scenarios/types';
-import type { ServerFigures } from './stats';
+import { summariseTimes, type ServerFigures } from './stats';
 import { formatScenario, formatSummary, formatTable } from './table';
-import { evaluate } from './targets';
+import { evaluate, evaluateTimed } from './targets';
 
 function figures(requestsPerSec: number, p50Ms: number, p99Ms: number): ServerFigures {
   return { requestsPerSec, p50Ms, p90Ms: p99Ms, p99Ms, meanMs: p50Ms, maxMs: p99Ms, responses: 0, durationSec: 10, runsRequestsPerSec: [] };
@@ -10,6 +10,7 @@ function figures(requestsPerSec: number, p50Ms: number, p99Ms: number): ServerFi
 
 function measured(name: string, cairn: ServerFigures, baseline: ServerFigures): ScenarioResult {
   return {
+    kind: 'load',
     name,
     description: 'what is compared',
     request: { method: 'GET', path: `/api/v1/${name}` },
@@ -50,6 +51,7 @@ describe('formatScenario', () => {
 
   it('prints a failed scenario with its error', () => {
     const failed: ScenarioResult = {
+      kind: 'load',
       name: 'user',
       description: 'd',
       request: { method: 'GET', path: '/api/v1/user' },
@@ -58,6 +60,46 @@ describe('formatScenario', () => {
       error: 'cairn during run 1/2: non-200 responses: 3 × 503',
     };
     expect(formatScenario(failed)).toBe('user: GET /api/v1/user — d\n  FAILED: cairn during run 1/2: non-200 responses: 3 × 503');
+  });
+});
+
+const CLONE_TARGETS = { maxTimeRatio: 1.1 };
+
+function timed(cairnMs: number[], baselineMs: number[]): TimedResult {
+  const cairn = summariseTimes(cairnMs);
+  const baseline = summariseTimes(baselineMs);
+  return {
+    kind: 'timed',
+    name: 'git-clone',
+    description: '5000 commits',
+    command: 'git clone --bare <url> <new dir>',
+    targets: CLONE_TARGETS,
+    status: 'measured',
+    cairn,
+    baseline,
+    verdict: evaluateTimed(cairn, baseline, CLONE_TARGETS),
+  };
+}
+
+describe('formatScenario for a timed scenario', () => {
+  it('prints the wall times of both sides, the ratio of the medians, the target and the verdict', () => {
+    expect(formatScenario(timed([1040, 1000, 1500], [1000, 990, 1010]))).toBe(
+      [
+        'git-clone: git clone --bare <url> <new dir> — 5000 commits',
+        '                  median ms   p90 ms   min ms   max ms',
+        '  cairn             1040.00  1500.00  1000.00  1500.00',
+        '  baseline          1000.00  1010.00   990.00  1010.00',
+        '  cairn/baseline      1.04×',
+        '  target            ≤ 1.10×',
+        '  result                 ok',
+      ].join('\n'),
+    );
+  });
+
+  it('marks a missed target MISSED, and prints a failure with its error', () => {
+    expect(formatScenario(timed([1200], [1000]))).toMatch(/result\s+MISSED$/);
+    const failed: TimedResult = { ...timed([], []), status: 'failed', error: 'cairn during warm-up: git clone exited 128: fatal' };
+    expect(formatScenario(failed)).toBe('git-clone: git clone --bare <url> <new dir> — 5000 commits\n  FAILED: cairn during warm-up: git clone exited 128: fatal');
   });
 });
 
@@ -70,9 +112,11 @@ describe('formatSummary', () => {
     const results: ScenarioResult[] = [
       measured('version', figures(100, 1, 30), figures(1000, 1, 10)),
       measured('user', figures(900, 1, 1), figures(1000, 1, 1)),
-      { name: 'repos', description: '', request: { method: 'GET', path: '/' }, targets: DEFAULT_TARGETS, status: 'failed', error: 'x' },
+      { kind: 'load', name: 'repos', description: '', request: { method: 'GET', path: '/' }, targets: DEFAULT_TARGETS, status: 'failed', error: 'x' },
     ];
     expect(formatSummary(results)).toBe('version MISSED (throughput 0.10× < 0.50×, p99 3.00× > 2.00×); repos FAILED');
+    expect(formatSummary([timed([1300], [1000]), measured('user', figures(900, 1, 1), figures(1000, 1, 1))])).toBe('git-clone MISSED (time 1.30× > 1.10×)');
+    expect(formatSummary([timed([1000], [1000]), measured('user', figures(900, 1, 1), figures(1000, 1, 1))])).toBe('all targets met (2 scenarios)');
     expect(formatSummary([])).toBe('no scenario ran');
   });
 });

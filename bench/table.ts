@@ -1,6 +1,7 @@
 /** The text printed after a run: a small table per scenario and a one-line summary. */
-import type { ScenarioResult } from './report';
-import { formatRatio, misses } from './targets';
+import type { LoadResult, ScenarioResult, TimedResult } from './report';
+import type { TimedFigures } from './stats';
+import { formatRatio, misses, timedMisses } from './targets';
 
 export type Align = 'left' | 'right';
 
@@ -28,7 +29,9 @@ function formatMs(value: number): string {
 
 const verdictCell = (met: boolean): string => (met ? 'ok' : 'MISSED');
 
-export function formatScenario(result: ScenarioResult): string {
+const indent = (table: string): string => table.replace(/^/gm, '  ');
+
+function formatLoad(result: LoadResult): string {
   const title = `${result.name}: ${result.request.method} ${result.request.path} — ${result.description}`;
   if (result.status === 'failed') return `${title}\n  FAILED: ${result.error}`;
   const { cairn, baseline, verdict, targets } = result;
@@ -40,8 +43,27 @@ export function formatScenario(result: ScenarioResult): string {
     ['target', `≥ ${formatRatio(targets.minThroughputRatio)}`, '', `≤ ${formatRatio(targets.maxP99Ratio)}`],
     ['result', verdictCell(verdict.throughputMet), '', verdictCell(verdict.p99Met)],
   ];
-  const table = formatTable(rows, ['left', 'right', 'right', 'right']);
-  return `${title}\n${table.replace(/^/gm, '  ')}`;
+  return `${title}\n${indent(formatTable(rows, ['left', 'right', 'right', 'right']))}`;
+}
+
+function formatTimed(result: TimedResult): string {
+  const title = `${result.name}: ${result.command} — ${result.description}`;
+  if (result.status === 'failed') return `${title}\n  FAILED: ${result.error}`;
+  const { cairn, baseline, verdict, targets } = result;
+  const times = (figures: TimedFigures): string[] => [figures.medianMs, figures.p90Ms, figures.minMs, figures.maxMs].map(formatMs);
+  const rows = [
+    ['', 'median ms', 'p90 ms', 'min ms', 'max ms'],
+    ['cairn', ...times(cairn)],
+    ['baseline', ...times(baseline)],
+    ['cairn/baseline', formatRatio(verdict.timeRatio)],
+    ['target', `≤ ${formatRatio(targets.maxTimeRatio)}`],
+    ['result', verdictCell(verdict.met)],
+  ];
+  return `${title}\n${indent(formatTable(rows, ['left', 'right', 'right', 'right', 'right']))}`;
+}
+
+export function formatScenario(result: ScenarioResult): string {
+  return result.kind === 'load' ? formatLoad(result) : formatTimed(result);
 }
 
 /** One line: all met, or what was missed and what failed. */
@@ -50,7 +72,7 @@ export function formatSummary(results: readonly ScenarioResult[]): string {
   for (const result of results) {
     if (result.status === 'failed') problems.push(`${result.name} FAILED`);
     else {
-      const missed = misses(result.verdict, result.targets);
+      const missed = result.kind === 'load' ? misses(result.verdict, result.targets) : timedMisses(result.verdict, result.targets);
       if (missed.length > 0) problems.push(`${result.name} MISSED (${missed.join(', ')})`);
     }
   }

@@ -1,5 +1,5 @@
 import { DEFAULT_TARGETS } from './scenarios/types';
-import { evaluate, formatRatio, misses, ratio } from './targets';
+import { evaluate, evaluateTimed, formatRatio, misses, ratio, timedMisses } from './targets';
 
 describe('evaluate', () => {
   const baseline = { requestsPerSec: 1000, p99Ms: 10 };
@@ -50,5 +50,25 @@ describe('ratio, misses and formatRatio', () => {
   it('formats ratios with two decimals', () => {
     expect(formatRatio(0.5)).toBe('0.50×');
     expect(formatRatio(Number.NaN)).toBe('n/a');
+  });
+});
+
+describe('evaluateTimed and timedMisses', () => {
+  const targets = { maxTimeRatio: 1.1 };
+
+  it('compares the medians, met up to the limit', () => {
+    expect(evaluateTimed({ medianMs: 1050 }, { medianMs: 1000 }, targets)).toEqual({ timeRatio: 1.05, met: true });
+    expect(evaluateTimed({ medianMs: 1100 }, { medianMs: 1000 }, targets).met).toBe(true);
+    expect(evaluateTimed({ medianMs: 900 }, { medianMs: 1000 }, targets).met).toBe(true);
+    expect(evaluateTimed({ medianMs: 1101 }, { medianMs: 1000 }, targets).met).toBe(false);
+  });
+
+  it('never meets a target it cannot compute', () => {
+    expect(evaluateTimed({ medianMs: 500 }, { medianMs: Number.NaN }, targets)).toEqual({ timeRatio: Number.NaN, met: false });
+  });
+
+  it('says what was missed', () => {
+    expect(timedMisses(evaluateTimed({ medianMs: 1234 }, { medianMs: 1000 }, targets), targets)).toEqual(['time 1.23× > 1.10×']);
+    expect(timedMisses(evaluateTimed({ medianMs: 1000 }, { medianMs: 1000 }, targets), targets)).toEqual([]);
   });
 });

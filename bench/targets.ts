@@ -1,5 +1,5 @@
 /** Cairn against its baseline: the ratios and whether the scenario's targets are met. */
-import type { Targets } from './scenarios/types';
+import type { Targets, TimedTargets } from './scenarios/types';
 
 export interface Comparable {
   requestsPerSec: number;
@@ -35,6 +35,23 @@ export function misses(verdict: Verdict, targets: Targets): string[] {
   if (!verdict.throughputMet) out.push(`throughput ${formatRatio(verdict.throughputRatio)} < ${formatRatio(targets.minThroughputRatio)}`);
   if (!verdict.p99Met) out.push(`p99 ${formatRatio(verdict.p99Ratio)} > ${formatRatio(targets.maxP99Ratio)}`);
   return out;
+}
+
+/** A timed scenario's verdict. */
+export interface TimedVerdict {
+  /** Cairn's median time over the baseline's (lower is better). */
+  timeRatio: number;
+  met: boolean;
+}
+
+export function evaluateTimed(cairn: { medianMs: number }, baseline: { medianMs: number }, targets: TimedTargets): TimedVerdict {
+  const timeRatio = ratio(cairn.medianMs, baseline.medianMs);
+  return { timeRatio, met: timeRatio <= targets.maxTimeRatio };
+}
+
+/** What was missed, in words ("time 1.23× > 1.10×"); empty when the target is met. */
+export function timedMisses(verdict: TimedVerdict, targets: TimedTargets): string[] {
+  return verdict.met ? [] : [`time ${formatRatio(verdict.timeRatio)} > ${formatRatio(targets.maxTimeRatio)}`];
 }
 
 export function formatRatio(value: number): string {

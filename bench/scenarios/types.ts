@@ -1,7 +1,9 @@
 /**
- * What a scenario is, and what the harness gives it. A scenario names one request, seeds what the request
- * needs, and starts a baseline server doing the same work without Cairn's services; the harness drives
- * both with the same load and compares them against the scenario's targets.
+ * What a scenario is, and what the harness gives it. Two kinds:
+ * - a load scenario names one request, seeds what the request needs, and starts a baseline server doing the
+ *   same work without Cairn's services; the harness drives both with the same load (requests/s, p99);
+ * - a timed scenario prepares a command against Cairn and the same command against a baseline; the harness
+ *   runs them one at a time, alternately, and compares their wall times.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -14,7 +16,7 @@ export interface BenchRequest {
   body?: string;
 }
 
-/** Cairn compared with the baseline measured in the same run. */
+/** A load scenario's Cairn compared with the baseline measured in the same run. */
 export interface Targets {
   /** Cairn's requests/s divided by the baseline's must be at least this. */
   minThroughputRatio: number;
@@ -24,6 +26,12 @@ export interface Targets {
 
 /** The issue's targets: half the baseline's throughput, twice its p99 latency. */
 export const DEFAULT_TARGETS: Readonly<Targets> = Object.freeze({ minThroughputRatio: 0.5, maxP99Ratio: 2 });
+
+/** A timed scenario's Cairn compared with the baseline timed in the same run. */
+export interface TimedTargets {
+  /** Cairn's median wall time divided by the baseline's must be at most this. */
+  maxTimeRatio: number;
+}
 
 export interface RunningBaseline {
   /** Base URL, e.g. `http://127.0.0.1:41234`. */
@@ -61,7 +69,8 @@ export interface ScenarioSetup {
   headers?: Record<string, string>;
 }
 
-export interface Scenario {
+export interface LoadScenario {
+  kind: 'load';
   /** Short name: `--only <name>` and the key in the results. */
   name: string;
   /** One line saying what is compared. */
@@ -75,3 +84,36 @@ export interface Scenario {
   };
   targets: Targets;
 }
+
+export type Side = 'baseline' | 'cairn';
+
+/** What a timed scenario's `prepare` made ready: the command on each side, until `stop`. */
+export interface TimedSubjects {
+  /**
+   * One run of the measured command against `side`; only this is timed. `workDir` is a fresh empty
+   * directory for whatever the command writes, removed by the harness afterwards (not timed).
+   */
+  run(side: Side, workDir: string, signal: AbortSignal): Promise<void>;
+  /** Throws unless both sides give the same result; called once, before the warm-up. */
+  check(signal: AbortSignal): Promise<void>;
+  /** Stops the baseline and removes what `prepare` wrote; called whatever happened. */
+  stop(): Promise<void>;
+}
+
+export interface TimedScenario {
+  kind: 'timed';
+  /** Short name: `--only <name>` and the key in the results. */
+  name: string;
+  /** One line saying what is compared. */
+  description: string;
+  /** The command timed, as printed (placeholders for what differs between the sides). */
+  command: string;
+  /**
+   * Seeds Cairn, builds the baseline's data and starts the baseline, once Cairn is up. Cleans up what it
+   * made itself when it fails; once it resolves, the harness calls `stop`.
+   */
+  prepare(context: BenchContext, signal: AbortSignal): Promise<TimedSubjects>;
+  targets: TimedTargets;
+}
+
+export type Scenario = LoadScenario | TimedScenario;

@@ -3,9 +3,10 @@
  * AuthenticateToken on a miss) and the user's JSON, against a node:http server doing the token lookup
  * itself with one `pg` query per request.
  */
-import { DEFAULT_TARGETS, type Scenario } from './types';
+import { DEFAULT_TARGETS, type LoadScenario } from './types';
 
-export const userScenario: Scenario = {
+export const userScenario: LoadScenario = {
+  kind: 'load',
   name: 'user',
   description: 'token auth; baseline: node:http + one pg query per request',
   setup: async (context) => {

@@ -1,7 +1,8 @@
 /** `GET /api/v1/version`: the gateway alone (no service call, no credentials) against a bare node:http server. */
-import { DEFAULT_TARGETS, type Scenario } from './types';
+import { DEFAULT_TARGETS, type LoadScenario } from './types';
 
-export const versionScenario: Scenario = {
+export const versionScenario: LoadScenario = {
+  kind: 'load',
   name: 'version',
   description: 'no credentials, no service call; baseline: bare node:http',
   setup: async () => ({}),

@@ -1,0 +1,115 @@
+/** The timed scenarios' part of the runner, with a scenario that only records what it is asked to do. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs, type Settings } from './args';
+import { measureTimed, roundOrder } from './runner';
+import type { BenchContext, Side, TimedScenario } from './scenarios/types';
+
+function settings(argv: string[]): Settings {
+  const parsed = parseArgs(argv, {}, []);
+  if (parsed.kind !== 'run') throw new Error('expected settings');
+  return parsed.settings;
+}
+
+const context = {} as BenchContext; // the recording scenario never looks at it
+
+interface Recording {
+  events: string[];
+  workDirs: string[];
+  stopped: number;
+}
+
+function recordingScenario(options: { failRun?: { side: Side; call: number }; failCheck?: boolean } = {}): { scenario: TimedScenario; recording: Recording } {
+  const recording: Recording = { events: [], workDirs: [], stopped: 0 };
+  const calls: Record<Side, number> = { baseline: 0, cairn: 0 };
+  const scenario: TimedScenario = {
+    kind: 'timed',
+    name: 'recorded',
+    description: 'records its calls',
+    command: 'true',
+    targets: { maxTimeRatio: 1.1 },
+    prepare: async () => ({
+      check: async () => {
+        recording.events.push('check');
+        if (options.failCheck) throw new Error('the sides differ');
+      },
+      run: async (side, workDir) => {
+        calls[side]++;
+        recording.events.push(side);
+        // A fresh, empty directory every time, which the run may fill.
+        expect(fs.readdirSync(workDir)).toEqual([]);
+        expect(recording.workDirs).not.toContain(workDir);
+        recording.workDirs.push(workDir);
+        fs.writeFileSync(path.join(workDir, 'clone'), side);
+        if (options.failRun?.side === side && options.failRun.call === calls[side]) throw new Error('boom');
+      },
+      stop: async () => void recording.stopped++,
+    }),
+  };
+  return { scenario, recording };
+}
+
+const signal = new AbortController().signal;
+const quiet = (): void => undefined;
+
+describe('roundOrder', () => {
+  it('alternates ABBA', () => {
+    expect([0, 1, 2, 3].map(roundOrder)).toEqual([
+      ['baseline', 'cairn'],
+      ['cairn', 'baseline'],
+      ['baseline', 'cairn'],
+      ['cairn', 'baseline'],
+    ]);
+  });
+});
+
+describe('measureTimed', () => {
+  it('checks once, warms each side up, then times the rounds in ABBA order, each run in its own directory', async () => {
+    const { scenario, recording } = recordingScenario();
+    const said: string[] = [];
+    const result = await measureTimed(scenario, context, settings(['--timed-rounds', '3']), signal, (line) => said.push(line));
+    expect(recording.events).toEqual(['check', 'baseline', 'cairn', 'baseline', 'cairn', 'cairn', 'baseline', 'baseline', 'cairn']);
+    for (const dir of recording.workDirs) expect(fs.existsSync(dir)).toBe(false);
+    expect(recording.stopped).toBe(1);
+    expect(said).toHaveLength(9);
+    expect(said[0]).toBe('recorded: preparing');
+    expect(said[1]).toMatch(/^recorded: warm-up baseline: \d+ ms$/);
+    expect(said[8]).toMatch(/^recorded: run 3\/3 cairn: \d+ ms$/);
+
+    if (result.status !== 'measured') throw new Error(`expected figures, got ${JSON.stringify(result)}`);
+    expect(result).toMatchObject({ kind: 'timed', name: 'recorded', command: 'true', targets: { maxTimeRatio: 1.1 } });
+    // Warm-up runs are not counted.
+    expect(result.cairn.runsMs).toHaveLength(3);
+    expect(result.baseline.runsMs).toHaveLength(3);
+    expect(result.verdict.timeRatio).toBeCloseTo(result.cairn.medianMs / result.baseline.medianMs);
+  });
+
+  it('skips the warm-up with --warmup 0', async () => {
+    const { scenario, recording } = recordingScenario();
+    await measureTimed(scenario, context, settings(['--timed-rounds', '2', '--warmup', '0']), signal, quiet);
+    expect(recording.events).toEqual(['check', 'baseline', 'cairn', 'cairn', 'baseline']);
+  });
+
+  it('stops everything and names the run when a run fails', async () => {
+    const { scenario, recording } = recordingScenario({ failRun: { side: 'cairn', call: 3 } });
+    await expect(measureTimed(scenario, context, settings(['--timed-rounds', '3']), signal, quiet)).rejects.toThrow('cairn during run 2/3: boom');
+    expect(recording.stopped).toBe(1);
+    for (const dir of recording.workDirs) expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  it('runs nothing when the sides differ', async () => {
+    const { scenario, recording } = recordingScenario({ failCheck: true });
+    await expect(measureTimed(scenario, context, settings([]), signal, quiet)).rejects.toThrow('the sides differ');
+    expect(recording.events).toEqual(['check']);
+    expect(recording.stopped).toBe(1);
+  });
+
+  it('stops between runs when interrupted', async () => {
+    const { scenario, recording } = recordingScenario();
+    const abort = new AbortController();
+    abort.abort(new Error('interrupted by SIGINT'));
+    await expect(measureTimed(scenario, context, settings([]), abort.signal, quiet)).rejects.toThrow('interrupted by SIGINT');
+    expect(recording.events).toEqual(['check']);
+    expect(recording.stopped).toBe(1);
+  });
+});
