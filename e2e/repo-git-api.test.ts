@@ -50,8 +50,8 @@ interface Branch {
   effective_branch_protection_name: string;
 }
 
-/** The body limit this instance runs with, so an oversized body is cheap to send. */
-const MAX_BODY = 256 * 1024;
+/** The body limit this instance runs with (Gitea's default, 10 MiB): big enough for a file over 4 MiB. */
+const MAX_BODY = 10 * 1024 * 1024;
 
 const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
 
@@ -234,6 +234,18 @@ describe('the git-facing repository API', () => {
       }
     });
 
+    it("writes and reads back a file larger than gRPC's default 4 MiB message", async () => {
+      // Not all one byte, so a mix-up anywhere on the way shows.
+      const big = Buffer.alloc(6 * 1024 * 1024, 'cairn-big-file-');
+      const created = await call<FileResponse>('POST', repoPath('/contents/big/six.bin'), alice, { content: b64(big), new_branch: 'big-file' });
+      expect(created.status).toBe(201);
+      expect(created.body.content).toMatchObject({ path: 'big/six.bin', size: big.length });
+      const read = await call<Contents>('GET', repoPath('/contents/big/six.bin?ref=big-file'));
+      expect(read.status).toBe(200);
+      expect(read.body.size).toBe(big.length);
+      expect(Buffer.from(read.body.content ?? '', 'base64').equals(big)).toBe(true);
+    });
+
     it('needs code write access, refuses archived repositories, and protected branches as their rule says', async () => {
       const bob = await call<{ message: string }>('POST', repoPath('/contents/bob.txt'), as('bob'), { content: b64('b') });
       expect(bob).toMatchObject({ status: 403, body: { message: 'user should have a permission to write to this branch' } });
@@ -242,6 +254,8 @@ describe('the git-facing repository API', () => {
       expect((await call('POST', repoPath('/branch_protections'), alice, { rule_name: 'main', require_signed_commits: true, enable_push: true })).status).toBe(201);
       const signed = await call<{ message: string }>('POST', repoPath('/contents/signed.txt'), alice, { content: b64('s') });
       expect(signed).toMatchObject({ status: 403, body: { message: 'user cannot commit to repo [user: alice]' } });
+      // The rule covers commits on its branch, not one that starts a new branch from it (Gitea's ChangeRepoFiles).
+      expect((await call('POST', repoPath('/contents/signed.txt'), alice, { content: b64('s'), new_branch: 'from-signed' })).status).toBe(201);
       expect((await call('PATCH', repoPath('/branch_protections/main'), alice, { require_signed_commits: false, protected_file_patterns: 'secret/*.txt' })).status).toBe(200);
       const protectedFile = await call<{ message: string }>('POST', repoPath('/contents/secret/key.txt'), alice, { content: b64('k') });
       expect(protectedFile).toMatchObject({ status: 403, body: { message: 'path is protected and can not be changed [path: secret/key.txt]' } });
@@ -486,6 +500,44 @@ describe('the git-facing repository API', () => {
       expect(missing).toMatchObject({ status: 404, body: { message: `commit doesn't exist: ${'f'.repeat(40)}` } });
       const range = await call<{ message: string }>('GET', repoPath('/git/commits/main..feature'));
       expect(range).toMatchObject({ status: 422, body: { message: 'no valid ref or sha: main..feature' } });
+    });
+
+    it("shows the users owning the author's and committer's e-mails, shaped for the caller", async () => {
+      interface CommitUser {
+        id: number;
+        login: string;
+        email: string;
+      }
+      type WithUsers = Commit & { author: CommitUser | null; committer: CommitUser | null };
+      // A repository of its own, so the other tests' histories stay as they are.
+      expect((await call('POST', '/user/repos', alice, { name: 'authored', auto_init: true })).status).toBe(201);
+      const written = await call<FileResponse>('POST', '/repos/alice/authored/contents/by-bob.txt', alice, {
+        content: b64('bob wrote this\n'),
+        author: { name: 'Robert', email: 'Bob@Example.com' },
+        committer: { name: 'Cid Committer', email: 'cid@example.org' },
+      });
+      expect(written.status).toBe(201);
+      const sha = written.body.commit.sha;
+
+      const one = await call<WithUsers>('GET', `/repos/alice/authored/git/commits/${sha}`, alice);
+      expect(one.status).toBe(200);
+      expect(one.body.commit.author.email).toBe('Bob@Example.com');
+      expect(one.body.author).toMatchObject({ login: 'bob', email: 'bob@example.com' });
+      // No account owns the committer's address.
+      expect(one.body.committer).toBeNull();
+
+      // An anonymous caller sees the same user with the placeholder e-mail.
+      const anonymous = await call<WithUsers>('GET', `/repos/alice/authored/git/commits/${sha}`);
+      expect(anonymous.body.author).toMatchObject({ login: 'bob' });
+      expect(anonymous.body.author?.email).not.toBe('bob@example.com');
+
+      // In a list, each commit has its own: the initial commit is alice's (the doer) as author and committer.
+      const list = await call<WithUsers[]>('GET', '/repos/alice/authored/commits?stat=false&files=false', alice);
+      expect(list.status).toBe(200);
+      expect(list.body.map((commit) => [commit.author?.login ?? null, commit.committer?.login ?? null])).toEqual([
+        ['bob', null],
+        ['alice', 'alice'],
+      ]);
     });
   });
 

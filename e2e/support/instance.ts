@@ -87,6 +87,16 @@ function isAlive(pid: number): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits for `promise` at most `ms`, leaving no timer behind (a pending one would keep jest from exiting). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const giveUpAt = Date.now() + timeoutMs;
   for (;;) {
@@ -182,7 +192,7 @@ export async function cleanUpWorkDir(workDir: string, instances: Instance[] = []
   for (const instance of instances) {
     if (instance.child.exitCode === null && instance.child.signalCode === null) {
       instance.child.kill('SIGTERM');
-      await Promise.race([instance.exited, sleep(20_000)]);
+      await within(instance.exited, 20_000);
       instance.child.kill('SIGKILL');
     }
   }

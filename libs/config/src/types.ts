@@ -4,9 +4,10 @@
  */
 
 /**
- * Names of the services that serve gRPC (the gateway serves HTTP only), in start order: a service is started after the services it calls, since in one process each
- * learns the others' (dynamic) addresses as they start (git-storage calls accounts; repos calls accounts and
- * git-storage; notifications calls repos).
+ * Names of the services that serve gRPC (the gateway serves HTTP only), in start order (stopped in reverse). Every
+ * process is given every service's address before any starts and clients connect on their first call, so services may
+ * call each other in any direction (repos calls accounts and accounts calls repos); the order only lets the services
+ * others call most (accounts first) serve before their callers take traffic and stop after them.
  */
 export const GRPC_SERVICES = ['accounts', 'git-storage', 'repos', 'social', 'notifications'] as const;
 export type GrpcServiceName = (typeof GRPC_SERVICES)[number];

@@ -3,6 +3,7 @@ import { silentLogger } from '@cairn/log';
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { createRpcClient } from './client';
 import { Code } from './errors';
+import { MAX_MESSAGE_BYTES } from './limits';
 import { captureLogger, fakeUserService, rejection, startUserServer } from './user-service.fixture';
 
 const newUser = {
@@ -136,6 +137,23 @@ describe('rpc client', () => {
       await expect(handlerAborted).resolves.toBeUndefined();
       const early = await rejection(client.getUser({ id: 1 }, { signal: AbortSignal.abort() }));
       expect([early.code, early.message]).toEqual([Code.CANCELLED, 'accounts call cancelled']);
+    } finally {
+      client.close();
+      await server.stop(100);
+    }
+  });
+
+  it("carries messages over grpc's 4 MiB default both ways, and refuses those over MAX_MESSAGE_BYTES", async () => {
+    const { server, target } = await startUserServer(fakeUserService(), silentLogger());
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: silentLogger() });
+    try {
+      const { user } = await client.createUser(newUser);
+      // The request and the answer each hold the 6 MiB name.
+      const fullName = 'x'.repeat(6 * 1024 * 1024);
+      const updated = await client.updateUser({ id: user?.id ?? 0, actorId: 0, fullName });
+      expect(updated.user?.fullName.length).toBe(fullName.length);
+      const tooBig = await rejection(client.updateUser({ id: user?.id ?? 0, actorId: 0, fullName: 'x'.repeat(MAX_MESSAGE_BYTES) }));
+      expect(tooBig.code).toBe(Code.RESOURCE_EXHAUSTED);
     } finally {
       client.close();
       await server.stop(100);

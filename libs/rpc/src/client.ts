@@ -12,6 +12,7 @@ import { type Logger, REQUEST_ID_HEADER, currentRequestId, newRequestId } from '
 import { type RpcRecorder, rpcClientRecorder } from '@cairn/metrics';
 import { breakerRejection, countsAsFailure, createBreaker } from './breaker';
 import { CairnError, Code, isCairnError } from './errors';
+import { FLOW_CONTROL_WINDOW_BYTES, MAX_MESSAGE_BYTES } from './limits';
 import { codeName, errorFromStatus } from './status';
 import { type StreamCaller, streamCallers } from './streams';
 import { type AsyncClientOf, type BreakerOptions, type RpcCallOptions, methodKind, serviceNameOf } from './types';
@@ -41,6 +42,11 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   // Services restart under the supervisor; reconnect within seconds, not grpc's default two minutes.
   'grpc.initial_reconnect_backoff_ms': 500,
   'grpc.max_reconnect_backoff_ms': 5_000,
+  // Answers may carry whole files (limits.ts).
+  'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+  'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+  // Streams (packs, archives) flow without a window update every 64 KiB (limits.ts).
+  'grpc-node.flow_control_window': FLOW_CONTROL_WINDOW_BYTES,
 };
 
 const OK_NAME = codeName(Code.OK);

@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './types';
+export { MAX_MESSAGE_BYTES } from './limits';
 export { REASON_TRAILER, codeName } from './status';
 export { type RpcServer, type RpcServerOptions, createRpcServer } from './server';
 export { type RpcClient, type RpcClientHandle, type RpcClientOptions, createRpcClient } from './client';

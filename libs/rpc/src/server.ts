@@ -10,6 +10,7 @@ import { type Logger, REQUEST_ID_HEADER, newRequestId, runWithRequestContext, sa
 import { type RpcRecorder, rpcServerRecorder } from '@cairn/metrics';
 import { CairnError, Code } from './errors';
 import { attachHealth } from './health';
+import { MAX_MESSAGE_BYTES } from './limits';
 import { codeName, grpcStatus, isServerFault, statusFromError } from './status';
 import {
   type AsyncServiceOf,
@@ -48,6 +49,9 @@ const SERVER_OPTIONS: grpc.ServerOptions = {
   // Ping idle clients now and then so connections from crashed peers are dropped.
   'grpc.keepalive_time_ms': 60_000,
   'grpc.keepalive_timeout_ms': 20_000,
+  // Requests may carry whole files (limits.ts).
+  'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+  'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
 };
 
 type Adapter = (path: string, handler: (...args: never[]) => unknown, logger: Logger) => grpc.UntypedHandleCall;

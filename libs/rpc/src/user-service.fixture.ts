@@ -61,6 +61,9 @@ export function fakeUserService(overrides: Partial<UserServiceImpl> = {}): UserS
     async batchGetUsers(request) {
       return { users: request.ids.flatMap((id) => users.get(id) ?? []) };
     },
+    async batchGetUsersByEmail(request) {
+      return { users: request.emails.flatMap((email) => [...users.values()].filter((u) => u.email === email).map((user) => ({ email, user }))) };
+    },
     async updateUser(request) {
       const user = users.get(request.id);
       if (user === undefined) throw notFound();

@@ -28,6 +28,13 @@ describe('Gitea API validator', () => {
     ]);
   });
 
+  it('accepts an empty e-mail address, as Gitea sends for organizations and hidden addresses, and no other non-address', () => {
+    expect(api.responseErrors({ method: 'GET', path: '/users/acme', status: 200, body: { ...user, email: '' } })).toEqual([]);
+    expect(api.responseErrors({ method: 'GET', path: '/users/alice', status: 200, body: { ...user, email: 'not an address' } })).toEqual([
+      '/email must match format "email"',
+    ]);
+  });
+
   it('validates list responses item by item', () => {
     const token = { id: 1, name: 't', sha1: '', token_last_eight: 'abcdefgh', scopes: ['all'] };
     expect(api.responseErrors({ method: 'GET', path: '/users/alice/tokens', status: 200, body: [token] })).toEqual([]);

@@ -116,6 +116,11 @@ export function loadGiteaApi(descriptionFile: string): GiteaApi {
   // Swagger 2.0 schemas are a JSON Schema subset with x-go-* annotations: no strict mode.
   const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
   addFormats(ajv);
+  // Gitea writes "" for an e-mail it does not have or does not show (an organization as a repository owner, a
+  // hidden address), although its description says `format: email`.
+  const email = addFormats.get('email');
+  if (!(email instanceof RegExp)) throw new Error('ajv-formats: the email format is not a regular expression');
+  ajv.addFormat('email', { type: 'string', validate: (text: string) => text === '' || email.test(text) });
   for (const format of ['int32', 'int64', 'uint64']) ajv.addFormat(format, { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addSchema({ definitions }, 'gitea');
   const validators = new Map<string, ValidateFunction>();

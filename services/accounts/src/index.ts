@@ -5,6 +5,8 @@
 import path from 'node:path';
 import { prepareOutbox, startOutboxRelay } from '@cairn/bus';
 import { openDatabase } from '@cairn/db';
+import { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { createRpcClient } from '@cairn/rpc';
 import type { RunningService, ServiceStartOptions } from '@cairn/service';
 import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS } from './events/subjects';
 import { settingsFromConfig } from './rpc/context';
@@ -26,8 +28,8 @@ export type { RunningService };
 /**
  * Starts accounts in this process. Graceful stop (SIGTERM): health turns NOT_SERVING and the server takes no
  * new calls, calls in flight finish (up to 5 s), the outbox relay flushes the events they wrote (up to 5 s),
- * then the pool closes. A service with bus consumers stops them after the server and before the relay, so
- * events their last handlers wrote are flushed too.
+ * then the repos client and the pool close. A service with bus consumers stops them after the server and
+ * before the relay, so events their last handlers wrote are flushed too.
  */
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger, bus } = options;
@@ -38,12 +40,14 @@ export async function start(options: StartOptions): Promise<RunningService> {
     maxConnections: config.database.maxOpenConns,
     migrationsDir: MIGRATIONS_DIR,
   });
+  // Connects on its first call: repos may start after accounts (and calls accounts itself).
+  const repos = createRpcClient(RepoServiceService, { target: config.services.repos.addr, service: 'repos', logger, deadlineMs: config.rpc.deadlineMs });
   let relay: { stop(): Promise<void> } | undefined;
   try {
     await prepareOutbox(db);
     await bus.ensureStream(ACCOUNTS_STREAM, [...ACCOUNTS_SUBJECTS]);
     relay = startOutboxRelay({ db, bus, logger });
-    const server = createAccountsServer({ db, settings: settingsFromConfig(config) }, logger);
+    const server = createAccountsServer({ db, settings: settingsFromConfig(config), repos }, logger);
     const port = await server.start(options.listen ?? config.services.accounts.listen);
     server.setServing(true);
     let stopping: Promise<void> | undefined;
@@ -51,11 +55,13 @@ export async function start(options: StartOptions): Promise<RunningService> {
       (stopping ??= (async () => {
         await server.stop();
         await relay?.stop();
+        repos.close();
         await db.close();
       })());
     return { name: SERVICE_NAME, port, stop };
   } catch (error) {
     await relay?.stop();
+    repos.close();
     await db.close();
     throw error;
   }

@@ -1,18 +1,19 @@
 /**
  * Test harness: accounts started with `start()` on a fresh database, a bus that records what the outbox
- * relay publishes, gRPC clients, and a direct connection for looking at the tables.
+ * relay publishes, a fake repos service, gRPC clients, and a direct connection for looking at the tables.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Bus } from '@cairn/bus';
-import { loadConfig } from '@cairn/config';
+import { encodeEnvKey, loadConfig } from '@cairn/config';
 import { silentLogger } from '@cairn/log';
 import { AccessTokenServiceService, UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { createRpcClient, type RpcClient } from '@cairn/rpc';
 import { createTestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
 import { start, type RunningService } from '../src/index';
+import { startFakeRepos, type FakeRepos } from './fake-repos';
 
 export interface PublishedEvent {
   subject: string;
@@ -57,6 +58,8 @@ export interface Harness {
   users: RpcClient<typeof UserServiceService>;
   tokens: RpcClient<typeof AccessTokenServiceService>;
   bus: RecordingBus;
+  /** What accounts asks about repositories (before deleting an owner). */
+  repos: FakeRepos;
   service: RunningService;
   /** A plain connection to the test database (search_path = accounts). */
   sql: Client;
@@ -67,7 +70,10 @@ export interface Harness {
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const database = await createTestDatabase('accounts');
   const workDir = mkdtempSync(path.join(tmpdir(), 'cairn-accounts-'));
-  const { config } = loadConfig({ env: { CAIRN_WORK_DIR: workDir, CAIRN__DATABASE__URL: database.url, ...env } });
+  const repos = await startFakeRepos();
+  const { config } = loadConfig({
+    env: { CAIRN_WORK_DIR: workDir, CAIRN__DATABASE__URL: database.url, [encodeEnvKey('services.repos', 'ADDR')]: repos.addr, ...env },
+  });
   const logger = silentLogger();
   const bus = recordingBus();
   const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
@@ -80,6 +86,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     users,
     tokens,
     bus,
+    repos,
     service,
     sql,
     async outbox() {
@@ -91,6 +98,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       tokens.close();
       await sql.end();
       await service.stop();
+      await repos.stop();
       await database.drop();
       rmSync(workDir, { recursive: true, force: true });
     },

@@ -1,6 +1,8 @@
 import { decodeEvent } from '@cairn/bus';
 import { UserCreated, UserDeleted, UserUpdated } from '@cairn/proto/cairn/accounts/v1/events';
-import { Code } from '@cairn/rpc';
+import { silentLogger } from '@cairn/log';
+import { CreateOrgRequest, OrgServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
+import { Code, createRpcClient } from '@cairn/rpc';
 import { startHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -184,6 +186,48 @@ describe('GetUser / BatchGetUsers', () => {
     expect(users.map((u) => u.id).sort((x, y) => x - y)).toEqual([a.id, b.id].sort((x, y) => x - y));
     expect(users.find((u) => u.id === a.id)).toEqual(a);
     await expect(h.users.batchGetUsers({ ids: [] })).resolves.toEqual({ users: [] });
+  });
+});
+
+describe('BatchGetUsersByEmail', () => {
+  it('answers the active users owning the addresses, in any case, each address as asked', async () => {
+    const author = (await createUser('author1', { email: 'Author.One@Example.com' })).user!;
+    const committer = (await createUser('committer1')).user!;
+    const { users } = await h.users.batchGetUsersByEmail({
+      emails: ['author.one@EXAMPLE.com', 'committer1@example.com', 'Author.One@Example.com', 'committer1@example.com', 'nobody@example.com', ''],
+      viewer: ADMIN_VIEWER,
+    });
+    const byEmail = new Map(users.map((found) => [found.email, found.user]));
+    expect([...byEmail.keys()].sort()).toEqual(['Author.One@Example.com', 'author.one@EXAMPLE.com', 'committer1@example.com']);
+    expect(users).toHaveLength(3);
+    expect(byEmail.get('author.one@EXAMPLE.com')).toEqual(author);
+    expect(byEmail.get('committer1@example.com')).toEqual(committer);
+    await expect(h.users.batchGetUsersByEmail({ emails: [] })).resolves.toEqual({ users: [] });
+  });
+
+  it('leaves out inactive users and organizations', async () => {
+    const { user } = await createUser('dormant1');
+    await h.users.updateUser({ id: user!.id, actorId: 0, active: false });
+    const orgs = createRpcClient(OrgServiceService, { target: `127.0.0.1:${h.service.port}`, service: 'accounts', logger: silentLogger() });
+    try {
+      const { user: founder } = await createUser('founder1');
+      await orgs.createOrg(
+        CreateOrgRequest.fromPartial({ actor: { userId: founder!.id, isAdmin: false, isRestricted: false }, name: 'mailorg1', email: 'team@mailorg.example' }),
+      );
+    } finally {
+      orgs.close();
+    }
+    const emails = ['dormant1@example.com', 'team@mailorg.example'];
+    await expect(h.users.batchGetUsersByEmail({ emails, viewer: ADMIN_VIEWER })).resolves.toEqual({ users: [] });
+  });
+
+  it('shapes the users for the viewer: an anonymous caller sees the placeholder e-mail and no account details', async () => {
+    const { user } = await createUser('shaped1', { isAdmin: true });
+    const { users } = await h.users.batchGetUsersByEmail({ emails: ['shaped1@example.com'] });
+    expect(users).toHaveLength(1);
+    expect(users[0].email).toBe('shaped1@example.com');
+    expect(users[0].user).toMatchObject({ id: user!.id, login: 'shaped1', isAdmin: false });
+    expect(users[0].user!.email).not.toBe('shaped1@example.com');
   });
 });
 

@@ -174,6 +174,29 @@ describe('admin user routes', () => {
       expect(accounts.users.has(target.id)).toBe(false);
     });
 
+    it("answers 422 with Gitea's message while the user owns repositories, and deletes them with purge", async () => {
+      const owner = accounts.addUser('owner');
+      const original = accounts.clients.users.deleteUser;
+      accounts.clients.users.deleteUser = async (request, options) => {
+        if (!request.purge) {
+          throw CairnError.precondition(`user still has ownership of repositories [uid: ${request.id}]`, { reason: 'owner_has_repositories' });
+        }
+        return original(request, options);
+      };
+      try {
+        const refused = await gw.fetch('/api/v1/admin/users/owner', { method: 'DELETE', headers: { Authorization: ROOT } });
+        expect({ status: refused.status, body: await refused.json() }).toEqual({
+          status: 422,
+          body: { message: `user still has ownership of repositories [uid: ${owner.id}]`, url: URL_KEY },
+        });
+        expect(accounts.users.has(owner.id)).toBe(true);
+        expect((await gw.fetch('/api/v1/admin/users/owner?purge=true', { method: 'DELETE', headers: { Authorization: ROOT } })).status).toBe(204);
+        expect(accounts.users.has(owner.id)).toBe(false);
+      } finally {
+        accounts.clients.users.deleteUser = original;
+      }
+    });
+
     it('answers 503 when accounts is down, never a hang or a 500', async () => {
       accounts.addUser('survivor');
       accounts.failure = CairnError.unavailable('accounts is unavailable');

@@ -190,6 +190,17 @@ describe('organization routes', () => {
       const res = await gw.fetch('/api/v1/orgs/acme', { method: 'DELETE', headers: { Authorization: ALICE } });
       expect({ status: res.status, body: await res.json() }).toEqual({ status: 403, body: { message: 'Must be an organization owner', url: URL_KEY } });
     });
+
+    it("answers 422 with Gitea's message while the organization owns repositories (Gitea: 500)", async () => {
+      fakes.orgs.deleteOrg = async () => {
+        throw CairnError.precondition('user still has ownership of repositories [uid: 3]', { reason: 'owner_has_repositories' });
+      };
+      const res = await gw.fetch('/api/v1/orgs/acme', { method: 'DELETE', headers: { Authorization: ALICE } });
+      expect({ status: res.status, body: await res.json() }).toEqual({
+        status: 422,
+        body: { message: 'user still has ownership of repositories [uid: 3]', url: URL_KEY },
+      });
+    });
   });
 
   describe("a user's organizations", () => {

@@ -1,13 +1,11 @@
 /**
- * The pure pieces behind the git-facing repository routes: strict base64, the contents API's branch-protection
- * check, raw-file content sniffing, git times in their own zone, Gitea's affected-file list and tag shapes.
+ * The pure pieces behind the git-facing repository routes: strict base64, raw-file content sniffing, git times
+ * in their own zone, Gitea's affected-file list and tag shapes.
  */
 import type { Commit, Tag } from '@cairn/proto/cairn/git/v1/git_service';
-import { BranchProtection } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { affectedFiles, signatureTime } from '../src/convert/commit';
 import { toApiTag } from '../src/convert/tag';
 import { decodeBase64 } from '../src/routes/repos/base64';
-import { checkProtectedWrite } from '../src/routes/repos/protected-files';
 import { sniffContentType } from '../src/routes/repos/raw';
 
 describe('decodeBase64', () => {
@@ -21,31 +19,6 @@ describe('decodeBase64', () => {
     expect(() => decodeBase64('ab=c')).toThrow('illegal base64 data at input byte 2');
     expect(() => decodeBase64('abcde')).toThrow('illegal base64 data at input byte 4');
     expect(() => decodeBase64('a===')).toThrow('illegal base64 data at input byte 1');
-  });
-});
-
-describe('checkProtectedWrite', () => {
-  const rule = (fields: Partial<BranchProtection>) => BranchProtection.fromPartial({ ruleName: 'main', ...fields });
-  const match = (fields: Partial<BranchProtection>, userCanPush = true) => ({ branch: 'main', protection: rule(fields), userCanPush, userCanMerge: true });
-
-  it('lets anything through on an unprotected branch', () => {
-    expect(() => checkProtectedWrite(undefined, ['a.txt'], 'Alice')).not.toThrow();
-  });
-
-  it('refuses callers the rule does not let push, except for unprotected files', () => {
-    expect(() => checkProtectedWrite(match({}, false), ['a.txt'], 'Alice')).toThrow('user cannot commit to repo [user: alice]');
-    expect(() => checkProtectedWrite(match({ unprotectedFilePatterns: 'docs/**;*.md' }, false), ['docs/x/y.txt', 'README.MD'], 'Alice')).not.toThrow();
-  });
-
-  it('refuses protected files with their path, `*` staying within a segment and `.`', () => {
-    const patterns = match({ protectedFilePatterns: 'secret/*.txt; **/*.key' });
-    expect(() => checkProtectedWrite(patterns, ['secret/a.txt'], 'alice')).toThrow('path is protected and can not be changed [path: secret/a.txt]');
-    expect(() => checkProtectedWrite(patterns, ['deep/dir/x.key'], 'alice')).toThrow('[path: deep/dir/x.key]');
-    expect(() => checkProtectedWrite(patterns, ['secret/sub/a.txt', 'secret/a.txt.bak'], 'alice')).not.toThrow();
-  });
-
-  it('refuses every write to a branch that requires signed commits (Cairn cannot sign)', () => {
-    expect(() => checkProtectedWrite(match({ requireSignedCommits: true }), ['a.txt'], 'alice')).toThrow('user cannot commit to repo [user: alice]');
   });
 });
 

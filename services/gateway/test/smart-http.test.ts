@@ -38,7 +38,7 @@ function seed() {
   git.add('alice', 'priv', {
     repository: repository({ id: 2, ownerId: alice.id, ownerName: 'alice', name: 'priv', private: true }),
     permissionFor: access(false),
-    rules: [{ ruleName: 'main', canPush: false, canForcePush: false, canDelete: false, requireSignedCommits: true, protectedFilePatterns: '' }],
+    rules: [{ ruleName: 'main', canPush: false, canForcePush: false, canDelete: false, requireSignedCommits: true, protectedFilePatterns: '', unprotectedFilePatterns: 'docs/**' }],
   });
   git.add('alice', 'arch', { repository: repository({ id: 3, ownerId: alice.id, ownerName: 'alice', name: 'arch', archived: true }), permissionFor: access(true) });
   git.add('alice', 'mirror', { repository: repository({ id: 4, ownerId: alice.id, ownerName: 'alice', name: 'mirror', mirror: true }), permissionFor: access(true) });
@@ -214,7 +214,7 @@ describe('git smart HTTP: the streams', () => {
     expect(first).toMatchObject({
       repository: { storage: 'default', repoId: 2 },
       push: { pusherId: s.alice.id, pusherName: 'alice', repoOwnerId: s.alice.id, repoPrivate: true },
-      rules: [{ ruleName: 'main', canPush: false, requireSignedCommits: true }],
+      rules: [{ ruleName: 'main', canPush: false, requireSignedCommits: true, unprotectedFilePatterns: 'docs/**' }],
     });
     expect(s.git.receives.at(-1)?.bodyBytes).toBe('commands-and-pack'.length);
   });

@@ -51,7 +51,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
     relay = startOutboxRelay({ db, bus, logger });
     hooks = await startHookServer(logger);
     gpgKeys = createRpcClient(GpgKeyServiceService, { target: config.services.accounts.addr, service: 'accounts', logger });
-    const server = createGitStorageServer({ root, db, logger, gpgKeys }, hooks, logger);
+    // `[api] DEFAULT_MAX_BLOB_SIZE = 0` only hides content in Gitea's reads; it must not refuse every written file.
+    const server = createGitStorageServer({ root, db, logger, gpgKeys, maxFileSize: config.api.defaultMaxBlobSize > 0 ? config.api.defaultMaxBlobSize : undefined }, hooks, logger);
     const port = await server.start(options.listen ?? config.services['git-storage'].listen);
     server.setServing(true);
     let stopping: Promise<void> | undefined;

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FileChange, GetTreeEntryRequest, Signature, WriteFilesRequest } from '@cairn/proto/cairn/git/v1/git_service';
+import { BranchRule, type FileChange, type GetTreeEntryRequest, type Signature, type WriteFilesRequest } from '@cairn/proto/cairn/git/v1/git_service';
 import { Code } from '@cairn/rpc';
 import { ZERO_SHA } from '../src/git/refs';
 import {
@@ -266,6 +266,32 @@ describe('WriteFiles', () => {
     expect(onHead.branch).toBe('main');
     const deleteOnEmpty = await rejection(fixture.contents.writeFiles(writeRequest(fixture.newRepository(), [{ operation: 'delete', path: 'a' }])));
     expect(deleteOnEmpty).toMatchObject({ code: Code.NOT_FOUND, reason: 'file_not_found' });
+  });
+
+  it("follows the branch's protection rule on the branch itself, but not when starting a new branch", async () => {
+    const repo = fixture.newRepository();
+    const [base] = fixture.commitOn(repo, 'main', [{ files: { 'a.txt': 'a\n' }, message: 'base', at: T0 }]);
+    const rule = (fields: Partial<BranchRule>) => BranchRule.fromPartial({ ruleName: 'main', canPush: true, ...fields });
+    const write = (path: string, extra: Partial<WriteFilesRequest>) =>
+      fixture.contents.writeFiles(writeRequest(repo, [{ operation: 'create', path, content: text('x') }], extra));
+
+    expect(await rejection(write('b.txt', { rule: rule({ canPush: false }), push: { ...PUSH, pusherName: 'Alice' } }))).toMatchObject({
+      code: Code.PERMISSION_DENIED,
+      reason: 'user_cannot_commit',
+      message: 'user cannot commit to repo [user: alice]',
+    });
+    expect(await rejection(write('keys/id.KEY', { rule: rule({ protectedFilePatterns: 'keys/*.key' }) }))).toMatchObject({
+      code: Code.PERMISSION_DENIED,
+      reason: 'file_protected',
+      message: 'path is protected and can not be changed [path: keys/id.KEY]',
+    });
+    expect(await rejection(write('b.txt', { rule: rule({ requireSignedCommits: true }) }))).toMatchObject({ reason: 'user_cannot_commit' });
+    expect(git(['rev-parse', 'main'], { cwd: repo.gitDir }).stdout.trim()).toBe(base);
+
+    const docs = await write('docs/b.md', { rule: rule({ canPush: false, unprotectedFilePatterns: 'docs/**' }) });
+    expect(docs.branch).toBe('main');
+    const topic = await write('c.txt', { rule: rule({ canPush: false }), newBranch: 'topic' });
+    expect(topic.branch).toBe('topic');
   });
 
   it('refuses broken rules and bad input without writing anything', async () => {

@@ -41,6 +41,7 @@ export function rule(name: string, fields: Partial<BranchRule> = {}): BranchRule
     canDelete: true,
     requireSignedCommits: false,
     protectedFilePatterns: '',
+    unprotectedFilePatterns: '',
     ...fields,
   };
 }
@@ -126,7 +127,8 @@ async function startFakeAccounts(keys: VerificationKey[]): Promise<{ server: Rpc
   return { server, target: `127.0.0.1:${port}` };
 }
 
-export async function startGitStorage(): Promise<GitStorageHarness> {
+/** `env`: configuration overrides, as CAIRN__* variables. */
+export async function startGitStorage(env: NodeJS.ProcessEnv = {}): Promise<GitStorageHarness> {
   const database: TestDatabase = await createTestDatabase('git_storage');
   const workDir = mkdtempSync(path.join(tmpdir(), 'cairn-git-storage-'));
   const keys: VerificationKey[] = [];
@@ -136,6 +138,7 @@ export async function startGitStorage(): Promise<GitStorageHarness> {
       CAIRN_WORK_DIR: workDir,
       CAIRN__DATABASE__URL: database.url,
       [encodeEnvKey('services.accounts', 'ADDR')]: accounts.target,
+      ...env,
     },
   });
   const logger = silentLogger();

@@ -1,19 +1,25 @@
 /**
- * git-storage as a process lives: it declares its stream, serves health for each of its services, relays the
- * pushes' events from the outbox to the bus, and stops cleanly (twice is fine).
+ * git-storage as a process lives: it declares its stream, serves health for each of its services, takes its file
+ * size limit from the configuration, relays the pushes' events from the outbox to the bus, and stops cleanly
+ * (twice is fine).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Bus, type BusMessage, decodeEvent } from '@cairn/bus';
+import { encodeEnvKey } from '@cairn/config';
+import { silentLogger } from '@cairn/log';
 import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
-import { checkHealth } from '@cairn/rpc';
+import { ContentServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import { Code, checkHealth, createRpcClient } from '@cairn/rpc';
 import { GIT_STREAM, GIT_SUBJECTS, GitSubject } from '../src/index';
 import { AUTHOR, type GitStorageHarness, PUSHER, gitOk, startGitStorage } from './harness';
 
 let h: GitStorageHarness;
+/** `[api] DEFAULT_MAX_BLOB_SIZE` of this instance: the largest file WriteFiles takes. */
+const MAX_BLOB_SIZE = 4096;
 
 beforeAll(async () => {
-  h = await startGitStorage();
+  h = await startGitStorage({ [encodeEnvKey('api', 'DEFAULT_MAX_BLOB_SIZE')]: String(MAX_BLOB_SIZE) });
 });
 
 afterAll(async () => {
@@ -27,6 +33,42 @@ it('names its stream and subjects', () => {
 it('serves health for every service', async () => {
   for (const service of ['', 'RepositoryService', 'SmartHttpService', 'RefService', 'CommitService', 'ContentService']) {
     expect(await checkHealth(h.target, service === '' ? '' : `cairn.git.v1.${service}`)).toBe(true);
+  }
+});
+
+it('refuses files over [api] DEFAULT_MAX_BLOB_SIZE in WriteFiles', async () => {
+  const contents = createRpcClient(ContentServiceService, { target: h.target, service: 'git-storage', logger: silentLogger() });
+  try {
+    const id = h.nextRepoId();
+    const repository = { storage: '', repoId: id };
+    await h.repositories.createRepository({
+      repository,
+      defaultBranch: 'main',
+      autoInit: false,
+      readme: '',
+      gitignores: '',
+      license: '',
+      repoName: 'limits',
+      description: '',
+      author: AUTHOR,
+      ownerName: '',
+    });
+    const write = (size: number) =>
+      contents.writeFiles({
+        repository,
+        branch: '',
+        newBranch: '',
+        files: [{ operation: 'create', path: `f${size}.bin`, content: Buffer.alloc(size, 0x61), sha: '', fromPath: '' }],
+        message: 'size',
+        author: AUTHOR,
+        committer: AUTHOR,
+        push: PUSHER,
+        signoff: false,
+      });
+    await expect(write(MAX_BLOB_SIZE + 1)).rejects.toMatchObject({ code: Code.INVALID_ARGUMENT, reason: 'file_too_large' });
+    await expect(write(MAX_BLOB_SIZE)).resolves.toMatchObject({ branch: 'main' });
+  } finally {
+    contents.close();
   }
 });
 

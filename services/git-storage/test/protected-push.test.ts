@@ -149,6 +149,21 @@ describe('protected branches on push', () => {
     await gitOk(['push', '--quiet', h.url(id), 'main'], { cwd: work });
   });
 
+  it('lets a pusher the rule does not let push change only unprotected files', async () => {
+    const { id, work } = await setup();
+    h.policies.set(id, { push: PUSHER, rules: [rule('main', { canPush: false, unprotectedFilePatterns: 'docs/**; *.md' })] });
+    await commit(work, 'docs/guide/intro.txt', 'intro');
+    const allowed = await commit(work, 'NOTES.MD', 'notes');
+    await gitOk(['push', '--quiet', h.url(id), 'main'], { cwd: work });
+    expect((await serverRef(id, 'refs/heads/main')).stdout.trim()).toBe(allowed);
+
+    await commit(work, 'docs/more.txt', 'more');
+    await commit(work, 'src/code.txt', 'code');
+    const run = await git(['push', h.url(id), 'main'], { cwd: work });
+    expect(run.stderr).toContain('remote: Not allowed to push to protected branch main');
+    expect((await serverRef(id, 'refs/heads/main')).stdout.trim()).toBe(allowed);
+  });
+
   describe('require_signed_commits', () => {
     const signedRule = () => [rule('main', { requireSignedCommits: true })];
 

@@ -191,6 +191,28 @@ describe('BranchProtectionService', () => {
     });
   });
 
+  describe('renaming', () => {
+    const rename = (from: string, to: string) =>
+      h.protections.updateBranchProtection({ actor: h.accounts.actor(boss), repoId, ruleName: from, protection: rule({ ruleName: to }), fields: ['rule_name'] });
+
+    it('renames a rule with rule_name, keeping its settings and place', async () => {
+      const before = (await h.protections.getBranchProtection({ viewer: h.accounts.actor(boss), repoId, ruleName: 'dev' })).protection;
+      const { protection } = await rename('dev', 'develop');
+      expect(protection).toEqual({ ...before, ruleName: 'develop', updated: protection?.updated });
+      expect((await list()).map(({ ruleName }) => ruleName)).toEqual(['main', 'release/*', 'develop', 'hotfix/**']);
+      await expect(h.protections.getBranchProtection({ viewer: h.accounts.actor(boss), repoId, ruleName: 'dev' })).rejects.toMatchObject({
+        code: Code.NOT_FOUND,
+      });
+      await rename('develop', 'dev');
+    });
+
+    it('refuses a name another rule has, or an empty one, changing nothing', async () => {
+      await expect(rename('dev', 'main')).rejects.toMatchObject({ code: Code.ALREADY_EXISTS, reason: 'branch_protection_exists' });
+      await expect(rename('dev', '')).rejects.toMatchObject({ code: Code.INVALID_ARGUMENT, reason: 'rule_name_empty' });
+      expect((await list()).map(({ ruleName }) => ruleName)).toEqual(['main', 'release/*', 'dev', 'hotfix/**']);
+    });
+  });
+
   describe('priorities and deletion', () => {
     it('orders rules by the ids given', async () => {
       const byName = new Map((await list()).map((protection) => [protection.ruleName, protection.id]));

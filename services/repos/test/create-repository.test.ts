@@ -96,6 +96,8 @@ describe('CreateRepository', () => {
     const byOwner = await h.create(alice, { owner: 'acme', name: 'by-owner' });
     expect(byOwner.repository).toMatchObject({ ownerId: org, ownerName: 'acme', ownerType: 1 });
     expect(byOwner.permission.accessMode).toBe('owner');
+    // The organization, not the creator, is the licence's copyright holder.
+    expect(h.git.createRequests.at(-1)).toMatchObject({ repository: { repoId: byOwner.repository.id }, ownerName: 'acme' });
     await expect(h.create(carol, { owner: 'acme', name: 'by-reader' })).rejects.toMatchObject({
       code: Code.PERMISSION_DENIED,
       message: 'User is not allowed to create repositories in this organization.',

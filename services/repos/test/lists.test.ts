@@ -118,6 +118,12 @@ describe('repository lists', () => {
       expect(await list(carol, acme, { page: 1, limit: 10 })).toEqual({ names: ['acme-web', 'acme-linked'], total: 2 });
     });
 
+    it("counts an owner's repositories whoever may read them (accounts' question before deleting an owner)", async () => {
+      expect(await h.repos.countOwnerRepositories({ ownerId: alice })).toEqual({ total: 4 });
+      expect(await h.repos.countOwnerRepositories({ ownerId: acme })).toEqual({ total: 3 });
+      expect(await h.repos.countOwnerRepositories({ ownerId: 999_999 })).toEqual({ total: 0 });
+    });
+
     it('lists what the viewer owns or was given, by name', async () => {
       const mine = await h.repos.listAccessibleRepositories({ viewer: h.accounts.actor(carol), page: { page: 1, limit: 10 } });
       expect(mine.repositories.map((found) => found.repository!.name)).toEqual(['acme-linked', 'alpha-fork', 'bob-secret']);

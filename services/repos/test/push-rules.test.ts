@@ -56,6 +56,7 @@ describe('loadPushRules', () => {
         forcePushAllowlistTeams: ['Devs'],
         requireSignedCommits: true,
         protectedFilePatterns: '*.lock;docs/**',
+        unprotectedFilePatterns: '*.md',
       });
       await create({ ruleName: 'release/*', enablePush: false, requireSignedCommits: true, priority: 5 });
       await create({ ruleName: 'dev', enablePush: true, enableForcePush: true, priority: 2 });
@@ -63,9 +64,9 @@ describe('loadPushRules', () => {
 
     it('evaluates each rule for the pusher, in priority order', async () => {
       expect(await rulesFor(alice)).toEqual([
-        { ruleName: 'main', canPush: true, canForcePush: false, canDelete: false, requireSignedCommits: true, protectedFilePatterns: '*.lock;docs/**' },
-        { ruleName: 'dev', canPush: true, canForcePush: true, canDelete: false, requireSignedCommits: false, protectedFilePatterns: '' },
-        { ruleName: 'release/*', canPush: false, canForcePush: false, canDelete: false, requireSignedCommits: true, protectedFilePatterns: '' },
+        { ruleName: 'main', canPush: true, canForcePush: false, canDelete: false, requireSignedCommits: true, protectedFilePatterns: '*.lock;docs/**', unprotectedFilePatterns: '*.md' },
+        { ruleName: 'dev', canPush: true, canForcePush: true, canDelete: false, requireSignedCommits: false, protectedFilePatterns: '', unprotectedFilePatterns: '' },
+        { ruleName: 'release/*', canPush: false, canForcePush: false, canDelete: false, requireSignedCommits: true, protectedFilePatterns: '', unprotectedFilePatterns: '' },
       ]);
     });
 

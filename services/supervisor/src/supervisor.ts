@@ -187,14 +187,20 @@ async function startInThisProcess(config: CairnConfig, runtime: RuntimeInfo, con
   cleanups.push({ what: 'the bus', run: () => bus.close() });
   throwIfAborted(context.options.signal);
 
-  // Each gRPC service on a loopback port of its own; services started after it, and the gateway, reach it there.
-  let servicesConfig = config;
+  // Each gRPC service on a loopback port of its own, all chosen before any starts: every service (and the gateway)
+  // gets every address, so services may call each other whatever their start order (accounts and repos do;
+  // clients connect on their first call).
+  const endpoints = { ...config.services };
   for (const name of GRPC_SERVICES) {
-    const service = await GRPC_SERVICE_STARTS[name]({ config: servicesConfig, logger: serviceLogger(context, name, level), bus, listen: '127.0.0.1:0' });
+    const addr = `127.0.0.1:${await freeLoopbackPort()}`;
+    endpoints[name] = { listen: addr, addr };
+  }
+  const servicesConfig: CairnConfig = { ...config, services: endpoints };
+  for (const name of GRPC_SERVICES) {
+    const { addr } = endpoints[name];
+    const service = await GRPC_SERVICE_STARTS[name]({ config: servicesConfig, logger: serviceLogger(context, name, level), bus, listen: addr });
     cleanups.push({ what: name, run: () => service.stop() });
-    const addr = `127.0.0.1:${service.port}`;
     runtime.services[name] = { addr, port: service.port, metricsUrl };
-    servicesConfig = { ...servicesConfig, services: { ...servicesConfig.services, [name]: { listen: addr, addr } } };
     throwIfAborted(context.options.signal);
   }
 

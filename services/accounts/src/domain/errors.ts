@@ -22,6 +22,7 @@ export const Reason = {
   invalidCredentials: 'invalid_credentials',
   sortInvalid: 'sort_invalid',
   notAUser: 'not_a_user',
+  ownerHasRepositories: 'owner_has_repositories',
 } as const;
 
 export function userExists(name: string): CairnError {
@@ -77,6 +78,14 @@ export function visibilityInvalid(value: string): CairnError {
 /** An individual-user operation (rename, delete) named an organization. */
 export function notAUser(name: string): CairnError {
   return CairnError.invalid(`${name} is an organization not a user`, { reason: Reason.notAUser });
+}
+
+/**
+ * Gitea's ErrUserOwnRepos: a user or organization that owns repositories is not deleted. Gitea answers it with 422 on
+ * the admin route and 500 on `DELETE /orgs/{org}`; Cairn answers 422 on both (FAILED_PRECONDITION).
+ */
+export function ownerHasRepositories(uid: number): CairnError {
+  return CairnError.precondition(`user still has ownership of repositories [uid: ${uid}]`, { reason: Reason.ownerHasRepositories });
 }
 
 export function userNotFound(uid: number, name: string): CairnError {

@@ -1,6 +1,8 @@
-/** What every accounts handler needs: the database and the settings it applies. */
+/** What every accounts handler needs: the database, the settings it applies and the repos client. */
 import type { CairnConfig } from '@cairn/config';
 import type { Database } from '@cairn/db';
+import type { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
+import type { AsyncClientOf } from '@cairn/rpc';
 import type { Visibility } from '../domain/visibility';
 
 export interface AccountsSettings {
@@ -18,9 +20,13 @@ export interface AccountsSettings {
   defaultOrgMemberVisible: boolean;
 }
 
+export type ReposClient = AsyncClientOf<typeof RepoServiceService>;
+
 export interface AccountsContext {
   db: Database;
   settings: AccountsSettings;
+  /** repos: asked before an owner is deleted (its repositories), and deletes them on a purge. */
+  repos: ReposClient;
 }
 
 export function settingsFromConfig(config: CairnConfig): AccountsSettings {

@@ -4,7 +4,7 @@
  * organization, ends both; and the Owners team never loses its last member. Callers hold the organization's
  * row lock (`lockOrg`), so concurrent changes cannot both remove "the other" last owner.
  */
-import type { DatabaseTransactionConnection } from '@cairn/db';
+import type { CommonQueryMethods, DatabaseTransactionConnection } from '@cairn/db';
 import { lastOwner, userHasOrgs } from '../domain/org-errors';
 import {
   enqueueOrgDeleted,
@@ -56,7 +56,7 @@ export async function leaveTeam(tx: Tx, team: TeamRecord, uid: number, actorId: 
 /** Removes `uid` from the organization and all its teams; nothing when not a member. */
 export async function leaveOrg(tx: Tx, orgId: number, uid: number, actorId: number): Promise<void> {
   if ((await findMembership(tx, orgId, uid)) === null) return;
-  if ((await orgStanding(tx, orgId, uid)).isOwner && (await countOwners(tx, orgId)) === 1) throw lastOwner(uid);
+  if (await isLastOwner(tx, orgId, uid)) throw lastOwner(uid);
   await removeOrgUser(tx, orgId, uid);
   await enqueueOrgMemberRemoved(tx, { orgId, userId: uid }, actorId);
 }
@@ -70,6 +70,17 @@ export async function dropTeamless(tx: Tx, orgId: number, formerMembers: readonl
   }
 }
 
+async function isLastOwner(db: CommonQueryMethods, orgId: number, uid: number): Promise<boolean> {
+  return (await orgStanding(db, orgId, uid)).isOwner && (await countOwners(db, orgId)) === 1;
+}
+
+/** The organizations a purge of user `uid` deletes with them: those they are the last owner of. */
+export async function lastOwnedOrgIds(db: CommonQueryMethods, uid: number): Promise<number[]> {
+  const owned: number[] = [];
+  for (const orgId of await orgIdsOf(db, uid)) if (await isLastOwner(db, orgId, uid)) owned.push(orgId);
+  return owned;
+}
+
 /**
  * Before user `uid` is deleted (Gitea's DeleteUser): without `purge` a member of any organization is refused;
  * with it they leave every organization, and an organization they are the last owner of is deleted.
@@ -81,7 +92,7 @@ export async function releaseFromOrgs(tx: Tx, uid: number, purge: boolean, actor
   for (const orgId of orgIds) {
     const org = await lockOrg(tx, orgId);
     if (org === null) continue;
-    if ((await orgStanding(tx, orgId, uid)).isOwner && (await countOwners(tx, orgId)) === 1) {
+    if (await isLastOwner(tx, orgId, uid)) {
       await deleteOrg(tx, orgId);
       await enqueueOrgDeleted(tx, { id: orgId, name: org.name }, actorId);
     } else {

@@ -41,6 +41,7 @@ import type { AccountsContext } from './context';
 import { guard } from './guard';
 import { leaveOrg } from './membership-changes';
 import { findIndividual, loadOrg, type OrgInView } from './org-lookup';
+import { assertOwnsNoRepositories } from './owner-repositories';
 
 /** The organization of that name, locked for a change, with the viewer's standing. */
 async function lockOrgByName(tx: DatabaseTransactionConnection, viewer: Viewer, name: string): Promise<OrgInView> {
@@ -50,7 +51,7 @@ async function lockOrgByName(tx: DatabaseTransactionConnection, viewer: Viewer, 
   return { org, standing: { visibility: org.visibility, ...(await orgStanding(tx, org.id, viewer.id)) } };
 }
 
-export function createOrgService({ db, settings }: AccountsContext): AsyncServiceOf<typeof OrgServiceService> {
+export function createOrgService({ db, settings, repos }: AccountsContext): AsyncServiceOf<typeof OrgServiceService> {
   const { noReplyAddress } = settings;
 
   /** The organization the viewer asked for, when they may see it. */
@@ -164,6 +165,8 @@ export function createOrgService({ db, settings }: AccountsContext): AsyncServic
         db.pool.transaction(async (tx) => {
           const { org, standing } = await lockOrgByName(tx, viewer, request.org);
           enforce(decideOrgAction(viewer, 'manage', standing), () => orgNotFound(0, request.org));
+          // After the permission check: only those who may delete the organization learn it has repositories.
+          await assertOwnsNoRepositories(repos, org.id);
           await deleteOrg(tx, org.id);
           await enqueueOrgDeleted(tx, { id: org.id, name: org.name }, viewer.id);
           return {};

@@ -28,6 +28,7 @@ import { findRedirect, recordRedirect, releaseName } from '../store/redirects';
 import { searchUsers } from '../store/user-search';
 import {
   deleteUser,
+  findActiveUsersByEmails,
   findConflicts,
   findUserById,
   findUserByName,
@@ -44,14 +45,22 @@ import {
 import { isAccountVisible } from './account-visibility';
 import type { AccountsContext } from './context';
 import { guard } from './guard';
-import { releaseFromOrgs } from './membership-changes';
+import { lastOwnedOrgIds, releaseFromOrgs } from './membership-changes';
+import { assertOwnsNoRepositories, deleteOwnerRepositories } from './owner-repositories';
 
 /** Set ids as the store wants them: a filter only when positive (0 and negatives mean "any", as in Gitea). */
 function positive(value: number): number | undefined {
   return value > 0 ? value : undefined;
 }
 
-export function createUserService({ db, settings }: AccountsContext): AsyncServiceOf<typeof UserServiceService> {
+/** The individual user DeleteUser acts on: NOT_FOUND when none, INVALID_ARGUMENT for an organization. */
+function userToDelete(row: UserRow | null, id: number): UserRow {
+  if (row === null) throw userNotFound(id, '');
+  if (row.type !== 0) throw notAUser(row.name);
+  return row;
+}
+
+export function createUserService({ db, settings, repos }: AccountsContext): AsyncServiceOf<typeof UserServiceService> {
   const { noReplyAddress } = settings;
   return {
     async createUser(request) {
@@ -120,6 +129,19 @@ export function createUserService({ db, settings }: AccountsContext): AsyncServi
       return guard(async () => ({
         users: (await findUsersByIds(db.pool, ids)).map((row) => userForViewer(toUser(row), viewer, noReplyAddress)),
       }));
+    },
+
+    async batchGetUsersByEmail(request) {
+      const viewer = viewerFromActor(request.viewer);
+      return guard(async () => {
+        const owners = new Map((await findActiveUsersByEmails(db.pool, request.emails)).map((row) => [row.email.toLowerCase(), row]));
+        // Each address as asked (a commit may spell it in another case), once.
+        const users = [...new Set(request.emails)].flatMap((email) => {
+          const row = owners.get(email.toLowerCase());
+          return row === undefined ? [] : [{ email, user: userForViewer(toUser(row), viewer, noReplyAddress) }];
+        });
+        return { users };
+      });
     },
 
     async searchUsers(request) {
@@ -230,18 +252,25 @@ export function createUserService({ db, settings }: AccountsContext): AsyncServi
     },
 
     async deleteUser(request) {
-      return guard(() =>
-        db.pool.transaction(async (tx) => {
-          const current = await lockUser(tx, request.id);
-          if (current !== null && current.type !== 0) throw notAUser(current.name);
+      const { id, actorId, purge } = request;
+      return guard(async () => {
+        // Checked before a purge deletes anything: an unknown id or an organization loses nothing.
+        userToDelete(await findUserById(db.pool, id), id);
+        if (purge) {
+          // Gitea's purge: the user's repositories, then those of the organizations deleted with them below.
+          await deleteOwnerRepositories(repos, id, actorId);
+          for (const orgId of await lastOwnedOrgIds(db.pool, id)) await deleteOwnerRepositories(repos, orgId, actorId);
+        }
+        await assertOwnsNoRepositories(repos, id);
+        return db.pool.transaction(async (tx) => {
+          const current = userToDelete(await lockUser(tx, id), id);
           // Organizations never lose their last owner this way (membership-changes.ts).
-          if (current !== null) await releaseFromOrgs(tx, current.id, request.purge, request.actorId);
-          const deleted = await deleteUser(tx, request.id);
-          if (deleted === null) throw userNotFound(request.id, '');
-          await enqueueUserDeleted(tx, { id: deleted.id, login: deleted.name, purge: request.purge }, request.actorId);
+          await releaseFromOrgs(tx, current.id, purge, actorId);
+          await deleteUser(tx, current.id);
+          await enqueueUserDeleted(tx, { id: current.id, login: current.name, purge }, actorId);
           return {};
-        }),
-      );
+        });
+      });
     },
 
     async authenticatePassword(request) {

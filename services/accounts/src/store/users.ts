@@ -152,6 +152,16 @@ export async function findUsersByIds(db: CommonQueryMethods, ids: readonly numbe
   return db.any(sql.type(userRow)`SELECT ${USER_COLUMNS} FROM users WHERE id = ANY(${sql.array([...ids], 'int8')})`);
 }
 
+/** Active individual users whose e-mail is one of `emails`, compared case-insensitively (users_lower_email_key). */
+export async function findActiveUsersByEmails(db: CommonQueryMethods, emails: readonly string[]): Promise<readonly UserRow[]> {
+  const lowered = [...new Set(emails.filter((email) => email !== '').map((email) => email.toLowerCase()))];
+  if (lowered.length === 0) return [];
+  return db.any(sql.type(userRow)`
+    SELECT ${USER_COLUMNS} FROM users
+    WHERE lower(email) = ANY(${sql.array(lowered, 'text')}) AND email <> '' AND type = 0 AND is_active
+  `);
+}
+
 /** Locks the row for a read-modify-write in `tx`. */
 export function lockUser(tx: DatabaseTransactionConnection, id: number): Promise<UserRow | null> {
   return tx.maybeOne(sql.type(userRow)`SELECT ${USER_COLUMNS} FROM users WHERE id = ${id} FOR UPDATE`);

@@ -3,15 +3,18 @@
  * `ToPayloadCommit`/`ToVerification`, services/repository/files/commit.go `GetFileCommitResponse`). A commit's
  * times keep the time zone git recorded, as Gitea shows them.
  *
- * Gitea links a commit's author and committer to the accounts owning their e-mail addresses; accounts has no
- * look-up by address, so they are null (Gitea's answer for addresses no account owns) and `username` is empty.
- * Signatures are verified by git-storage on push; the API reports a signed commit as not verified.
+ * A `Commit`'s author and committer are the users owning their e-mail addresses, shaped for the caller (Gitea's
+ * `ToCommit` with GetUserByEmail): one accounts BatchGetUsersByEmail for every commit of a response; null for an
+ * address no active user owns. A payload commit's `username` stays empty. Signatures are verified by git-storage
+ * on push; the API reports a signed commit as not verified.
  */
 import { GO_ZERO_TIME, goTime } from '@cairn/http';
+import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { ChangedFile, Commit, Signature } from '@cairn/proto/cairn/git/v1/git_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
+import type { GatewayServices } from '../api/types';
 import { repoHtmlUrl } from './repository';
-import type { ApiUser } from './user';
+import { type ApiUser, toApiUser } from './user';
 
 /** `<ROOT_URL>api/v1/repos/<owner>/<name>`. */
 export function repoApiUrl(rootUrl: string, repo: Pick<Repository, 'ownerName' | 'name'>): string {
@@ -186,7 +189,31 @@ export interface CommitParts {
   files: boolean;
 }
 
-export function toApiCommit(commit: Commit, links: RepoLinks, parts: CommitParts): ApiCommit {
+/** The users owning the e-mail addresses (as written in the commits), by address. */
+type UsersByEmail = ReadonlyMap<string, ApiUser>;
+
+async function commitUsers(services: GatewayServices, viewer: Actor | undefined, commits: readonly Commit[]): Promise<UsersByEmail> {
+  const emails = new Set(commits.flatMap((commit) => [commit.author?.email ?? '', commit.committer?.email ?? '']));
+  emails.delete('');
+  if (emails.size === 0) return new Map();
+  const { users } = await services.clients.users.batchGetUsersByEmail({ emails: [...emails], viewer });
+  const rootUrl = services.config.server.rootUrl;
+  return new Map(users.flatMap(({ email, user }) => (user === undefined ? [] : [[email, toApiUser(user, { rootUrl })] as const])));
+}
+
+/** Gitea's `Commit` for each of `commits`, their authors and committers found with one accounts call. */
+export async function toApiCommits(
+  services: GatewayServices,
+  viewer: Actor | undefined,
+  commits: readonly Commit[],
+  links: RepoLinks,
+  parts: CommitParts,
+): Promise<ApiCommit[]> {
+  const users = await commitUsers(services, viewer, commits);
+  return commits.map((commit) => toApiCommit(commit, links, parts, users));
+}
+
+function toApiCommit(commit: Commit, links: RepoLinks, parts: CommitParts, users: UsersByEmail): ApiCommit {
   const created = signatureTime(commit.committer);
   const url = commitUrl(links, commit.sha);
   return {
@@ -202,8 +229,8 @@ export function toApiCommit(commit: Commit, links: RepoLinks, parts: CommitParts
       tree: { url: `${links.api}/git/trees/${encodeURIComponent(commit.treeSha)}`, sha: commit.treeSha, created },
       verification: parts.verification ? toVerification(commit) : null,
     },
-    author: null,
-    committer: null,
+    author: users.get(commit.author?.email ?? '') ?? null,
+    committer: users.get(commit.committer?.email ?? '') ?? null,
     parents: commit.parentShas.map((sha) => ({ url: commitUrl(links, sha), sha, created: GO_ZERO_TIME })),
     files: parts.files ? affectedFiles(commit.files) : null,
     stats: parts.stat ? { total: commit.additions + commit.deletions, additions: commit.additions, deletions: commit.deletions } : null,

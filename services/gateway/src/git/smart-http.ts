@@ -96,6 +96,7 @@ function branchRuleOf(rule: PushRule): BranchRule {
     canDelete: rule.canDelete,
     requireSignedCommits: rule.requireSignedCommits,
     protectedFilePatterns: rule.protectedFilePatterns,
+    unprotectedFilePatterns: rule.unprotectedFilePatterns,
   };
 }
 

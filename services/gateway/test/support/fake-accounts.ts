@@ -148,6 +148,13 @@ export class FakeAccounts {
         this.call('batchGetUsers', () => ({
           users: request.ids.flatMap((id) => this.users.get(id) ?? []).map((user) => shapeFor(user, request.viewer)),
         })),
+      batchGetUsersByEmail: async (request) =>
+        this.call('batchGetUsersByEmail', () => ({
+          users: [...new Set(request.emails)].flatMap((email) => {
+            const user = [...this.users.values()].find((u) => u.type === 0 && u.active && u.email.toLowerCase() === email.toLowerCase());
+            return user === undefined ? [] : [{ email, user: shapeFor(user, request.viewer) }];
+          }),
+        }), request),
       searchUsers: async (request) =>
         this.call('searchUsers', () => this.search(request.viewer, request.keyword, request.page, (user) => !request.publicOnly || user.visibility === 'public'), request),
       listUsers: async (request) =>

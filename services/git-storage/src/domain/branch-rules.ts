@@ -1,56 +1,47 @@
 /**
- * Which branch protection rule applies to a branch, and which files a rule protects. Globs follow Gitea's
- * (gobwas/glob with separators): `*` and `?` stay within a segment, `**` crosses segments, anything else is
- * literal.
+ * Which branch protection rule applies to a branch, which files a rule's patterns name (Gitea's
+ * models/git/protected_branch.go, globs from @cairn/glob), and what a rule lets a contents-API write do.
  */
+import { type GlobOptions, globMatcher } from '@cairn/glob';
+import type { BranchRule } from '@cairn/proto/cairn/git/v1/git_service';
+import { CairnError } from '@cairn/rpc';
 
-/** Compiled globs; rule names come from requests, so the cache is emptied rather than left to grow. */
-const regexCache = new Map<string, RegExp>();
-const REGEX_CACHE_LIMIT = 1000;
-
-/** `pattern` as an anchored RegExp; `separators` are the characters `*` and `?` do not cross. */
-export function globToRegExp(pattern: string, separators = '/'): RegExp {
-  const key = `${separators}\0${pattern}`;
-  const cached = regexCache.get(key);
-  if (cached !== undefined) return cached;
-  const notSeparator = `[^${separators.replace(/[\\\]^-]/g, '\\$&')}]`;
-  let source = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i];
-    if (char === '*' && pattern[i + 1] === '*') {
-      source += '.*';
-      i++;
-    } else if (char === '*') {
-      source += `${notSeparator}*`;
-    } else if (char === '?') {
-      source += notSeparator;
-    } else {
-      source += char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    }
-  }
-  const regex = new RegExp(`^${source}$`, 'u');
-  if (regexCache.size >= REGEX_CACHE_LIMIT) regexCache.clear();
-  regexCache.set(key, regex);
-  return regex;
-}
-
-/** A rule applies to a branch it names exactly or whose glob matches it. */
-export function ruleMatches(ruleName: string, branch: string): boolean {
-  return ruleName === branch || (/[*?]/.test(ruleName) && globToRegExp(ruleName).test(branch));
-}
+/** A plain rule name is one branch in any case; a name that is not a valid glob matches only its own text. */
+const RULE_NAME_GLOB: GlobOptions = { plainIgnoresCase: true, invalid: 'literal' };
+/** Gitea compiles file patterns with `.` and `/` as separators and skips those that do not compile. */
+const FILE_PATTERN_GLOB: GlobOptions = { separators: './' };
 
 /** The first rule, in the given (priority) order, that applies to `branch`. */
 export function findBranchRule<Rule extends { ruleName: string }>(rules: readonly Rule[], branch: string): Rule | undefined {
-  return rules.find((rule) => ruleMatches(rule.ruleName, branch));
+  return rules.find((rule) => globMatcher(rule.ruleName, RULE_NAME_GLOB)(branch));
 }
 
-/** The first of `files` a `;`-separated list of patterns protects (case-insensitive, `*` stays within `/` and `.`). */
-export function firstProtectedFile(patterns: string, files: readonly string[]): string | undefined {
+/** A `;`-separated list of file patterns as a predicate over paths (compared lower-cased, as Gitea does). */
+export function filePatterns(patterns: string): (path: string) => boolean {
   const globs = patterns
     .split(';')
     .map((pattern) => pattern.trim().toLowerCase())
     .filter((pattern) => pattern !== '')
-    .map((pattern) => globToRegExp(pattern, './'));
-  if (globs.length === 0) return undefined;
-  return files.find((file) => globs.some((glob) => glob.test(file.toLowerCase())));
+    .map((pattern) => globMatcher(pattern, FILE_PATTERN_GLOB));
+  return (path) => {
+    const lower = path.toLowerCase();
+    return globs.some((glob) => glob(lower));
+  };
+}
+
+/**
+ * Refuses a contents-API write of `paths` on a branch protected by `rule` as Gitea's VerifyBranchProtection does:
+ * a writer the rule does not let push may change only unprotected files, nobody may change protected files, and
+ * a rule requiring signed commits refuses the write (git-storage holds no signing key: Gitea's ErrUserCannotCommit).
+ */
+export function checkProtectedWrite(rule: BranchRule | undefined, paths: readonly string[], login: string): void {
+  if (rule === undefined) return;
+  const cannotCommit = () => CairnError.denied(`user cannot commit to repo [user: ${login.toLowerCase()}]`, { reason: 'user_cannot_commit' });
+  const isUnprotected = filePatterns(rule.unprotectedFilePatterns);
+  const isProtected = filePatterns(rule.protectedFilePatterns);
+  for (const path of paths) {
+    if (!rule.canPush && !isUnprotected(path)) throw cannotCommit();
+    if (isProtected(path)) throw CairnError.denied(`path is protected and can not be changed [path: ${path}]`, { reason: 'file_protected' });
+  }
+  if (rule.requireSignedCommits) throw cannotCommit();
 }

@@ -2,12 +2,13 @@
  * The pre-receive checks of a push, run while its objects are still in git's quarantine (the `quarantine`
  * environment makes them visible to the git commands here, and to nothing else). Branch protection rules apply
  * in Gitea's order (routers/private/hook_pre_receive.go): deletion, force push, signed commits, protected
- * files, then whether the pusher may push at all. The first refusal is the answer, in Gitea's words.
+ * files, then whether the pusher may push at all (or changes only unprotected files). The first refusal is the
+ * answer, in Gitea's words.
  */
 import type { VerificationKey } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
 import type { BranchRule } from '@cairn/proto/cairn/git/v1/git_service';
 import { parseCommit } from '../domain/git-objects';
-import { findBranchRule, firstProtectedFile } from '../domain/branch-rules';
+import { filePatterns, findBranchRule } from '../domain/branch-rules';
 import { runGit } from '../git/command';
 import { readObjects } from '../git/objects';
 import type { RefUpdate } from '../git/ref-update';
@@ -87,11 +88,16 @@ async function refusalOf(check: PushCheck, update: RefUpdate): Promise<string | 
     const unverified = await firstUnverifiedCommit(check, await addedCommits(check, update));
     if (unverified !== undefined) return `branch ${branch} is protected from unverified commit ${unverified}`;
   }
+  let changed: Promise<string[]> | undefined;
+  const files = () => (changed ??= changedFiles(check, update.oldSha, update.newSha));
   if (existed && rule.protectedFilePatterns !== '') {
-    const file = firstProtectedFile(rule.protectedFilePatterns, await changedFiles(check, update.oldSha, update.newSha));
+    const file = (await files()).find(filePatterns(rule.protectedFilePatterns));
     if (file !== undefined) return `branch ${branch} is protected from changing file ${file}`;
   }
-  return rule.canPush ? undefined : `Not allowed to push to protected branch ${branch}`;
+  if (rule.canPush) return undefined;
+  // A pusher the rule does not let push may still change unprotected files, and nothing else.
+  if (existed && rule.unprotectedFilePatterns !== '' && (await files()).every(filePatterns(rule.unprotectedFilePatterns))) return undefined;
+  return `Not allowed to push to protected branch ${branch}`;
 }
 
 /** The refusal of the push (the first refused update's), or undefined when every update may go ahead. */

@@ -5,6 +5,7 @@
  */
 import type { ContentServiceService, GetTreeEntryResponse, TreeEntry, WriteFilesRequest } from '@cairn/proto/cairn/git/v1/git_service';
 import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
+import { checkProtectedWrite } from '../domain/branch-rules';
 import { checkChanges, pathsToLookUp, planIndexEdits } from '../domain/file-changes';
 import { commitMessage } from '../domain/commit-message';
 import { publishPushed, requirePush } from '../events/pushed';
@@ -123,8 +124,11 @@ async function writeFiles(context: GitStorageContext, request: WriteFilesRequest
   if (head === undefined && !empty) throw CairnError.notFound(`branch "${branch}" does not exist`, { reason: 'branch_not_found' });
   const target = request.newBranch !== '' ? request.newBranch : branch;
   const targetRef = branchRef(target);
-  if (target !== branch && (await findRef(gitDir, targetRef)) !== undefined) {
-    throw CairnError.exists(`branch "${target}" already exists`, { reason: 'branch_exists' });
+  if (target !== branch) {
+    if ((await findRef(gitDir, targetRef)) !== undefined) throw CairnError.exists(`branch "${target}" already exists`, { reason: 'branch_exists' });
+  } else {
+    // Gitea checks the branch's rule only for a commit on the branch itself, not for one starting a new branch.
+    checkProtectedWrite(request.rule, changes.map((change) => change.path), push.pusherName);
   }
 
   const parent = head?.sha;

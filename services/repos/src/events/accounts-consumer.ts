@@ -2,8 +2,10 @@
  * The `repos-accounts` consumer: keeps the owner facts on repository rows current (names, visibility), drops the
  * team links of deleted teams, and deletes the repositories of deleted users and organizations with their git
  * data. Each event is applied once: its id is recorded in the transaction of the effect (`processOnce`), and the
- * message is acknowledged only after that commit. Gitea refuses to delete an owner that still has repositories;
- * accounts does not ask, so the repositories go with their owner here.
+ * message is acknowledged only after that commit. Like Gitea, accounts refuses to delete an owner of repositories (it
+ * asks CountOwnerRepositories, and a purge deletes them through DeleteRepository first), so a deleted owner normally
+ * has none left; a repository created between that question and the deletion (two services, no shared transaction)
+ * is deleted here, so none outlives its owner.
  */
 import { type Bus, type BusHandler, type Subscription, decodeEvent, processOnce } from '@cairn/bus';
 import { sql, type DatabaseTransactionConnection } from '@cairn/db';

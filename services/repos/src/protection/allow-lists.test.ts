@@ -13,6 +13,7 @@ function rule(fields: Partial<EvaluatedRule> = {}): EvaluatedRule {
     enableMergeWhitelist: false,
     requireSignedCommits: false,
     protectedFilePatterns: '',
+    unprotectedFilePatterns: '',
     ...fields,
   };
 }

@@ -25,6 +25,7 @@ export type EvaluatedRule = Pick<
   | 'enableMergeWhitelist'
   | 'requireSignedCommits'
   | 'protectedFilePatterns'
+  | 'unprotectedFilePatterns'
 >;
 
 /**

@@ -20,6 +20,7 @@ export function pushRuleFor(rule: EvaluatedRule, pusher: RuleSubject): PushRule 
     canDelete: false,
     requireSignedCommits: rule.requireSignedCommits,
     protectedFilePatterns: rule.protectedFilePatterns,
+    unprotectedFilePatterns: rule.unprotectedFilePatterns,
   };
 }
 

@@ -25,6 +25,12 @@ describe('ruleForBranch', () => {
     expect(ruleForBranch(ordered, 'feature/x/y')?.ruleName).toBe('**');
   });
 
+  it('takes a name that is not a valid glob literally, and globs case-sensitively', () => {
+    expect(ruleForBranch([{ ruleName: 'v[z-a]' }], 'v[z-a]')?.ruleName).toBe('v[z-a]');
+    expect(ruleForBranch([{ ruleName: 'v[z-a]' }], 'vz')).toBeUndefined();
+    expect(ruleForBranch([{ ruleName: 'Release/*' }], 'release/v1')).toBeUndefined();
+  });
+
   it('answers nothing for an unprotected branch', () => {
     expect(ruleForBranch(ordered.slice(0, 2), 'main')).toBeUndefined();
   });

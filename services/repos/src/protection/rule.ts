@@ -7,7 +7,13 @@
  * Allow lists hold user and team ids, resolved from names when a rule is written (Gitea's way): a renamed user
  * stays listed, and someone who later takes the old name is not.
  */
-import { isGlobRuleName, ruleNameMatcher } from './rule-name';
+import { type GlobOptions, globMatcher, isGlobPattern } from '@cairn/glob';
+
+/**
+ * How a rule's name covers branches (Gitea's `ProtectedBranch.Match`): a plain name is one branch, compared
+ * case-insensitively; a glob keeps `*` within a path segment; one that does not compile matches only its own text.
+ */
+const RULE_NAME_GLOB: GlobOptions = { plainIgnoresCase: true, invalid: 'literal' };
 
 export const ALLOW_LIST_KINDS = ['push', 'forcePush', 'merge', 'approvals'] as const;
 export type AllowListKind = (typeof ALLOW_LIST_KINDS)[number];
@@ -57,7 +63,7 @@ export function inPriorityOrder<R extends Pick<ProtectionRule, 'id' | 'ruleName'
   return [...rules].sort(
     (a, b) =>
       a.priority - b.priority ||
-      Number(isGlobRuleName(a.ruleName)) - Number(isGlobRuleName(b.ruleName)) ||
+      Number(isGlobPattern(a.ruleName)) - Number(isGlobPattern(b.ruleName)) ||
       a.created.getTime() - b.created.getTime() ||
       a.id - b.id,
   );
@@ -65,5 +71,5 @@ export function inPriorityOrder<R extends Pick<ProtectionRule, 'id' | 'ruleName'
 
 /** The rule protecting `branch`, given rules in priority order; undefined when the branch is not protected. */
 export function ruleForBranch<R extends Pick<ProtectionRule, 'ruleName'>>(ordered: readonly R[], branch: string): R | undefined {
-  return ordered.find((rule) => ruleNameMatcher(rule.ruleName)(branch));
+  return ordered.find((rule) => globMatcher(rule.ruleName, RULE_NAME_GLOB)(branch));
 }

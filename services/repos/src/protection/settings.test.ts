@@ -1,5 +1,6 @@
 import { BranchProtection } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { settingsAfterEdit, settingsForCreate } from './settings';
+import { Code } from '@cairn/rpc';
+import { ruleNameAfterEdit, settingsAfterEdit, settingsForCreate } from './settings';
 
 const request = (fields: Partial<BranchProtection>): BranchProtection => BranchProtection.fromPartial(fields);
 
@@ -95,5 +96,18 @@ describe('settingsAfterEdit', () => {
   it('ignores negative required approvals', () => {
     expect(settingsAfterEdit(current, request({ requiredApprovals: -1 }), new Set(['required_approvals'])).requiredApprovals).toBe(2);
     expect(settingsAfterEdit(current, request({ requiredApprovals: 0 }), new Set(['required_approvals'])).requiredApprovals).toBe(0);
+  });
+});
+
+describe('ruleNameAfterEdit', () => {
+  it('keeps the name unless the edit names rule_name', () => {
+    expect(ruleNameAfterEdit('main', request({ ruleName: 'trunk' }), new Set(['priority']))).toBe('main');
+    expect(ruleNameAfterEdit('main', request({ ruleName: 'trunk' }), new Set(['rule_name']))).toBe('trunk');
+  });
+
+  it('refuses an empty new name', () => {
+    expect(() => ruleNameAfterEdit('main', request({ ruleName: '' }), new Set(['rule_name']))).toThrow(
+      expect.objectContaining({ code: Code.INVALID_ARGUMENT, reason: 'rule_name_empty' }),
+    );
   });
 });

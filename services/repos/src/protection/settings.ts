@@ -5,6 +5,7 @@
  * names, as the gateway passes them.
  */
 import type { BranchProtection } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { CairnError } from '@cairn/rpc';
 import type { AllowListKind, ProtectionSettings } from './rule';
 
 /** A create request's settings (priority 0 is "after the others", filled in when stored). */
@@ -94,6 +95,16 @@ export function settingsAfterEdit(current: ProtectionSettings, input: BranchProt
   }
   if (fields.has('required_approvals') && input.requiredApprovals >= 0) next.requiredApprovals = input.requiredApprovals;
   return next;
+}
+
+/**
+ * The rule's name after an edit: `rule_name` in `fields` renames it (Gitea renames the rule named after a branch
+ * when the branch is renamed; its API edit option has no name). An empty new name is refused.
+ */
+export function ruleNameAfterEdit(current: string, input: BranchProtection, fields: ReadonlySet<string>): string {
+  if (!fields.has('rule_name')) return current;
+  if (input.ruleName === '') throw CairnError.invalid('rule_name is empty', { reason: 'rule_name_empty' });
+  return input.ruleName;
 }
 
 /** Where each allow list's names travel: the proto fields and their JSON names. */

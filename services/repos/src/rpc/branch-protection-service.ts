@@ -15,7 +15,7 @@ import { AccessMode, OWNER_ORG, unitMode } from '../domain/access';
 import { allowListNames, listsInRequest, namesOf, resolveAllowLists, withLists, type AllowListNames } from '../protection/allow-list-names';
 import { rulesListTeams, userCanMerge, userCanPush, type RuleSubject } from '../protection/allow-lists';
 import { inPriorityOrder, ruleForBranch, type ProtectionRule } from '../protection/rule';
-import { settingsAfterEdit, settingsForCreate } from '../protection/settings';
+import { ruleNameAfterEdit, settingsAfterEdit, settingsForCreate } from '../protection/settings';
 import {
   deleteProtection,
   findProtection,
@@ -148,14 +148,22 @@ export function createBranchProtectionService(context: ReposContext): AsyncServi
         if ((await findProtection(db.pool, repo.id, request.ruleName)) === undefined) throw protectionNotFound(request.ruleName);
         const input = request.protection ?? BranchProtectionMessage.fromPartial({});
         const fields = new Set(request.fields);
+        const ruleName = ruleNameAfterEdit(request.ruleName, input, fields);
+        if (ruleName !== request.ruleName && (await findProtection(db.pool, repo.id, ruleName)) !== undefined) throw protectionExists();
         const wanted = listsInRequest(fields);
         // Names are resolved before the row is locked; the lists the edit does not carry are taken under the lock.
         const resolved = await resolveAllowLists(context, request.actor?.userId ?? 0, repo, input, wanted);
-        const rule = await db.pool.transaction(async (tx) => {
-          const current = await findProtection(tx, repo.id, request.ruleName, true);
-          if (current === undefined) throw protectionNotFound(request.ruleName);
-          return updateProtection(tx, current.id, settingsAfterEdit(current, input, fields), withLists(current.allowLists, resolved, wanted));
-        });
+        const rule = await db.pool
+          .transaction(async (tx) => {
+            const current = await findProtection(tx, repo.id, request.ruleName, true);
+            if (current === undefined) throw protectionNotFound(request.ruleName);
+            const settings = settingsAfterEdit(current, input, fields);
+            return updateProtection(tx, current.id, ruleName, settings, withLists(current.allowLists, resolved, wanted));
+          })
+          .catch((error: unknown) => {
+            // Another request gave a rule the new name in the meantime.
+            throw error instanceof UniqueIntegrityConstraintViolationError ? protectionExists(error) : error;
+          });
         const [protection] = await named(request.actor, repo, [rule]);
         return { protection };
       }),

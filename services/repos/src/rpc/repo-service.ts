@@ -3,6 +3,7 @@ import type { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_servi
 import { CairnError, type AsyncServiceOf } from '@cairn/rpc';
 import { viewerFromActor } from '../domain/access';
 import { loadPushRules } from '../protection/push-rules';
+import { countOwnerRepositories } from '../store/repositories';
 import type { ReposContext } from './context';
 import { createRepository } from './create-repository';
 import { deleteRepositoryHandler } from './delete-repository';
@@ -24,6 +25,7 @@ export function createRepoService(context: ReposContext): AsyncServiceOf<typeof 
     deleteRepository: (request) => guard(() => deleteRepositoryHandler(context, request)),
     searchRepositories: (request) => guard(() => searchRepositories(context, request)),
     listOwnerRepositories: (request) => guard(() => listOwnerRepositories(context, request)),
+    countOwnerRepositories: (request) => guard(async () => ({ total: await countOwnerRepositories(context.db.pool, request.ownerId) })),
     listAccessibleRepositories: (request) => guard(() => listAccessibleRepositories(context, request)),
     filterReadable: (request) => guard(() => filterReadable(context, request)),
     forkRepository: (request) => guard(() => forkRepository(context, request)),

@@ -162,15 +162,17 @@ export async function insertProtection(
   return toRule(row);
 }
 
+/** Rewrites rule `id`; a `ruleName` another rule of the repository has fails the table's unique constraint. */
 export async function updateProtection(
   tx: DatabaseTransactionConnection,
   id: number,
+  ruleName: string,
   settings: ProtectionSettings,
   lists: AllowLists,
 ): Promise<ProtectionRule> {
   const row = await tx.one(sql.type(protectionRow)`
     UPDATE branch_protections
-    SET ${sql.join(
+    SET rule_name = ${ruleName}, ${sql.join(
       assignments(settings, lists).map(([column, value]) => sql.fragment`${sql.identifier([column])} = ${value}`),
       sql.fragment`, `,
     )}, updated = now()

@@ -153,6 +153,7 @@ export function accountsMemory(): AccountsMemory {
       return { id: account.id, type: account.isOrg ? 1 : 0, name: account.login, redirect: current === undefined, visibility: account.visibility };
     },
     createUser: unexpected('createUser'),
+    batchGetUsersByEmail: unexpected('batchGetUsersByEmail'),
     searchUsers: unexpected('searchUsers'),
     listUsers: unexpected('listUsers'),
     renameUser: unexpected('renameUser'),

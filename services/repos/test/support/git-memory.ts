@@ -3,7 +3,7 @@
  * RepositoryService (create, fork, delete, info, default branch) and RefService.GetBranch answer them. `push`
  * stands for a push; `failNext` makes the next call of a method fail as a dead git-storage would.
  */
-import type { Repository } from '@cairn/proto/cairn/git/v1/git_service';
+import type { CreateRepositoryRequest, Repository } from '@cairn/proto/cairn/git/v1/git_service';
 import { CairnError } from '@cairn/rpc';
 import type { GitRefsClient, GitRepositoriesClient } from '../../src/rpc/context';
 
@@ -15,6 +15,8 @@ interface MemoryRepo {
 export interface GitMemory {
   repositories: GitRepositoriesClient;
   refs: GitRefsClient;
+  /** Every CreateRepository request, in order. */
+  createRequests: CreateRepositoryRequest[];
   /** The repository on "disk", if it exists. */
   repo(id: number): MemoryRepo | undefined;
   push(id: number, branch: string): void;
@@ -35,6 +37,7 @@ function partial<T extends object>(service: string, methods: Partial<T>): T {
 export function gitMemory(): GitMemory {
   const repos = new Map<number, MemoryRepo>();
   const failing = new Set<string>();
+  const createRequests: CreateRepositoryRequest[] = [];
 
   const failIfAsked = (method: string): void => {
     if (failing.delete(method)) throw CairnError.unavailable(`git-storage is down (${method})`);
@@ -48,6 +51,7 @@ export function gitMemory(): GitMemory {
   const repositories = partial<GitRepositoriesClient>('git.RepositoryService', {
     async createRepository(request) {
       failIfAsked('createRepository');
+      createRequests.push(request);
       const id = request.repository?.repoId ?? 0;
       if (repos.has(id)) throw CairnError.exists('repository exists');
       if (/[\s~^:?*[\\]|\.\./.test(request.defaultBranch)) throw CairnError.invalid('invalid ref name', { reason: 'invalid_ref_name' });
@@ -89,6 +93,7 @@ export function gitMemory(): GitMemory {
   return {
     repositories,
     refs,
+    createRequests,
     repo: (id) => repos.get(id),
     push(id, branch) {
       const repo = repos.get(id);

@@ -9,7 +9,7 @@ import { Code } from '@cairn/rpc';
 import type { ApiRegistry } from '../../api/registry';
 import { UNIT_CODE } from '../../convert/repository';
 import { type ApiContext, json } from '../../api/types';
-import { type CommitParts, toApiCommit } from '../../convert/commit';
+import { type CommitParts, toApiCommits } from '../../convert/commit';
 import { pageOf } from '../orgs/params';
 import { EMPTY_REPOSITORY_MESSAGE, READ_ERRORS, answering, flagOnByDefault, gitRepoOf } from './git-context';
 
@@ -71,7 +71,7 @@ export function registerCommitRoutes(api: ApiRegistry): void {
       ctx.setTotalCount(total);
       return {
         status: 200,
-        body: commits.map((commit) => toApiCommit(commit, repo.links, parts)),
+        body: await toApiCommits(ctx.services, ctx.viewer, commits, repo.links, parts),
         headers: {
           'X-Page': String(page.page),
           'X-PerPage': String(limit),
@@ -98,7 +98,8 @@ export function registerCommitRoutes(api: ApiRegistry): void {
         [Code.NOT_FOUND]: () => HttpError.notFound(`commit doesn't exist: ${sha}`),
       });
       if (commit === undefined) throw new Error('GetCommit answered without the commit');
-      return json(200, toApiCommit(commit, repo.links, parts));
+      const [found] = await toApiCommits(ctx.services, ctx.viewer, [commit], repo.links, parts);
+      return json(200, found);
     },
   });
 }

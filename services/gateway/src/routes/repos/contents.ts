@@ -8,7 +8,8 @@
  */
 import { HttpError, goFormString } from '@cairn/http';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import type { FileChange, Signature, WriteFilesResponse } from '@cairn/proto/cairn/git/v1/git_service';
+import type { BranchRule, FileChange, Signature, WriteFilesResponse } from '@cairn/proto/cairn/git/v1/git_service';
+import type { BranchProtectionMatch } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code } from '@cairn/rpc';
 import type { ApiRegistry } from '../../api/registry';
 import { UNIT_CODE } from '../../convert/repository';
@@ -26,7 +27,6 @@ import {
   UpdateFileOptions,
 } from './file-options';
 import { READ_ERRORS, type GitRepoContext, answering, canWriteCode, doerSignature, gitRepoOf, pushOf } from './git-context';
-import { checkProtectedWrite } from './protected-files';
 
 const BRANCH_WRITER_MESSAGE = 'user should have a permission to write to this branch';
 
@@ -126,21 +126,37 @@ interface RequestedChange {
   fromPath: string;
 }
 
+/** The branch's protection rule as it applies to the writer; undefined when the branch is unprotected. */
+function writeRuleOf(match: BranchProtectionMatch | undefined): BranchRule | undefined {
+  const protection = match?.protection;
+  if (protection === undefined) return undefined;
+  return {
+    ruleName: protection.ruleName,
+    canPush: match?.userCanPush === true,
+    // WriteFiles only adds a commit: forcing and deleting do not come up.
+    canForcePush: false,
+    canDelete: false,
+    requireSignedCommits: protection.requireSignedCommits,
+    protectedFilePatterns: protection.protectedFilePatterns,
+    unprotectedFilePatterns: protection.unprotectedFilePatterns,
+  };
+}
+
 /**
- * Commits `changes` as Gitea's ChangeRepoFiles does: the branch writer check, the branch's protection rule, then
- * one WriteFiles. Statuses: missing branch or file 404; existing file or branch, stale sha, bad path 422.
+ * Commits `changes` as Gitea's ChangeRepoFiles does: the branch writer check, then one WriteFiles carrying the
+ * branch's protection rule. Statuses: missing branch or file 404; existing file or branch, stale sha, bad path
+ * 422; a rule refusing the write 403.
  */
 async function writeFiles<B>(ctx: ApiContext<B>, options: WriteOptions, changes: RequestedChange[]): Promise<{ written: WriteFilesResponse; repo: GitRepoContext }> {
   const repo = gitRepoOf(ctx);
   const doer = doerOf(ctx);
   if (!canWriteCode(repo)) throw HttpError.forbidden(BRANCH_WRITER_MESSAGE);
   const branch = options.branch || repo.repository.defaultBranch;
-  const { matches } = await ctx.services.clients.branchProtections.matchBranchProtection({
-    viewer: ctx.viewer,
-    repoId: repo.repository.id,
-    branches: [branch],
-  });
-  checkProtectedWrite(matches[0], changes.map((change) => change.path), doer.login);
+  // git-storage checks the branch's rule, and only for a commit on the branch itself (Gitea's ChangeRepoFiles).
+  const onBranch = options.new_branch === '' || options.new_branch === branch;
+  const { matches } = onBranch
+    ? await ctx.services.clients.branchProtections.matchBranchProtection({ viewer: ctx.viewer, repoId: repo.repository.id, branches: [branch] })
+    : { matches: [] };
 
   const now = new Date();
   const doerSig = doerSignature(doer, ctx.services.config, now);
@@ -170,6 +186,7 @@ async function writeFiles<B>(ctx: ApiContext<B>, options: WriteOptions, changes:
       committer,
       push: pushOf(ctx),
       signoff: options.signoff,
+      rule: writeRuleOf(matches[0]),
     }),
     {
       [Code.NOT_FOUND]: (message) => new HttpError(404, message),

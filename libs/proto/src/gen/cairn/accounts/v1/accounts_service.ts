@@ -121,6 +121,24 @@ export interface BatchGetUsersResponse {
   users: User[];
 }
 
+export interface BatchGetUsersByEmailRequest {
+  emails: string[];
+  /** Who asks; unset is an anonymous caller. */
+  viewer?: Actor | undefined;
+}
+
+export interface BatchGetUsersByEmailResponse {
+  /** One per address a user owns, in no particular order. */
+  users: UserByEmail[];
+}
+
+/** UserByEmail pairs an address asked for with the user owning it (whose `email` the viewer may not see). */
+export interface UserByEmail {
+  /** The address as it was asked for. */
+  email: string;
+  user?: User | undefined;
+}
+
 export interface SearchUsersRequest {
   /** Who asks; unset is an anonymous caller. */
   viewer?:
@@ -243,6 +261,7 @@ export interface UpdateUserResponse {
 
 export interface DeleteUserRequest {
   id: number;
+  /** The site administrator deleting the user. */
   actorId: number;
   /** Gitea's `purge`: remove everything the user owns. */
   purge: boolean;
@@ -1596,6 +1615,247 @@ export const BatchGetUsersResponse: MessageFns<BatchGetUsersResponse> = {
   fromPartial<I extends Exact<DeepPartial<BatchGetUsersResponse>, I>>(object: I): BatchGetUsersResponse {
     const message = createBaseBatchGetUsersResponse();
     message.users = object.users?.map((e) => User.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseBatchGetUsersByEmailRequest(): BatchGetUsersByEmailRequest {
+  return { emails: [], viewer: undefined };
+}
+
+export const BatchGetUsersByEmailRequest: MessageFns<BatchGetUsersByEmailRequest> = {
+  encode(message: BatchGetUsersByEmailRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.emails) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.viewer !== undefined) {
+      Actor.encode(message.viewer, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BatchGetUsersByEmailRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBatchGetUsersByEmailRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.emails.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.viewer = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BatchGetUsersByEmailRequest {
+    return {
+      emails: globalThis.Array.isArray(object?.emails) ? object.emails.map((e: any) => globalThis.String(e)) : [],
+      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
+    };
+  },
+
+  toJSON(message: BatchGetUsersByEmailRequest): unknown {
+    const obj: any = {};
+    if (message.emails?.length) {
+      obj.emails = message.emails;
+    }
+    if (message.viewer !== undefined) {
+      obj.viewer = Actor.toJSON(message.viewer);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BatchGetUsersByEmailRequest>, I>>(base?: I): BatchGetUsersByEmailRequest {
+    return BatchGetUsersByEmailRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BatchGetUsersByEmailRequest>, I>>(object: I): BatchGetUsersByEmailRequest {
+    const message = createBaseBatchGetUsersByEmailRequest();
+    message.emails = object.emails?.map((e) => e) || [];
+    message.viewer = (object.viewer !== undefined && object.viewer !== null)
+      ? Actor.fromPartial(object.viewer)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseBatchGetUsersByEmailResponse(): BatchGetUsersByEmailResponse {
+  return { users: [] };
+}
+
+export const BatchGetUsersByEmailResponse: MessageFns<BatchGetUsersByEmailResponse> = {
+  encode(message: BatchGetUsersByEmailResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.users) {
+      UserByEmail.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BatchGetUsersByEmailResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBatchGetUsersByEmailResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.users.push(UserByEmail.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BatchGetUsersByEmailResponse {
+    return {
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => UserByEmail.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: BatchGetUsersByEmailResponse): unknown {
+    const obj: any = {};
+    if (message.users?.length) {
+      obj.users = message.users.map((e) => UserByEmail.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BatchGetUsersByEmailResponse>, I>>(base?: I): BatchGetUsersByEmailResponse {
+    return BatchGetUsersByEmailResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BatchGetUsersByEmailResponse>, I>>(object: I): BatchGetUsersByEmailResponse {
+    const message = createBaseBatchGetUsersByEmailResponse();
+    message.users = object.users?.map((e) => UserByEmail.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseUserByEmail(): UserByEmail {
+  return { email: "", user: undefined };
+}
+
+export const UserByEmail: MessageFns<UserByEmail> = {
+  encode(message: UserByEmail, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.user !== undefined) {
+      User.encode(message.user, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserByEmail {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserByEmail();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.user = User.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserByEmail {
+    return {
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
+    };
+  },
+
+  toJSON(message: UserByEmail): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.user !== undefined) {
+      obj.user = User.toJSON(message.user);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserByEmail>, I>>(base?: I): UserByEmail {
+    return UserByEmail.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserByEmail>, I>>(object: I): UserByEmail {
+    const message = createBaseUserByEmail();
+    message.email = object.email ?? "";
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
     return message;
   },
 };
@@ -4457,6 +4717,23 @@ export const UserServiceService = {
     responseDeserialize: (value: Buffer): BatchGetUsersResponse => BatchGetUsersResponse.decode(value),
   },
   /**
+   * BatchGetUsersByEmail answers, for commit authors and committers, the users owning the given e-mail addresses
+   * (Gitea's GetUserByEmail): an active individual user whose primary e-mail is the address, compared
+   * case-insensitively. Shaped for the viewer but not filtered, as BatchGetUsers; addresses no such user owns are
+   * left out.
+   */
+  batchGetUsersByEmail: {
+    path: "/cairn.accounts.v1.UserService/BatchGetUsersByEmail" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BatchGetUsersByEmailRequest): Buffer =>
+      Buffer.from(BatchGetUsersByEmailRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BatchGetUsersByEmailRequest => BatchGetUsersByEmailRequest.decode(value),
+    responseSerialize: (value: BatchGetUsersByEmailResponse): Buffer =>
+      Buffer.from(BatchGetUsersByEmailResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BatchGetUsersByEmailResponse => BatchGetUsersByEmailResponse.decode(value),
+  },
+  /**
    * SearchUsers finds individual users (never organizations) the viewer may list whose name or full name contains
    * the keyword, or whose e-mail does when the viewer may see that e-mail; alphabetical; `total` counts the
    * same set. uid -1 and -2 answer Gitea's Ghost and Actions pseudo users.
@@ -4520,7 +4797,14 @@ export const UserServiceService = {
     responseSerialize: (value: UpdateUserResponse): Buffer => Buffer.from(UpdateUserResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UpdateUserResponse => UpdateUserResponse.decode(value),
   },
-  /** DeleteUser removes a user and its tokens. NOT_FOUND for an unknown id. */
+  /**
+   * DeleteUser removes a user and its tokens. NOT_FOUND for an unknown id; INVALID_ARGUMENT for an organization.
+   * Without `purge`, FAILED_PRECONDITION with reason `owner_has_repositories` (Gitea: `user still has ownership of
+   * repositories [uid: N]`) while the user owns repositories (repos' CountOwnerRepositories), and reason
+   * `user_has_orgs` while they are a member of organizations. With `purge`, repos deletes the user's repositories
+   * and those of the organizations they are the last owner of first (DeleteRepository as the site administrator
+   * `actor_id`), then the user leaves every organization and those organizations are deleted.
+   */
   deleteUser: {
     path: "/cairn.accounts.v1.UserService/DeleteUser" as const,
     requestStream: false as const,
@@ -4561,6 +4845,13 @@ export interface UserServiceServer extends UntypedServiceImplementation {
    */
   batchGetUsers: handleUnaryCall<BatchGetUsersRequest, BatchGetUsersResponse>;
   /**
+   * BatchGetUsersByEmail answers, for commit authors and committers, the users owning the given e-mail addresses
+   * (Gitea's GetUserByEmail): an active individual user whose primary e-mail is the address, compared
+   * case-insensitively. Shaped for the viewer but not filtered, as BatchGetUsers; addresses no such user owns are
+   * left out.
+   */
+  batchGetUsersByEmail: handleUnaryCall<BatchGetUsersByEmailRequest, BatchGetUsersByEmailResponse>;
+  /**
    * SearchUsers finds individual users (never organizations) the viewer may list whose name or full name contains
    * the keyword, or whose e-mail does when the viewer may see that e-mail; alphabetical; `total` counts the
    * same set. uid -1 and -2 answer Gitea's Ghost and Actions pseudo users.
@@ -4584,7 +4875,14 @@ export interface UserServiceServer extends UntypedServiceImplementation {
   resolveName: handleUnaryCall<ResolveNameRequest, ResolveNameResponse>;
   /** UpdateUser changes the fields that are set. NOT_FOUND for an unknown id. */
   updateUser: handleUnaryCall<UpdateUserRequest, UpdateUserResponse>;
-  /** DeleteUser removes a user and its tokens. NOT_FOUND for an unknown id. */
+  /**
+   * DeleteUser removes a user and its tokens. NOT_FOUND for an unknown id; INVALID_ARGUMENT for an organization.
+   * Without `purge`, FAILED_PRECONDITION with reason `owner_has_repositories` (Gitea: `user still has ownership of
+   * repositories [uid: N]`) while the user owns repositories (repos' CountOwnerRepositories), and reason
+   * `user_has_orgs` while they are a member of organizations. With `purge`, repos deletes the user's repositories
+   * and those of the organizations they are the last owner of first (DeleteRepository as the site administrator
+   * `actor_id`), then the user leaves every organization and those organizations are deleted.
+   */
   deleteUser: handleUnaryCall<DeleteUserRequest, DeleteUserResponse>;
   /** AuthenticatePassword checks a name-or-email and password. UNAUTHENTICATED when they do not match. */
   authenticatePassword: handleUnaryCall<AuthenticatePasswordRequest, AuthenticatePasswordResponse>;
@@ -4649,6 +4947,27 @@ export interface UserServiceClient extends Client {
     callback: (error: ServiceError | null, response: BatchGetUsersResponse) => void,
   ): ClientUnaryCall;
   /**
+   * BatchGetUsersByEmail answers, for commit authors and committers, the users owning the given e-mail addresses
+   * (Gitea's GetUserByEmail): an active individual user whose primary e-mail is the address, compared
+   * case-insensitively. Shaped for the viewer but not filtered, as BatchGetUsers; addresses no such user owns are
+   * left out.
+   */
+  batchGetUsersByEmail(
+    request: BatchGetUsersByEmailRequest,
+    callback: (error: ServiceError | null, response: BatchGetUsersByEmailResponse) => void,
+  ): ClientUnaryCall;
+  batchGetUsersByEmail(
+    request: BatchGetUsersByEmailRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BatchGetUsersByEmailResponse) => void,
+  ): ClientUnaryCall;
+  batchGetUsersByEmail(
+    request: BatchGetUsersByEmailRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BatchGetUsersByEmailResponse) => void,
+  ): ClientUnaryCall;
+  /**
    * SearchUsers finds individual users (never organizations) the viewer may list whose name or full name contains
    * the keyword, or whose e-mail does when the viewer may see that e-mail; alphabetical; `total` counts the
    * same set. uid -1 and -2 answer Gitea's Ghost and Actions pseudo users.
@@ -4742,7 +5061,14 @@ export interface UserServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UpdateUserResponse) => void,
   ): ClientUnaryCall;
-  /** DeleteUser removes a user and its tokens. NOT_FOUND for an unknown id. */
+  /**
+   * DeleteUser removes a user and its tokens. NOT_FOUND for an unknown id; INVALID_ARGUMENT for an organization.
+   * Without `purge`, FAILED_PRECONDITION with reason `owner_has_repositories` (Gitea: `user still has ownership of
+   * repositories [uid: N]`) while the user owns repositories (repos' CountOwnerRepositories), and reason
+   * `user_has_orgs` while they are a member of organizations. With `purge`, repos deletes the user's repositories
+   * and those of the organizations they are the last owner of first (DeleteRepository as the site administrator
+   * `actor_id`), then the user leaves every organization and those organizations are deleted.
+   */
   deleteUser(
     request: DeleteUserRequest,
     callback: (error: ServiceError | null, response: DeleteUserResponse) => void,

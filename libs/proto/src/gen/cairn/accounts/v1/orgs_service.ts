@@ -6401,7 +6401,11 @@ export const OrgServiceService = {
     responseSerialize: (value: UpdateOrgResponse): Buffer => Buffer.from(UpdateOrgResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UpdateOrgResponse => UpdateOrgResponse.decode(value),
   },
-  /** DeleteOrg removes an organization with its teams and memberships (owners and admins). */
+  /**
+   * DeleteOrg removes an organization with its teams and memberships (owners and admins). FAILED_PRECONDITION with
+   * reason `owner_has_repositories` (Gitea: `user still has ownership of repositories [uid: N]`) while it owns
+   * repositories (repos' CountOwnerRepositories).
+   */
   deleteOrg: {
     path: "/cairn.accounts.v1.OrgService/DeleteOrg" as const,
     requestStream: false as const,
@@ -6499,7 +6503,11 @@ export interface OrgServiceServer extends UntypedServiceImplementation {
   listUserOrgs: handleUnaryCall<ListUserOrgsRequest, ListUserOrgsResponse>;
   /** UpdateOrg changes the fields that are set (owners and admins). */
   updateOrg: handleUnaryCall<UpdateOrgRequest, UpdateOrgResponse>;
-  /** DeleteOrg removes an organization with its teams and memberships (owners and admins). */
+  /**
+   * DeleteOrg removes an organization with its teams and memberships (owners and admins). FAILED_PRECONDITION with
+   * reason `owner_has_repositories` (Gitea: `user still has ownership of repositories [uid: N]`) while it owns
+   * repositories (repos' CountOwnerRepositories).
+   */
   deleteOrg: handleUnaryCall<DeleteOrgRequest, DeleteOrgResponse>;
   /** RenameOrg renames an organization; the old name keeps redirecting to it (owners and admins). */
   renameOrg: handleUnaryCall<RenameOrgRequest, RenameOrgResponse>;
@@ -6606,7 +6614,11 @@ export interface OrgServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UpdateOrgResponse) => void,
   ): ClientUnaryCall;
-  /** DeleteOrg removes an organization with its teams and memberships (owners and admins). */
+  /**
+   * DeleteOrg removes an organization with its teams and memberships (owners and admins). FAILED_PRECONDITION with
+   * reason `owner_has_repositories` (Gitea: `user still has ownership of repositories [uid: N]`) while it owns
+   * repositories (repos' CountOwnerRepositories).
+   */
   deleteOrg(
     request: DeleteOrgRequest,
     callback: (error: ServiceError | null, response: DeleteOrgResponse) => void,

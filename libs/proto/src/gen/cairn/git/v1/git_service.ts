@@ -221,9 +221,13 @@ export interface UploadPackResponse {
   data: Buffer;
 }
 
-/** BranchRule is a branch protection rule as it applies to this pusher (repos evaluates the allow lists). */
+/**
+ * BranchRule is a branch protection rule as it applies to this pusher (repos evaluates the allow lists).
+ * Patterns are Gitea's: globs (libs/glob) separated by `;`, matched against lower-cased paths with `*` and `?`
+ * stopping at `/` and `.`.
+ */
 export interface BranchRule {
-  /** The rule's name: a branch name or a glob (`*` within a path segment, `**` across segments). */
+  /** The rule's name: a branch name (any case) or a glob (`*` within a path segment, `**` across segments). */
   ruleName: string;
   /** The pusher may push to matching branches at all. */
   canPush: boolean;
@@ -235,6 +239,11 @@ export interface BranchRule {
   requireSignedCommits: boolean;
   /** Glob patterns (separated by `;`) of files pushes may not change; empty for none. */
   protectedFilePatterns: string;
+  /**
+   * Glob patterns (separated by `;`) of files a pusher without `can_push` may still change, when a change
+   * touches nothing else; empty for none.
+   */
+  unprotectedFilePatterns: string;
 }
 
 export interface ReceivePackRequest {
@@ -492,6 +501,11 @@ export interface WriteFilesRequest {
     | undefined;
   /** Add a `Signed-off-by:` trailer for the committer. */
   signoff: boolean;
+  /**
+   * The protection rule of `branch` as it applies to the writer (`can_push`, `require_signed_commits` and the
+   * file patterns count); unset when the branch is unprotected. Not checked when committing on `new_branch`.
+   */
+  rule?: BranchRule | undefined;
 }
 
 export interface WriteFilesResponse {
@@ -2935,6 +2949,7 @@ function createBaseBranchRule(): BranchRule {
     canDelete: false,
     requireSignedCommits: false,
     protectedFilePatterns: "",
+    unprotectedFilePatterns: "",
   };
 }
 
@@ -2957,6 +2972,9 @@ export const BranchRule: MessageFns<BranchRule> = {
     }
     if (message.protectedFilePatterns !== "") {
       writer.uint32(50).string(message.protectedFilePatterns);
+    }
+    if (message.unprotectedFilePatterns !== "") {
+      writer.uint32(58).string(message.unprotectedFilePatterns);
     }
     return writer;
   },
@@ -3022,6 +3040,14 @@ export const BranchRule: MessageFns<BranchRule> = {
             message.protectedFilePatterns = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.unprotectedFilePatterns = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3066,6 +3092,11 @@ export const BranchRule: MessageFns<BranchRule> = {
         : isSet(object.protected_file_patterns)
         ? globalThis.String(object.protected_file_patterns)
         : "",
+      unprotectedFilePatterns: isSet(object.unprotectedFilePatterns)
+        ? globalThis.String(object.unprotectedFilePatterns)
+        : isSet(object.unprotected_file_patterns)
+        ? globalThis.String(object.unprotected_file_patterns)
+        : "",
     };
   },
 
@@ -3089,6 +3120,9 @@ export const BranchRule: MessageFns<BranchRule> = {
     if (message.protectedFilePatterns !== "") {
       obj.protectedFilePatterns = message.protectedFilePatterns;
     }
+    if (message.unprotectedFilePatterns !== "") {
+      obj.unprotectedFilePatterns = message.unprotectedFilePatterns;
+    }
     return obj;
   },
 
@@ -3103,6 +3137,7 @@ export const BranchRule: MessageFns<BranchRule> = {
     message.canDelete = object.canDelete ?? false;
     message.requireSignedCommits = object.requireSignedCommits ?? false;
     message.protectedFilePatterns = object.protectedFilePatterns ?? "";
+    message.unprotectedFilePatterns = object.unprotectedFilePatterns ?? "";
     return message;
   },
 };
@@ -6591,6 +6626,7 @@ function createBaseWriteFilesRequest(): WriteFilesRequest {
     committer: undefined,
     push: undefined,
     signoff: false,
+    rule: undefined,
   };
 }
 
@@ -6622,6 +6658,9 @@ export const WriteFilesRequest: MessageFns<WriteFilesRequest> = {
     }
     if (message.signoff !== false) {
       writer.uint32(72).bool(message.signoff);
+    }
+    if (message.rule !== undefined) {
+      BranchRule.encode(message.rule, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -6711,6 +6750,14 @@ export const WriteFilesRequest: MessageFns<WriteFilesRequest> = {
             message.signoff = reader.bool();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.rule = BranchRule.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6738,6 +6785,7 @@ export const WriteFilesRequest: MessageFns<WriteFilesRequest> = {
       committer: isSet(object.committer) ? Signature.fromJSON(object.committer) : undefined,
       push: isSet(object.push) ? PushContext.fromJSON(object.push) : undefined,
       signoff: isSet(object.signoff) ? globalThis.Boolean(object.signoff) : false,
+      rule: isSet(object.rule) ? BranchRule.fromJSON(object.rule) : undefined,
     };
   },
 
@@ -6770,6 +6818,9 @@ export const WriteFilesRequest: MessageFns<WriteFilesRequest> = {
     if (message.signoff !== false) {
       obj.signoff = message.signoff;
     }
+    if (message.rule !== undefined) {
+      obj.rule = BranchRule.toJSON(message.rule);
+    }
     return obj;
   },
 
@@ -6795,6 +6846,9 @@ export const WriteFilesRequest: MessageFns<WriteFilesRequest> = {
       ? PushContext.fromPartial(object.push)
       : undefined;
     message.signoff = object.signoff ?? false;
+    message.rule = (object.rule !== undefined && object.rule !== null)
+      ? BranchRule.fromPartial(object.rule)
+      : undefined;
     return message;
   },
 };
@@ -7902,7 +7956,10 @@ export const ContentServiceService = {
    * committer and dates, moving the branch with a compare-and-swap update. On an empty repository `branch` is
    * created. ALREADY_EXISTS (reason file_exists) when a created file exists; NOT_FOUND (reason file_not_found)
    * when an updated or deleted file does not; FAILED_PRECONDITION (reason sha_mismatch) when `sha` does not
-   * match the current blob; ALREADY_EXISTS (reason branch_exists) when new_branch exists.
+   * match the current blob; ALREADY_EXISTS (reason branch_exists) when new_branch exists. Committing on `branch`
+   * itself follows its `rule` (Gitea's VerifyBranchProtection): PERMISSION_DENIED (reason user_cannot_commit)
+   * when the writer may not push and a path is not an unprotected file, or the rule requires signed commits
+   * (git-storage signs nothing); PERMISSION_DENIED (reason file_protected) when a path is a protected file.
    */
   writeFiles: {
     path: "/cairn.git.v1.ContentService/WriteFiles" as const,
@@ -7939,7 +7996,10 @@ export interface ContentServiceServer extends UntypedServiceImplementation {
    * committer and dates, moving the branch with a compare-and-swap update. On an empty repository `branch` is
    * created. ALREADY_EXISTS (reason file_exists) when a created file exists; NOT_FOUND (reason file_not_found)
    * when an updated or deleted file does not; FAILED_PRECONDITION (reason sha_mismatch) when `sha` does not
-   * match the current blob; ALREADY_EXISTS (reason branch_exists) when new_branch exists.
+   * match the current blob; ALREADY_EXISTS (reason branch_exists) when new_branch exists. Committing on `branch`
+   * itself follows its `rule` (Gitea's VerifyBranchProtection): PERMISSION_DENIED (reason user_cannot_commit)
+   * when the writer may not push and a path is not an unprotected file, or the rule requires signed commits
+   * (git-storage signs nothing); PERMISSION_DENIED (reason file_protected) when a path is a protected file.
    */
   writeFiles: handleUnaryCall<WriteFilesRequest, WriteFilesResponse>;
   /** GetArchive streams `git archive` of a revision as zip, tar.gz or a bundle, entries under `<prefix>/`. */
@@ -7979,7 +8039,10 @@ export interface ContentServiceClient extends Client {
    * committer and dates, moving the branch with a compare-and-swap update. On an empty repository `branch` is
    * created. ALREADY_EXISTS (reason file_exists) when a created file exists; NOT_FOUND (reason file_not_found)
    * when an updated or deleted file does not; FAILED_PRECONDITION (reason sha_mismatch) when `sha` does not
-   * match the current blob; ALREADY_EXISTS (reason branch_exists) when new_branch exists.
+   * match the current blob; ALREADY_EXISTS (reason branch_exists) when new_branch exists. Committing on `branch`
+   * itself follows its `rule` (Gitea's VerifyBranchProtection): PERMISSION_DENIED (reason user_cannot_commit)
+   * when the writer may not push and a path is not an unprotected file, or the rule requires signed commits
+   * (git-storage signs nothing); PERMISSION_DENIED (reason file_protected) when a path is a protected file.
    */
   writeFiles(
     request: WriteFilesRequest,

@@ -280,6 +280,15 @@ export interface ListOwnerRepositoriesResponse {
   total: number;
 }
 
+export interface CountOwnerRepositoriesRequest {
+  /** A user or organization id. */
+  ownerId: number;
+}
+
+export interface CountOwnerRepositoriesResponse {
+  total: number;
+}
+
 export interface ListAccessibleRepositoriesRequest {
   viewer?: Actor | undefined;
   page?: PageRequest | undefined;
@@ -377,6 +386,7 @@ export interface PushRule {
   canDelete: boolean;
   requireSignedCommits: boolean;
   protectedFilePatterns: string;
+  unprotectedFilePatterns: string;
 }
 
 export interface ListCollaboratorsRequest {
@@ -4652,6 +4662,150 @@ export const ListOwnerRepositoriesResponse: MessageFns<ListOwnerRepositoriesResp
   },
 };
 
+function createBaseCountOwnerRepositoriesRequest(): CountOwnerRepositoriesRequest {
+  return { ownerId: 0 };
+}
+
+export const CountOwnerRepositoriesRequest: MessageFns<CountOwnerRepositoriesRequest> = {
+  encode(message: CountOwnerRepositoriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== 0) {
+      writer.uint32(8).int64(message.ownerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountOwnerRepositoriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountOwnerRepositoriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ownerId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountOwnerRepositoriesRequest {
+    return {
+      ownerId: isSet(object.ownerId)
+        ? globalThis.Number(object.ownerId)
+        : isSet(object.owner_id)
+        ? globalThis.Number(object.owner_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: CountOwnerRepositoriesRequest): unknown {
+    const obj: any = {};
+    if (message.ownerId !== 0) {
+      obj.ownerId = Math.round(message.ownerId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountOwnerRepositoriesRequest>, I>>(base?: I): CountOwnerRepositoriesRequest {
+    return CountOwnerRepositoriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountOwnerRepositoriesRequest>, I>>(
+    object: I,
+  ): CountOwnerRepositoriesRequest {
+    const message = createBaseCountOwnerRepositoriesRequest();
+    message.ownerId = object.ownerId ?? 0;
+    return message;
+  },
+};
+
+function createBaseCountOwnerRepositoriesResponse(): CountOwnerRepositoriesResponse {
+  return { total: 0 };
+}
+
+export const CountOwnerRepositoriesResponse: MessageFns<CountOwnerRepositoriesResponse> = {
+  encode(message: CountOwnerRepositoriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.total !== 0) {
+      writer.uint32(8).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountOwnerRepositoriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountOwnerRepositoriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountOwnerRepositoriesResponse {
+    return { total: isSet(object.total) ? globalThis.Number(object.total) : 0 };
+  },
+
+  toJSON(message: CountOwnerRepositoriesResponse): unknown {
+    const obj: any = {};
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountOwnerRepositoriesResponse>, I>>(base?: I): CountOwnerRepositoriesResponse {
+    return CountOwnerRepositoriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountOwnerRepositoriesResponse>, I>>(
+    object: I,
+  ): CountOwnerRepositoriesResponse {
+    const message = createBaseCountOwnerRepositoriesResponse();
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
 function createBaseListAccessibleRepositoriesRequest(): ListAccessibleRepositoriesRequest {
   return { viewer: undefined, page: undefined };
 }
@@ -6122,6 +6276,7 @@ function createBasePushRule(): PushRule {
     canDelete: false,
     requireSignedCommits: false,
     protectedFilePatterns: "",
+    unprotectedFilePatterns: "",
   };
 }
 
@@ -6144,6 +6299,9 @@ export const PushRule: MessageFns<PushRule> = {
     }
     if (message.protectedFilePatterns !== "") {
       writer.uint32(50).string(message.protectedFilePatterns);
+    }
+    if (message.unprotectedFilePatterns !== "") {
+      writer.uint32(58).string(message.unprotectedFilePatterns);
     }
     return writer;
   },
@@ -6209,6 +6367,14 @@ export const PushRule: MessageFns<PushRule> = {
             message.protectedFilePatterns = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.unprotectedFilePatterns = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6253,6 +6419,11 @@ export const PushRule: MessageFns<PushRule> = {
         : isSet(object.protected_file_patterns)
         ? globalThis.String(object.protected_file_patterns)
         : "",
+      unprotectedFilePatterns: isSet(object.unprotectedFilePatterns)
+        ? globalThis.String(object.unprotectedFilePatterns)
+        : isSet(object.unprotected_file_patterns)
+        ? globalThis.String(object.unprotected_file_patterns)
+        : "",
     };
   },
 
@@ -6276,6 +6447,9 @@ export const PushRule: MessageFns<PushRule> = {
     if (message.protectedFilePatterns !== "") {
       obj.protectedFilePatterns = message.protectedFilePatterns;
     }
+    if (message.unprotectedFilePatterns !== "") {
+      obj.unprotectedFilePatterns = message.unprotectedFilePatterns;
+    }
     return obj;
   },
 
@@ -6290,6 +6464,7 @@ export const PushRule: MessageFns<PushRule> = {
     message.canDelete = object.canDelete ?? false;
     message.requireSignedCommits = object.requireSignedCommits ?? false;
     message.protectedFilePatterns = object.protectedFilePatterns ?? "";
+    message.unprotectedFilePatterns = object.unprotectedFilePatterns ?? "";
     return message;
   },
 };
@@ -12311,6 +12486,22 @@ export const RepoServiceService = {
     responseDeserialize: (value: Buffer): ListOwnerRepositoriesResponse => ListOwnerRepositoriesResponse.decode(value),
   },
   /**
+   * CountOwnerRepositories answers how many repositories an owner has, whoever may read them: accounts asks before
+   * it deletes a user or an organization (Gitea refuses to delete an owner of repositories).
+   */
+  countOwnerRepositories: {
+    path: "/cairn.repos.v1.RepoService/CountOwnerRepositories" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CountOwnerRepositoriesRequest): Buffer =>
+      Buffer.from(CountOwnerRepositoriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CountOwnerRepositoriesRequest => CountOwnerRepositoriesRequest.decode(value),
+    responseSerialize: (value: CountOwnerRepositoriesResponse): Buffer =>
+      Buffer.from(CountOwnerRepositoriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CountOwnerRepositoriesResponse =>
+      CountOwnerRepositoriesResponse.decode(value),
+  },
+  /**
    * ListAccessibleRepositories pages through the repositories the viewer owns or was given (collaborations,
    * teams, organizations they own) — `GET /user/repos`.
    */
@@ -12448,6 +12639,11 @@ export interface RepoServiceServer extends UntypedServiceImplementation {
   searchRepositories: handleUnaryCall<SearchRepositoriesRequest, SearchRepositoriesResponse>;
   /** ListOwnerRepositories pages through an owner's repositories the viewer may read, oldest first (Gitea's id order). */
   listOwnerRepositories: handleUnaryCall<ListOwnerRepositoriesRequest, ListOwnerRepositoriesResponse>;
+  /**
+   * CountOwnerRepositories answers how many repositories an owner has, whoever may read them: accounts asks before
+   * it deletes a user or an organization (Gitea refuses to delete an owner of repositories).
+   */
+  countOwnerRepositories: handleUnaryCall<CountOwnerRepositoriesRequest, CountOwnerRepositoriesResponse>;
   /**
    * ListAccessibleRepositories pages through the repositories the viewer owns or was given (collaborations,
    * teams, organizations they own) — `GET /user/repos`.
@@ -12604,6 +12800,25 @@ export interface RepoServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListOwnerRepositoriesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * CountOwnerRepositories answers how many repositories an owner has, whoever may read them: accounts asks before
+   * it deletes a user or an organization (Gitea refuses to delete an owner of repositories).
+   */
+  countOwnerRepositories(
+    request: CountOwnerRepositoriesRequest,
+    callback: (error: ServiceError | null, response: CountOwnerRepositoriesResponse) => void,
+  ): ClientUnaryCall;
+  countOwnerRepositories(
+    request: CountOwnerRepositoriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountOwnerRepositoriesResponse) => void,
+  ): ClientUnaryCall;
+  countOwnerRepositories(
+    request: CountOwnerRepositoriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountOwnerRepositoriesResponse) => void,
   ): ClientUnaryCall;
   /**
    * ListAccessibleRepositories pages through the repositories the viewer owns or was given (collaborations,
@@ -13319,7 +13534,11 @@ export const BranchProtectionServiceService = {
     responseDeserialize: (value: Buffer): CreateBranchProtectionResponse =>
       CreateBranchProtectionResponse.decode(value),
   },
-  /** UpdateBranchProtection replaces the fields of `protection` listed in `fields` (JSON names as in Gitea). */
+  /**
+   * UpdateBranchProtection replaces the fields of `protection` listed in `fields` (JSON names as in Gitea).
+   * `rule_name` in `fields` renames the rule (a branch rename moves the rule named after it): ALREADY_EXISTS when
+   * another rule has the new name, INVALID_ARGUMENT when it is empty.
+   */
   updateBranchProtection: {
     path: "/cairn.repos.v1.BranchProtectionService/UpdateBranchProtection" as const,
     requestStream: false as const,
@@ -13384,7 +13603,11 @@ export interface BranchProtectionServiceServer extends UntypedServiceImplementat
    * INVALID_ARGUMENT for an empty rule name or an unknown user/team in an allow list.
    */
   createBranchProtection: handleUnaryCall<CreateBranchProtectionRequest, CreateBranchProtectionResponse>;
-  /** UpdateBranchProtection replaces the fields of `protection` listed in `fields` (JSON names as in Gitea). */
+  /**
+   * UpdateBranchProtection replaces the fields of `protection` listed in `fields` (JSON names as in Gitea).
+   * `rule_name` in `fields` renames the rule (a branch rename moves the rule named after it): ALREADY_EXISTS when
+   * another rule has the new name, INVALID_ARGUMENT when it is empty.
+   */
   updateBranchProtection: handleUnaryCall<UpdateBranchProtectionRequest, UpdateBranchProtectionResponse>;
   deleteBranchProtection: handleUnaryCall<DeleteBranchProtectionRequest, DeleteBranchProtectionResponse>;
   /** SetBranchProtectionPriority orders rules by the given ids. */
@@ -13447,7 +13670,11 @@ export interface BranchProtectionServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateBranchProtectionResponse) => void,
   ): ClientUnaryCall;
-  /** UpdateBranchProtection replaces the fields of `protection` listed in `fields` (JSON names as in Gitea). */
+  /**
+   * UpdateBranchProtection replaces the fields of `protection` listed in `fields` (JSON names as in Gitea).
+   * `rule_name` in `fields` renames the rule (a branch rename moves the rule named after it): ALREADY_EXISTS when
+   * another rule has the new name, INVALID_ARGUMENT when it is empty.
+   */
   updateBranchProtection(
     request: UpdateBranchProtectionRequest,
     callback: (error: ServiceError | null, response: UpdateBranchProtectionResponse) => void,
