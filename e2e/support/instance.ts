@@ -5,9 +5,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { freeLoopbackPort } from '@cairn/supervisor';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const SUPERVISOR_MAIN = path.join(ROOT, 'services', 'supervisor', 'dist', 'main.js');
@@ -168,17 +168,8 @@ function runNode(script: string, args: string[], env: NodeJS.ProcessEnv): Promis
   });
 }
 
-/** A loopback port that is free right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A loopback port that is free right now, chosen as the supervisor chooses its own (outside the ephemeral range). */
+export const freePort: () => Promise<number> = freeLoopbackPort;
 
 export function basicAuth(username: string, password: string): Record<string, string> {
   return { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` };

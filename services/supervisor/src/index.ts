@@ -13,5 +13,5 @@ export {
 } from './embedded-postgres';
 export { readLiveRuntimeFile, readRuntimeFile, runtimeFilePath, type RuntimeInfo, type RuntimeService } from './runtime-file';
 export { describeHolder, lockPath, tryAcquireWorkDirLock, type LockHolder, type LockRole, type WorkDirLock } from './work-dir-lock';
-export { isSameProcessAlive, type ProcessIdentity } from './processes';
+export { freeLoopbackPort, isSameProcessAlive, type ProcessIdentity } from './processes';
 export { withoutPassword } from './redact';

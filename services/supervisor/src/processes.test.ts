@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import * as net from 'node:net';
-import { assertPortFree, freeLoopbackPort, isProcessAlive, isSameProcessAlive, parseProcStat, processIdentity, waitForProcessExit } from './processes';
+import { assertPortFree, ephemeralPortRange, freeLoopbackPort, isProcessAlive, isSameProcessAlive, parseProcStat, processIdentity, waitForProcessExit } from './processes';
 
 describe('parseProcStat', () => {
   it('reads state and start time even when the command name has spaces and parentheses', () => {
@@ -34,6 +34,18 @@ describe('process liveness', () => {
   it('rejects impossible pids', () => {
     expect(isProcessAlive(0)).toBe(false);
     expect(isProcessAlive(-5)).toBe(false);
+  });
+});
+
+describe('freeLoopbackPort', () => {
+  it('picks a bindable port below the ephemeral range, where outgoing connections never take it', async () => {
+    const { low } = ephemeralPortRange();
+    for (let i = 0; i < 20; i++) {
+      const port = await freeLoopbackPort();
+      expect(port).toBeGreaterThanOrEqual(10_000);
+      expect(port).toBeLessThan(low);
+      await expect(assertPortFree('127.0.0.1', port, 'port')).resolves.toBeUndefined();
+    }
   });
 });
 

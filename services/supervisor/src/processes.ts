@@ -109,18 +109,52 @@ export async function terminateProcess(pid: number, steps: Array<[NodeJS.Signals
   return !isProcessAlive(pid);
 }
 
-/** A loopback port that was free a moment ago (bind port 0, read it, release it). */
-export function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Lowest port `freeLoopbackPort` picks: above the well-known and common service ports. */
+const LOW_PORT = 10_000;
+const PICK_ATTEMPTS = 64;
+
+/**
+ * Where the kernel takes ephemeral ports from (outgoing connections' local ports, `listen(0)`): Linux's
+ * `ip_local_port_range`, else the range most systems use.
+ */
+export function ephemeralPortRange(): { low: number; high: number } {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (Number.isInteger(low) && Number.isInteger(high) && low > LOW_PORT) return { low, high };
+  } catch {
+    // Not Linux: fall through.
+  }
+  return { low: 32_768, high: 60_999 };
+}
+
+function tryBind(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => (port > 0 ? resolve(port) : reject(new Error('could not read the bound port'))));
+      const bound = typeof address === 'object' && address !== null ? address.port : undefined;
+      server.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * A loopback port that was free a moment ago, for a server that binds it a little later. It is taken below the
+ * ephemeral range: a port from `listen(0)` can be handed out again as the local port of any outgoing connection
+ * (to PostgreSQL, NATS, a peer service) before its server binds it, which made starts fail with EADDRINUSE when
+ * many instances ran side by side. Falls back to `listen(0)` when no port below the range is free.
+ */
+export async function freeLoopbackPort(): Promise<number> {
+  const { low } = ephemeralPortRange();
+  for (let attempt = 0; attempt < PICK_ATTEMPTS; attempt++) {
+    const port = await tryBind(LOW_PORT + Math.floor(Math.random() * (low - LOW_PORT)));
+    if (port !== undefined) return port;
+  }
+  const port = await tryBind(0);
+  if (port === undefined) throw new Error('no free loopback port');
+  return port;
 }
 
 /** Rejects with a message naming the address when `host:port` cannot be bound (another program has it). */
