@@ -272,5 +272,23 @@ describe('git over smart HTTP', () => {
     expect((await git(['push', 'origin', 'signed'], work)).code).toBe(0);
     const branch = await call<{ commit: { id: string } }>('GET', '/repos/alice/pub/branches/signed');
     expect(branch.body.commit.id).toBe(signed);
+
+    // The API verifies the signature against alice's key (Gitea: "<signer> / <key id>"); the parent is unsigned.
+    interface CommitVerification {
+      commit: { verification: { verified: boolean; reason: string; signer: { name: string; email: string } | null; signature: string } };
+    }
+    const shown = await call<CommitVerification>('GET', `/repos/alice/pub/git/commits/${signed}`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.commit.verification).toMatchObject({
+      verified: true,
+      reason: `alice / ${keyring.listKey(fingerprint).keyId}`,
+      signer: { name: 'alice', email: 'alice@example.com' },
+    });
+    expect(shown.body.commit.verification.signature).toContain('-----BEGIN PGP SIGNATURE-----');
+    const parent = (await gitOk(['rev-parse', `${signed}^`], work)).trim();
+    const plain = await call<CommitVerification>('GET', `/repos/alice/pub/git/commits/${parent}`);
+    expect(plain.body.commit.verification).toMatchObject({ verified: false, reason: 'gpg.error.not_signed_commit', signer: null, signature: '' });
+    const listed = await call<CommitVerification[]>('GET', '/repos/alice/pub/commits?sha=signed&limit=2');
+    expect(listed.body.map((commit) => commit.commit.verification.verified)).toEqual([true, false]);
   });
 });

@@ -64,17 +64,18 @@ describe('rpc client', () => {
       fakeUserService({
         async getUser(_request, ctx) {
           aborted = new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
-          await delay(1000, undefined, { signal: ctx.signal }).catch(() => undefined);
+          await delay(5000, undefined, { signal: ctx.signal }).catch(() => undefined);
           return {};
         },
       }),
       silentLogger(),
     );
+    // Long enough for the call to reach the handler on a busy machine, so there is a call to cancel.
     const client = createRpcClient(UserServiceService, {
       target,
       service: 'accounts',
       logger: silentLogger(),
-      breaker: { timeoutMs: 50 },
+      breaker: { timeoutMs: 500 },
     });
     try {
       const error = await rejection(client.getUser({ id: 1 }));

@@ -5,3 +5,4 @@ export { REASON_TRAILER, codeName } from './status';
 export { type RpcServer, type RpcServerOptions, createRpcServer } from './server';
 export { type RpcClient, type RpcClientHandle, type RpcClientOptions, createRpcClient } from './client';
 export { type HealthCheckOptions, type HealthClient, type WaitForReadyOptions, checkHealth, createHealthClient, waitForReady } from './health';
+export { ANONYMOUS, type Viewer, actorOf, isSignedIn, viewerFromActor } from './viewer';

@@ -2,12 +2,15 @@
  * One service as its own process (`node services/<name>/dist/main.js`, one container or pod): reads the
  * configuration, joins the bus (NATS when `[bus] URL` is set, else the in-process bus on the database),
  * serves `/metrics` when `[metrics] ENABLED`, starts the service, and on SIGTERM / SIGINT stops it gracefully,
- * then the bus, then the metrics server. Every line it writes is JSON on stdout.
+ * then the bus, then the metrics server. Every line it writes is JSON on stdout. `startGrpcService` (grpc-service.ts)
+ * is the start-up and stop every gRPC service's `start` shares, whichever process runs it.
  */
 import { type Bus, connectNatsBus, createInProcessBus } from '@cairn/bus';
 import { type CairnConfig, loadConfig } from '@cairn/config';
 import { type Logger, createLogger } from '@cairn/log';
 import { type MetricsServer, startMetricsServer } from '@cairn/metrics';
+
+export { type GrpcServiceSetUp, type GrpcServiceSpec, type ServedServer, startGrpcService } from './grpc-service';
 
 /** What every service's `start` takes. */
 export interface ServiceStartOptions {

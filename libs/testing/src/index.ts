@@ -6,5 +6,6 @@
 export { testDatabaseUrl, createTestDatabase, type TestDatabase } from './database';
 export { testNatsUrl } from './nats';
 export { uniqueName } from './names';
+export { eventually } from './eventually';
 export { loadGiteaApi, type GiteaApi, type ResponseToCheck } from './gitea-api';
 export { createGpgKeyring, type GpgKeyring, type GpgKeyListing, type GpgPrimaryKeyListing } from './gpg';

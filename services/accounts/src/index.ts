@@ -4,10 +4,9 @@
  */
 import path from 'node:path';
 import { prepareOutbox, startOutboxRelay } from '@cairn/bus';
-import { openDatabase } from '@cairn/db';
 import { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { createRpcClient } from '@cairn/rpc';
-import type { RunningService, ServiceStartOptions } from '@cairn/service';
+import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS } from './events/subjects';
 import { settingsFromConfig } from './rpc/context';
 import { createAccountsServer } from './server';
@@ -33,36 +32,14 @@ export type { RunningService };
  */
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger, bus } = options;
-  const db = await openDatabase({
-    url: config.database.url,
-    schema: DATABASE_SCHEMA,
-    logger,
-    maxConnections: config.database.maxOpenConns,
-    migrationsDir: MIGRATIONS_DIR,
-  });
-  // Connects on its first call: repos may start after accounts (and calls accounts itself).
-  const repos = createRpcClient(RepoServiceService, { target: config.services.repos.addr, service: 'repos', logger, deadlineMs: config.rpc.deadlineMs });
-  let relay: { stop(): Promise<void> } | undefined;
-  try {
+  return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {
+    // Connects on its first call: repos may start after accounts (and calls accounts itself).
+    const repos = createRpcClient(RepoServiceService, { target: config.services.repos.addr, service: 'repos', logger, deadlineMs: config.rpc.deadlineMs });
+    onStop(() => repos.close());
     await prepareOutbox(db);
     await bus.ensureStream(ACCOUNTS_STREAM, [...ACCOUNTS_SUBJECTS]);
-    relay = startOutboxRelay({ db, bus, logger });
-    const server = createAccountsServer({ db, settings: settingsFromConfig(config), repos }, logger);
-    const port = await server.start(options.listen ?? config.services.accounts.listen);
-    server.setServing(true);
-    let stopping: Promise<void> | undefined;
-    const stop = (): Promise<void> =>
-      (stopping ??= (async () => {
-        await server.stop();
-        await relay?.stop();
-        repos.close();
-        await db.close();
-      })());
-    return { name: SERVICE_NAME, port, stop };
-  } catch (error) {
-    await relay?.stop();
-    repos.close();
-    await db.close();
-    throw error;
-  }
+    const relay = startOutboxRelay({ db, bus, logger });
+    onStop(() => relay.stop());
+    return createAccountsServer({ db, settings: settingsFromConfig(config), repos }, logger);
+  });
 }

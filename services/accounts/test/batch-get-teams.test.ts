@@ -2,51 +2,21 @@
  * TeamService.BatchGetTeams over gRPC on a real database: the teams among the ids asked that exist, each with its
  * organization as the viewer may see it, for callers (the gateway) naming teams repos has already shown them.
  */
-import { silentLogger } from '@cairn/log';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
-import type { Actor } from '@cairn/proto/cairn/common/v1/common';
-import { createRpcClient, type RpcClient } from '@cairn/rpc';
-import { startHarness, type Harness } from './harness';
+import { actor, startHarness, type Harness } from './harness';
 
 let h: Harness;
-let orgs: RpcClient<typeof OrgServiceService>;
-let teams: RpcClient<typeof TeamServiceService>;
 
 beforeAll(async () => {
   h = await startHarness();
-  const target = `127.0.0.1:${h.service.port}`;
-  orgs = createRpcClient(OrgServiceService, { target, service: 'accounts', logger: silentLogger() });
-  teams = createRpcClient(TeamServiceService, { target, service: 'accounts', logger: silentLogger() });
 });
 
 afterAll(async () => {
-  orgs?.close();
-  teams?.close();
   await h?.stop();
 });
 
-const actor = (user: User): Actor => ({ userId: user.id, isAdmin: user.isAdmin, isRestricted: user.restricted });
-
-async function createUser(username: string): Promise<User> {
-  const { user } = await h.users.createUser({
-    username,
-    email: `${username}@example.com`,
-    password: 'password-123',
-    fullName: '',
-    loginName: '',
-    sourceId: 0,
-    mustChangePassword: false,
-    restricted: false,
-    visibility: '',
-    isAdmin: false,
-    actorId: 0,
-  });
-  return user!;
-}
-
 async function createOrg(by: User, name: string, visibility = '') {
-  const { org } = await orgs.createOrg({
+  const { org } = await h.orgs.createOrg({
     actor: actor(by),
     ownerId: 0,
     name,
@@ -62,7 +32,7 @@ async function createOrg(by: User, name: string, visibility = '') {
 }
 
 async function createTeam(by: User, org: string, name: string) {
-  const { team } = await teams.createTeam({
+  const { team } = await h.teams.createTeam({
     actor: actor(by),
     org,
     name,
@@ -78,14 +48,14 @@ async function createTeam(by: User, org: string, name: string) {
 
 describe('BatchGetTeams', () => {
   it('answers the existing teams among the ids, of any organization, to a viewer outside them', async () => {
-    const owner = await createUser('bgt-owner');
-    const outsider = await createUser('bgt-outsider');
+    const owner = await h.createUser('bgt-owner');
+    const outsider = await h.createUser('bgt-outsider');
     await createOrg(owner, 'bgt-one');
     await createOrg(owner, 'bgt-two', 'private');
     const devs = await createTeam(owner, 'bgt-one', 'devs');
     const ops = await createTeam(owner, 'bgt-two', 'ops');
 
-    const { teams: found } = await teams.batchGetTeams({ viewer: actor(outsider), ids: [ops.id, 999999, devs.id, devs.id] });
+    const { teams: found } = await h.teams.batchGetTeams({ viewer: actor(outsider), ids: [ops.id, 999999, devs.id, devs.id] });
     const byName = Object.fromEntries(found.map((team) => [team.name, team]));
     expect(Object.keys(byName).sort()).toEqual(['devs', 'ops']);
     expect(byName.devs).toMatchObject({
@@ -99,12 +69,12 @@ describe('BatchGetTeams', () => {
   });
 
   it('shapes the organization for an anonymous viewer and answers nothing for no ids', async () => {
-    const owner = await createUser('bgt-owner2');
+    const owner = await h.createUser('bgt-owner2');
     await createOrg(owner, 'bgt-three');
     const team = await createTeam(owner, 'bgt-three', 'writers');
-    const { teams: found } = await teams.batchGetTeams({ viewer: undefined, ids: [team.id] });
+    const { teams: found } = await h.teams.batchGetTeams({ viewer: undefined, ids: [team.id] });
     expect(found).toHaveLength(1);
     expect(found[0].organization?.email).toBe('');
-    expect((await teams.batchGetTeams({ viewer: undefined, ids: [] })).teams).toEqual([]);
+    expect((await h.teams.batchGetTeams({ viewer: undefined, ids: [] })).teams).toEqual([]);
   });
 });

@@ -10,31 +10,13 @@ import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import { Code, createRpcClient, type RpcClient } from '@cairn/rpc';
 import { createGpgKeyring, type GpgKeyring } from '@cairn/testing';
 import { loadOpenPgp } from '../src/domain/openpgp';
-import { startHarness, type Harness } from './harness';
+import { actor, startHarness, type Harness } from './harness';
 
 let h: Harness;
 let gpgKeys: RpcClient<typeof GpgKeyServiceService>;
 let keyring: GpgKeyring;
 
-const actor = (user: User): Actor => ({ userId: user.id, isAdmin: user.isAdmin, isRestricted: user.restricted });
 const ANONYMOUS: Actor = { userId: 0, isAdmin: false, isRestricted: false };
-
-async function createUser(username: string, options: { visibility?: string; email?: string } = {}): Promise<User> {
-  const { user } = await h.users.createUser({
-    username,
-    email: options.email ?? `${username}@example.com`,
-    password: 'password-123',
-    fullName: '',
-    loginName: '',
-    sourceId: 0,
-    mustChangePassword: false,
-    restricted: false,
-    visibility: options.visibility ?? '',
-    isAdmin: false,
-    actorId: 0,
-  });
-  return user!;
-}
 
 async function keyRowCount(): Promise<number> {
   const { rows } = await h.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM gpg_keys');
@@ -52,9 +34,9 @@ beforeAll(async () => {
   h = await startHarness();
   gpgKeys = createRpcClient(GpgKeyServiceService, { target: `127.0.0.1:${h.service.port}`, service: 'accounts', logger: silentLogger() });
   keyring = createGpgKeyring();
-  alice = await createUser('alice', { email: 'Alice@Example.com' });
-  bob = await createUser('bob');
-  hidden = await createUser('hidden', { visibility: 'private' });
+  alice = await h.createUser('alice', { email: 'Alice@Example.com' });
+  bob = await h.createUser('bob');
+  hidden = await h.createUser('hidden', { visibility: 'private' });
   aliceFingerprint = keyring.generateKey('Alice <alice@example.COM>', { usage: 'sign,cert', expire: '2y' });
   keyring.addSubkey(aliceFingerprint, 'cv25519', 'encr');
   keyring.addUid(aliceFingerprint, 'Alice Elsewhere <alice@elsewhere.test>');
@@ -154,7 +136,7 @@ describe('CreateGpgKey', () => {
   });
 
   it('does not count a revoked identity', async () => {
-    const carol = await createUser('carol');
+    const carol = await h.createUser('carol');
     const fingerprint = keyring.generateKey('Carol <carol@example.com>');
     keyring.addUid(fingerprint, 'Carol Elsewhere <carol@elsewhere.test>');
     keyring.revokeUid(fingerprint, 'Carol <carol@example.com>');

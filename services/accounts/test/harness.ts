@@ -8,7 +8,9 @@ import path from 'node:path';
 import type { Bus } from '@cairn/bus';
 import { encodeEnvKey, loadConfig } from '@cairn/config';
 import { silentLogger } from '@cairn/log';
-import { AccessTokenServiceService, UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { AccessTokenServiceService, type CreateUserRequest, type User, UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
+import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import { createRpcClient, type RpcClient } from '@cairn/rpc';
 import { createTestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
@@ -57,6 +59,8 @@ export interface OutboxRow {
 export interface Harness {
   users: RpcClient<typeof UserServiceService>;
   tokens: RpcClient<typeof AccessTokenServiceService>;
+  orgs: RpcClient<typeof OrgServiceService>;
+  teams: RpcClient<typeof TeamServiceService>;
   bus: RecordingBus;
   /** What accounts asks about repositories (before deleting an owner). */
   repos: FakeRepos;
@@ -64,8 +68,13 @@ export interface Harness {
   /** A plain connection to the test database (search_path = accounts). */
   sql: Client;
   outbox(): Promise<OutboxRow[]>;
+  /** Creates an active user `<username>@example.com` with password `password-123`, unless `fields` say otherwise. */
+  createUser(username: string, fields?: Partial<CreateUserRequest>): Promise<User>;
   stop(): Promise<void>;
 }
+
+/** The Actor `user` calls with. */
+export const actor = (user: User): Actor => ({ userId: user.id, isAdmin: user.isAdmin, isRestricted: user.restricted });
 
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const database = await createTestDatabase('accounts');
@@ -80,11 +89,15 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const target = `127.0.0.1:${service.port}`;
   const users = createRpcClient(UserServiceService, { target, service: 'accounts', logger });
   const tokens = createRpcClient(AccessTokenServiceService, { target, service: 'accounts', logger });
+  const orgs = createRpcClient(OrgServiceService, { target, service: 'accounts', logger });
+  const teams = createRpcClient(TeamServiceService, { target, service: 'accounts', logger });
   const sql = new Client({ connectionString: database.url, options: '-c search_path=accounts' });
   await sql.connect();
   return {
     users,
     tokens,
+    orgs,
+    teams,
     bus,
     repos,
     service,
@@ -93,9 +106,25 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       const result = await sql.query<OutboxRow>('SELECT id::text AS id, subject, data FROM cairn_outbox ORDER BY seq');
       return result.rows;
     },
+    async createUser(username, fields = {}) {
+      const { user } = await users.createUser({
+        username,
+        email: `${username}@example.com`,
+        password: 'password-123',
+        fullName: '',
+        loginName: '',
+        sourceId: 0,
+        mustChangePassword: false,
+        restricted: false,
+        visibility: '',
+        isAdmin: false,
+        actorId: 0,
+        ...fields,
+      });
+      return user!;
+    },
     async stop() {
-      users.close();
-      tokens.close();
+      for (const client of [users, tokens, orgs, teams]) client.close();
       await sql.end();
       await service.stop();
       await repos.stop();
@@ -104,17 +133,3 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
   };
 }
-
-/** Polls until `check` stops throwing (events reach the bus after commit, through the relay). */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
-

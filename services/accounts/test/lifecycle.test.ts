@@ -7,10 +7,10 @@ import { silentLogger } from '@cairn/log';
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { UserCreated } from '@cairn/proto/cairn/accounts/v1/events';
 import { Code, createRpcClient } from '@cairn/rpc';
-import { createTestDatabase, type TestDatabase } from '@cairn/testing';
+import { createTestDatabase, eventually, type TestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
 import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, MIGRATIONS_DIR, start } from '../src/index';
-import { eventually, recordingBus } from './harness';
+import { recordingBus } from './harness';
 
 const logger = silentLogger();
 let database: TestDatabase;

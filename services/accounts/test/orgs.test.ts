@@ -3,53 +3,27 @@
  * team and its invariants, membership through teams, what each kind of viewer sees, and the events.
  */
 import { decodeEvent } from '@cairn/bus';
-import { silentLogger } from '@cairn/log';
 import { OrgCreated, OrgMemberAdded, OrgMemberRemoved, TeamUpdated } from '@cairn/proto/cairn/accounts/v1/events';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import { IsMemberResponse_Answer, OrgServiceService, TeamServiceService, type Team } from '@cairn/proto/cairn/accounts/v1/orgs_service';
+import { IsMemberResponse_Answer, type Team } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
-import { Code, createRpcClient, type RpcClient } from '@cairn/rpc';
-import { startHarness, type Harness } from './harness';
+import { Code } from '@cairn/rpc';
+import { actor, startHarness, type Harness } from './harness';
 
 let h: Harness;
-let orgs: RpcClient<typeof OrgServiceService>;
-let teams: RpcClient<typeof TeamServiceService>;
 
 beforeAll(async () => {
   h = await startHarness();
-  const target = `127.0.0.1:${h.service.port}`;
-  orgs = createRpcClient(OrgServiceService, { target, service: 'accounts', logger: silentLogger() });
-  teams = createRpcClient(TeamServiceService, { target, service: 'accounts', logger: silentLogger() });
 });
 
 afterAll(async () => {
-  orgs?.close();
-  teams?.close();
   await h?.stop();
 });
 
 const ANONYMOUS: Actor = { userId: 0, isAdmin: false, isRestricted: false };
-const actor = (user: User): Actor => ({ userId: user.id, isAdmin: user.isAdmin, isRestricted: user.restricted });
 
-async function createUser(username: string, options: { isAdmin?: boolean; restricted?: boolean; visibility?: string } = {}): Promise<User> {
-  const { user } = await h.users.createUser({
-    username,
-    email: `${username}@example.com`,
-    password: 'password-123',
-    fullName: '',
-    loginName: '',
-    sourceId: 0,
-    mustChangePassword: false,
-    restricted: options.restricted ?? false,
-    visibility: options.visibility ?? '',
-    isAdmin: options.isAdmin ?? false,
-    actorId: 0,
-  });
-  return user!;
-}
-
-function createOrg(by: User, name: string, fields: Partial<Parameters<typeof orgs.createOrg>[0]> = {}) {
-  return orgs.createOrg({
+function createOrg(by: User, name: string, fields: Partial<Parameters<typeof h.orgs.createOrg>[0]> = {}) {
+  return h.orgs.createOrg({
     actor: actor(by),
     ownerId: 0,
     name,
@@ -64,8 +38,8 @@ function createOrg(by: User, name: string, fields: Partial<Parameters<typeof org
   });
 }
 
-function createTeam(by: User, org: string, name: string, fields: Partial<Parameters<typeof teams.createTeam>[0]> = {}) {
-  return teams.createTeam({
+function createTeam(by: User, org: string, name: string, fields: Partial<Parameters<typeof h.teams.createTeam>[0]> = {}) {
+  return h.teams.createTeam({
     actor: actor(by),
     org,
     name,
@@ -80,12 +54,12 @@ function createTeam(by: User, org: string, name: string, fields: Partial<Paramet
 }
 
 async function ownersTeam(by: User, org: string): Promise<Team> {
-  const { teams: found } = await teams.searchTeams({ viewer: actor(by), org, keyword: 'owners', includeDescription: false });
+  const { teams: found } = await h.teams.searchTeams({ viewer: actor(by), org, keyword: 'owners', includeDescription: false });
   return found.find((team) => team.name === 'Owners')!;
 }
 
-const addMember = (by: User, teamId: number, username: string) => teams.addTeamMember({ actor: actor(by), teamId, username });
-const removeMember = (by: User, teamId: number, username: string) => teams.removeTeamMember({ actor: actor(by), teamId, username });
+const addMember = (by: User, teamId: number, username: string) => h.teams.addTeamMember({ actor: actor(by), teamId, username });
+const removeMember = (by: User, teamId: number, username: string) => h.teams.removeTeamMember({ actor: actor(by), teamId, username });
 
 async function newOutboxRows(change: () => Promise<unknown>) {
   const before = (await h.outbox()).length;
@@ -102,11 +76,11 @@ let carol: User;
 let rita: User;
 
 beforeAll(async () => {
-  admin = await createUser('siteadmin', { isAdmin: true });
-  alice = await createUser('alice');
-  bob = await createUser('bob');
-  carol = await createUser('carol');
-  rita = await createUser('rita', { restricted: true });
+  admin = await h.createUser('siteadmin', { isAdmin: true });
+  alice = await h.createUser('alice');
+  bob = await h.createUser('bob');
+  carol = await h.createUser('carol');
+  rita = await h.createUser('rita', { restricted: true });
 });
 
 describe('CreateOrg', () => {
@@ -127,7 +101,7 @@ describe('CreateOrg', () => {
       unitsMap: Object.fromEntries(ALL_UNITS.map((unit) => [unit, 'owner'])),
     });
     expect(owners.organization).toMatchObject({ id: created!.id, name: 'Acme' });
-    const { users } = await teams.listTeamMembers({ viewer: actor(alice), teamId: owners.id });
+    const { users } = await h.teams.listTeamMembers({ viewer: actor(alice), teamId: owners.id });
     expect(users.map((u) => u.login)).toEqual(['alice']);
 
     expect(rows.map((row) => row.subject)).toEqual(['cairn.org.created']);
@@ -153,13 +127,13 @@ describe('CreateOrg', () => {
   });
 
   it('lets only allowed users create organizations, and only admins for someone else', async () => {
-    const dave = await createUser('dave');
+    const dave = await h.createUser('dave');
     await h.users.updateUser({ id: dave.id, actorId: 0, allowCreateOrganization: false });
     await expect(createOrg(dave, 'daves')).rejects.toMatchObject({ code: Code.PERMISSION_DENIED, message: 'user is not allowed to create organizations' });
     await expect(createOrg(bob, 'bobs', { ownerId: carol.id })).rejects.toMatchObject({ code: Code.PERMISSION_DENIED });
-    await expect(orgs.createOrg({ ...(await createOrgRequest('anon-org')), actor: ANONYMOUS })).rejects.toMatchObject({ code: Code.PERMISSION_DENIED });
+    await expect(h.orgs.createOrg({ ...(await createOrgRequest('anon-org')), actor: ANONYMOUS })).rejects.toMatchObject({ code: Code.PERMISSION_DENIED });
     const { org } = await createOrg(admin, 'carols', { ownerId: carol.id });
-    expect((await orgs.getOrgPermissions({ viewer: actor(admin), username: 'carol', org: org!.name })).isOwner).toBe(true);
+    expect((await h.orgs.getOrgPermissions({ viewer: actor(admin), username: 'carol', org: org!.name })).isOwner).toBe(true);
   });
 });
 
@@ -186,7 +160,7 @@ describe('visibility', () => {
     const seen: string[] = [];
     for (const name of ['vis-pub', 'vis-lim', 'vis-priv']) {
       try {
-        await orgs.getOrg({ viewer, name });
+        await h.orgs.getOrg({ viewer, name });
         seen.push(name);
       } catch (error) {
         expect(error).toMatchObject({ code: Code.NOT_FOUND, reason: 'org_not_found' });
@@ -204,13 +178,13 @@ describe('visibility', () => {
   });
 
   it('blanks the e-mail for anonymous viewers', async () => {
-    expect((await orgs.getOrg({ viewer: ANONYMOUS, name: 'vis-pub' })).org!.email).toBe('');
-    expect((await orgs.getOrg({ viewer: actor(carol), name: 'vis-pub' })).org!.email).toBe('vis-pub@example.com');
+    expect((await h.orgs.getOrg({ viewer: ANONYMOUS, name: 'vis-pub' })).org!.email).toBe('');
+    expect((await h.orgs.getOrg({ viewer: actor(carol), name: 'vis-pub' })).org!.email).toBe('vis-pub@example.com');
   });
 
   it('lists and counts only what the viewer may see', async () => {
     const listed = async (viewer: Actor) => {
-      const { orgs: found, total } = await orgs.listOrgs({ viewer, page: { page: 1, limit: 50 } });
+      const { orgs: found, total } = await h.orgs.listOrgs({ viewer, page: { page: 1, limit: 50 } });
       const names = found.map((org) => org.name).filter((name) => name.startsWith('vis-'));
       return { names, total, all: found.length };
     };
@@ -224,51 +198,51 @@ describe('visibility', () => {
     const everything = await listed(actor(admin));
     expect(everything.names).toEqual(['vis-lim', 'vis-priv', 'vis-pub']);
 
-    const firstPage = await orgs.listOrgs({ viewer: ANONYMOUS, page: { page: 1, limit: 1 } });
+    const firstPage = await h.orgs.listOrgs({ viewer: ANONYMOUS, page: { page: 1, limit: 1 } });
     expect(firstPage.orgs).toHaveLength(1);
     expect(firstPage.total).toBe(anonymous.total);
   });
 
   it("lists a user's organizations: all to themself, public memberships of visible organizations to others", async () => {
     const names = async (viewer: Actor, username: string) =>
-      (await orgs.listUserOrgs({ viewer, username })).orgs.map((org) => org.name).filter((name) => name.startsWith('vis-'));
+      (await h.orgs.listUserOrgs({ viewer, username })).orgs.map((org) => org.name).filter((name) => name.startsWith('vis-'));
     expect(await names(actor(bob), 'bob')).toEqual(['vis-lim', 'vis-priv', 'vis-pub']);
     expect(await names(actor(admin), 'bob')).toEqual(['vis-lim', 'vis-priv', 'vis-pub']);
     expect(await names(actor(carol), 'bob')).toEqual([]);
 
     for (const org of ['vis-pub', 'vis-lim', 'vis-priv']) {
-      await orgs.setMemberPublic({ actor: actor(bob), org, username: 'bob', public: true });
+      await h.orgs.setMemberPublic({ actor: actor(bob), org, username: 'bob', public: true });
     }
     expect(await names(ANONYMOUS, 'bob')).toEqual(['vis-pub']);
     expect(await names(actor(carol), 'bob')).toEqual(['vis-lim', 'vis-pub']);
     expect(await names(actor(rita), 'bob')).toEqual(['vis-lim']);
-    const { total } = await orgs.listUserOrgs({ viewer: actor(carol), username: 'bob' });
+    const { total } = await h.orgs.listUserOrgs({ viewer: actor(carol), username: 'bob' });
     expect(total).toBe(2);
   });
 
   it('lists members fully to members, public members of visible users to others', async () => {
     const logins = async (viewer: Actor, org: string, publicOnly = false) => {
-      const { users, total } = await orgs.listMembers({ viewer, org, publicOnly });
+      const { users, total } = await h.orgs.listMembers({ viewer, org, publicOnly });
       expect(total).toBe(users.length);
       return users.map((user) => user.login);
     };
-    await orgs.setMemberPublic({ actor: actor(alice), org: 'vis-lim', username: 'alice', public: false });
+    await h.orgs.setMemberPublic({ actor: actor(alice), org: 'vis-lim', username: 'alice', public: false });
     expect(await logins(actor(bob), 'vis-lim')).toEqual(['alice', 'bob', 'rita']);
     expect(await logins(actor(carol), 'vis-lim')).toEqual(['bob']);
     expect(await logins(actor(bob), 'vis-lim', true)).toEqual(['bob']);
-    await expect(orgs.listMembers({ viewer: ANONYMOUS, org: 'vis-lim', publicOnly: true })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+    await expect(h.orgs.listMembers({ viewer: ANONYMOUS, org: 'vis-lim', publicOnly: true })).rejects.toMatchObject({ code: Code.NOT_FOUND });
     expect(await logins(ANONYMOUS, 'vis-pub', true)).toEqual(['bob']);
   });
 
   it('shows a restricted member only team mates and public members', async () => {
     const { team } = await createTeam(alice, 'vis-lim', 'loners');
     await addMember(alice, team!.id, 'carol');
-    const { users } = await orgs.listMembers({ viewer: actor(rita), org: 'vis-lim', publicOnly: false });
+    const { users } = await h.orgs.listMembers({ viewer: actor(rita), org: 'vis-lim', publicOnly: false });
     expect(users.map((u) => u.login)).toEqual(['bob', 'rita']);
   });
 
   it('shapes listed users for the viewer', async () => {
-    const [listed] = (await orgs.listMembers({ viewer: ANONYMOUS, org: 'vis-pub', publicOnly: true })).users;
+    const [listed] = (await h.orgs.listMembers({ viewer: ANONYMOUS, org: 'vis-pub', publicOnly: true })).users;
     expect(listed.login).toBe('bob');
     expect(listed.email).toMatch(/^\d+\+bob@noreply\./);
   });
@@ -281,7 +255,7 @@ describe('IsMember', () => {
 
   it('answers members fully, sends others to the public check', async () => {
     const ask = async (viewer: Actor, username: string, publicOnly = false) =>
-      (await orgs.isMember({ viewer, org: 'club', username, publicOnly })).answer;
+      (await h.orgs.isMember({ viewer, org: 'club', username, publicOnly })).answer;
     expect(await ask(actor(alice), 'alice')).toBe(IsMemberResponse_Answer.ANSWER_MEMBER);
     expect(await ask(actor(alice), 'bob')).toBe(IsMemberResponse_Answer.ANSWER_NOT_MEMBER);
     expect(await ask(actor(admin), 'alice')).toBe(IsMemberResponse_Answer.ANSWER_MEMBER);
@@ -289,7 +263,7 @@ describe('IsMember', () => {
     expect(await ask(actor(bob), 'alice')).toBe(IsMemberResponse_Answer.ANSWER_ASK_PUBLIC);
     expect(await ask(ANONYMOUS, 'alice')).toBe(IsMemberResponse_Answer.ANSWER_ASK_PUBLIC);
     expect(await ask(ANONYMOUS, 'alice', true)).toBe(IsMemberResponse_Answer.ANSWER_NOT_MEMBER);
-    await orgs.setMemberPublic({ actor: actor(alice), org: 'club', username: 'alice', public: true });
+    await h.orgs.setMemberPublic({ actor: actor(alice), org: 'club', username: 'alice', public: true });
     expect(await ask(ANONYMOUS, 'alice', true)).toBe(IsMemberResponse_Answer.ANSWER_MEMBER);
     await expect(ask(actor(alice), 'nobody')).rejects.toMatchObject({ code: Code.NOT_FOUND, message: 'user does not exist [uid: 0, name: nobody]' });
   });
@@ -298,14 +272,14 @@ describe('IsMember', () => {
     const { team } = await createTeam(alice, 'club', 'crew');
     await addMember(alice, team!.id, 'bob');
     await addMember(alice, team!.id, 'carol');
-    await expect(orgs.setMemberPublic({ actor: actor(bob), org: 'club', username: 'carol', public: true })).rejects.toMatchObject({
+    await expect(h.orgs.setMemberPublic({ actor: actor(bob), org: 'club', username: 'carol', public: true })).rejects.toMatchObject({
       code: Code.PERMISSION_DENIED,
       message: 'Cannot publicize another member',
     });
-    await expect(orgs.setMemberPublic({ actor: actor(rita), org: 'club', username: 'rita', public: true })).rejects.toMatchObject({ code: Code.NOT_FOUND });
-    await orgs.setMemberPublic({ actor: actor(bob), org: 'club', username: 'bob', public: true });
-    await orgs.setMemberPublic({ actor: actor(alice), org: 'club', username: 'carol', public: true });
-    const { users } = await orgs.listMembers({ viewer: ANONYMOUS, org: 'club', publicOnly: true });
+    await expect(h.orgs.setMemberPublic({ actor: actor(rita), org: 'club', username: 'rita', public: true })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+    await h.orgs.setMemberPublic({ actor: actor(bob), org: 'club', username: 'bob', public: true });
+    await h.orgs.setMemberPublic({ actor: actor(alice), org: 'club', username: 'carol', public: true });
+    const { users } = await h.orgs.listMembers({ viewer: ANONYMOUS, org: 'club', publicOnly: true });
     expect(users.map((u) => u.login)).toEqual(['alice', 'bob', 'carol']);
   });
 });
@@ -353,23 +327,23 @@ describe('teams', () => {
     await addMember(alice, team!.id, 'bob');
     await expect(createTeam(bob, 'teamco', 'mine')).rejects.toMatchObject({ code: Code.PERMISSION_DENIED, message: 'Must be an organization owner' });
     await expect(createTeam(carol, 'teamco', 'mine')).rejects.toMatchObject({ code: Code.PERMISSION_DENIED, message: 'Must be an organization owner' });
-    await expect(teams.listTeams({ viewer: actor(carol), org: 'teamco' })).rejects.toMatchObject({ code: Code.PERMISSION_DENIED, message: 'Must be an organization member' });
-    const listed = await teams.listTeams({ viewer: actor(bob), org: 'teamco' });
+    await expect(h.teams.listTeams({ viewer: actor(carol), org: 'teamco' })).rejects.toMatchObject({ code: Code.PERMISSION_DENIED, message: 'Must be an organization member' });
+    const listed = await h.teams.listTeams({ viewer: actor(bob), org: 'teamco' });
     expect(listed.teams.map((t) => t.name)).toEqual(['admins', 'legacy', 'Owners', 'readers', 'writers']);
     expect(listed.total).toBe(5);
     const owners = await ownersTeam(alice, 'teamco');
-    await expect(teams.getTeam({ viewer: actor(bob), id: owners.id })).rejects.toMatchObject({ code: Code.PERMISSION_DENIED, message: 'Must be a team member' });
-    await expect(teams.getTeam({ viewer: actor(carol), id: owners.id })).rejects.toMatchObject({ code: Code.NOT_FOUND });
-    expect((await teams.getTeam({ viewer: actor(bob), id: team!.id })).team!.name).toBe('readers');
-    await expect(teams.updateTeam({ actor: actor(bob), id: team!.id, permission: '', units: [], unitsMap: {}, description: 'x' })).rejects.toMatchObject({
+    await expect(h.teams.getTeam({ viewer: actor(bob), id: owners.id })).rejects.toMatchObject({ code: Code.PERMISSION_DENIED, message: 'Must be a team member' });
+    await expect(h.teams.getTeam({ viewer: actor(carol), id: owners.id })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+    expect((await h.teams.getTeam({ viewer: actor(bob), id: team!.id })).team!.name).toBe('readers');
+    await expect(h.teams.updateTeam({ actor: actor(bob), id: team!.id, permission: '', units: [], unitsMap: {}, description: 'x' })).rejects.toMatchObject({
       code: Code.PERMISSION_DENIED,
       message: 'Must be an organization owner',
     });
-    expect((await teams.getTeam({ viewer: actor(admin), id: team!.id })).team!.name).toBe('readers');
+    expect((await h.teams.getTeam({ viewer: actor(admin), id: team!.id })).team!.name).toBe('readers');
   });
 
   it('searches all teams for admins, own teams for others', async () => {
-    const names = async (viewer: Actor, keyword: string) => (await teams.searchTeams({ viewer, org: 'teamco', keyword, includeDescription: true })).teams.map((t) => t.name);
+    const names = async (viewer: Actor, keyword: string) => (await h.teams.searchTeams({ viewer, org: 'teamco', keyword, includeDescription: true })).teams.map((t) => t.name);
     expect(await names(actor(admin), 'write')).toEqual(['writers']);
     expect(await names(actor(admin), 'THEY')).toEqual(['writers']);
     expect(await names(actor(alice), '')).toEqual(['Owners']);
@@ -378,8 +352,8 @@ describe('teams', () => {
 
   it('changes only the fields an edit supplies, as Gitea', async () => {
     const { team: before } = await createTeam(alice, 'teamco', 'editable', { description: 'keep me', unitsMap: { 'repo.code': 'read' }, canCreateOrgRepo: true });
-    const edit = (fields: Partial<Parameters<typeof teams.updateTeam>[0]>) =>
-      teams.updateTeam({ actor: actor(alice), id: before!.id, permission: '', units: [], unitsMap: {}, ...fields });
+    const edit = (fields: Partial<Parameters<typeof h.teams.updateTeam>[0]>) =>
+      h.teams.updateTeam({ actor: actor(alice), id: before!.id, permission: '', units: [], unitsMap: {}, ...fields });
 
     const renamed = (await edit({ name: 'edited' })).team!;
     expect(renamed).toMatchObject({ name: 'edited', description: 'keep me', unitsMap: { 'repo.code': 'read' }, canCreateOrgRepo: true, permission: 'none' });
@@ -405,7 +379,7 @@ describe('teams', () => {
 
   it('keeps the Owners team as it is', async () => {
     const owners = await ownersTeam(alice, 'teamco');
-    const { team } = await teams.updateTeam({
+    const { team } = await h.teams.updateTeam({
       actor: actor(alice),
       id: owners.id,
       name: 'Bosses',
@@ -417,7 +391,7 @@ describe('teams', () => {
       description: 'The owners',
     });
     expect(team).toMatchObject({ name: 'Owners', permission: 'owner', canCreateOrgRepo: true, includesAllRepositories: true, description: 'The owners' });
-    await expect(teams.deleteTeam({ actor: actor(alice), id: owners.id })).rejects.toMatchObject({
+    await expect(h.teams.deleteTeam({ actor: actor(alice), id: owners.id })).rejects.toMatchObject({
       code: Code.FAILED_PRECONDITION,
       message: 'the Owners team cannot be deleted',
     });
@@ -437,7 +411,7 @@ describe('membership through teams', () => {
   });
 
   const isMember = async (username: string) =>
-    (await orgs.isMember({ viewer: actor(admin), org: 'memberco', username, publicOnly: false })).answer === IsMemberResponse_Answer.ANSWER_MEMBER;
+    (await h.orgs.isMember({ viewer: actor(admin), org: 'memberco', username, publicOnly: false })).answer === IsMemberResponse_Answer.ANSWER_MEMBER;
 
   it('joins the organization with the first team and leaves it with the last', async () => {
     let rows = await newOutboxRows(() => addMember(alice, crew.id, 'bob'));
@@ -461,11 +435,11 @@ describe('membership through teams', () => {
       code: Code.FAILED_PRECONDITION,
       message: `user is the last member of owner team [uid: ${alice.id}]`,
     });
-    await expect(orgs.removeMember({ actor: actor(alice), org: 'memberco', username: 'alice' })).rejects.toMatchObject({ code: Code.FAILED_PRECONDITION });
+    await expect(h.orgs.removeMember({ actor: actor(alice), org: 'memberco', username: 'alice' })).rejects.toMatchObject({ code: Code.FAILED_PRECONDITION });
     await addMember(alice, owners.id, 'carol');
     await removeMember(carol, owners.id, 'alice');
     expect(await isMember('alice')).toBe(false);
-    await expect(orgs.removeMember({ actor: actor(carol), org: 'memberco', username: 'carol' })).rejects.toMatchObject({
+    await expect(h.orgs.removeMember({ actor: actor(carol), org: 'memberco', username: 'carol' })).rejects.toMatchObject({
       message: `user is the last member of owner team [uid: ${carol.id}]`,
     });
   });
@@ -473,23 +447,23 @@ describe('membership through teams', () => {
   it('removes a member from every team', async () => {
     await addMember(carol, crew.id, 'bob');
     await addMember(carol, other.id, 'bob');
-    await orgs.removeMember({ actor: actor(carol), org: 'memberco', username: 'bob' });
+    await h.orgs.removeMember({ actor: actor(carol), org: 'memberco', username: 'bob' });
     expect(await isMember('bob')).toBe(false);
-    expect((await teams.listTeamMembers({ viewer: actor(carol), teamId: crew.id })).users).toEqual([]);
-    await expect(orgs.removeMember({ actor: actor(bob), org: 'memberco', username: 'carol' })).rejects.toMatchObject({ code: Code.PERMISSION_DENIED });
+    expect((await h.teams.listTeamMembers({ viewer: actor(carol), teamId: crew.id })).users).toEqual([]);
+    await expect(h.orgs.removeMember({ actor: actor(bob), org: 'memberco', username: 'carol' })).rejects.toMatchObject({ code: Code.PERMISSION_DENIED });
   });
 
   it('drops members left without a team when a team is deleted', async () => {
     await addMember(carol, crew.id, 'bob');
-    await teams.deleteTeam({ actor: actor(carol), id: crew.id });
+    await h.teams.deleteTeam({ actor: actor(carol), id: crew.id });
     expect(await isMember('bob')).toBe(false);
-    await expect(teams.getTeam({ viewer: actor(carol), id: crew.id })).rejects.toMatchObject({ code: Code.NOT_FOUND, reason: 'team_not_found' });
+    await expect(h.teams.getTeam({ viewer: actor(carol), id: crew.id })).rejects.toMatchObject({ code: Code.NOT_FOUND, reason: 'team_not_found' });
   });
 
   it('answers a team member lookup', async () => {
-    const { user } = await teams.getTeamMember({ viewer: actor(carol), teamId: owners.id, username: 'carol' });
+    const { user } = await h.teams.getTeamMember({ viewer: actor(carol), teamId: owners.id, username: 'carol' });
     expect(user!.login).toBe('carol');
-    await expect(teams.getTeamMember({ viewer: actor(carol), teamId: owners.id, username: 'bob' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+    await expect(h.teams.getTeamMember({ viewer: actor(carol), teamId: owners.id, username: 'bob' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
   });
 });
 
@@ -503,7 +477,7 @@ describe('ListUserTeams', () => {
   let gina: User;
 
   beforeAll(async () => {
-    gina = await createUser('gina');
+    gina = await h.createUser('gina');
     grantco = (await createOrg(alice, 'grantco')).org!.id;
     otherco = (await createOrg(carol, 'otherco')).org!.id;
     devs = (await createTeam(alice, 'grantco', 'devs', { unitsMap: { 'repo.code': 'write', 'repo.issues': 'read' }, includesAllRepositories: true })).team!;
@@ -515,7 +489,7 @@ describe('ListUserTeams', () => {
   });
 
   it("answers every team of the user in the organization with the stored modes, by name", async () => {
-    const { teams: granted } = await teams.listUserTeams({ userId: gina.id, orgId: grantco });
+    const { teams: granted } = await h.teams.listUserTeams({ userId: gina.id, orgId: grantco });
     expect(granted).toEqual([
       {
         teamId: expect.any(Number),
@@ -539,14 +513,14 @@ describe('ListUserTeams', () => {
   });
 
   it('reports the Owners team as owner', async () => {
-    const { teams: granted } = await teams.listUserTeams({ userId: alice.id, orgId: grantco });
+    const { teams: granted } = await h.teams.listUserTeams({ userId: alice.id, orgId: grantco });
     expect(granted).toEqual([
       expect.objectContaining({ name: 'Owners', permission: 'owner', includesAllRepositories: true, canCreateOrgRepo: true, unitsMap: unitsAt('owner') }),
     ]);
   });
 
   it('answers the teams of every organization for org 0', async () => {
-    const { teams: granted } = await teams.listUserTeams({ userId: gina.id, orgId: 0 });
+    const { teams: granted } = await h.teams.listUserTeams({ userId: gina.id, orgId: 0 });
     expect(granted.map((team) => [team.orgId, team.name, team.unitsMap])).toEqual([
       [grantco, 'Admins', unitsAt('admin')],
       [grantco, 'devs', { 'repo.code': 'write', 'repo.issues': 'read' }],
@@ -555,10 +529,10 @@ describe('ListUserTeams', () => {
   });
 
   it('answers no teams for a non-member, and follows membership changes', async () => {
-    expect(await teams.listUserTeams({ userId: rita.id, orgId: grantco })).toEqual({ teams: [] });
-    expect(await teams.listUserTeams({ userId: 0, orgId: 0 })).toEqual({ teams: [] });
+    expect(await h.teams.listUserTeams({ userId: rita.id, orgId: grantco })).toEqual({ teams: [] });
+    expect(await h.teams.listUserTeams({ userId: 0, orgId: 0 })).toEqual({ teams: [] });
     await removeMember(alice, devs.id, 'gina');
-    const { teams: granted } = await teams.listUserTeams({ userId: gina.id, orgId: grantco });
+    const { teams: granted } = await h.teams.listUserTeams({ userId: gina.id, orgId: grantco });
     expect(granted.map((team) => team.name)).toEqual(['Admins']);
   });
 });
@@ -571,7 +545,7 @@ describe('permissions, rename and delete', () => {
   it('reports what a user may do in an organization', async () => {
     const { team } = await createTeam(alice, 'permco', 'makers', { canCreateOrgRepo: true });
     await addMember(alice, team!.id, 'bob');
-    const perms = (username: string) => orgs.getOrgPermissions({ viewer: actor(alice), username, org: 'permco' });
+    const perms = (username: string) => h.orgs.getOrgPermissions({ viewer: actor(alice), username, org: 'permco' });
     expect(await perms('alice')).toEqual({ isOwner: true, isAdmin: true, canWrite: true, canRead: true, canCreateRepository: true });
     // A team made through the API has mode none: Gitea reports no read either.
     expect(await perms('bob')).toEqual({ isOwner: false, isAdmin: false, canWrite: false, canRead: false, canCreateRepository: true });
@@ -579,30 +553,30 @@ describe('permissions, rename and delete', () => {
   });
 
   it('updates only the given fields', async () => {
-    const { org } = await orgs.updateOrg({ actor: actor(alice), org: 'permco', location: 'Mars', visibility: '' });
+    const { org } = await h.orgs.updateOrg({ actor: actor(alice), org: 'permco', location: 'Mars', visibility: '' });
     expect(org).toMatchObject({ location: 'Mars', visibility: 'public' });
-    expect((await orgs.updateOrg({ actor: actor(alice), org: 'permco', visibility: 'limited' })).org).toMatchObject({ location: 'Mars', visibility: 'limited' });
-    await expect(orgs.updateOrg({ actor: actor(alice), org: 'permco', visibility: 'hidden' })).rejects.toMatchObject({ code: Code.INVALID_ARGUMENT });
-    await expect(orgs.updateOrg({ actor: actor(bob), org: 'permco', location: 'x' })).rejects.toMatchObject({ code: Code.PERMISSION_DENIED });
-    await expect(orgs.updateOrg({ actor: ANONYMOUS, org: 'permco', location: 'x' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+    expect((await h.orgs.updateOrg({ actor: actor(alice), org: 'permco', visibility: 'limited' })).org).toMatchObject({ location: 'Mars', visibility: 'limited' });
+    await expect(h.orgs.updateOrg({ actor: actor(alice), org: 'permco', visibility: 'hidden' })).rejects.toMatchObject({ code: Code.INVALID_ARGUMENT });
+    await expect(h.orgs.updateOrg({ actor: actor(bob), org: 'permco', location: 'x' })).rejects.toMatchObject({ code: Code.PERMISSION_DENIED });
+    await expect(h.orgs.updateOrg({ actor: ANONYMOUS, org: 'permco', location: 'x' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
   });
 
   it('renames, leaving the old name as a redirect', async () => {
-    const rows = await newOutboxRows(() => orgs.renameOrg({ actor: actor(alice), org: 'permco', newName: 'PermCo2' }));
+    const rows = await newOutboxRows(() => h.orgs.renameOrg({ actor: actor(alice), org: 'permco', newName: 'PermCo2' }));
     expect(rows.map((r) => r.subject)).toEqual(['cairn.org.renamed']);
-    await expect(orgs.getOrg({ viewer: actor(alice), name: 'permco' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
-    expect((await orgs.getOrg({ viewer: actor(alice), name: 'permco2' })).org!.name).toBe('PermCo2');
+    await expect(h.orgs.getOrg({ viewer: actor(alice), name: 'permco' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+    expect((await h.orgs.getOrg({ viewer: actor(alice), name: 'permco2' })).org!.name).toBe('PermCo2');
     expect(await h.users.resolveName({ name: 'permco', viewer: actor(alice) })).toMatchObject({ name: 'PermCo2', redirect: true });
-    await expect(orgs.renameOrg({ actor: actor(alice), org: 'permco2', newName: 'alice' })).rejects.toMatchObject({ code: Code.ALREADY_EXISTS });
-    await expect(orgs.renameOrg({ actor: actor(alice), org: 'permco2', newName: 'api' })).rejects.toMatchObject({ code: Code.INVALID_ARGUMENT });
+    await expect(h.orgs.renameOrg({ actor: actor(alice), org: 'permco2', newName: 'alice' })).rejects.toMatchObject({ code: Code.ALREADY_EXISTS });
+    await expect(h.orgs.renameOrg({ actor: actor(alice), org: 'permco2', newName: 'api' })).rejects.toMatchObject({ code: Code.INVALID_ARGUMENT });
     // A new account may take the old name.
     await createOrg(alice, 'permco');
     expect(await h.users.resolveName({ name: 'permco', viewer: actor(alice) })).toMatchObject({ name: 'permco', redirect: false });
   });
 
   it('deletes a member of organizations only with purge, deleting the organizations they alone own', async () => {
-    const erin = await createUser('erin');
-    const frank = await createUser('frank');
+    const erin = await h.createUser('erin');
+    const frank = await h.createUser('frank');
     await createOrg(erin, 'erins');
     await createOrg(frank, 'shared');
     const owners = await ownersTeam(frank, 'shared');
@@ -613,17 +587,17 @@ describe('permissions, rename and delete', () => {
     });
     const rows = await newOutboxRows(() => h.users.deleteUser({ id: erin.id, actorId: admin.id, purge: true }));
     expect(rows.map((r) => r.subject)).toEqual(['cairn.org.deleted', 'cairn.org_member.removed', 'cairn.user.deleted']);
-    await expect(orgs.getOrg({ viewer: actor(admin), name: 'erins' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
-    const { users } = await teams.listTeamMembers({ viewer: actor(frank), teamId: owners.id });
+    await expect(h.orgs.getOrg({ viewer: actor(admin), name: 'erins' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+    const { users } = await h.teams.listTeamMembers({ viewer: actor(frank), teamId: owners.id });
     expect(users.map((u) => u.login)).toEqual(['frank']);
   });
 
   it('deletes an organization with its teams and memberships', async () => {
     const { team } = await createTeam(alice, 'permco2', 'gone');
-    const rows = await newOutboxRows(() => orgs.deleteOrg({ actor: actor(alice), org: 'permco2' }));
+    const rows = await newOutboxRows(() => h.orgs.deleteOrg({ actor: actor(alice), org: 'permco2' }));
     expect(rows.map((r) => r.subject)).toEqual(['cairn.org.deleted']);
-    await expect(orgs.getOrg({ viewer: actor(admin), name: 'permco2' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
-    await expect(teams.getTeam({ viewer: actor(admin), id: team!.id })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+    await expect(h.orgs.getOrg({ viewer: actor(admin), name: 'permco2' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+    await expect(h.teams.getTeam({ viewer: actor(admin), id: team!.id })).rejects.toMatchObject({ code: Code.NOT_FOUND });
     const { rows: left } = await h.sql.query('SELECT count(*)::int AS n FROM team_users WHERE team_id = $1', [team!.id]);
     expect(left[0].n).toBe(0);
   });

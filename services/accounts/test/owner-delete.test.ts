@@ -4,39 +4,15 @@
  * changes; a purge deletes the user's repositories and those of the organizations they are the last owner of
  * through repos, as the site administrator, before the user goes.
  */
-import { silentLogger } from '@cairn/log';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
-import type { Actor } from '@cairn/proto/cairn/common/v1/common';
-import { Code, createRpcClient, type RpcClient } from '@cairn/rpc';
-import { startHarness, type Harness } from './harness';
+import { Code } from '@cairn/rpc';
+import { actor, startHarness, type Harness } from './harness';
 
 let h: Harness;
-let orgs: RpcClient<typeof OrgServiceService>;
-let teams: RpcClient<typeof TeamServiceService>;
 let admin: User;
 
-const actor = (user: User): Actor => ({ userId: user.id, isAdmin: user.isAdmin, isRestricted: user.restricted });
-
-async function createUser(username: string, isAdmin = false): Promise<User> {
-  const { user } = await h.users.createUser({
-    username,
-    email: `${username}@example.com`,
-    password: 'password-123',
-    fullName: '',
-    loginName: '',
-    sourceId: 0,
-    mustChangePassword: false,
-    restricted: false,
-    visibility: '',
-    isAdmin,
-    actorId: 0,
-  });
-  return user!;
-}
-
 async function createOrg(by: User, name: string): Promise<number> {
-  const { org } = await orgs.createOrg({
+  const { org } = await h.orgs.createOrg({
     actor: actor(by),
     ownerId: 0,
     name,
@@ -52,8 +28,8 @@ async function createOrg(by: User, name: string): Promise<number> {
 }
 
 async function addOwner(by: User, org: string, username: string): Promise<void> {
-  const { teams: found } = await teams.searchTeams({ viewer: actor(by), org, keyword: 'owners', includeDescription: false });
-  await teams.addTeamMember({ actor: actor(by), teamId: found.find((team) => team.name === 'Owners')!.id, username });
+  const { teams: found } = await h.teams.searchTeams({ viewer: actor(by), org, keyword: 'owners', includeDescription: false });
+  await h.teams.addTeamMember({ actor: actor(by), teamId: found.find((team) => team.name === 'Owners')!.id, username });
 }
 
 async function outboxSubjects(): Promise<string[]> {
@@ -67,15 +43,10 @@ const userExists = (id: number) => h.users.getUser({ id, viewer: actor(admin) })
 
 beforeAll(async () => {
   h = await startHarness();
-  const target = `127.0.0.1:${h.service.port}`;
-  orgs = createRpcClient(OrgServiceService, { target, service: 'accounts', logger: silentLogger() });
-  teams = createRpcClient(TeamServiceService, { target, service: 'accounts', logger: silentLogger() });
-  admin = await createUser('root', true);
+  admin = await h.createUser('root', { isAdmin: true });
 });
 
 afterAll(async () => {
-  orgs?.close();
-  teams?.close();
   await h?.stop();
 });
 
@@ -85,7 +56,7 @@ beforeEach(() => {
 
 describe('DeleteUser of an owner of repositories', () => {
   it("refuses without purge with Gitea's message, changing nothing", async () => {
-    const owner = await createUser('keeper');
+    const owner = await h.createUser('keeper');
     h.repos.add(owner.id);
     const before = await outboxSubjects();
     await expect(h.users.deleteUser({ id: owner.id, actorId: admin.id, purge: false })).rejects.toMatchObject({
@@ -100,7 +71,7 @@ describe('DeleteUser of an owner of repositories', () => {
   });
 
   it('checks repositories before organization membership, as Gitea', async () => {
-    const member = await createUser('both');
+    const member = await h.createUser('both');
     await createOrg(member, 'both-org');
     const repo = h.repos.add(member.id);
     await expect(h.users.deleteUser({ id: member.id, actorId: admin.id, purge: false })).rejects.toMatchObject({ reason: 'owner_has_repositories' });
@@ -110,15 +81,15 @@ describe('DeleteUser of an owner of repositories', () => {
   });
 
   it('deletes a user without repositories, after asking', async () => {
-    const plain = await createUser('plain');
+    const plain = await h.createUser('plain');
     await h.users.deleteUser({ id: plain.id, actorId: admin.id, purge: false });
     expect(await userExists(plain.id)).toBe(false);
     expect(h.repos.calls).toEqual([{ rpc: 'count', ownerId: plain.id }]);
   });
 
   it('with purge, deletes the repositories of the user and of the organizations they alone own as the admin, then the user', async () => {
-    const erin = await createUser('erin');
-    const frank = await createUser('frank');
+    const erin = await h.createUser('erin');
+    const frank = await h.createUser('frank');
     const own = [h.repos.add(erin.id), h.repos.add(erin.id), h.repos.add(erin.id)];
     const alone = await createOrg(erin, 'erin-alone');
     const aloneRepo = h.repos.add(alone);
@@ -140,12 +111,12 @@ describe('DeleteUser of an owner of repositories', () => {
     for (const call of [...deleted, ...h.repos.calls.filter((c) => c.rpc === 'list')]) {
       expect(call.actor).toEqual({ userId: admin.id, isAdmin: true, isRestricted: false });
     }
-    await expect(orgs.getOrg({ viewer: actor(admin), name: 'erin-alone' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
-    await expect(orgs.getOrg({ viewer: actor(admin), name: 'erin-shared' })).resolves.toHaveProperty('org.id', shared);
+    await expect(h.orgs.getOrg({ viewer: actor(admin), name: 'erin-alone' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+    await expect(h.orgs.getOrg({ viewer: actor(admin), name: 'erin-shared' })).resolves.toHaveProperty('org.id', shared);
   });
 
   it('deletes nothing through repos for an organization id or an unknown id', async () => {
-    const owner = await createUser('orgmaker');
+    const owner = await h.createUser('orgmaker');
     const org = await createOrg(owner, 'not-a-user');
     const repo = h.repos.add(org);
     await expect(h.users.deleteUser({ id: org, actorId: admin.id, purge: true })).rejects.toMatchObject({ code: Code.INVALID_ARGUMENT });
@@ -157,30 +128,30 @@ describe('DeleteUser of an owner of repositories', () => {
 
 describe('DeleteOrg of an owner of repositories', () => {
   it("refuses while the organization owns repositories, with Gitea's message, then deletes it once they are gone", async () => {
-    const owner = await createUser('orgowner');
+    const owner = await h.createUser('orgowner');
     const org = await createOrg(owner, 'busy-org');
     const repo = h.repos.add(org);
     const before = await outboxSubjects();
-    await expect(orgs.deleteOrg({ actor: actor(owner), org: 'busy-org' })).rejects.toMatchObject({
+    await expect(h.orgs.deleteOrg({ actor: actor(owner), org: 'busy-org' })).rejects.toMatchObject({
       code: Code.FAILED_PRECONDITION,
       reason: 'owner_has_repositories',
       message: `user still has ownership of repositories [uid: ${org}]`,
     });
     expect(await outboxSubjects()).toEqual(before);
-    await expect(orgs.getOrg({ viewer: actor(owner), name: 'busy-org' })).resolves.toHaveProperty('org.id', org);
+    await expect(h.orgs.getOrg({ viewer: actor(owner), name: 'busy-org' })).resolves.toHaveProperty('org.id', org);
 
     h.repos.remove(repo);
-    await orgs.deleteOrg({ actor: actor(owner), org: 'busy-org' });
-    await expect(orgs.getOrg({ viewer: actor(admin), name: 'busy-org' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+    await h.orgs.deleteOrg({ actor: actor(owner), org: 'busy-org' });
+    await expect(h.orgs.getOrg({ viewer: actor(admin), name: 'busy-org' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
     expect((await outboxSubjects()).slice(before.length)).toEqual(['cairn.org.deleted']);
   });
 
   it('answers who may not delete the organization as before, without asking repos', async () => {
-    const owner = await createUser('guarded');
-    const stranger = await createUser('stranger');
+    const owner = await h.createUser('guarded');
+    const stranger = await h.createUser('stranger');
     const org = await createOrg(owner, 'guarded-org');
     h.repos.add(org);
-    await expect(orgs.deleteOrg({ actor: actor(stranger), org: 'guarded-org' })).rejects.toMatchObject({ code: Code.PERMISSION_DENIED });
+    await expect(h.orgs.deleteOrg({ actor: actor(stranger), org: 'guarded-org' })).rejects.toMatchObject({ code: Code.PERMISSION_DENIED });
     expect(h.repos.calls).toEqual([]);
   });
 });

@@ -11,10 +11,10 @@ import { silentLogger } from '@cairn/log';
 import { CreateUserRequest, UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { UserCreated } from '@cairn/proto/cairn/accounts/v1/events';
 import { Code, createHealthClient, createRpcClient } from '@cairn/rpc';
-import { createTestDatabase, type TestDatabase } from '@cairn/testing';
+import { createTestDatabase, eventually, type TestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
 import { start } from '../src/index';
-import { eventually, recordingBus } from './harness';
+import { recordingBus } from './harness';
 
 const logger = silentLogger();
 let database: TestDatabase;

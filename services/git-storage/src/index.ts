@@ -5,13 +5,12 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type OutboxRelay, prepareOutbox, startOutboxRelay } from '@cairn/bus';
-import { openDatabase } from '@cairn/db';
+import { prepareOutbox, startOutboxRelay } from '@cairn/bus';
 import { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
-import { createRpcClient, type RpcClient } from '@cairn/rpc';
-import type { RunningService, ServiceStartOptions } from '@cairn/service';
+import { createRpcClient } from '@cairn/rpc';
+import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { GIT_STREAM, GIT_SUBJECTS } from './events/subjects';
-import { type HookServer, startHookServer } from './push/hook-server';
+import { startHookServer } from './push/hook-server';
 import { createGitStorageServer } from './server';
 
 export { GIT_STREAM, GIT_SUBJECTS, GitSubject } from './events/subjects';
@@ -36,40 +35,18 @@ export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger, bus } = options;
   const root = path.join(config.workDir, 'repositories');
   await mkdir(root, { recursive: true });
-  const db = await openDatabase({
-    url: config.database.url,
-    schema: DATABASE_SCHEMA,
-    logger,
-    maxConnections: config.database.maxOpenConns,
-  });
-  let relay: OutboxRelay | undefined;
-  let hooks: HookServer | undefined;
-  let gpgKeys: RpcClient<typeof GpgKeyServiceService> | undefined;
-  try {
+  return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA }, async ({ db, onStop }) => {
+    // Connects on its first call (a protected push checking commit signatures).
+    const gpgKeys = createRpcClient(GpgKeyServiceService, { target: config.services.accounts.addr, service: 'accounts', logger });
+    onStop(() => gpgKeys.close());
     await prepareOutbox(db);
     await bus.ensureStream(GIT_STREAM, [...GIT_SUBJECTS]);
-    relay = startOutboxRelay({ db, bus, logger });
-    hooks = await startHookServer(logger);
-    gpgKeys = createRpcClient(GpgKeyServiceService, { target: config.services.accounts.addr, service: 'accounts', logger });
+    const relay = startOutboxRelay({ db, bus, logger });
+    onStop(() => relay.stop());
+    const hooks = await startHookServer(logger);
+    onStop(() => hooks.stop());
     // `[api] DEFAULT_MAX_BLOB_SIZE = 0` only hides content in Gitea's reads; it must not refuse every written file.
-    const server = createGitStorageServer({ root, db, logger, gpgKeys, maxFileSize: config.api.defaultMaxBlobSize > 0 ? config.api.defaultMaxBlobSize : undefined }, hooks, logger);
-    const port = await server.start(options.listen ?? config.services['git-storage'].listen);
-    server.setServing(true);
-    let stopping: Promise<void> | undefined;
-    const stop = (): Promise<void> =>
-      (stopping ??= (async () => {
-        await server.stop();
-        await hooks?.stop();
-        await relay?.stop();
-        gpgKeys?.close();
-        await db.close();
-      })());
-    return { name: SERVICE_NAME, port, stop };
-  } catch (error) {
-    gpgKeys?.close();
-    await hooks?.stop();
-    await relay?.stop();
-    await db.close();
-    throw error;
-  }
+    const maxFileSize = config.api.defaultMaxBlobSize > 0 ? config.api.defaultMaxBlobSize : undefined;
+    return createGitStorageServer({ root, db, logger, gpgKeys, maxFileSize }, hooks, logger);
+  });
 }

@@ -1,5 +1,7 @@
-import type { ListCommitsRequest } from '@cairn/proto/cairn/git/v1/git_service';
+import type { FindVerificationKeysRequest } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
+import type { GetCommitRequest, ListCommitsRequest } from '@cairn/proto/cairn/git/v1/git_service';
 import { Code } from '@cairn/rpc';
+import { createGpgKeyring } from '@cairn/testing';
 import { type GitStorageFixture, type TestRepository, git, rejection, startGitStorageFixture } from './git-repo-fixture';
 
 let fixture: GitStorageFixture;
@@ -15,7 +17,11 @@ afterAll(async () => {
 const T0 = 1_700_000_000;
 
 function listCommits(repo: TestRepository, options: Partial<ListCommitsRequest>) {
-  return fixture.commits.listCommits({ repository: repo.repository, revision: 'main', path: '', page: 1, limit: 50, withStats: false, ...options });
+  return fixture.commits.listCommits({ repository: repo.repository, revision: 'main', path: '', page: 1, limit: 50, withStats: false, withVerification: false, ...options });
+}
+
+function getCommit(repo: TestRepository, revision: string, options: Partial<GetCommitRequest> = {}) {
+  return fixture.commits.getCommit({ repository: repo.repository, revision, withStats: false, withVerification: false, ...options });
 }
 
 /** `count` linear commits on main through fast-import: commit i (1-based) at T0 + i minutes, touching f.txt. */
@@ -99,9 +105,9 @@ describe('stats, signatures and errors', () => {
       ['dir/c.txt', 'added', 1],
     ]);
 
-    const single = await fixture.commits.getCommit({ repository: repo.repository, revision: second!, withStats: true });
+    const single = await getCommit(repo, second!, { withStats: true });
     expect(single.commit?.files).toEqual(latest?.files);
-    const plain = await fixture.commits.getCommit({ repository: repo.repository, revision: 'main', withStats: false });
+    const plain = await getCommit(repo, 'main');
     expect(plain.commit?.files).toEqual([]);
     expect(plain.commit?.additions).toBe(0);
   });
@@ -120,7 +126,7 @@ describe('stats, signatures and errors', () => {
     const signed = git(['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: repo.gitDir, input: raw }).stdout.trim();
     git(['update-ref', 'refs/heads/signed', signed], { cwd: repo.gitDir });
 
-    const { commit } = await fixture.commits.getCommit({ repository: repo.repository, revision: 'signed', withStats: false });
+    const { commit } = await getCommit(repo, 'signed');
     expect(commit).toMatchObject({
       sha: signed,
       treeSha: tree,
@@ -131,25 +137,88 @@ describe('stats, signatures and errors', () => {
       signature: `${signature}\n`,
       signedPayload: payload,
     });
-    const unsigned = await fixture.commits.getCommit({ repository: repo.repository, revision: base!.slice(0, 8), withStats: false });
+    const unsigned = await getCommit(repo, base!.slice(0, 8));
     expect(unsigned.commit).toMatchObject({ sha: base, signature: '', signedPayload: '', author: { timezone: '+0530' } });
   });
 
   it('answers NOT_FOUND for unknown revisions, INVALID_ARGUMENT for option-like ones, FAILED_PRECONDITION for empty history', async () => {
     const repo = fixture.newRepository();
     fixture.commitOn(repo, 'main', [{ files: { 'a.txt': 'a' }, message: 'base', at: T0 }]);
-    const unknown = await rejection(fixture.commits.getCommit({ repository: repo.repository, revision: 'deadbeef', withStats: false }));
+    const unknown = await rejection(getCommit(repo, 'deadbeef'));
     expect(unknown).toMatchObject({ code: Code.NOT_FOUND, reason: 'revision_not_found' });
     const unknownList = await rejection(listCommits(repo, { revision: 'nope', limit: 5 }));
     expect(unknownList.code).toBe(Code.NOT_FOUND);
     for (const revision of ['--all', '-n1', 'main..main', 'main\nx']) {
-      const error = await rejection(fixture.commits.getCommit({ repository: repo.repository, revision, withStats: false }));
+      const error = await rejection(getCommit(repo, revision));
       expect(error).toMatchObject({ code: Code.INVALID_ARGUMENT, reason: 'invalid_revision' });
     }
     const empty = fixture.newRepository();
     const emptyList = await rejection(listCommits(empty, { revision: '', limit: 5 }));
     expect(emptyList).toMatchObject({ code: Code.FAILED_PRECONDITION, reason: 'empty_repository' });
-    const emptyGet = await rejection(fixture.commits.getCommit({ repository: empty.repository, revision: 'main', withStats: false }));
+    const emptyGet = await rejection(getCommit(empty, 'main'));
     expect(emptyGet.code).toBe(Code.NOT_FOUND);
+  });
+});
+
+describe('verification', () => {
+  const keyring = createGpgKeyring();
+  const asked: FindVerificationKeysRequest[] = [];
+  let signer: string;
+  let stranger: string;
+
+  beforeAll(() => {
+    signer = keyring.generateKey('Cid Committer <cid@example.com>');
+    stranger = keyring.generateKey('Eve <eve@example.com>');
+    const publicKey = keyring.exportPublicKey(signer);
+    // accounts' answer: Cid (user 42) registered `signer`; nobody registered `stranger`.
+    fixture.context.gpgKeys = {
+      findVerificationKeys: async (request) => {
+        asked.push(request);
+        const keys = request.emails.filter((email) => email.toLowerCase() === 'cid@example.com');
+        return { keys: keys.map((email) => ({ email, userId: 42, publicKey, keyIds: [keyring.listKey(signer).keyId] })) };
+      },
+    };
+  });
+
+  afterAll(() => keyring.dispose());
+
+  /** Writes a commit on top of `parent` committed by `email`, signed by `sign` (answering the armored signature). */
+  function signedCommit(repo: TestRepository, parent: string, email: string, subject: string, sign: (payload: string) => string): string {
+    const tree = git(['rev-parse', `${parent}^{tree}`], { cwd: repo.gitDir }).stdout.trim();
+    const payload = `tree ${tree}\nparent ${parent}\nauthor A <${email}> ${T0} +0000\ncommitter C <${email}> ${T0} +0000\n\n${subject}\n`;
+    const header = `gpgsig ${sign(payload).trimEnd().split('\n').join('\n ')}\n`;
+    const raw = payload.replace(`\n\n${subject}`, `\n${header}\n${subject}`);
+    return git(['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: repo.gitDir, input: raw }).stdout.trim();
+  }
+
+  it('verifies signatures against the committer\'s registered keys with one accounts call per page', async () => {
+    const repo = fixture.newRepository();
+    const [base] = fixture.commitOn(repo, 'main', [{ files: { 'a.txt': 'a' }, message: 'unsigned', at: T0 }]);
+    const good = signedCommit(repo, base!, 'cid@example.com', 'good', (payload) => keyring.signDetached(signer, payload));
+    const foreign = signedCommit(repo, good, 'cid@example.com', 'foreign', (payload) => keyring.signDetached(stranger, payload));
+    const unknown = signedCommit(repo, foreign, 'eve@example.com', 'unknown', (payload) => keyring.signDetached(stranger, payload));
+    const garbled = signedCommit(repo, unknown, 'cid@example.com', 'garbled', () => '-----BEGIN PGP SIGNATURE-----\n\nnot base64!\n-----END PGP SIGNATURE-----');
+    git(['update-ref', 'refs/heads/main', garbled], { cwd: repo.gitDir });
+    asked.length = 0;
+
+    const { commits } = await listCommits(repo, { withVerification: true });
+    expect(asked).toEqual([{ emails: ['cid@example.com', 'eve@example.com'] }]);
+    const bySha = new Map(commits.map((commit) => [commit.sha, commit.verification]));
+    const none = { signerEmail: '', signerUserId: 0, keyId: '' };
+    expect(bySha.get(good)).toEqual({ verified: true, reason: '', signerEmail: 'cid@example.com', signerUserId: 42, keyId: keyring.listKey(signer).keyId });
+    expect(bySha.get(foreign)).toEqual({ verified: false, reason: 'gpg.error.no_gpg_keys_found', ...none });
+    expect(bySha.get(unknown)).toEqual({ verified: false, reason: 'gpg.error.no_gpg_keys_found', ...none });
+    expect(bySha.get(garbled)).toEqual({ verified: false, reason: 'gpg.error.extract_sign', ...none });
+    expect(bySha.get(base!)).toEqual({ verified: false, reason: 'gpg.error.not_signed_commit', ...none });
+
+    const single = await getCommit(repo, good, { withVerification: true });
+    expect(single.commit?.verification).toMatchObject({ verified: true, signerUserId: 42 });
+    asked.length = 0;
+    const plain = await getCommit(repo, good);
+    expect(plain.commit?.verification).toBeUndefined();
+    const unsignedOnly = await getCommit(repo, base!, { withVerification: true });
+    expect(unsignedOnly.commit?.verification).toMatchObject({ verified: false, reason: 'gpg.error.not_signed_commit' });
+    // Neither a commit without verification nor an unsigned one asks accounts.
+    expect(asked).toEqual([]);
   });
 });

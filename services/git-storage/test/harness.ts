@@ -14,7 +14,9 @@ import { GpgKeyServiceService, type VerificationKey } from '@cairn/proto/cairn/a
 import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
 import {
   type BranchRule,
+  type CreateRepositoryRequest,
   type PushContext,
+  type Repository,
   RepositoryServiceService,
   type Signature,
   SmartHttpServiceService,
@@ -31,6 +33,26 @@ export const ZERO_SHA = '0'.repeat(40);
 export const PUSHER: PushContext = { pusherId: 7, repoOwnerId: 3, repoPrivate: true, pusherName: 'alice' };
 
 export const AUTHOR: Signature = { name: 'Alice', email: 'alice@example.com', when: new Date('2024-05-06T07:08:09Z'), timezone: '+0200' };
+
+/** Repository `repoId` on the default storage. */
+export const repository = (repoId: number): Repository => ({ storage: '', repoId });
+
+/** CreateRepository's request for `repoId`: an empty "demo" on main by AUTHOR, unless `fields` say otherwise. */
+export function createRequest(repoId: number, fields: Partial<CreateRepositoryRequest> = {}): CreateRepositoryRequest {
+  return {
+    repository: repository(repoId),
+    defaultBranch: 'main',
+    autoInit: false,
+    readme: '',
+    gitignores: '',
+    license: '',
+    repoName: 'demo',
+    description: '',
+    author: AUTHOR,
+    ownerName: '',
+    ...fields,
+  };
+}
 
 /** A rule for `name` with every permission; tests switch off what they check. */
 export function rule(name: string, fields: Partial<BranchRule> = {}): BranchRule {
@@ -68,6 +90,8 @@ export interface GitStorageHarness {
   gitDir(repoId: number): string;
   /** A fresh repository id for this run. */
   nextRepoId(): number;
+  /** Creates an empty repository (createRequest's, with `fields` changed) under a fresh id, and returns the id. */
+  createEmpty(fields?: Partial<CreateRepositoryRequest>): Promise<number>;
   /** A scratch directory removed at stop. */
   scratch(name: string): string;
   /** The cairn.git.pushed events in the outbox, oldest first. */
@@ -164,8 +188,13 @@ export async function startGitStorage(env: NodeJS.ProcessEnv = {}): Promise<GitS
     keys,
     policies,
     url: bridge.url,
-    gitDir: (repoId) => repositoryPath(root, { storage: '', repoId }),
+    gitDir: (repoId) => repositoryPath(root, repository(repoId)),
     nextRepoId: () => ++repoIds,
+    async createEmpty(fields) {
+      const id = ++repoIds;
+      await repositories.createRepository(createRequest(id, fields));
+      return id;
+    },
     scratch(name) {
       const dir = mkdtempSync(path.join(tmpdir(), `cairn-git-${name}-`));
       scratchDirs.push(dir);

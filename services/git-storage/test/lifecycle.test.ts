@@ -12,7 +12,7 @@ import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
 import { ContentServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import { Code, checkHealth, createRpcClient } from '@cairn/rpc';
 import { GIT_STREAM, GIT_SUBJECTS, GitSubject } from '../src/index';
-import { AUTHOR, type GitStorageHarness, PUSHER, gitOk, startGitStorage } from './harness';
+import { AUTHOR, type GitStorageHarness, PUSHER, gitOk, repository, startGitStorage } from './harness';
 
 let h: GitStorageHarness;
 /** `[api] DEFAULT_MAX_BLOB_SIZE` of this instance: the largest file WriteFiles takes. */
@@ -39,23 +39,10 @@ it('serves health for every service', async () => {
 it('refuses files over [api] DEFAULT_MAX_BLOB_SIZE in WriteFiles', async () => {
   const contents = createRpcClient(ContentServiceService, { target: h.target, service: 'git-storage', logger: silentLogger() });
   try {
-    const id = h.nextRepoId();
-    const repository = { storage: '', repoId: id };
-    await h.repositories.createRepository({
-      repository,
-      defaultBranch: 'main',
-      autoInit: false,
-      readme: '',
-      gitignores: '',
-      license: '',
-      repoName: 'limits',
-      description: '',
-      author: AUTHOR,
-      ownerName: '',
-    });
+    const limits = repository(await h.createEmpty({ repoName: 'limits' }));
     const write = (size: number) =>
       contents.writeFiles({
-        repository,
+        repository: limits,
         branch: '',
         newBranch: '',
         files: [{ operation: 'create', path: `f${size}.bin`, content: Buffer.alloc(size, 0x61), sha: '', fromPath: '' }],
@@ -82,19 +69,7 @@ it('relays cairn.git.pushed from the outbox to the bus', async () => {
     handler: async (message) => void received.push(message),
   });
   try {
-    const id = h.nextRepoId();
-    await h.repositories.createRepository({
-      repository: { storage: '', repoId: id },
-      defaultBranch: 'main',
-      autoInit: false,
-      readme: '',
-      gitignores: '',
-      license: '',
-      repoName: 'demo',
-      description: '',
-      author: AUTHOR,
-      ownerName: '',
-    });
+    const id = await h.createEmpty();
     const work = path.join(h.scratch('life'), 'repo');
     await gitOk(['init', '--quiet', '--initial-branch=main', work]);
     writeFileSync(path.join(work, 'a.txt'), 'a\n');

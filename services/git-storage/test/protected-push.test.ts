@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type GpgKeyring, createGpgKeyring } from '@cairn/testing';
-import { AUTHOR, type GitStorageHarness, PUSHER, git, gitOk, rule, startGitStorage } from './harness';
+import { type GitStorageHarness, PUSHER, git, gitOk, rule, startGitStorage } from './harness';
 
 let h: GitStorageHarness;
 let keyring: GpgKeyring;
@@ -29,8 +29,6 @@ afterAll(async () => {
   await h.stop();
 });
 
-const repository = (repoId: number) => ({ storage: '', repoId });
-
 interface Setup {
   id: number;
   work: string;
@@ -38,19 +36,7 @@ interface Setup {
 
 /** A repository whose main has one commit (pushed before any rule), and a working copy of it. */
 async function setup(): Promise<Setup> {
-  const id = h.nextRepoId();
-  await h.repositories.createRepository({
-    repository: repository(id),
-    defaultBranch: 'main',
-    autoInit: false,
-    readme: '',
-    gitignores: '',
-    license: '',
-    repoName: 'demo',
-    description: '',
-    author: AUTHOR,
-    ownerName: '',
-  });
+  const id = await h.createEmpty();
   const work = path.join(h.scratch('work'), 'repo');
   await gitOk(['init', '--quiet', '--initial-branch=main', work]);
   await commit(work, 'base.txt', 'base');

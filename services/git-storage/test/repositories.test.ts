@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Code, type CairnError, isCairnError } from '@cairn/rpc';
-import { AUTHOR, type GitStorageHarness, gitOk, startGitStorage } from './harness';
+import { type GitStorageHarness, createRequest, gitOk, repository, startGitStorage } from './harness';
 
 let h: GitStorageHarness;
 
@@ -19,24 +19,6 @@ async function failure(promise: Promise<unknown>): Promise<CairnError> {
   );
   if (!isCairnError(error)) throw new Error(`expected a CairnError, got ${String(error)}`);
   return error;
-}
-
-const repository = (repoId: number) => ({ storage: '', repoId });
-
-function createRequest(repoId: number, fields: Record<string, unknown> = {}) {
-  return {
-    repository: repository(repoId),
-    defaultBranch: 'main',
-    autoInit: false,
-    readme: '',
-    gitignores: '',
-    license: '',
-    repoName: 'demo',
-    description: '',
-    author: AUTHOR,
-    ownerName: '',
-    ...fields,
-  };
 }
 
 /** A file of `branch` in the bare repository. */

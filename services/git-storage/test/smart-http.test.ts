@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Code } from '@cairn/rpc';
-import { AUTHOR, type GitStorageHarness, PUSHER, ZERO_SHA, git, gitOk, startGitStorage } from './harness';
+import { type GitStorageHarness, PUSHER, ZERO_SHA, git, gitOk, repository, startGitStorage } from './harness';
 
 let h: GitStorageHarness;
 
@@ -12,25 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.stop();
 });
-
-const repository = (repoId: number) => ({ storage: '', repoId });
-
-async function createEmpty(): Promise<number> {
-  const id = h.nextRepoId();
-  await h.repositories.createRepository({
-    repository: repository(id),
-    defaultBranch: 'main',
-    autoInit: false,
-    readme: '',
-    gitignores: '',
-    license: '',
-    repoName: 'demo',
-    description: '',
-    author: AUTHOR,
-    ownerName: '',
-  });
-  return id;
-}
 
 /** A working copy with `count` commits on main, each adding a file. */
 async function workingCopy(count: number): Promise<string> {
@@ -52,7 +33,7 @@ async function collect(messages: AsyncIterable<{ data: Buffer }>): Promise<Buffe
 
 describe('InfoRefs', () => {
   it('frames a v0 advertisement with the service line, and a v2 one without', async () => {
-    const id = await createEmpty();
+    const id = await h.createEmpty();
     const v0 = await collect(h.smartHttp.infoRefs({ repository: repository(id), service: 'git-upload-pack', gitProtocol: '' }));
     expect(v0.subarray(0, 34).toString()).toBe('001e# service=git-upload-pack\n0000');
     const receive = await collect(h.smartHttp.infoRefs({ repository: repository(id), service: 'git-receive-pack', gitProtocol: 'version=2' }));
@@ -66,7 +47,7 @@ describe('InfoRefs', () => {
   it('answers NOT_FOUND for a missing repository and INVALID_ARGUMENT for an unknown service', async () => {
     const missing = h.smartHttp.infoRefs({ repository: repository(h.nextRepoId()), service: 'git-upload-pack', gitProtocol: '' });
     await expect(collect(missing)).rejects.toMatchObject({ code: Code.NOT_FOUND });
-    const id = await createEmpty();
+    const id = await h.createEmpty();
     const unknown = h.smartHttp.infoRefs({ repository: repository(id), service: 'git-upload-archive', gitProtocol: '' });
     await expect(collect(unknown)).rejects.toMatchObject({ code: Code.INVALID_ARGUMENT });
   });
@@ -74,7 +55,7 @@ describe('InfoRefs', () => {
 
 describe('git over smart HTTP', () => {
   it('pushes, clones (v0 and v2) and fetches, and publishes one cairn.git.pushed per push', async () => {
-    const id = await createEmpty();
+    const id = await h.createEmpty();
     const work = await workingCopy(3);
     const before = (await h.pushedEvents()).length;
 
@@ -129,7 +110,7 @@ describe('git over smart HTTP', () => {
   });
 
   it('publishes deletions and nothing for a push that changes no ref', async () => {
-    const id = await createEmpty();
+    const id = await h.createEmpty();
     const work = await workingCopy(1);
     await gitOk(['push', '--quiet', h.url(id), 'main', 'main:refs/heads/old'], { cwd: work });
     const before = (await h.pushedEvents()).length;
@@ -144,7 +125,7 @@ describe('git over smart HTTP', () => {
   });
 
   it('serves partial clones (uploadpack.allowFilter)', async () => {
-    const id = await createEmpty();
+    const id = await h.createEmpty();
     const work = await workingCopy(2);
     await gitOk(['push', '--quiet', h.url(id), 'main'], { cwd: work });
     const clone = path.join(h.scratch('partial'), 'repo');
@@ -153,7 +134,7 @@ describe('git over smart HTTP', () => {
   });
 
   it('refuses a receive-pack without a pusher, and an empty request stream', async () => {
-    const id = await createEmpty();
+    const id = await h.createEmpty();
     async function* requests() {
       yield { repository: repository(id), gitProtocol: '', push: undefined, rules: [], data: Buffer.alloc(0) };
     }

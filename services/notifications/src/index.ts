@@ -5,10 +5,9 @@
  */
 import path from 'node:path';
 import { prepareOutbox, type Subscription } from '@cairn/bus';
-import { openDatabase } from '@cairn/db';
 import { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { createRpcClient } from '@cairn/rpc';
-import type { RunningService, ServiceStartOptions } from '@cairn/service';
+import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { startActivityConsumer } from './events/activity-consumer';
 import { GIT_STREAM, GIT_SUBJECTS } from './events/git-stream';
 import { startReposConsumer } from './events/repos-consumer';
@@ -40,46 +39,17 @@ export type { RunningService };
  */
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger, bus } = options;
-  const db = await openDatabase({
-    url: config.database.url,
-    schema: DATABASE_SCHEMA,
-    logger,
-    maxConnections: config.database.maxOpenConns,
-    migrationsDir: MIGRATIONS_DIR,
-  });
-  const repos = createRpcClient(RepoServiceService, {
-    target: config.services.repos.addr,
-    service: 'repos',
-    logger,
-    deadlineMs: config.rpc.deadlineMs,
-  });
-  const consumers: Subscription[] = [];
-  const stopConsumers = async (): Promise<void> => {
-    await Promise.all(consumers.map((consumer) => consumer.stop()));
-  };
-  try {
+  return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {
+    const repos = createRpcClient(RepoServiceService, { target: config.services.repos.addr, service: 'repos', logger, deadlineMs: config.rpc.deadlineMs });
+    onStop(() => repos.close());
     // The consumers' processed-event ids live beside the outbox.
     await prepareOutbox(db);
     await bus.ensureStream(GIT_STREAM, [...GIT_SUBJECTS]);
     await bus.ensureStream(REPOS_STREAM, [...REPOS_SUBJECTS]);
+    const consumers: Subscription[] = [];
+    onStop(async () => void (await Promise.all(consumers.map((consumer) => consumer.stop()))));
     consumers.push(await startActivityConsumer({ db, bus, logger }));
     consumers.push(await startReposConsumer({ db, bus, logger }));
-    const server = createNotificationsServer({ db, repoAccess: repos }, logger);
-    const port = await server.start(options.listen ?? config.services.notifications.listen);
-    server.setServing(true);
-    let stopping: Promise<void> | undefined;
-    const stop = (): Promise<void> =>
-      (stopping ??= (async () => {
-        await server.stop();
-        await stopConsumers();
-        repos.close();
-        await db.close();
-      })());
-    return { name: SERVICE_NAME, port, stop };
-  } catch (error) {
-    await stopConsumers();
-    repos.close();
-    await db.close();
-    throw error;
-  }
+    return createNotificationsServer({ db, repoAccess: repos }, logger);
+  });
 }

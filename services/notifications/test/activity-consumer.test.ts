@@ -6,10 +6,10 @@
 import { type Bus, type BusMessage, type Subscription, prepareOutbox } from '@cairn/bus';
 import { type Database, openDatabase, sql, z } from '@cairn/db';
 import { silentLogger } from '@cairn/log';
-import { createTestDatabase, uniqueName, type TestDatabase } from '@cairn/testing';
+import { createTestDatabase, eventually, uniqueName, type TestDatabase } from '@cairn/testing';
 import { MIGRATIONS_DIR, gitPushedHandler, startActivityConsumer } from '../src/index';
 import { busAdapters } from './buses';
-import { ZERO_SHA, branchUpdate, eventually, gitPushed, publishPush } from './harness';
+import { ZERO_SHA, branchUpdate, gitPushed, publishPush } from './harness';
 
 const logger = silentLogger();
 const DURABLE = 'activity';

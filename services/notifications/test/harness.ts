@@ -113,16 +113,3 @@ export async function startService(): Promise<ServiceHarness> {
     },
   };
 }
-
-/** Polls until `check` stops throwing (events are applied after they are published). */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}

@@ -7,7 +7,8 @@
 import { bucketOf } from '../src/domain/heatmap-buckets';
 import { CairnError, Code, isCairnError } from '@cairn/rpc';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
-import { ZERO_SHA, branchUpdate, eventually, gitPushed, startService, type ServiceHarness } from './harness';
+import { eventually } from '@cairn/testing';
+import { ZERO_SHA, branchUpdate, gitPushed, startService, type ServiceHarness } from './harness';
 
 const OWNER = 1;
 const DAY_MS = 86_400_000;

@@ -11,10 +11,10 @@ import { type Bus, type ConsumeOptions, createInProcessBus } from '@cairn/bus';
 import { loadConfig, type CairnConfig } from '@cairn/config';
 import { silentLogger } from '@cairn/log';
 import { checkHealth } from '@cairn/rpc';
-import { createTestDatabase, type TestDatabase } from '@cairn/testing';
+import { createTestDatabase, eventually, type TestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
 import { ACTIVITY_CONSUMER, GIT_STREAM, GIT_SUBJECTS, GitSubject, REPOS_CONSUMER, REPOS_STREAM, REPOS_SUBJECTS, ReposSubject, start } from '../src/index';
-import { eventually, gitPushed, publishPush, publishRepoDeleted, repoDeleted } from './harness';
+import { gitPushed, publishPush, publishRepoDeleted, repoDeleted } from './harness';
 
 const logger = silentLogger();
 let database: TestDatabase;

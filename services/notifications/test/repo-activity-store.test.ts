@@ -5,10 +5,9 @@
  */
 import { type Database, type DatabaseTransactionConnection, openDatabase, sql, z } from '@cairn/db';
 import { silentLogger } from '@cairn/log';
-import { createTestDatabase, type TestDatabase } from '@cairn/testing';
+import { createTestDatabase, eventually, type TestDatabase } from '@cairn/testing';
 import { MIGRATIONS_DIR } from '../src/index';
 import { addContributions, forgetRepoActivity } from '../src/store/activity-buckets';
-import { eventually } from './harness';
 
 const logger = silentLogger();
 const BUCKET = 1_748_779_200; // 2025-06-01T12:00:00Z

@@ -7,11 +7,11 @@
 import { type Bus, type Subscription, prepareOutbox } from '@cairn/bus';
 import { type Database, openDatabase, sql, z } from '@cairn/db';
 import { silentLogger } from '@cairn/log';
-import { createTestDatabase, uniqueName, type TestDatabase } from '@cairn/testing';
+import { createTestDatabase, eventually, uniqueName, type TestDatabase } from '@cairn/testing';
 import { MIGRATIONS_DIR, repoDeletedHandler, startActivityConsumer, startReposConsumer } from '../src/index';
 import { addContributions } from '../src/store/activity-buckets';
 import { busAdapters } from './buses';
-import { eventually, gitPushed, publishPush, publishRepoDeleted, repoDeleted } from './harness';
+import { gitPushed, publishPush, publishRepoDeleted, repoDeleted } from './harness';
 
 const logger = silentLogger();
 const DURABLE = 'repos';

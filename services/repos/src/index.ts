@@ -6,13 +6,13 @@
 import path from 'node:path';
 import { prepareOutbox, startOutboxRelay, type Subscription } from '@cairn/bus';
 import type { CairnConfig } from '@cairn/config';
-import { openDatabase, type Database } from '@cairn/db';
+import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import { RefServiceService, RepositoryServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import { createRpcClient, type RpcClientHandle } from '@cairn/rpc';
-import type { RunningService, ServiceStartOptions } from '@cairn/service';
+import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { startAccountsConsumer } from './events/accounts-consumer';
 import { startGitConsumer } from './events/git-consumer';
 import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, GIT_STREAM, GIT_SUBJECTS, REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
@@ -68,42 +68,21 @@ function serviceClients(config: CairnConfig, logger: Logger, db: Database): { co
  */
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger, bus } = options;
-  const db = await openDatabase({
-    url: config.database.url,
-    schema: DATABASE_SCHEMA,
-    logger,
-    maxConnections: config.database.maxOpenConns,
-    migrationsDir: MIGRATIONS_DIR,
-  });
-  const clients = serviceClients(config, logger, db);
-  const consumers: Subscription[] = [];
-  let relay: { stop(): Promise<void> } | undefined;
-  const release = async (): Promise<void> => {
-    for (const consumer of consumers) await consumer.stop();
-    await relay?.stop();
-    clients.close();
-    await db.close();
-  };
-  try {
+  return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {
+    const clients = serviceClients(config, logger, db);
+    onStop(() => clients.close());
     await prepareOutbox(db);
     await bus.ensureStream(REPOS_STREAM, [...REPOS_SUBJECTS]);
     await bus.ensureStream(ACCOUNTS_STREAM, [...ACCOUNTS_SUBJECTS]);
     await bus.ensureStream(GIT_STREAM, [...GIT_SUBJECTS]);
-    relay = startOutboxRelay({ db, bus, logger });
+    const relay = startOutboxRelay({ db, bus, logger });
+    onStop(() => relay.stop());
+    const consumers: Subscription[] = [];
+    onStop(async () => {
+      for (const consumer of consumers) await consumer.stop();
+    });
     consumers.push(await startAccountsConsumer(clients.context, { bus }));
     consumers.push(await startGitConsumer(clients.context, { bus }));
-    const server = createReposServer(clients.context, logger);
-    const port = await server.start(options.listen ?? config.services.repos.listen);
-    server.setServing(true);
-    let stopping: Promise<void> | undefined;
-    const stop = (): Promise<void> =>
-      (stopping ??= (async () => {
-        await server.stop();
-        await release();
-      })());
-    return { name: SERVICE_NAME, port, stop };
-  } catch (error) {
-    await release();
-    throw error;
-  }
+    return createReposServer(clients.context, logger);
+  });
 }

@@ -4,10 +4,10 @@
  */
 import { BranchProtection } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code } from '@cairn/rpc';
-import { startMetadataHarness, type MetadataHarness } from './support/metadata-harness';
+import { startReposHarness, type ReposHarness } from './support/repos-harness';
 
 describe('BranchProtectionService', () => {
-  let h: MetadataHarness;
+  let h: ReposHarness;
   let org: number;
   let boss: number;
   let alice: number;
@@ -20,15 +20,14 @@ describe('BranchProtectionService', () => {
   let userRepoId: number;
 
   beforeAll(async () => {
-    h = await startMetadataHarness();
+    h = await startReposHarness();
     org = h.accounts.addOrg('acme');
     boss = h.accounts.addUser('boss');
     alice = h.accounts.addUser('alice');
     bob = h.accounts.addUser('bob');
     dev = h.accounts.addUser('dev');
     stranger = h.accounts.addUser('stranger');
-    const owners = h.accounts.addTeam(org, 'Owners', { permission: 'owner' });
-    h.accounts.addMember(owners, boss);
+    h.accounts.addMember(h.accounts.ownersTeam(org), boss);
     devs = h.accounts.addTeam(org, 'Devs');
     h.accounts.addMember(devs, dev);
     h.accounts.addTeam(org, 'QA');
@@ -145,12 +144,12 @@ describe('BranchProtectionService', () => {
     });
 
     it('keeps listing a renamed user under the new name', async () => {
-      h.accounts.renameUser(alice, 'alice2');
+      h.accounts.rename(alice, 'alice2');
       try {
         const { protection } = await h.protections.getBranchProtection({ viewer: h.accounts.actor(boss), repoId, ruleName: 'main' });
         expect(protection?.pushWhitelistUsernames).toEqual(['alice2']);
       } finally {
-        h.accounts.renameUser(alice, 'alice');
+        h.accounts.rename(alice, 'alice');
       }
     });
   });

@@ -3,13 +3,13 @@
  * list orders and filters, and the combined state of the latest status of every context.
  */
 import { Code } from '@cairn/rpc';
-import { startMetadataHarness, type MetadataHarness } from './support/metadata-harness';
+import { startReposHarness, type ReposHarness } from './support/repos-harness';
 
 const SHA = 'a'.repeat(40);
 const OTHER_SHA = 'b'.repeat(40);
 
 describe('CommitStatusService', () => {
-  let h: MetadataHarness;
+  let h: ReposHarness;
   let owner: number;
   let writer: number;
   let reader: number;
@@ -19,7 +19,7 @@ describe('CommitStatusService', () => {
   let archivedRepoId: number;
 
   beforeAll(async () => {
-    h = await startMetadataHarness();
+    h = await startReposHarness();
     owner = h.accounts.addUser('owner');
     writer = h.accounts.addUser('writer');
     reader = h.accounts.addUser('reader');

@@ -12,7 +12,7 @@ import { UserUpdated } from '@cairn/proto/cairn/accounts/v1/events';
 import { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code, checkHealth, createRpcClient } from '@cairn/rpc';
-import { createTestDatabase, type TestDatabase } from '@cairn/testing';
+import { createTestDatabase, eventually, type TestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
 import { start } from '../src/index';
 
@@ -38,18 +38,6 @@ afterAll(async () => {
   await database?.drop();
   rmSync(workDir, { recursive: true, force: true });
 });
-
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
 
 it('declares its stream and the accounts and git streams, with durable consumers', async () => {
   const streams: Array<{ name: string; subjects: string[] }> = [];

@@ -5,10 +5,10 @@
  */
 import { BranchProtection, type PushRule } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { loadPushRules } from '../src/protection/push-rules';
-import { startMetadataHarness, type MetadataHarness } from './support/metadata-harness';
+import { startReposHarness, type ReposHarness } from './support/repos-harness';
 
 describe('loadPushRules', () => {
-  let h: MetadataHarness;
+  let h: ReposHarness;
   let org: number;
   let boss: number;
   let alice: number;
@@ -16,13 +16,12 @@ describe('loadPushRules', () => {
   let repo: { id: number; ownerId: number; ownerType: number };
 
   beforeAll(async () => {
-    h = await startMetadataHarness();
+    h = await startReposHarness();
     org = h.accounts.addOrg('acme');
     boss = h.accounts.addUser('boss');
     alice = h.accounts.addUser('alice');
     dev = h.accounts.addUser('dev');
-    const owners = h.accounts.addTeam(org, 'Owners', { permission: 'owner' });
-    h.accounts.addMember(owners, boss);
+    h.accounts.addMember(h.accounts.ownersTeam(org), boss);
     const devs = h.accounts.addTeam(org, 'Devs');
     h.accounts.addMember(devs, dev);
     const id = await h.insertRepo({ ownerId: org, ownerName: 'acme', ownerIsOrg: true, name: 'app' });

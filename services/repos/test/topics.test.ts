@@ -3,10 +3,10 @@
  * Gitea's rules and errors, and searching topics with counts over the repositories the viewer may read.
  */
 import { Code } from '@cairn/rpc';
-import { startMetadataHarness, type MetadataHarness } from './support/metadata-harness';
+import { startReposHarness, type ReposHarness } from './support/repos-harness';
 
 describe('TopicService', () => {
-  let h: MetadataHarness;
+  let h: ReposHarness;
   let owner: number;
   let writer: number;
   let stranger: number;
@@ -15,7 +15,7 @@ describe('TopicService', () => {
   let archivedId: number;
 
   beforeAll(async () => {
-    h = await startMetadataHarness();
+    h = await startReposHarness();
     owner = h.accounts.addUser('owner');
     writer = h.accounts.addUser('writer');
     stranger = h.accounts.addUser('stranger');

@@ -6,8 +6,7 @@
  */
 import path from 'node:path';
 import { prepareOutbox, startOutboxRelay, type Subscription } from '@cairn/bus';
-import { openDatabase } from '@cairn/db';
-import type { RunningService, ServiceStartOptions } from '@cairn/service';
+import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { startRepoEventsConsumer } from './events/repos-consumer';
 import { SOCIAL_STREAM, SOCIAL_SUBJECTS } from './events/subjects';
 import { startUserEventsConsumer } from './events/users-consumer';
@@ -38,38 +37,15 @@ export type { RunningService };
  */
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger, bus } = options;
-  const db = await openDatabase({
-    url: config.database.url,
-    schema: DATABASE_SCHEMA,
-    logger,
-    maxConnections: config.database.maxOpenConns,
-    migrationsDir: MIGRATIONS_DIR,
-  });
-  let relay: { stop(): Promise<void> } | undefined;
-  const consumers: Subscription[] = [];
-  const stopConsumers = async (): Promise<void> => void (await Promise.all(consumers.map((consumer) => consumer.stop())));
-  try {
+  return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {
     await prepareOutbox(db);
     await bus.ensureStream(SOCIAL_STREAM, [...SOCIAL_SUBJECTS]);
-    relay = startOutboxRelay({ db, bus, logger });
+    const relay = startOutboxRelay({ db, bus, logger });
+    onStop(() => relay.stop());
+    const consumers: Subscription[] = [];
+    onStop(async () => void (await Promise.all(consumers.map((consumer) => consumer.stop()))));
     consumers.push(await startRepoEventsConsumer({ db, bus, logger, autoWatchNewRepos: config.service.autoWatchNewRepos }));
     consumers.push(await startUserEventsConsumer({ db, bus, logger }));
-    const server = createSocialServer({ db }, logger);
-    const port = await server.start(options.listen ?? config.services.social.listen);
-    server.setServing(true);
-    let stopping: Promise<void> | undefined;
-    const stop = (): Promise<void> =>
-      (stopping ??= (async () => {
-        await server.stop();
-        await stopConsumers();
-        await relay?.stop();
-        await db.close();
-      })());
-    return { name: SERVICE_NAME, port, stop };
-  } catch (error) {
-    await stopConsumers();
-    await relay?.stop();
-    await db.close();
-    throw error;
-  }
+    return createSocialServer({ db }, logger);
+  });
 }

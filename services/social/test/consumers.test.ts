@@ -5,8 +5,9 @@
  * event changes nothing more, and an unreadable message is dropped without blocking the next.
  */
 import { StarAdded, WatchAdded } from '@cairn/proto/cairn/social/v1/events';
+import { eventually } from '@cairn/testing';
 import { ConsumedSubject } from '../src/index';
-import { decoded, eventually, startService, type ServiceHarness } from './harness';
+import { decoded, startService, type ServiceHarness } from './harness';
 
 let h: ServiceHarness;
 

@@ -12,10 +12,10 @@ import { silentLogger } from '@cairn/log';
 import { RepoDeleted } from '@cairn/proto/cairn/repos/v1/events';
 import { StarServiceService } from '@cairn/proto/cairn/social/v1/social_service';
 import { checkHealth, createRpcClient } from '@cairn/rpc';
-import { createTestDatabase, type TestDatabase } from '@cairn/testing';
+import { createTestDatabase, eventually, type TestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
 import { SOCIAL_STREAM, SOCIAL_SUBJECTS, start } from '../src/index';
-import { PRODUCER_STREAMS, eventually } from './harness';
+import { PRODUCER_STREAMS } from './harness';
 
 const logger = silentLogger();
 let database: TestDatabase;

@@ -5,27 +5,11 @@
  * stores turn the list scopes into SQL. Anything invisible is reported as NOT_FOUND by the callers, never as
  * PERMISSION_DENIED, so a hidden account cannot be told apart from a missing one.
  */
-import type { Actor } from '@cairn/proto/cairn/common/v1/common';
+import { ANONYMOUS, type Viewer, isSignedIn, viewerFromActor } from '@cairn/rpc';
 import type { Visibility } from './visibility';
 
-/** Who asks. `id` 0 is an anonymous caller. */
-export interface Viewer {
-  id: number;
-  isAdmin: boolean;
-  isRestricted: boolean;
-}
-
-export const ANONYMOUS: Viewer = Object.freeze({ id: 0, isAdmin: false, isRestricted: false });
-
-/** The viewer an RPC's `Actor viewer` field describes; an unset actor is anonymous. */
-export function viewerFromActor(actor: Actor | undefined): Viewer {
-  if (actor === undefined || actor.userId <= 0) return ANONYMOUS;
-  return { id: actor.userId, isAdmin: actor.isAdmin, isRestricted: actor.isRestricted };
-}
-
-export function isSignedIn(viewer: Viewer): boolean {
-  return viewer.id > 0;
-}
+/** Who asks (@cairn/rpc's viewer of an RPC's `Actor`). */
+export { ANONYMOUS, type Viewer, isSignedIn, viewerFromActor };
 
 /** Site admins and the account itself see everything about an account (Gitea's `authed` in convert.ToUser). */
 export function isSelfOrAdmin(viewer: Viewer, accountId: number): boolean {

@@ -5,8 +5,13 @@
  *
  * A `Commit`'s author and committer are the users owning their e-mail addresses, shaped for the caller (Gitea's
  * `ToCommit` with GetUserByEmail): one accounts BatchGetUsersByEmail for every commit of a response; null for an
- * address no active user owns. A payload commit's `username` stays empty. Signatures are verified by git-storage
- * on push; the API reports a signed commit as not verified.
+ * address no active user owns. A payload commit's `username` stays empty.
+ *
+ * Verification (Gitea's ParseCommitWithSignature) is git-storage's, asked for with the commits: a verified commit
+ * says `<signer name> / <key id>` and names the signer (`name` the user name, `username` empty, as Gitea's
+ * ToVerification). Unlike Gitea, the signer's `email` is the committer address the key vouches for, not the
+ * user's primary address (which may be private). Commits read without verification (a branch's head, a contents
+ * write) report a signature as not matched to a key.
  */
 import { GO_ZERO_TIME, goTime } from '@cairn/http';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
@@ -140,9 +145,20 @@ export const NOT_SIGNED_REASON = 'gpg.error.not_signed_commit';
 /** Gitea's reason for a signature it could not match to a registered key. */
 export const NO_KEY_REASON = 'gpg.error.no_gpg_keys_found';
 
-export function toVerification(commit: Commit): ApiVerification {
+/** Signers' user names, by user id. */
+type SignerNames = ReadonlyMap<number, string>;
+
+export function toVerification(commit: Commit, signers: SignerNames = new Map()): ApiVerification {
   if (commit.signature === '') return { verified: false, reason: NOT_SIGNED_REASON, signature: '', signer: null, payload: '' };
-  return { verified: false, reason: NO_KEY_REASON, signature: commit.signature, signer: null, payload: commit.signedPayload };
+  const checked = commit.verification;
+  const name = checked?.verified ? signers.get(checked.signerUserId) : undefined;
+  const signed = { signature: commit.signature, payload: commit.signedPayload };
+  if (checked === undefined || name === undefined) {
+    // A verified signer gone since (deleted account) vouches for nothing.
+    const reason = checked !== undefined && !checked.verified ? checked.reason : NO_KEY_REASON;
+    return { verified: false, reason, signer: null, ...signed };
+  }
+  return { verified: true, reason: `${name} / ${checked.keyId}`, signer: { name, email: checked.signerEmail, username: '' }, ...signed };
 }
 
 function commitUser(signature: Signature | undefined, date: string): ApiCommitUser {
@@ -201,7 +217,18 @@ async function commitUsers(services: GatewayServices, viewer: Actor | undefined,
   return new Map(users.flatMap(({ email, user }) => (user === undefined ? [] : [[email, toApiUser(user, { rootUrl })] as const])));
 }
 
-/** Gitea's `Commit` for each of `commits`, their authors and committers found with one accounts call. */
+/** The user names of the verified commits' signers: one accounts BatchGetUsers, none when nothing is verified. */
+async function signerNames(services: GatewayServices, viewer: Actor | undefined, commits: readonly Commit[]): Promise<SignerNames> {
+  const ids = new Set(commits.flatMap((commit) => (commit.verification?.verified ? [commit.verification.signerUserId] : [])));
+  if (ids.size === 0) return new Map();
+  const { users } = await services.clients.users.batchGetUsers({ ids: [...ids], viewer });
+  return new Map(users.map((user) => [user.id, user.login]));
+}
+
+/**
+ * Gitea's `Commit` for each of `commits`, their authors and committers found with one accounts call (and the
+ * signers of verified commits with another).
+ */
 export async function toApiCommits(
   services: GatewayServices,
   viewer: Actor | undefined,
@@ -209,11 +236,14 @@ export async function toApiCommits(
   links: RepoLinks,
   parts: CommitParts,
 ): Promise<ApiCommit[]> {
-  const users = await commitUsers(services, viewer, commits);
-  return commits.map((commit) => toApiCommit(commit, links, parts, users));
+  const [users, signers] = await Promise.all([
+    commitUsers(services, viewer, commits),
+    parts.verification ? signerNames(services, viewer, commits) : new Map<number, string>(),
+  ]);
+  return commits.map((commit) => toApiCommit(commit, links, parts, users, signers));
 }
 
-function toApiCommit(commit: Commit, links: RepoLinks, parts: CommitParts, users: UsersByEmail): ApiCommit {
+function toApiCommit(commit: Commit, links: RepoLinks, parts: CommitParts, users: UsersByEmail, signers: SignerNames): ApiCommit {
   const created = signatureTime(commit.committer);
   const url = commitUrl(links, commit.sha);
   return {
@@ -227,7 +257,7 @@ function toApiCommit(commit: Commit, links: RepoLinks, parts: CommitParts, users
       committer: commitUser(commit.committer, created),
       message: commit.message,
       tree: { url: `${links.api}/git/trees/${encodeURIComponent(commit.treeSha)}`, sha: commit.treeSha, created },
-      verification: parts.verification ? toVerification(commit) : null,
+      verification: parts.verification ? toVerification(commit, signers) : null,
     },
     author: users.get(commit.author?.email ?? '') ?? null,
     committer: users.get(commit.committer?.email ?? '') ?? null,

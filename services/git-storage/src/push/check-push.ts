@@ -13,7 +13,7 @@ import { runGit } from '../git/command';
 import { readObjects } from '../git/objects';
 import type { RefUpdate } from '../git/ref-update';
 import { BRANCH_PREFIX, ZERO_SHA } from '../git/refs';
-import { type KeyCache, isVerifiedCommit } from './signatures';
+import { verifyCommits } from '../domain/commit-signatures';
 
 export interface PushCheck {
   gitDir: string;
@@ -52,14 +52,17 @@ async function firstUnverifiedCommit(check: PushCheck, shas: readonly string[]):
     const object = objects.get(sha);
     return object === undefined ? undefined : parseCommit(sha, object.data);
   });
-  const emails = [...new Set(commits.flatMap((commit) => (commit?.committer?.email ? [commit.committer.email] : [])))];
-  const keys = emails.length === 0 ? [] : await check.findKeys(emails);
-  const cache: KeyCache = new Map();
+  // A commit the push lacks cannot be verified.
+  const missing = commits.findIndex((commit) => commit === undefined);
+  if (missing !== -1) return shas[missing];
   // In rev-list's order (newest first), as Gitea reads them.
-  for (const [i, commit] of commits.entries()) {
-    if (commit === undefined || !(await isVerifiedCommit(commit, keys, cache))) return shas[i];
-  }
-  return undefined;
+  const verifications = await verifyCommits(
+    commits.filter((commit) => commit !== undefined),
+    check.findKeys,
+    (verification) => !verification.verified,
+  );
+  const first = verifications.findIndex((verification) => !verification.verified);
+  return first === -1 ? undefined : shas[first];
 }
 
 async function changedFiles(check: PushCheck, oldSha: string, newSha: string): Promise<string[]> {

@@ -1,6 +1,7 @@
 /** CommitService: history pages and single commits, through the git CLI (log.ts). */
-import type { CommitServiceService } from '@cairn/proto/cairn/git/v1/git_service';
-import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
+import type { Commit, CommitServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import { type AsyncServiceOf, CairnError, type RpcContext } from '@cairn/rpc';
+import { verifyCommits } from '../domain/commit-signatures';
 import { addStats, countCommits, listCommitShas, readCommits, type HistoryFilter } from '../git/log';
 import { openRepository } from '../git/open-repository';
 import { normalizeRepoPath } from '../git/paths';
@@ -8,8 +9,15 @@ import { lookupRevision, resolveRevision } from '../git/revisions';
 import type { GitStorageContext } from './context';
 
 export function createCommitService(context: GitStorageContext): AsyncServiceOf<typeof CommitServiceService> {
+  /** Fills each commit's verification: one accounts call for all their committers' keys. */
+  async function addVerifications(commits: Commit[], ctx: RpcContext): Promise<void> {
+    const findKeys = async (emails: string[]) => (await context.gpgKeys.findVerificationKeys({ emails }, { signal: ctx.signal })).keys;
+    const verifications = await verifyCommits(commits, findKeys);
+    for (const [i, commit] of commits.entries()) commit.verification = verifications[i];
+  }
+
   return {
-    async listCommits(request) {
+    async listCommits(request, ctx) {
       const path = normalizeRepoPath(request.path);
       const gitDir = await openRepository(context.root, request.repository);
       // On an empty repository this is FAILED_PRECONDITION (Gitea: 409 "Git Repository is empty.").
@@ -19,16 +27,18 @@ export function createCommitService(context: GitStorageContext): AsyncServiceOf<
       const [shas, total] = await Promise.all([listCommitShas(gitDir, filter, skip, request.limit), countCommits(gitDir, filter)]);
       const commits = await readCommits(gitDir, shas);
       if (request.withStats) await addStats(gitDir, commits);
+      if (request.withVerification) await addVerifications(commits, ctx);
       return { commits, total };
     },
 
-    async getCommit(request) {
+    async getCommit(request, ctx) {
       const gitDir = await openRepository(context.root, request.repository);
       // Unknown revisions are NOT_FOUND here even on an empty repository (Gitea's GET git/commits/{sha}).
       const resolved = await lookupRevision(gitDir, request.revision);
       if (resolved === undefined) throw CairnError.notFound(`commit "${request.revision}" does not exist`, { reason: 'revision_not_found' });
       const [commit] = await readCommits(gitDir, [resolved.sha]);
       if (commit !== undefined && request.withStats) await addStats(gitDir, [commit]);
+      if (commit !== undefined && request.withVerification) await addVerifications([commit], ctx);
       return { commit };
     },
   };

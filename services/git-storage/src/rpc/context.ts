@@ -10,7 +10,7 @@ export interface GitStorageContext {
   /** git-storage's schema: the outbox of cairn.git.* events. */
   db: Database;
   logger: Logger;
-  /** accounts' GPG keys, for the signed-commit push check. */
+  /** accounts' GPG keys, for signature checks (the signed-commit push rule, CommitService's verification). */
   gpgKeys: Pick<AsyncClientOf<typeof GpgKeyServiceService>, 'findVerificationKeys'>;
   /** Largest file WriteFiles accepts, in bytes (`[api] DEFAULT_MAX_BLOB_SIZE`); unset: 10 MiB, Gitea's default. */
   maxFileSize?: number;

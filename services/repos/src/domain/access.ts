@@ -12,8 +12,8 @@
  * - a public repository of an owner the viewer may see is readable by anonymous callers (public owners only) and
  *   by signed-in users that are not restricted; restricted users get no implicit read at all.
  */
-import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Permission } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { ANONYMOUS, type Viewer, isSignedIn, viewerFromActor } from '@cairn/rpc';
 
 export enum AccessMode {
   None = 0,
@@ -37,23 +37,8 @@ export function accessModeOf(name: string): AccessMode {
 
 export type Visibility = 'public' | 'limited' | 'private';
 
-/** Who asks; `id` 0 is an anonymous caller. */
-export interface Viewer {
-  id: number;
-  isAdmin: boolean;
-  isRestricted: boolean;
-}
-
-export const ANONYMOUS: Viewer = Object.freeze({ id: 0, isAdmin: false, isRestricted: false });
-
-export function viewerFromActor(actor: Actor | undefined): Viewer {
-  if (actor === undefined || actor.userId <= 0) return ANONYMOUS;
-  return { id: actor.userId, isAdmin: actor.isAdmin, isRestricted: actor.isRestricted };
-}
-
-export function isSignedIn(viewer: Viewer): boolean {
-  return viewer.id > 0;
-}
+/** Who asks (@cairn/rpc's viewer of an RPC's `Actor`). */
+export { ANONYMOUS, type Viewer, isSignedIn, viewerFromActor };
 
 export const OWNER_USER = 0;
 export const OWNER_ORG = 1;

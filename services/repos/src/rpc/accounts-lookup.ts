@@ -4,7 +4,7 @@
  */
 import type { ResolveNameResponse, User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
-import { CairnError, Code } from '@cairn/rpc';
+import { actorOf, CairnError, Code } from '@cairn/rpc';
 import { OWNER_ORG, OWNER_USER, type Viewer, type Visibility } from '../domain/access';
 import type { OwnerFacts } from '../store/repositories';
 import type { ReposContext } from './context';
@@ -53,9 +53,4 @@ export async function accountByName(context: ReposContext, name: string, asId: n
 /** What `name` stands for as the viewer may see it (accounts' ResolveName: NOT_FOUND when hidden or unknown). */
 export async function resolveName(context: ReposContext, name: string, viewer: Viewer): Promise<ResolveNameResponse> {
   return context.accounts.users.resolveName({ name, viewer: actorOf(viewer) });
-}
-
-/** The viewer as an Actor, for calls made on their behalf. */
-export function actorOf(viewer: Viewer): Actor | undefined {
-  return viewer.id > 0 ? { userId: viewer.id, isAdmin: viewer.isAdmin, isRestricted: viewer.isRestricted } : undefined;
 }

@@ -12,12 +12,13 @@ import type {
   RepositoryWithPermission,
   SearchRepositoriesRequest,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { actorOf } from '@cairn/rpc';
 import { AccessMode, accessModeOf, isSignedIn, viewerFromActor, type Viewer } from '../domain/access';
 import { boundedWindow } from '../domain/paging';
 import { keywordParts, modeFilter, searchOrder, type SearchOrder } from '../domain/repo-search';
 import { grantedCondition, readableCondition, viewerScope } from '../store/access-scope';
 import { keywordCondition, pageRepositories } from '../store/repo-lists';
-import { actorOf, internalActor } from './accounts-lookup';
+import { internalActor } from './accounts-lookup';
 import type { ReposContext } from './context';
 import { loadRepoForViewer, permissionsFor } from './repo-access';
 import { withPermission } from './repository-message';

@@ -52,37 +52,28 @@ const PULL_FIELDS = [
 const TRACKER_FIELDS = ['enableTimeTracker', 'allowOnlyContributorsToTrackTime', 'enableIssueDependencies'] as const satisfies readonly (keyof TrackerSettings &
   keyof UpdateRepositoryRequest)[];
 
-/** The request's settable fields other than `archived` (proto names, for `changed` in cairn.repo.updated). */
-const FIELD_NAMES: Readonly<Record<string, string>> = {
-  name: 'name',
-  description: 'description',
-  website: 'website',
-  private: 'private',
-  template: 'template',
-  defaultBranch: 'default_branch',
-  mirrorInterval: 'mirror_interval',
-  allowMergeCommits: 'allow_merge_commits',
-  allowRebase: 'allow_rebase',
-  allowRebaseExplicit: 'allow_rebase_explicit',
-  allowSquashMerge: 'allow_squash_merge',
-  allowFastForwardOnlyMerge: 'allow_fast_forward_only_merge',
-  allowRebaseUpdate: 'allow_rebase_update',
-  allowManualMerge: 'allow_manual_merge',
-  autodetectManualMerge: 'autodetect_manual_merge',
-  defaultDeleteBranchAfterMerge: 'default_delete_branch_after_merge',
-  defaultMergeStyle: 'default_merge_style',
-  defaultAllowMaintainerEdit: 'default_allow_maintainer_edit',
-  ignoreWhitespaceConflicts: 'ignore_whitespace_conflicts',
-  enableTimeTracker: 'enable_time_tracker',
-  allowOnlyContributorsToTrackTime: 'allow_only_contributors_to_track_time',
-  enableIssueDependencies: 'enable_issue_dependencies',
-  projectsMode: 'projects_mode',
-};
+/** The request's settable fields other than `archived` and `units`. */
+const SETTABLE_FIELDS = [
+  'name',
+  'description',
+  'website',
+  'private',
+  'template',
+  'defaultBranch',
+  'mirrorInterval',
+  ...PULL_FIELDS,
+  ...TRACKER_FIELDS,
+  'projectsMode',
+] as const satisfies readonly (keyof UpdateRepositoryRequest)[];
+
+/** A request field's proto name, for `changed` in cairn.repo.updated. */
+function protoName(field: string): string {
+  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
 
 /** Whether the request asks for anything but (un)archiving. */
 function changesMoreThanArchiving(request: UpdateRepositoryRequest): boolean {
-  const fields = request as unknown as Record<string, unknown>;
-  return Object.keys(FIELD_NAMES).some((field) => fields[field] !== undefined) || Object.keys(request.units).length > 0;
+  return SETTABLE_FIELDS.some((field) => request[field] !== undefined) || Object.keys(request.units).length > 0;
 }
 
 interface PlannedUpdate {
@@ -160,10 +151,10 @@ async function plan(context: ReposContext, viewer: Viewer, repo: RepoRow, reques
     throw CairnError.invalid(`invalid default merge style: ${request.defaultMergeStyle}`, { reason: 'merge_style_invalid' });
   }
   if (unitsAfter.includes('repo.pulls')) {
-    for (const field of PULL_FIELDS) set(field, request[field], repo[field], FIELD_NAMES[field]);
+    for (const field of PULL_FIELDS) set(field, request[field], repo[field], protoName(field));
   }
   if (unitsAfter.includes('repo.issues')) {
-    for (const field of TRACKER_FIELDS) set(field, request[field], repo[field], FIELD_NAMES[field]);
+    for (const field of TRACKER_FIELDS) set(field, request[field], repo[field], protoName(field));
   }
   if (request.projectsMode !== undefined && request.projectsMode !== '') {
     if (!PROJECTS_MODES.includes(request.projectsMode)) {

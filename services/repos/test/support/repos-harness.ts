@@ -1,7 +1,7 @@
 /**
- * Test harness for RepoService and CollaboratorService: a fresh database with repos' migrations and outbox, accounts
- * and git-storage in memory, the whole repos server on a real gRPC port with clients for it, and a look into the
- * outbox for the events written.
+ * Test harness for repos' services: a fresh database with repos' migrations and outbox, accounts and git-storage in
+ * memory, the whole repos server on a real gRPC port with clients for it, a look into the outbox for the events
+ * written, and helpers that put repositories, collaborators and team links straight into the tables.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,8 +11,11 @@ import { loadConfig } from '@cairn/config';
 import { openDatabase, sql, z, type Database } from '@cairn/db';
 import { silentLogger } from '@cairn/log';
 import {
+  BranchProtectionServiceService,
   CollaboratorServiceService,
+  CommitStatusServiceService,
   RepoServiceService,
+  TopicServiceService,
   type CreateRepositoryRequest,
   type RepositoryWithPermission,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
@@ -24,6 +27,20 @@ import { createReposServer } from '../../src/server';
 import { accountsMemory, type AccountsMemory } from './accounts-memory';
 import { gitMemory, type GitMemory } from './git-memory';
 
+export interface RepoFixture {
+  ownerId: number;
+  ownerName: string;
+  /** Default: a user. */
+  ownerIsOrg?: boolean;
+  ownerVisibility?: 'public' | 'limited' | 'private';
+  name: string;
+  isPrivate?: boolean;
+  isArchived?: boolean;
+  topics?: string[];
+  /** Default: code, issues, pulls. */
+  units?: string[];
+}
+
 export interface ReposHarness {
   accounts: AccountsMemory;
   git: GitMemory;
@@ -31,17 +48,26 @@ export interface ReposHarness {
   db: Database;
   repos: RpcClient<typeof RepoServiceService>;
   collaborators: RpcClient<typeof CollaboratorServiceService>;
+  topics: RpcClient<typeof TopicServiceService>;
+  protections: RpcClient<typeof BranchProtectionServiceService>;
+  statuses: RpcClient<typeof CommitStatusServiceService>;
   /** Creates a repository as `actorId` (owner: the actor unless given). */
   create(actorId: number, fields: Partial<CreateRepositoryRequest> & { name: string }): Promise<Required<RepositoryWithPermission>>;
   /** The subjects written to the outbox, oldest first. */
   subjects(): Promise<string[]>;
   /** The payload of the newest outbox event with this subject. */
   lastEvent(subject: string): Promise<Uint8Array>;
+  /** Inserts a repository row (no git repository, no event). */
+  insertRepo(repo: RepoFixture): Promise<number>;
+  addCollaborator(repoId: number, userId: number, mode: 'read' | 'write' | 'admin'): Promise<void>;
+  linkTeam(repoId: number, orgId: number, teamId: number): Promise<void>;
   stop(): Promise<void>;
 }
 
 const subjectRow = z.object({ subject: z.string() });
 const dataRow = z.object({ data: z.instanceof(Buffer) });
+const idRow = z.object({ id: z.number() });
+const MODES = { read: 1, write: 2, admin: 3 } as const;
 
 export async function startReposHarness(): Promise<ReposHarness> {
   const database: TestDatabase = await createTestDatabase('repos_core');
@@ -64,8 +90,12 @@ export async function startReposHarness(): Promise<ReposHarness> {
     };
     server = createReposServer(context, logger);
     const target = `127.0.0.1:${await server.start('127.0.0.1:0')}`;
-    const repos = createRpcClient(RepoServiceService, { target, service: 'repos', logger });
-    const collaborators = createRpcClient(CollaboratorServiceService, { target, service: 'repos', logger });
+    const options = { target, service: 'repos', logger };
+    const repos = createRpcClient(RepoServiceService, options);
+    const collaborators = createRpcClient(CollaboratorServiceService, options);
+    const topics = createRpcClient(TopicServiceService, options);
+    const protections = createRpcClient(BranchProtectionServiceService, options);
+    const statuses = createRpcClient(CommitStatusServiceService, options);
     const opened = db;
     const running = server;
     return {
@@ -75,6 +105,9 @@ export async function startReposHarness(): Promise<ReposHarness> {
       db,
       repos,
       collaborators,
+      topics,
+      protections,
+      statuses,
       async create(actorId, fields) {
         const { repository } = await repos.createRepository({
           actor: accounts.actor(actorId),
@@ -102,9 +135,27 @@ export async function startReposHarness(): Promise<ReposHarness> {
         const row = await opened.pool.one(sql.type(dataRow)`SELECT data FROM cairn_outbox WHERE subject = ${subject} ORDER BY seq DESC LIMIT 1`);
         return new Uint8Array(row.data);
       },
+      async insertRepo(repo) {
+        const id = await opened.pool.oneFirst(sql.type(idRow)`
+          INSERT INTO repositories (owner_id, owner_name, lower_owner_name, owner_type, owner_visibility, name, lower_name,
+            is_private, is_archived, default_branch, topics, is_empty)
+          VALUES (${repo.ownerId}, ${repo.ownerName}, ${repo.ownerName.toLowerCase()}, ${repo.ownerIsOrg ? 1 : 0},
+            ${repo.ownerVisibility ?? 'public'}, ${repo.name}, ${repo.name.toLowerCase()}, ${repo.isPrivate ?? false},
+            ${repo.isArchived ?? false}, 'main', ${sql.array(repo.topics ?? [], 'text')}, false)
+          RETURNING id
+        `);
+        const units = repo.units ?? ['repo.code', 'repo.issues', 'repo.pulls'];
+        await opened.pool.query(sql.unsafe`INSERT INTO repo_units (repo_id, unit_key) SELECT ${id}, unnest(${sql.array(units, 'text')})`);
+        return id;
+      },
+      async addCollaborator(repoId, userId, mode) {
+        await opened.pool.query(sql.unsafe`INSERT INTO collaborations (repo_id, user_id, mode) VALUES (${repoId}, ${userId}, ${MODES[mode]})`);
+      },
+      async linkTeam(repoId, orgId, teamId) {
+        await opened.pool.query(sql.unsafe`INSERT INTO team_repos (org_id, team_id, repo_id) VALUES (${orgId}, ${teamId}, ${repoId})`);
+      },
       async stop() {
-        repos.close();
-        collaborators.close();
+        for (const client of [repos, collaborators, topics, protections, statuses]) client.close();
         await running.stop();
         await opened.close();
         await database.drop();

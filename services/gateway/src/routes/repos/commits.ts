@@ -58,6 +58,7 @@ export function registerCommitRoutes(api: ApiRegistry): void {
           page: page.page,
           limit,
           withStats: parts.stat || parts.files,
+          withVerification: parts.verification,
           since: timeParam(ctx, 'since'),
           until: timeParam(ctx, 'until'),
         }),
@@ -94,7 +95,8 @@ export function registerCommitRoutes(api: ApiRegistry): void {
       const sha = ctx.params.sha ?? '';
       if (!isValidGitRefName(sha)) throw HttpError.unprocessable(`no valid ref or sha: ${sha}`);
       const parts = partsOf(ctx);
-      const { commit } = await answering(ctx.services.clients.commits.getCommit({ repository: repo.git, revision: sha, withStats: parts.stat || parts.files }), {
+      const request = { repository: repo.git, revision: sha, withStats: parts.stat || parts.files, withVerification: parts.verification };
+      const { commit } = await answering(ctx.services.clients.commits.getCommit(request), {
         [Code.NOT_FOUND]: () => HttpError.notFound(`commit doesn't exist: ${sha}`),
       });
       if (commit === undefined) throw new Error('GetCommit answered without the commit');

@@ -89,6 +89,27 @@ export interface Commit {
   additions: number;
   deletions: number;
   files: ChangedFile[];
+  /** Only when the request asked for verification. */
+  verification?: Verification | undefined;
+}
+
+/**
+ * Verification is a commit's signature checked against the GPG keys registered for its committer's e-mail
+ * (accounts' FindVerificationKeys), as Gitea's ParseCommitWithSignature does.
+ */
+export interface Verification {
+  verified: boolean;
+  /**
+   * Gitea's reason for an unverified commit: "gpg.error.not_signed_commit", "gpg.error.extract_sign" (unreadable
+   * signature) or "gpg.error.no_gpg_keys_found". Empty when verified: Gitea's "<signer name> / <key id>" needs the
+   * signer's name, which the caller looks up.
+   */
+  reason: string;
+  /** When verified: the address the key vouches for (the committer's) and the user owning the key. */
+  signerEmail: string;
+  signerUserId: number;
+  /** When verified: the long id (upper-case hex) of the key or subkey that made the signature. */
+  keyId: string;
 }
 
 /** Branch is a branch with its head commit. */
@@ -402,7 +423,11 @@ export interface ListCommitsRequest {
   withStats: boolean;
   /** Only commits after/before these times (committer time); unset for no bound. */
   since?: Date | undefined;
-  until?: Date | undefined;
+  until?:
+    | Date
+    | undefined;
+  /** Fill each commit's verification (one accounts FindVerificationKeys call for the page). */
+  withVerification: boolean;
 }
 
 export interface ListCommitsResponse {
@@ -414,6 +439,8 @@ export interface GetCommitRequest {
   repository?: Repository | undefined;
   revision: string;
   withStats: boolean;
+  /** Fill the commit's verification. */
+  withVerification: boolean;
 }
 
 export interface GetCommitResponse {
@@ -1020,6 +1047,7 @@ function createBaseCommit(): Commit {
     additions: 0,
     deletions: 0,
     files: [],
+    verification: undefined,
   };
 }
 
@@ -1057,6 +1085,9 @@ export const Commit: MessageFns<Commit> = {
     }
     for (const v of message.files) {
       ChangedFile.encode(v!, writer.uint32(90).fork()).join();
+    }
+    if (message.verification !== undefined) {
+      Verification.encode(message.verification, writer.uint32(98).fork()).join();
     }
     return writer;
   },
@@ -1162,6 +1193,14 @@ export const Commit: MessageFns<Commit> = {
             message.files.push(ChangedFile.decode(reader, reader.uint32()));
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.verification = Verification.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1201,6 +1240,7 @@ export const Commit: MessageFns<Commit> = {
       files: globalThis.Array.isArray(object?.files)
         ? object.files.map((e: any) => ChangedFile.fromJSON(e))
         : [],
+      verification: isSet(object.verification) ? Verification.fromJSON(object.verification) : undefined,
     };
   },
 
@@ -1239,6 +1279,9 @@ export const Commit: MessageFns<Commit> = {
     if (message.files?.length) {
       obj.files = message.files.map((e) => ChangedFile.toJSON(e));
     }
+    if (message.verification !== undefined) {
+      obj.verification = Verification.toJSON(message.verification);
+    }
     return obj;
   },
 
@@ -1262,6 +1305,154 @@ export const Commit: MessageFns<Commit> = {
     message.additions = object.additions ?? 0;
     message.deletions = object.deletions ?? 0;
     message.files = object.files?.map((e) => ChangedFile.fromPartial(e)) || [];
+    message.verification = (object.verification !== undefined && object.verification !== null)
+      ? Verification.fromPartial(object.verification)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseVerification(): Verification {
+  return { verified: false, reason: "", signerEmail: "", signerUserId: 0, keyId: "" };
+}
+
+export const Verification: MessageFns<Verification> = {
+  encode(message: Verification, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.verified !== false) {
+      writer.uint32(8).bool(message.verified);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    if (message.signerEmail !== "") {
+      writer.uint32(26).string(message.signerEmail);
+    }
+    if (message.signerUserId !== 0) {
+      writer.uint32(32).int64(message.signerUserId);
+    }
+    if (message.keyId !== "") {
+      writer.uint32(42).string(message.keyId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Verification {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerification();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.verified = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.signerEmail = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.signerUserId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.keyId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Verification {
+    return {
+      verified: isSet(object.verified) ? globalThis.Boolean(object.verified) : false,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      signerEmail: isSet(object.signerEmail)
+        ? globalThis.String(object.signerEmail)
+        : isSet(object.signer_email)
+        ? globalThis.String(object.signer_email)
+        : "",
+      signerUserId: isSet(object.signerUserId)
+        ? globalThis.Number(object.signerUserId)
+        : isSet(object.signer_user_id)
+        ? globalThis.Number(object.signer_user_id)
+        : 0,
+      keyId: isSet(object.keyId)
+        ? globalThis.String(object.keyId)
+        : isSet(object.key_id)
+        ? globalThis.String(object.key_id)
+        : "",
+    };
+  },
+
+  toJSON(message: Verification): unknown {
+    const obj: any = {};
+    if (message.verified !== false) {
+      obj.verified = message.verified;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.signerEmail !== "") {
+      obj.signerEmail = message.signerEmail;
+    }
+    if (message.signerUserId !== 0) {
+      obj.signerUserId = Math.round(message.signerUserId);
+    }
+    if (message.keyId !== "") {
+      obj.keyId = message.keyId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Verification>, I>>(base?: I): Verification {
+    return Verification.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Verification>, I>>(object: I): Verification {
+    const message = createBaseVerification();
+    message.verified = object.verified ?? false;
+    message.reason = object.reason ?? "";
+    message.signerEmail = object.signerEmail ?? "";
+    message.signerUserId = object.signerUserId ?? 0;
+    message.keyId = object.keyId ?? "";
     return message;
   },
 };
@@ -5345,6 +5536,7 @@ function createBaseListCommitsRequest(): ListCommitsRequest {
     withStats: false,
     since: undefined,
     until: undefined,
+    withVerification: false,
   };
 }
 
@@ -5373,6 +5565,9 @@ export const ListCommitsRequest: MessageFns<ListCommitsRequest> = {
     }
     if (message.until !== undefined) {
       Timestamp.encode(toTimestamp(message.until), writer.uint32(66).fork()).join();
+    }
+    if (message.withVerification !== false) {
+      writer.uint32(72).bool(message.withVerification);
     }
     return writer;
   },
@@ -5454,6 +5649,14 @@ export const ListCommitsRequest: MessageFns<ListCommitsRequest> = {
             message.until = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.withVerification = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5480,6 +5683,11 @@ export const ListCommitsRequest: MessageFns<ListCommitsRequest> = {
         : false,
       since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
       until: isSet(object.until) ? fromJsonTimestamp(object.until) : undefined,
+      withVerification: isSet(object.withVerification)
+        ? globalThis.Boolean(object.withVerification)
+        : isSet(object.with_verification)
+        ? globalThis.Boolean(object.with_verification)
+        : false,
     };
   },
 
@@ -5509,6 +5717,9 @@ export const ListCommitsRequest: MessageFns<ListCommitsRequest> = {
     if (message.until !== undefined) {
       obj.until = message.until.toISOString();
     }
+    if (message.withVerification !== false) {
+      obj.withVerification = message.withVerification;
+    }
     return obj;
   },
 
@@ -5527,6 +5738,7 @@ export const ListCommitsRequest: MessageFns<ListCommitsRequest> = {
     message.withStats = object.withStats ?? false;
     message.since = object.since ?? undefined;
     message.until = object.until ?? undefined;
+    message.withVerification = object.withVerification ?? false;
     return message;
   },
 };
@@ -5617,7 +5829,7 @@ export const ListCommitsResponse: MessageFns<ListCommitsResponse> = {
 };
 
 function createBaseGetCommitRequest(): GetCommitRequest {
-  return { repository: undefined, revision: "", withStats: false };
+  return { repository: undefined, revision: "", withStats: false, withVerification: false };
 }
 
 export const GetCommitRequest: MessageFns<GetCommitRequest> = {
@@ -5630,6 +5842,9 @@ export const GetCommitRequest: MessageFns<GetCommitRequest> = {
     }
     if (message.withStats !== false) {
       writer.uint32(24).bool(message.withStats);
+    }
+    if (message.withVerification !== false) {
+      writer.uint32(32).bool(message.withVerification);
     }
     return writer;
   },
@@ -5671,6 +5886,14 @@ export const GetCommitRequest: MessageFns<GetCommitRequest> = {
             message.withStats = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.withVerification = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5692,6 +5915,11 @@ export const GetCommitRequest: MessageFns<GetCommitRequest> = {
         : isSet(object.with_stats)
         ? globalThis.Boolean(object.with_stats)
         : false,
+      withVerification: isSet(object.withVerification)
+        ? globalThis.Boolean(object.withVerification)
+        : isSet(object.with_verification)
+        ? globalThis.Boolean(object.with_verification)
+        : false,
     };
   },
 
@@ -5706,6 +5934,9 @@ export const GetCommitRequest: MessageFns<GetCommitRequest> = {
     if (message.withStats !== false) {
       obj.withStats = message.withStats;
     }
+    if (message.withVerification !== false) {
+      obj.withVerification = message.withVerification;
+    }
     return obj;
   },
 
@@ -5719,6 +5950,7 @@ export const GetCommitRequest: MessageFns<GetCommitRequest> = {
       : undefined;
     message.revision = object.revision ?? "";
     message.withStats = object.withStats ?? false;
+    message.withVerification = object.withVerification ?? false;
     return message;
   },
 };

@@ -1,0 +1,93 @@
+/**
+ * Commit signature verification (Gitea's models/asymkey ParseCommitWithSignature), for `require_signed_commits`
+ * and the API's `verification`: a commit is verified when its `gpgsig` is an OpenPGP signature over the commit
+ * without that header, made by a key registered (and verified) for the committer's e-mail address.
+ */
+import type * as OpenPgp from 'openpgp' with { 'resolution-mode': 'import' };
+import type { VerificationKey } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
+import type { Commit, Verification } from '@cairn/proto/cairn/git/v1/git_service';
+
+const PGP_SIGNATURE = '-----BEGIN PGP SIGNATURE-----';
+
+/** Gitea's reasons for an unverified commit. */
+const NOT_SIGNED_REASON = 'gpg.error.not_signed_commit';
+const EXTRACT_SIGN_REASON = 'gpg.error.extract_sign';
+const NO_KEY_REASON = 'gpg.error.no_gpg_keys_found';
+
+let openpgpModule: Promise<typeof OpenPgp> | undefined;
+
+/** openpgp's types are ESM-only: a CommonJS module reaches it through a real dynamic import (kept by tsc). */
+function loadOpenPgp(): Promise<typeof OpenPgp> {
+  openpgpModule ??= import('openpgp');
+  return openpgpModule;
+}
+
+/** Parsed keys by armored text: many commits by one committer parse each key once. */
+type KeyCache = Map<string, Promise<OpenPgp.PublicKey | undefined>>;
+
+function parseKey(cache: KeyCache, armored: string): Promise<OpenPgp.PublicKey | undefined> {
+  let parsed = cache.get(armored);
+  if (parsed === undefined) {
+    parsed = loadOpenPgp()
+      .then((openpgp) => openpgp.readKey({ armoredKey: armored }))
+      .catch(() => undefined);
+    cache.set(armored, parsed);
+  }
+  return parsed;
+}
+
+function unverified(reason: string): Verification {
+  return { verified: false, reason, signerEmail: '', signerUserId: 0, keyId: '' };
+}
+
+async function verifyCommit(commit: Commit, keys: readonly VerificationKey[], cache: KeyCache): Promise<Verification> {
+  if (commit.signature === '') return unverified(NOT_SIGNED_REASON);
+  // Other kinds (SSH signatures) match no GPG key, as in Gitea without SSH keys.
+  if (!commit.signature.startsWith(PGP_SIGNATURE)) return unverified(NO_KEY_REASON);
+  const openpgp = await loadOpenPgp();
+  let signature: OpenPgp.Signature;
+  try {
+    signature = await openpgp.readSignature({ armoredSignature: commit.signature });
+  } catch {
+    return unverified(EXTRACT_SIGN_REASON);
+  }
+  const email = commit.committer?.email.toLowerCase() ?? '';
+  const candidates = email === '' ? [] : keys.filter((key) => key.email.toLowerCase() === email);
+  for (const candidate of candidates) {
+    const parsed = await parseKey(cache, candidate.publicKey);
+    if (parsed === undefined) continue;
+    try {
+      const message = await openpgp.createMessage({ binary: Buffer.from(commit.signedPayload, 'utf8') });
+      const { signatures } = await openpgp.verify({ message, signature, verificationKeys: [parsed], format: 'binary' });
+      for (const result of signatures) {
+        if (await result.verified.then(() => true, () => false)) {
+          return { verified: true, reason: '', signerEmail: candidate.email, signerUserId: candidate.userId, keyId: result.keyID.toHex().toUpperCase() };
+        }
+      }
+    } catch {
+      // A signature this key cannot check verifies nothing; the next candidate may.
+    }
+  }
+  return unverified(NO_KEY_REASON);
+}
+
+/**
+ * Verifies each of `commits` (in order): the keys of every signed commit's committer come from one `findKeys`
+ * call. `stopAt` ends the work early (the push check needs only the first unverified commit).
+ */
+export async function verifyCommits(
+  commits: readonly Commit[],
+  findKeys: (emails: string[]) => Promise<VerificationKey[]>,
+  stopAt: (verification: Verification) => boolean = () => false,
+): Promise<Verification[]> {
+  const emails = [...new Set(commits.flatMap((commit) => (commit.signature !== '' && commit.committer?.email ? [commit.committer.email] : [])))];
+  const keys = emails.length === 0 ? [] : await findKeys(emails);
+  const cache: KeyCache = new Map();
+  const verifications: Verification[] = [];
+  for (const commit of commits) {
+    const verification = await verifyCommit(commit, keys, cache);
+    verifications.push(verification);
+    if (stopAt(verification)) break;
+  }
+  return verifications;
+}
