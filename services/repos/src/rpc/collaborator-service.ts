@@ -2,6 +2,7 @@
  * CollaboratorService: a repository's collaborators and organization teams (Gitea's routers/api/v1/repo/collaborators.go
  * and teams.go), and a team's repositories. Users are named by name in requests and resolved through accounts.
  */
+import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { CollaboratorServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { CairnError, type AsyncServiceOf } from '@cairn/rpc';
 import { AccessMode, OWNER_ORG, accessModeName, canRead, unitMode, viewerFromActor } from '../domain/access';
@@ -27,6 +28,17 @@ function collaboratorMode(permission: string): AccessMode {
 
 export function createCollaboratorService(context: ReposContext): AsyncServiceOf<typeof CollaboratorServiceService> {
   const { db } = context;
+
+  /** The repository and the named team of a link or unlink, once the actor may change the repository's teams. */
+  const teamChange = async (request: { actor?: Actor; repoId: number; team: string }) => {
+    const { repo, permission } = await loadRepoForViewer(context, viewerFromActor(request.actor), request.repoId);
+    assertOrgRepo(repo);
+    requireAccess(permission, { mode: 'admin', archived: 'allow' }, repo);
+    await assertMayChangeTeams(context, repo, permission);
+    const teams = await repoTeams(context, repo);
+    const team = teamNamed(teams, repo.ownerId, request.team);
+    return { repo, team, linked: reaches(teams, team) };
+  };
 
   return {
     listCollaborators: (request) =>
@@ -131,28 +143,16 @@ export function createCollaboratorService(context: ReposContext): AsyncServiceOf
 
     addRepoTeam: (request) =>
       guard(async () => {
-        const viewer = viewerFromActor(request.actor);
-        const { repo, permission } = await loadRepoForViewer(context, viewer, request.repoId);
-        assertOrgRepo(repo);
-        requireAccess(permission, { mode: 'admin', archived: 'allow' }, repo);
-        await assertMayChangeTeams(context, repo, permission);
-        const teams = await repoTeams(context, repo);
-        const team = teamNamed(teams, repo.ownerId, request.team);
-        if (reaches(teams, team)) throw CairnError.invalid(`team '${team.name}' is already added to repo`, { reason: 'team_already_added' });
+        const { repo, team, linked } = await teamChange(request);
+        if (linked) throw CairnError.invalid(`team '${team.name}' is already added to repo`, { reason: 'team_already_added' });
         await db.pool.transaction((tx) => linkTeam(tx, { orgId: repo.ownerId, teamId: team.id, repoId: repo.id }));
         return {};
       }),
 
     removeRepoTeam: (request) =>
       guard(async () => {
-        const viewer = viewerFromActor(request.actor);
-        const { repo, permission } = await loadRepoForViewer(context, viewer, request.repoId);
-        assertOrgRepo(repo);
-        requireAccess(permission, { mode: 'admin', archived: 'allow' }, repo);
-        await assertMayChangeTeams(context, repo, permission);
-        const teams = await repoTeams(context, repo);
-        const team = teamNamed(teams, repo.ownerId, request.team);
-        if (!reaches(teams, team)) throw CairnError.invalid(`team '${team.name}' was not added to repo`, { reason: 'team_not_added' });
+        const { repo, team, linked } = await teamChange(request);
+        if (!linked) throw CairnError.invalid(`team '${team.name}' was not added to repo`, { reason: 'team_not_added' });
         await db.pool.transaction((tx) => unlinkTeam(tx, team.id, repo.id));
         return {};
       }),
