@@ -10,6 +10,7 @@ export { createInProcessBus, type InProcessBusOptions } from './in-process-bus';
 export { prepareOutbox, enqueueEvent, type OutboxEvent } from './outbox';
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './relay';
 export { processOnce } from './idempotency';
+export { applyOnce, type ApplyOnceOptions } from './apply-once';
 export { uuidv7 } from './uuidv7';
 export { encodeEvent, decodeEvent, type EventEncoder, type EventDecoder } from './codec';
 export { subjectMatches } from './subjects';

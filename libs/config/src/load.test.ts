@@ -127,6 +127,7 @@ describe('defaults', () => {
         repos: { listen: '127.0.0.1:50053', addr: '127.0.0.1:50053' },
         'git-storage': { listen: '127.0.0.1:50054', addr: '127.0.0.1:50054' },
         social: { listen: '127.0.0.1:50055', addr: '127.0.0.1:50055' },
+        issues: { listen: '127.0.0.1:50056', addr: '127.0.0.1:50056' },
       },
       rpc: { deadlineMs: 5000 },
       metrics: { enabled: false, listen: '127.0.0.1:9464', token: '' },

@@ -17,7 +17,15 @@ import {
   RepoServiceService,
   TopicServiceService,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { StarServiceService, WatchServiceService } from '@cairn/proto/cairn/social/v1/social_service';
+import { ReactionServiceService, StarServiceService, WatchServiceService } from '@cairn/proto/cairn/social/v1/social_service';
+import {
+  CommentServiceService,
+  IssueServiceService,
+  IssueSubscriptionServiceService,
+  LabelServiceService,
+  MilestoneServiceService,
+  TimeTrackingServiceService,
+} from '@cairn/proto/cairn/issues/v1/issues_service';
 
 export type UsersClient = AsyncClientOf<typeof UserServiceService>;
 export type TokensClient = AsyncClientOf<typeof AccessTokenServiceService>;
@@ -36,6 +44,13 @@ export type ContentsClient = AsyncClientOf<typeof ContentServiceService>;
 export type SmartHttpClient = AsyncClientOf<typeof SmartHttpServiceService>;
 export type StarsClient = AsyncClientOf<typeof StarServiceService>;
 export type WatchesClient = AsyncClientOf<typeof WatchServiceService>;
+export type ReactionsClient = AsyncClientOf<typeof ReactionServiceService>;
+export type IssuesClient = AsyncClientOf<typeof IssueServiceService>;
+export type LabelsClient = AsyncClientOf<typeof LabelServiceService>;
+export type MilestonesClient = AsyncClientOf<typeof MilestoneServiceService>;
+export type CommentsClient = AsyncClientOf<typeof CommentServiceService>;
+export type IssueSubscriptionsClient = AsyncClientOf<typeof IssueSubscriptionServiceService>;
+export type TimeTrackingClient = AsyncClientOf<typeof TimeTrackingServiceService>;
 
 export interface GatewayClients {
   /** accounts: users. */
@@ -72,6 +87,20 @@ export interface GatewayClients {
   stars: StarsClient;
   /** social: watches. */
   watches: WatchesClient;
+  /** social: reactions on issues and comments. */
+  reactions: ReactionsClient;
+  /** issues: issues. */
+  issues: IssuesClient;
+  /** issues: repository and organization labels, labels on issues. */
+  labels: LabelsClient;
+  /** issues: milestones. */
+  milestones: MilestonesClient;
+  /** issues: comments. */
+  comments: CommentsClient;
+  /** issues: issue subscriptions. */
+  issueSubscriptions: IssueSubscriptionsClient;
+  /** issues: tracked times and stopwatches. */
+  timeTracking: TimeTrackingClient;
 }
 
 /** gRPC clients to the services (`[services.<name>] ADDR`), each with its own circuit breaker. */
@@ -100,6 +129,13 @@ export function createServiceClients(config: CairnConfig, logger: Logger): Gatew
     smartHttp: client(SmartHttpServiceService, 'git-storage'),
     stars: client(StarServiceService, 'social'),
     watches: client(WatchServiceService, 'social'),
+    reactions: client(ReactionServiceService, 'social'),
+    issues: client(IssueServiceService, 'issues'),
+    labels: client(LabelServiceService, 'issues'),
+    milestones: client(MilestoneServiceService, 'issues'),
+    comments: client(CommentServiceService, 'issues'),
+    issueSubscriptions: client(IssueSubscriptionServiceService, 'issues'),
+    timeTracking: client(TimeTrackingServiceService, 'issues'),
   };
   return {
     ...clients,

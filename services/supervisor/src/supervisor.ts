@@ -19,6 +19,7 @@ import { start as startGateway } from '@cairn/gateway';
 import { start as startGitStorage } from '@cairn/git-storage';
 import { start as startNotifications } from '@cairn/notifications';
 import { start as startRepos } from '@cairn/repos';
+import { start as startIssues } from '@cairn/issues';
 import { start as startSocial } from '@cairn/social';
 import { ChildService } from './child-service';
 import { withoutPassword } from './redact';
@@ -57,6 +58,7 @@ const GRPC_SERVICE_STARTS: Readonly<Record<GrpcServiceName, StartGrpcService>> =
   accounts: startAccounts,
   'git-storage': startGitStorage,
   repos: startRepos,
+  issues: startIssues,
   social: startSocial,
   notifications: startNotifications,
 };

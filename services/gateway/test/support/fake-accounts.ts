@@ -283,6 +283,13 @@ export class FakeAccounts {
       smartHttp: unusedClient('git-storage'),
       stars: unusedClient('social'),
       watches: unusedClient('social'),
+      reactions: unusedClient('social'),
+      issues: unusedClient('issues'),
+      labels: unusedClient('issues'),
+      milestones: unusedClient('issues'),
+      comments: unusedClient('issues'),
+      issueSubscriptions: unusedClient('issues'),
+      timeTracking: unusedClient('issues'),
     };
   }
 

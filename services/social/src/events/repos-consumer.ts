@@ -4,7 +4,7 @@
  * `auto`, counted and announced like any watch), and a deleted repository's stars, watches and counters are
  * forgotten. Other repository events are acknowledged untouched.
  */
-import type { Bus, BusHandler, Subscription } from '@cairn/bus';
+import { applyOnce, type Bus, type BusHandler, type Subscription } from '@cairn/bus';
 import type { Database, DatabaseTransactionConnection } from '@cairn/db';
 import type { Logger } from '@cairn/log';
 import { RepoCreated, RepoDeleted, RepoForked } from '@cairn/proto/cairn/repos/v1/events';
@@ -12,7 +12,6 @@ import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { recordAdded } from '../changes/link-changes';
 import { insertWatch } from '../store/links';
 import { deleteRepoLinks } from '../store/removals';
-import { applyOnce } from './apply-once';
 import { ConsumedSubject, REPOS_CONSUMER, REPOS_STREAM } from './consumed';
 import { enqueueWatchAdded } from './outbox';
 

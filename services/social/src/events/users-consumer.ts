@@ -2,12 +2,11 @@
  * The `social-users` consumer: a deleted user's stars and watches are forgotten and taken off their
  * repositories' counters, as Gitea's DeleteUser does.
  */
-import type { Bus, BusHandler, Subscription } from '@cairn/bus';
+import { applyOnce, type Bus, type BusHandler, type Subscription } from '@cairn/bus';
 import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
 import { UserDeleted } from '@cairn/proto/cairn/accounts/v1/events';
 import { deleteUserLinks } from '../store/removals';
-import { applyOnce } from './apply-once';
 import { ACCOUNTS_STREAM, ConsumedSubject, USERS_CONSUMER } from './consumed';
 
 export interface UserEventsOptions {

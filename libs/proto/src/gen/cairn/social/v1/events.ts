@@ -45,6 +45,25 @@ export interface WatchRemoved {
   watchersCount: number;
 }
 
+/** Subject cairn.reaction.created: a user reacted to an issue (comment_id 0) or a comment. */
+export interface ReactionAdded {
+  /** meta.actor_id is the user and meta.repo_id the repository. */
+  meta?: EventMeta | undefined;
+  issueId: number;
+  commentId: number;
+  userId: number;
+  content: string;
+}
+
+/** Subject cairn.reaction.deleted: a user took a reaction back. */
+export interface ReactionRemoved {
+  meta?: EventMeta | undefined;
+  issueId: number;
+  commentId: number;
+  userId: number;
+  content: string;
+}
+
 function createBaseStarAdded(): StarAdded {
   return { meta: undefined, userId: 0, repoId: 0, starsCount: 0 };
 }
@@ -557,6 +576,296 @@ export const WatchRemoved: MessageFns<WatchRemoved> = {
     message.userId = object.userId ?? 0;
     message.repoId = object.repoId ?? 0;
     message.watchersCount = object.watchersCount ?? 0;
+    return message;
+  },
+};
+
+function createBaseReactionAdded(): ReactionAdded {
+  return { meta: undefined, issueId: 0, commentId: 0, userId: 0, content: "" };
+}
+
+export const ReactionAdded: MessageFns<ReactionAdded> = {
+  encode(message: ReactionAdded, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.issueId !== 0) {
+      writer.uint32(16).int64(message.issueId);
+    }
+    if (message.commentId !== 0) {
+      writer.uint32(24).int64(message.commentId);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(32).int64(message.userId);
+    }
+    if (message.content !== "") {
+      writer.uint32(42).string(message.content);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReactionAdded {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReactionAdded();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.issueId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.commentId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.content = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReactionAdded {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      issueId: isSet(object.issueId)
+        ? globalThis.Number(object.issueId)
+        : isSet(object.issue_id)
+        ? globalThis.Number(object.issue_id)
+        : 0,
+      commentId: isSet(object.commentId)
+        ? globalThis.Number(object.commentId)
+        : isSet(object.comment_id)
+        ? globalThis.Number(object.comment_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      content: isSet(object.content) ? globalThis.String(object.content) : "",
+    };
+  },
+
+  toJSON(message: ReactionAdded): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.issueId !== 0) {
+      obj.issueId = Math.round(message.issueId);
+    }
+    if (message.commentId !== 0) {
+      obj.commentId = Math.round(message.commentId);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.content !== "") {
+      obj.content = message.content;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReactionAdded>, I>>(base?: I): ReactionAdded {
+    return ReactionAdded.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReactionAdded>, I>>(object: I): ReactionAdded {
+    const message = createBaseReactionAdded();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.issueId = object.issueId ?? 0;
+    message.commentId = object.commentId ?? 0;
+    message.userId = object.userId ?? 0;
+    message.content = object.content ?? "";
+    return message;
+  },
+};
+
+function createBaseReactionRemoved(): ReactionRemoved {
+  return { meta: undefined, issueId: 0, commentId: 0, userId: 0, content: "" };
+}
+
+export const ReactionRemoved: MessageFns<ReactionRemoved> = {
+  encode(message: ReactionRemoved, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.issueId !== 0) {
+      writer.uint32(16).int64(message.issueId);
+    }
+    if (message.commentId !== 0) {
+      writer.uint32(24).int64(message.commentId);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(32).int64(message.userId);
+    }
+    if (message.content !== "") {
+      writer.uint32(42).string(message.content);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReactionRemoved {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReactionRemoved();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.issueId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.commentId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.content = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReactionRemoved {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      issueId: isSet(object.issueId)
+        ? globalThis.Number(object.issueId)
+        : isSet(object.issue_id)
+        ? globalThis.Number(object.issue_id)
+        : 0,
+      commentId: isSet(object.commentId)
+        ? globalThis.Number(object.commentId)
+        : isSet(object.comment_id)
+        ? globalThis.Number(object.comment_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      content: isSet(object.content) ? globalThis.String(object.content) : "",
+    };
+  },
+
+  toJSON(message: ReactionRemoved): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.issueId !== 0) {
+      obj.issueId = Math.round(message.issueId);
+    }
+    if (message.commentId !== 0) {
+      obj.commentId = Math.round(message.commentId);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.content !== "") {
+      obj.content = message.content;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReactionRemoved>, I>>(base?: I): ReactionRemoved {
+    return ReactionRemoved.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReactionRemoved>, I>>(object: I): ReactionRemoved {
+    const message = createBaseReactionRemoved();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.issueId = object.issueId ?? 0;
+    message.commentId = object.commentId ?? 0;
+    message.userId = object.userId ?? 0;
+    message.content = object.content ?? "";
     return message;
   },
 };

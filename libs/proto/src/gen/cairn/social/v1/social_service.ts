@@ -123,6 +123,56 @@ export interface ListWatchedReposResponse {
   repoIds: number[];
 }
 
+/** ReactionTarget is an issue (comment_id 0) or one of its comments, in a repository. */
+export interface ReactionTarget {
+  repoId: number;
+  issueId: number;
+  commentId: number;
+  /** The issue is locked: only writers may change its reactions (Gitea: "no permission to change reaction"). */
+  issueLocked: boolean;
+}
+
+/** Reaction is one user's reaction on an issue or comment. */
+export interface Reaction {
+  userId: number;
+  userName: string;
+  content: string;
+  created?: Date | undefined;
+}
+
+export interface ListReactionsRequest {
+  target?: ReactionTarget | undefined;
+  page?: PageRequest | undefined;
+}
+
+export interface ListReactionsResponse {
+  reactions: Reaction[];
+  total: number;
+}
+
+export interface CreateReactionRequest {
+  target?: ReactionTarget | undefined;
+  userId: number;
+  userName: string;
+  content: string;
+  canWrite: boolean;
+}
+
+export interface CreateReactionResponse {
+  reaction?: Reaction | undefined;
+  created: boolean;
+}
+
+export interface DeleteReactionRequest {
+  target?: ReactionTarget | undefined;
+  userId: number;
+  content: string;
+  canWrite: boolean;
+}
+
+export interface DeleteReactionResponse {
+}
+
 function createBaseStarRequest(): StarRequest {
   return { userId: 0, repoId: 0 };
 }
@@ -2027,6 +2077,853 @@ export const ListWatchedReposResponse: MessageFns<ListWatchedReposResponse> = {
   },
 };
 
+function createBaseReactionTarget(): ReactionTarget {
+  return { repoId: 0, issueId: 0, commentId: 0, issueLocked: false };
+}
+
+export const ReactionTarget: MessageFns<ReactionTarget> = {
+  encode(message: ReactionTarget, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repoId !== 0) {
+      writer.uint32(8).int64(message.repoId);
+    }
+    if (message.issueId !== 0) {
+      writer.uint32(16).int64(message.issueId);
+    }
+    if (message.commentId !== 0) {
+      writer.uint32(24).int64(message.commentId);
+    }
+    if (message.issueLocked !== false) {
+      writer.uint32(32).bool(message.issueLocked);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReactionTarget {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReactionTarget();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.issueId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.commentId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.issueLocked = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReactionTarget {
+    return {
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : 0,
+      issueId: isSet(object.issueId)
+        ? globalThis.Number(object.issueId)
+        : isSet(object.issue_id)
+        ? globalThis.Number(object.issue_id)
+        : 0,
+      commentId: isSet(object.commentId)
+        ? globalThis.Number(object.commentId)
+        : isSet(object.comment_id)
+        ? globalThis.Number(object.comment_id)
+        : 0,
+      issueLocked: isSet(object.issueLocked)
+        ? globalThis.Boolean(object.issueLocked)
+        : isSet(object.issue_locked)
+        ? globalThis.Boolean(object.issue_locked)
+        : false,
+    };
+  },
+
+  toJSON(message: ReactionTarget): unknown {
+    const obj: any = {};
+    if (message.repoId !== 0) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.issueId !== 0) {
+      obj.issueId = Math.round(message.issueId);
+    }
+    if (message.commentId !== 0) {
+      obj.commentId = Math.round(message.commentId);
+    }
+    if (message.issueLocked !== false) {
+      obj.issueLocked = message.issueLocked;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReactionTarget>, I>>(base?: I): ReactionTarget {
+    return ReactionTarget.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReactionTarget>, I>>(object: I): ReactionTarget {
+    const message = createBaseReactionTarget();
+    message.repoId = object.repoId ?? 0;
+    message.issueId = object.issueId ?? 0;
+    message.commentId = object.commentId ?? 0;
+    message.issueLocked = object.issueLocked ?? false;
+    return message;
+  },
+};
+
+function createBaseReaction(): Reaction {
+  return { userId: 0, userName: "", content: "", created: undefined };
+}
+
+export const Reaction: MessageFns<Reaction> = {
+  encode(message: Reaction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    if (message.userName !== "") {
+      writer.uint32(18).string(message.userName);
+    }
+    if (message.content !== "") {
+      writer.uint32(26).string(message.content);
+    }
+    if (message.created !== undefined) {
+      Timestamp.encode(toTimestamp(message.created), writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Reaction {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReaction();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.content = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.created = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Reaction {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      userName: isSet(object.userName)
+        ? globalThis.String(object.userName)
+        : isSet(object.user_name)
+        ? globalThis.String(object.user_name)
+        : "",
+      content: isSet(object.content) ? globalThis.String(object.content) : "",
+      created: isSet(object.created) ? fromJsonTimestamp(object.created) : undefined,
+    };
+  },
+
+  toJSON(message: Reaction): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.userName !== "") {
+      obj.userName = message.userName;
+    }
+    if (message.content !== "") {
+      obj.content = message.content;
+    }
+    if (message.created !== undefined) {
+      obj.created = message.created.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Reaction>, I>>(base?: I): Reaction {
+    return Reaction.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Reaction>, I>>(object: I): Reaction {
+    const message = createBaseReaction();
+    message.userId = object.userId ?? 0;
+    message.userName = object.userName ?? "";
+    message.content = object.content ?? "";
+    message.created = object.created ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListReactionsRequest(): ListReactionsRequest {
+  return { target: undefined, page: undefined };
+}
+
+export const ListReactionsRequest: MessageFns<ListReactionsRequest> = {
+  encode(message: ListReactionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.target !== undefined) {
+      ReactionTarget.encode(message.target, writer.uint32(10).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListReactionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListReactionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.target = ReactionTarget.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListReactionsRequest {
+    return {
+      target: isSet(object.target) ? ReactionTarget.fromJSON(object.target) : undefined,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListReactionsRequest): unknown {
+    const obj: any = {};
+    if (message.target !== undefined) {
+      obj.target = ReactionTarget.toJSON(message.target);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListReactionsRequest>, I>>(base?: I): ListReactionsRequest {
+    return ListReactionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListReactionsRequest>, I>>(object: I): ListReactionsRequest {
+    const message = createBaseListReactionsRequest();
+    message.target = (object.target !== undefined && object.target !== null)
+      ? ReactionTarget.fromPartial(object.target)
+      : undefined;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListReactionsResponse(): ListReactionsResponse {
+  return { reactions: [], total: 0 };
+}
+
+export const ListReactionsResponse: MessageFns<ListReactionsResponse> = {
+  encode(message: ListReactionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.reactions) {
+      Reaction.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListReactionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListReactionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reactions.push(Reaction.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListReactionsResponse {
+    return {
+      reactions: globalThis.Array.isArray(object?.reactions)
+        ? object.reactions.map((e: any) => Reaction.fromJSON(e))
+        : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListReactionsResponse): unknown {
+    const obj: any = {};
+    if (message.reactions?.length) {
+      obj.reactions = message.reactions.map((e) => Reaction.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListReactionsResponse>, I>>(base?: I): ListReactionsResponse {
+    return ListReactionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListReactionsResponse>, I>>(object: I): ListReactionsResponse {
+    const message = createBaseListReactionsResponse();
+    message.reactions = object.reactions?.map((e) => Reaction.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateReactionRequest(): CreateReactionRequest {
+  return { target: undefined, userId: 0, userName: "", content: "", canWrite: false };
+}
+
+export const CreateReactionRequest: MessageFns<CreateReactionRequest> = {
+  encode(message: CreateReactionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.target !== undefined) {
+      ReactionTarget.encode(message.target, writer.uint32(10).fork()).join();
+    }
+    if (message.userId !== 0) {
+      writer.uint32(16).int64(message.userId);
+    }
+    if (message.userName !== "") {
+      writer.uint32(26).string(message.userName);
+    }
+    if (message.content !== "") {
+      writer.uint32(34).string(message.content);
+    }
+    if (message.canWrite !== false) {
+      writer.uint32(40).bool(message.canWrite);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateReactionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateReactionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.target = ReactionTarget.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.content = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.canWrite = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateReactionRequest {
+    return {
+      target: isSet(object.target) ? ReactionTarget.fromJSON(object.target) : undefined,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      userName: isSet(object.userName)
+        ? globalThis.String(object.userName)
+        : isSet(object.user_name)
+        ? globalThis.String(object.user_name)
+        : "",
+      content: isSet(object.content) ? globalThis.String(object.content) : "",
+      canWrite: isSet(object.canWrite)
+        ? globalThis.Boolean(object.canWrite)
+        : isSet(object.can_write)
+        ? globalThis.Boolean(object.can_write)
+        : false,
+    };
+  },
+
+  toJSON(message: CreateReactionRequest): unknown {
+    const obj: any = {};
+    if (message.target !== undefined) {
+      obj.target = ReactionTarget.toJSON(message.target);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.userName !== "") {
+      obj.userName = message.userName;
+    }
+    if (message.content !== "") {
+      obj.content = message.content;
+    }
+    if (message.canWrite !== false) {
+      obj.canWrite = message.canWrite;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateReactionRequest>, I>>(base?: I): CreateReactionRequest {
+    return CreateReactionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateReactionRequest>, I>>(object: I): CreateReactionRequest {
+    const message = createBaseCreateReactionRequest();
+    message.target = (object.target !== undefined && object.target !== null)
+      ? ReactionTarget.fromPartial(object.target)
+      : undefined;
+    message.userId = object.userId ?? 0;
+    message.userName = object.userName ?? "";
+    message.content = object.content ?? "";
+    message.canWrite = object.canWrite ?? false;
+    return message;
+  },
+};
+
+function createBaseCreateReactionResponse(): CreateReactionResponse {
+  return { reaction: undefined, created: false };
+}
+
+export const CreateReactionResponse: MessageFns<CreateReactionResponse> = {
+  encode(message: CreateReactionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reaction !== undefined) {
+      Reaction.encode(message.reaction, writer.uint32(10).fork()).join();
+    }
+    if (message.created !== false) {
+      writer.uint32(16).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateReactionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateReactionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reaction = Reaction.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateReactionResponse {
+    return {
+      reaction: isSet(object.reaction) ? Reaction.fromJSON(object.reaction) : undefined,
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+    };
+  },
+
+  toJSON(message: CreateReactionResponse): unknown {
+    const obj: any = {};
+    if (message.reaction !== undefined) {
+      obj.reaction = Reaction.toJSON(message.reaction);
+    }
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateReactionResponse>, I>>(base?: I): CreateReactionResponse {
+    return CreateReactionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateReactionResponse>, I>>(object: I): CreateReactionResponse {
+    const message = createBaseCreateReactionResponse();
+    message.reaction = (object.reaction !== undefined && object.reaction !== null)
+      ? Reaction.fromPartial(object.reaction)
+      : undefined;
+    message.created = object.created ?? false;
+    return message;
+  },
+};
+
+function createBaseDeleteReactionRequest(): DeleteReactionRequest {
+  return { target: undefined, userId: 0, content: "", canWrite: false };
+}
+
+export const DeleteReactionRequest: MessageFns<DeleteReactionRequest> = {
+  encode(message: DeleteReactionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.target !== undefined) {
+      ReactionTarget.encode(message.target, writer.uint32(10).fork()).join();
+    }
+    if (message.userId !== 0) {
+      writer.uint32(16).int64(message.userId);
+    }
+    if (message.content !== "") {
+      writer.uint32(26).string(message.content);
+    }
+    if (message.canWrite !== false) {
+      writer.uint32(32).bool(message.canWrite);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteReactionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteReactionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.target = ReactionTarget.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.content = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.canWrite = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteReactionRequest {
+    return {
+      target: isSet(object.target) ? ReactionTarget.fromJSON(object.target) : undefined,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      content: isSet(object.content) ? globalThis.String(object.content) : "",
+      canWrite: isSet(object.canWrite)
+        ? globalThis.Boolean(object.canWrite)
+        : isSet(object.can_write)
+        ? globalThis.Boolean(object.can_write)
+        : false,
+    };
+  },
+
+  toJSON(message: DeleteReactionRequest): unknown {
+    const obj: any = {};
+    if (message.target !== undefined) {
+      obj.target = ReactionTarget.toJSON(message.target);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.content !== "") {
+      obj.content = message.content;
+    }
+    if (message.canWrite !== false) {
+      obj.canWrite = message.canWrite;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteReactionRequest>, I>>(base?: I): DeleteReactionRequest {
+    return DeleteReactionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteReactionRequest>, I>>(object: I): DeleteReactionRequest {
+    const message = createBaseDeleteReactionRequest();
+    message.target = (object.target !== undefined && object.target !== null)
+      ? ReactionTarget.fromPartial(object.target)
+      : undefined;
+    message.userId = object.userId ?? 0;
+    message.content = object.content ?? "";
+    message.canWrite = object.canWrite ?? false;
+    return message;
+  },
+};
+
+function createBaseDeleteReactionResponse(): DeleteReactionResponse {
+  return {};
+}
+
+export const DeleteReactionResponse: MessageFns<DeleteReactionResponse> = {
+  encode(_: DeleteReactionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteReactionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteReactionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteReactionResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteReactionResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteReactionResponse>, I>>(base?: I): DeleteReactionResponse {
+    return DeleteReactionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteReactionResponse>, I>>(_: I): DeleteReactionResponse {
+    const message = createBaseDeleteReactionResponse();
+    return message;
+  },
+};
+
 /** StarService: users starring repositories. */
 export type StarServiceService = typeof StarServiceService;
 export const StarServiceService = {
@@ -2369,6 +3266,120 @@ export const WatchServiceClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): WatchServiceClient;
   service: typeof WatchServiceService;
+  serviceName: string;
+};
+
+/**
+ * ReactionService: reactions on issues and comments. The gateway checked that the viewer may read the issue and
+ * says whether they may write issues in the repository (`can_write`, which counts the same as administrator
+ * status); social decides the rest: the allowed contents (`[ui] REACTIONS`; others PERMISSION_DENIED
+ * "'x' is not an allowed reaction") and locked issues (writers only).
+ */
+export type ReactionServiceService = typeof ReactionServiceService;
+export const ReactionServiceService = {
+  /** Oldest first; page unset = every reaction. */
+  listReactions: {
+    path: "/cairn.social.v1.ReactionService/ListReactions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListReactionsRequest): Buffer => Buffer.from(ListReactionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListReactionsRequest => ListReactionsRequest.decode(value),
+    responseSerialize: (value: ListReactionsResponse): Buffer =>
+      Buffer.from(ListReactionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListReactionsResponse => ListReactionsResponse.decode(value),
+  },
+  /** Creating an existing reaction changes nothing and answers it with created = false. */
+  createReaction: {
+    path: "/cairn.social.v1.ReactionService/CreateReaction" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateReactionRequest): Buffer =>
+      Buffer.from(CreateReactionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateReactionRequest => CreateReactionRequest.decode(value),
+    responseSerialize: (value: CreateReactionResponse): Buffer =>
+      Buffer.from(CreateReactionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateReactionResponse => CreateReactionResponse.decode(value),
+  },
+  /** Deleting a reaction that does not exist succeeds. */
+  deleteReaction: {
+    path: "/cairn.social.v1.ReactionService/DeleteReaction" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteReactionRequest): Buffer =>
+      Buffer.from(DeleteReactionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteReactionRequest => DeleteReactionRequest.decode(value),
+    responseSerialize: (value: DeleteReactionResponse): Buffer =>
+      Buffer.from(DeleteReactionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteReactionResponse => DeleteReactionResponse.decode(value),
+  },
+} as const;
+
+export interface ReactionServiceServer extends UntypedServiceImplementation {
+  /** Oldest first; page unset = every reaction. */
+  listReactions: handleUnaryCall<ListReactionsRequest, ListReactionsResponse>;
+  /** Creating an existing reaction changes nothing and answers it with created = false. */
+  createReaction: handleUnaryCall<CreateReactionRequest, CreateReactionResponse>;
+  /** Deleting a reaction that does not exist succeeds. */
+  deleteReaction: handleUnaryCall<DeleteReactionRequest, DeleteReactionResponse>;
+}
+
+export interface ReactionServiceClient extends Client {
+  /** Oldest first; page unset = every reaction. */
+  listReactions(
+    request: ListReactionsRequest,
+    callback: (error: ServiceError | null, response: ListReactionsResponse) => void,
+  ): ClientUnaryCall;
+  listReactions(
+    request: ListReactionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListReactionsResponse) => void,
+  ): ClientUnaryCall;
+  listReactions(
+    request: ListReactionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListReactionsResponse) => void,
+  ): ClientUnaryCall;
+  /** Creating an existing reaction changes nothing and answers it with created = false. */
+  createReaction(
+    request: CreateReactionRequest,
+    callback: (error: ServiceError | null, response: CreateReactionResponse) => void,
+  ): ClientUnaryCall;
+  createReaction(
+    request: CreateReactionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateReactionResponse) => void,
+  ): ClientUnaryCall;
+  createReaction(
+    request: CreateReactionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateReactionResponse) => void,
+  ): ClientUnaryCall;
+  /** Deleting a reaction that does not exist succeeds. */
+  deleteReaction(
+    request: DeleteReactionRequest,
+    callback: (error: ServiceError | null, response: DeleteReactionResponse) => void,
+  ): ClientUnaryCall;
+  deleteReaction(
+    request: DeleteReactionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteReactionResponse) => void,
+  ): ClientUnaryCall;
+  deleteReaction(
+    request: DeleteReactionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteReactionResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const ReactionServiceClient = makeGenericClientConstructor(
+  ReactionServiceService,
+  "cairn.social.v1.ReactionService",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): ReactionServiceClient;
+  service: typeof ReactionServiceService;
   serviceName: string;
 };
 

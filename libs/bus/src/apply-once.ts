@@ -3,10 +3,11 @@
  * the effect (`processOnce`) and the message acknowledged only after that commit, so a redelivered or
  * republished event changes nothing.
  */
-import { type BusHandler, decodeEvent, type EventDecoder, processOnce } from '@cairn/bus';
 import type { Database, DatabaseTransactionConnection } from '@cairn/db';
 import type { Logger } from '@cairn/log';
-import type { EventMeta } from '@cairn/proto/cairn/common/v1/common';
+import { decodeEvent, type EventDecoder } from './codec';
+import { processOnce } from './idempotency';
+import type { BusHandler } from './types';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -23,7 +24,7 @@ export interface ApplyOnceOptions<T> {
  * A message that can never be applied (not JSON of the type, no UUID event id) is logged and acknowledged:
  * redelivering it would change nothing. A database failure throws, so the bus redelivers the message.
  */
-export function applyOnce<T extends { meta?: EventMeta | undefined }>(options: ApplyOnceOptions<T>): BusHandler {
+export function applyOnce<T extends { meta?: { eventId: string } | undefined }>(options: ApplyOnceOptions<T>): BusHandler {
   const { db, logger, consumer, type, apply } = options;
   return async (message) => {
     let event: T;

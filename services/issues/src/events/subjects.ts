@@ -1,0 +1,54 @@
+/**
+ * The events issues publishes (a public interface: payloads in proto/cairn/issues/v1/events.proto) and the streams
+ * it consumes.
+ */
+export const ISSUES_STREAM = 'CAIRN_ISSUES';
+export const ISSUES_SUBJECTS: readonly string[] = ['cairn.issue.>', 'cairn.issue_comment.>', 'cairn.label.>', 'cairn.milestone.>'];
+
+export const Subject = {
+  issueOpened: 'cairn.issue.opened',
+  issueEdited: 'cairn.issue.edited',
+  issueClosed: 'cairn.issue.closed',
+  issueReopened: 'cairn.issue.reopened',
+  issueDeleted: 'cairn.issue.deleted',
+  issueAssigned: 'cairn.issue.assigned',
+  issueMilestoned: 'cairn.issue.milestoned',
+  issueLabeled: 'cairn.issue.labeled',
+  issueLocked: 'cairn.issue.locked',
+  issueUnlocked: 'cairn.issue.unlocked',
+  issueSubscribed: 'cairn.issue.subscribed',
+  issueUnsubscribed: 'cairn.issue.unsubscribed',
+  issueTimeAdded: 'cairn.issue.time_added',
+  issueTimeDeleted: 'cairn.issue.time_deleted',
+  issueStopwatchStarted: 'cairn.issue.stopwatch_started',
+  issueStopwatchStopped: 'cairn.issue.stopwatch_stopped',
+  issueStopwatchCancelled: 'cairn.issue.stopwatch_cancelled',
+  commentCreated: 'cairn.issue_comment.created',
+  commentEdited: 'cairn.issue_comment.edited',
+  commentDeleted: 'cairn.issue_comment.deleted',
+  labelCreated: 'cairn.label.created',
+  labelUpdated: 'cairn.label.updated',
+  labelDeleted: 'cairn.label.deleted',
+  milestoneCreated: 'cairn.milestone.created',
+  milestoneUpdated: 'cairn.milestone.updated',
+  milestoneClosed: 'cairn.milestone.closed',
+  milestoneReopened: 'cairn.milestone.reopened',
+  milestoneDeleted: 'cairn.milestone.deleted',
+} as const;
+
+/** repos' stream: a deleted repository takes its issues along. */
+export const REPOS_STREAM = 'CAIRN_REPOS';
+export const REPOS_SUBJECTS: readonly string[] = ['cairn.repo.>', 'cairn.collaborator.>'];
+export const REPOS_CONSUMER = 'issues-repos';
+
+/** accounts' stream: a deleted user's comments (`[service] USER_DELETE_WITH_COMMENTS_MAX_TIME`), stopwatches, subscriptions. */
+export const ACCOUNTS_STREAM = 'CAIRN_ACCOUNTS';
+export const ACCOUNTS_SUBJECTS: readonly string[] = [
+  'cairn.user.>',
+  'cairn.access_token.>',
+  'cairn.org.>',
+  'cairn.org_member.>',
+  'cairn.team.>',
+  'cairn.team_member.>',
+];
+export const ACCOUNTS_CONSUMER = 'issues-accounts';

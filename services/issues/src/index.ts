@@ -1,0 +1,46 @@
+/**
+ * @cairn/issues: issues, comments, labels, milestones, assignees, subscriptions, tracked times and stopwatches over
+ * gRPC; events through the transactional outbox; consumers that take a deleted repository's issues along and apply
+ * a deleted user's `[service] USER_DELETE_WITH_COMMENTS_MAX_TIME`. `start` runs the service inside any process
+ * (the supervisor, tests); `main.ts` runs it alone.
+ */
+import path from 'node:path';
+import { prepareOutbox, startOutboxRelay, type Subscription } from '@cairn/bus';
+import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
+import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, ISSUES_STREAM, ISSUES_SUBJECTS, REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
+import type { IssuesContext } from './rpc/context';
+import { createIssuesServer } from './server';
+
+export { ISSUES_STREAM, ISSUES_SUBJECTS, Subject, REPOS_CONSUMER, ACCOUNTS_CONSUMER } from './events/subjects';
+export { createIssuesServer } from './server';
+export type { IssuesContext } from './rpc/context';
+
+export const SERVICE_NAME = 'issues';
+export const DATABASE_SCHEMA = 'issues';
+/** From this file's directory: `src/../src/db/migrations` or `dist/../src/db/migrations`. */
+export const MIGRATIONS_DIR = path.join(__dirname, '..', 'src', 'db', 'migrations');
+
+/** `listen` defaults to `[services.issues] LISTEN`. */
+export type StartOptions = ServiceStartOptions;
+export type { RunningService };
+
+/**
+ * Starts issues in this process. Graceful stop (SIGTERM): health turns NOT_SERVING and the server takes no new
+ * calls, calls in flight finish (up to 5 s), the consumers stop (the event in hand is finished and acknowledged),
+ * the outbox relay flushes the events written meanwhile (up to 5 s), then the pool closes.
+ */
+export async function start(options: StartOptions): Promise<RunningService> {
+  const { config, logger, bus } = options;
+  return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {
+    await prepareOutbox(db);
+    await bus.ensureStream(ISSUES_STREAM, [...ISSUES_SUBJECTS]);
+    await bus.ensureStream(REPOS_STREAM, [...REPOS_SUBJECTS]);
+    await bus.ensureStream(ACCOUNTS_STREAM, [...ACCOUNTS_SUBJECTS]);
+    const relay = startOutboxRelay({ db, bus, logger });
+    onStop(() => relay.stop());
+    const consumers: Subscription[] = [];
+    onStop(async () => void (await Promise.all(consumers.map((consumer) => consumer.stop()))));
+    const context: IssuesContext = { db, logger, config };
+    return createIssuesServer(context, logger);
+  });
+}
