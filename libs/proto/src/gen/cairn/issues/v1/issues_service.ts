@@ -39,8 +39,6 @@ export interface Label {
   description: string;
   exclusive: boolean;
   isArchived: boolean;
-  numIssues: number;
-  numClosedIssues: number;
 }
 
 /** Milestone is a repository milestone with its issue counts (kept current on every issue change; never counted). */
@@ -716,18 +714,7 @@ export const RepoScope: MessageFns<RepoScope> = {
 };
 
 function createBaseLabel(): Label {
-  return {
-    id: 0,
-    repoId: 0,
-    orgId: 0,
-    name: "",
-    color: "",
-    description: "",
-    exclusive: false,
-    isArchived: false,
-    numIssues: 0,
-    numClosedIssues: 0,
-  };
+  return { id: 0, repoId: 0, orgId: 0, name: "", color: "", description: "", exclusive: false, isArchived: false };
 }
 
 export const Label: MessageFns<Label> = {
@@ -755,12 +742,6 @@ export const Label: MessageFns<Label> = {
     }
     if (message.isArchived !== false) {
       writer.uint32(64).bool(message.isArchived);
-    }
-    if (message.numIssues !== 0) {
-      writer.uint32(72).int64(message.numIssues);
-    }
-    if (message.numClosedIssues !== 0) {
-      writer.uint32(80).int64(message.numClosedIssues);
     }
     return writer;
   },
@@ -842,22 +823,6 @@ export const Label: MessageFns<Label> = {
             message.isArchived = reader.bool();
             continue;
           }
-          case 9: {
-            if (tag !== 72) {
-              break;
-            }
-
-            message.numIssues = longToNumber(reader.int64());
-            continue;
-          }
-          case 10: {
-            if (tag !== 80) {
-              break;
-            }
-
-            message.numClosedIssues = longToNumber(reader.int64());
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -892,16 +857,6 @@ export const Label: MessageFns<Label> = {
         : isSet(object.is_archived)
         ? globalThis.Boolean(object.is_archived)
         : false,
-      numIssues: isSet(object.numIssues)
-        ? globalThis.Number(object.numIssues)
-        : isSet(object.num_issues)
-        ? globalThis.Number(object.num_issues)
-        : 0,
-      numClosedIssues: isSet(object.numClosedIssues)
-        ? globalThis.Number(object.numClosedIssues)
-        : isSet(object.num_closed_issues)
-        ? globalThis.Number(object.num_closed_issues)
-        : 0,
     };
   },
 
@@ -931,12 +886,6 @@ export const Label: MessageFns<Label> = {
     if (message.isArchived !== false) {
       obj.isArchived = message.isArchived;
     }
-    if (message.numIssues !== 0) {
-      obj.numIssues = Math.round(message.numIssues);
-    }
-    if (message.numClosedIssues !== 0) {
-      obj.numClosedIssues = Math.round(message.numClosedIssues);
-    }
     return obj;
   },
 
@@ -953,8 +902,6 @@ export const Label: MessageFns<Label> = {
     message.description = object.description ?? "";
     message.exclusive = object.exclusive ?? false;
     message.isArchived = object.isArchived ?? false;
-    message.numIssues = object.numIssues ?? 0;
-    message.numClosedIssues = object.numClosedIssues ?? 0;
     return message;
   },
 };
