@@ -1,6 +1,14 @@
 /** Every REST route of the gateway, by API area. */
 import type { ApiRegistry } from '../api/registry';
 import { registerAdminUserRoutes } from './admin/users';
+import { registerCommentRoutes } from './issues/comments';
+import { registerIssueSearchRoutes } from './issues/issue-search';
+import { registerIssueRoutes } from './issues/issues';
+import { registerLabelRoutes } from './issues/labels';
+import { registerMilestoneRoutes } from './issues/milestones';
+import { registerReactionRoutes } from './issues/reactions';
+import { registerIssueSubscriptionRoutes } from './issues/subscriptions';
+import { registerTimeTrackingRoutes } from './issues/times';
 import { registerVersionRoutes } from './misc/version';
 import { registerOrgMemberRoutes } from './orgs/members';
 import { registerOrgRoutes } from './orgs/orgs';
@@ -56,6 +64,7 @@ export function registerRoutes(api: ApiRegistry): void {
   registerOrgRepoRoutes(api);
   // Before /repos/{owner}/{repo}/…: express matches in registration order.
   registerRepoSearchRoutes(api);
+  registerIssueSearchRoutes(api);
   registerRepoRoutes(api);
   registerForkRoutes(api);
   registerTransferRoutes(api);
@@ -74,4 +83,12 @@ export function registerRoutes(api: ApiRegistry): void {
   registerArchiveRoutes(api);
   registerStarredRoutes(api);
   registerSubscriptionRoutes(api);
+  // Issues: /issues/comments… before /issues/{index}… (express matches in registration order).
+  registerCommentRoutes(api);
+  registerReactionRoutes(api);
+  registerIssueRoutes(api);
+  registerLabelRoutes(api);
+  registerMilestoneRoutes(api);
+  registerIssueSubscriptionRoutes(api);
+  registerTimeTrackingRoutes(api);
 }
