@@ -6,6 +6,8 @@
  */
 import path from 'node:path';
 import { prepareOutbox, startOutboxRelay, type Subscription } from '@cairn/bus';
+import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { createRpcClient } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, ISSUES_STREAM, ISSUES_SUBJECTS, REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
 import type { IssuesContext } from './rpc/context';
@@ -40,7 +42,9 @@ export async function start(options: StartOptions): Promise<RunningService> {
     onStop(() => relay.stop());
     const consumers: Subscription[] = [];
     onStop(async () => void (await Promise.all(consumers.map((consumer) => consumer.stop()))));
-    const context: IssuesContext = { db, logger, config };
+    const users = createRpcClient(UserServiceService, { target: config.services.accounts.addr, service: 'accounts', logger, deadlineMs: config.rpc.deadlineMs });
+    onStop(() => users.close());
+    const context: IssuesContext = { db, logger, config, users };
     return createIssuesServer(context, logger);
   });
 }
