@@ -161,6 +161,10 @@ describe('repository access', () => {
     expect([...filtered.repoIds].sort((x, y) => x - y)).toEqual(expected);
     const batch = await h.repos.batchGetRepositories({ viewer: actorOf(viewer), ids: all });
     expect(batch.repositories.map((found) => found.repository!.id).sort((x, y) => x - y)).toEqual(expected);
+    const listed = await h.repos.listReadableRepositoryIds({ viewer: actorOf(viewer), units: ['repo.issues'], ownerId: 0, teamId: 0 });
+    expect(listed.repoIds).toEqual([...expected].reverse());
+    const none = await h.repos.listReadableRepositoryIds({ viewer: actorOf(viewer), units: ['repo.no_such_unit'], ownerId: 0, teamId: 0 });
+    expect(none.repoIds).toEqual([]);
   });
 
   const permissionOf = async (viewer: string, ownerName: string, name: string) => {

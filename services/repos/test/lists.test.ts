@@ -143,4 +143,23 @@ describe('repository lists', () => {
       });
     });
   });
+  describe('readable repository ids (cross-repository searches)', () => {
+    const readableIds = async (viewerId: number | undefined, fields: { ownerId?: number; teamId?: number } = {}) => {
+      const { repoIds } = await h.repos.listReadableRepositoryIds({
+        viewer: viewerId === undefined ? undefined : h.accounts.actor(viewerId),
+        units: ['repo.issues'],
+        ownerId: fields.ownerId ?? 0,
+        teamId: fields.teamId ?? 0,
+      });
+      return repoIds;
+    };
+
+    it('narrows to one owner or one team, and never past what the viewer may read', async () => {
+      expect(await readableIds(carol, { ownerId: acme })).toEqual([ids['acme-linked'], ids['acme-web']]);
+      expect(await readableIds(carol, { teamId: devs })).toEqual([ids['acme-linked']]);
+      expect(await readableIds(undefined, { ownerId: acme })).toEqual([ids['acme-web']]);
+      expect(await readableIds(bob, { ownerId: alice })).not.toContain(ids.gamma);
+      expect(await readableIds(alice, { ownerId: alice })).toContain(ids.gamma);
+    });
+  });
 });

@@ -3,11 +3,13 @@
  * repositories. Each is one query filtered in SQL by what the viewer may read (store/access-scope.ts), a count of the
  * same set, and the viewer's permission on the page's rows with a fixed number of further queries.
  */
-import { sql, type FragmentSqlToken } from '@cairn/db';
+import { sql, z, type FragmentSqlToken } from '@cairn/db';
 import type { PageRequest } from '@cairn/proto/cairn/common/v1/common';
 import type {
   ListAccessibleRepositoriesRequest,
   ListForksRequest,
+  ListReadableRepositoryIdsRequest,
+  ListReadableRepositoryIdsResponse,
   ListOwnerRepositoriesRequest,
   RepositoryWithPermission,
   SearchRepositoriesRequest,
@@ -46,6 +48,26 @@ async function readablePage(
   return { repositories: repos.map((repo) => withPermission(repo, permissions.get(repo.id)!)), total };
 }
 
+/** The repositories team `teamId` reaches (none when there is no such team). */
+async function teamCondition(context: ReposContext, viewer: Viewer, teamId: number): Promise<FragmentSqlToken> {
+  const { teams } = await context.accounts.teams.batchGetTeams({ viewer: internalActor(viewer.id), ids: [teamId] });
+  return teams.length === 0 ? sql.fragment`FALSE` : teamReach(teams[0], teamId);
+}
+
+/** Every readable repository id with one of the units enabled, of one owner or team when asked (issue search). */
+export async function listReadableRepositoryIds(context: ReposContext, request: ListReadableRepositoryIdsRequest): Promise<ListReadableRepositoryIdsResponse> {
+  const viewer = viewerFromActor(request.viewer);
+  const conditions: FragmentSqlToken[] = [readableCondition(await viewerScope(context, viewer))];
+  if (request.units.length > 0) {
+    conditions.push(sql.fragment`EXISTS (SELECT 1 FROM repo_units ru WHERE ru.repo_id = r.id AND ru.unit_key = ANY(${sql.array(request.units, 'text')}))`);
+  }
+  if (request.ownerId > 0) conditions.push(sql.fragment`r.owner_id = ${request.ownerId}`);
+  if (request.teamId > 0) conditions.push(await teamCondition(context, viewer, request.teamId));
+  const ids = await context.db.pool.anyFirst(sql.type(z.object({ id: z.number() }))`
+    SELECT r.id FROM repositories r WHERE ${sql.join(conditions, sql.fragment` AND `)} ORDER BY r.id DESC`);
+  return { repoIds: [...ids] };
+}
+
 /** Repositories a team reaches: all of its organization's when it includes all (or owns them), else its links. */
 function teamReach(team: { orgId: number; includesAllRepositories: boolean; permission: string }, teamId: number): FragmentSqlToken {
   if (team.includesAllRepositories || accessModeOf(team.permission) >= AccessMode.Admin) return sql.fragment`r.owner_id = ${team.orgId}`;
@@ -81,10 +103,7 @@ export async function searchRepositories(context: ReposContext, request: SearchR
   if (request.archived !== undefined) conditions.push(sql.fragment`r.is_archived = ${request.archived}`);
   if (mode.fork !== undefined) conditions.push(sql.fragment`r.is_fork = ${mode.fork}`);
   if (mode.mirror !== undefined) conditions.push(sql.fragment`r.is_mirror = ${mode.mirror}`);
-  if (request.teamId > 0) {
-    const { teams } = await context.accounts.teams.batchGetTeams({ viewer: internalActor(viewer.id), ids: [request.teamId] });
-    conditions.push(teams.length === 0 ? sql.fragment`FALSE` : teamReach(teams[0], request.teamId));
-  }
+  if (request.teamId > 0) conditions.push(await teamCondition(context, viewer, request.teamId));
   return readablePage(context, viewer, conditions, order, request.page);
 }
 

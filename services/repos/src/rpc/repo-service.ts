@@ -10,7 +10,7 @@ import { deleteRepositoryHandler } from './delete-repository';
 import { forkRepository } from './fork-repository';
 import { batchGetRepositories, filterReadable, getRepository } from './get-repository';
 import { guard } from './guard';
-import { listAccessibleRepositories, listForks, listOwnerRepositories, searchRepositories } from './list-repositories';
+import { listAccessibleRepositories, listForks, listOwnerRepositories, listReadableRepositoryIds, searchRepositories } from './list-repositories';
 import { loadRepoForViewer, requireAccess } from './repo-access';
 import { toRepository } from './repository-message';
 import { acceptTransfer, rejectTransfer, transferRepository } from './transfer-repository';
@@ -28,6 +28,7 @@ export function createRepoService(context: ReposContext): AsyncServiceOf<typeof 
     countOwnerRepositories: (request) => guard(async () => ({ total: await countOwnerRepositories(context.db.pool, request.ownerId) })),
     listAccessibleRepositories: (request) => guard(() => listAccessibleRepositories(context, request)),
     filterReadable: (request) => guard(() => filterReadable(context, request)),
+    listReadableRepositoryIds: (request) => guard(() => listReadableRepositoryIds(context, request)),
     forkRepository: (request) => guard(() => forkRepository(context, request)),
     listForks: (request) => guard(() => listForks(context, request)),
     transferRepository: (request) => guard(() => transferRepository(context, request)),

@@ -308,6 +308,22 @@ export interface FilterReadableResponse {
   repoIds: number[];
 }
 
+export interface ListReadableRepositoryIdsRequest {
+  viewer?:
+    | Actor
+    | undefined;
+  /** Unit keys, e.g. "repo.issues"; a repository qualifies when it has any of them enabled. */
+  units: string[];
+  /** 0 = any owner. */
+  ownerId: number;
+  /** 0 = no team filter. */
+  teamId: number;
+}
+
+export interface ListReadableRepositoryIdsResponse {
+  repoIds: number[];
+}
+
 export interface ForkRepositoryRequest {
   actor?: Actor | undefined;
   id: number;
@@ -5177,6 +5193,228 @@ export const FilterReadableResponse: MessageFns<FilterReadableResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<FilterReadableResponse>, I>>(object: I): FilterReadableResponse {
     const message = createBaseFilterReadableResponse();
+    message.repoIds = object.repoIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseListReadableRepositoryIdsRequest(): ListReadableRepositoryIdsRequest {
+  return { viewer: undefined, units: [], ownerId: 0, teamId: 0 };
+}
+
+export const ListReadableRepositoryIdsRequest: MessageFns<ListReadableRepositoryIdsRequest> = {
+  encode(message: ListReadableRepositoryIdsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.viewer !== undefined) {
+      Actor.encode(message.viewer, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.units) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.ownerId !== 0) {
+      writer.uint32(24).int64(message.ownerId);
+    }
+    if (message.teamId !== 0) {
+      writer.uint32(32).int64(message.teamId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListReadableRepositoryIdsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListReadableRepositoryIdsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.viewer = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.units.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.ownerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.teamId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListReadableRepositoryIdsRequest {
+    return {
+      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
+      units: globalThis.Array.isArray(object?.units) ? object.units.map((e: any) => globalThis.String(e)) : [],
+      ownerId: isSet(object.ownerId)
+        ? globalThis.Number(object.ownerId)
+        : isSet(object.owner_id)
+        ? globalThis.Number(object.owner_id)
+        : 0,
+      teamId: isSet(object.teamId)
+        ? globalThis.Number(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.Number(object.team_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListReadableRepositoryIdsRequest): unknown {
+    const obj: any = {};
+    if (message.viewer !== undefined) {
+      obj.viewer = Actor.toJSON(message.viewer);
+    }
+    if (message.units?.length) {
+      obj.units = message.units;
+    }
+    if (message.ownerId !== 0) {
+      obj.ownerId = Math.round(message.ownerId);
+    }
+    if (message.teamId !== 0) {
+      obj.teamId = Math.round(message.teamId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListReadableRepositoryIdsRequest>, I>>(
+    base?: I,
+  ): ListReadableRepositoryIdsRequest {
+    return ListReadableRepositoryIdsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListReadableRepositoryIdsRequest>, I>>(
+    object: I,
+  ): ListReadableRepositoryIdsRequest {
+    const message = createBaseListReadableRepositoryIdsRequest();
+    message.viewer = (object.viewer !== undefined && object.viewer !== null)
+      ? Actor.fromPartial(object.viewer)
+      : undefined;
+    message.units = object.units?.map((e) => e) || [];
+    message.ownerId = object.ownerId ?? 0;
+    message.teamId = object.teamId ?? 0;
+    return message;
+  },
+};
+
+function createBaseListReadableRepositoryIdsResponse(): ListReadableRepositoryIdsResponse {
+  return { repoIds: [] };
+}
+
+export const ListReadableRepositoryIdsResponse: MessageFns<ListReadableRepositoryIdsResponse> = {
+  encode(message: ListReadableRepositoryIdsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repoIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.repoIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListReadableRepositoryIdsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListReadableRepositoryIdsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.repoIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.repoIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListReadableRepositoryIdsResponse {
+    return {
+      repoIds: globalThis.Array.isArray(object?.repoIds)
+        ? object.repoIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.repo_ids)
+        ? object.repo_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListReadableRepositoryIdsResponse): unknown {
+    const obj: any = {};
+    if (message.repoIds?.length) {
+      obj.repoIds = message.repoIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListReadableRepositoryIdsResponse>, I>>(
+    base?: I,
+  ): ListReadableRepositoryIdsResponse {
+    return ListReadableRepositoryIdsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListReadableRepositoryIdsResponse>, I>>(
+    object: I,
+  ): ListReadableRepositoryIdsResponse {
+    const message = createBaseListReadableRepositoryIdsResponse();
     message.repoIds = object.repoIds?.map((e) => e) || [];
     return message;
   },
@@ -12531,6 +12769,24 @@ export const RepoServiceService = {
     responseDeserialize: (value: Buffer): FilterReadableResponse => FilterReadableResponse.decode(value),
   },
   /**
+   * ListReadableRepositoryIds answers the id of every repository the viewer may read that has one of `units`
+   * enabled (all repositories when `units` is empty), optionally only `owner_id`'s or those `team_id` reaches;
+   * highest id first. For other services' cross-repository searches (issues).
+   */
+  listReadableRepositoryIds: {
+    path: "/cairn.repos.v1.RepoService/ListReadableRepositoryIds" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListReadableRepositoryIdsRequest): Buffer =>
+      Buffer.from(ListReadableRepositoryIdsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListReadableRepositoryIdsRequest =>
+      ListReadableRepositoryIdsRequest.decode(value),
+    responseSerialize: (value: ListReadableRepositoryIdsResponse): Buffer =>
+      Buffer.from(ListReadableRepositoryIdsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListReadableRepositoryIdsResponse =>
+      ListReadableRepositoryIdsResponse.decode(value),
+  },
+  /**
    * ForkRepository forks into the actor's account or `organization` (202 in the API). ALREADY_EXISTS when the
    * target owner has the name or already has a fork of it.
    */
@@ -12651,6 +12907,12 @@ export interface RepoServiceServer extends UntypedServiceImplementation {
   listAccessibleRepositories: handleUnaryCall<ListAccessibleRepositoriesRequest, ListAccessibleRepositoriesResponse>;
   /** FilterReadable answers which of `repo_ids` the viewer may read (other services' lists and counts). */
   filterReadable: handleUnaryCall<FilterReadableRequest, FilterReadableResponse>;
+  /**
+   * ListReadableRepositoryIds answers the id of every repository the viewer may read that has one of `units`
+   * enabled (all repositories when `units` is empty), optionally only `owner_id`'s or those `team_id` reaches;
+   * highest id first. For other services' cross-repository searches (issues).
+   */
+  listReadableRepositoryIds: handleUnaryCall<ListReadableRepositoryIdsRequest, ListReadableRepositoryIdsResponse>;
   /**
    * ForkRepository forks into the actor's account or `organization` (202 in the API). ALREADY_EXISTS when the
    * target owner has the name or already has a fork of it.
@@ -12854,6 +13116,26 @@ export interface RepoServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: FilterReadableResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListReadableRepositoryIds answers the id of every repository the viewer may read that has one of `units`
+   * enabled (all repositories when `units` is empty), optionally only `owner_id`'s or those `team_id` reaches;
+   * highest id first. For other services' cross-repository searches (issues).
+   */
+  listReadableRepositoryIds(
+    request: ListReadableRepositoryIdsRequest,
+    callback: (error: ServiceError | null, response: ListReadableRepositoryIdsResponse) => void,
+  ): ClientUnaryCall;
+  listReadableRepositoryIds(
+    request: ListReadableRepositoryIdsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListReadableRepositoryIdsResponse) => void,
+  ): ClientUnaryCall;
+  listReadableRepositoryIds(
+    request: ListReadableRepositoryIdsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListReadableRepositoryIdsResponse) => void,
   ): ClientUnaryCall;
   /**
    * ForkRepository forks into the actor's account or `organization` (202 in the API). ALREADY_EXISTS when the
