@@ -66,8 +66,10 @@ describe('scenario registry', () => {
 
     const started: Array<{ name: string; env: Record<string, string> }> = [];
     const context = fakeContext(started);
-    const setup = await scenario.setup(context);
-    for (const value of Object.values(setup.headers ?? {})) expect(typeof value).toBe('string');
+    if (scenario.seedsCairn !== true) {
+      const setup = await scenario.setup(context);
+      for (const value of Object.values(setup.headers ?? {})) expect(typeof value).toBe('string');
+    }
     const baseline = await scenario.baseline.start(context);
     expect(baseline.url).toMatch(/^http:\/\//);
     // The baseline it starts exists, and gets strings only (they become environment variables).

@@ -1,9 +1,10 @@
 /** Every scenario, in the order they run. A new scenario: a module in this folder, listed here. */
 import { gitCloneScenario } from './git-clone';
+import { issuesPage1Scenario, issuesPage500Scenario } from './issue-list';
 import type { Scenario } from './types';
 import { userScenario } from './user';
 import { versionScenario } from './version';
 
-export const SCENARIOS: readonly Scenario[] = [versionScenario, userScenario, gitCloneScenario];
+export const SCENARIOS: readonly Scenario[] = [versionScenario, userScenario, gitCloneScenario, issuesPage1Scenario, issuesPage500Scenario];
 
 export type { BenchContext, BenchRequest, LoadScenario, RunningBaseline, Scenario, Targets, TimedScenario, TimedTargets } from './types';

@@ -77,6 +77,12 @@ export interface LoadScenario {
   description: string;
   /** Seeds the data the request needs; runs once Cairn is up. */
   setup(context: BenchContext): Promise<ScenarioSetup>;
+  /**
+   * `setup` writes to the running Cairn and its database (not only through `benchUser`), so the registry test
+   * (bench/scenarios.test.ts) does not run it against its fake context: the scenario's own test covers what it
+   * seeds, and a bench run checks both sides answer the same.
+   */
+  seedsCairn?: boolean;
   /** The request measured (the baseline gets the same one). */
   cairn: BenchRequest;
   baseline: {

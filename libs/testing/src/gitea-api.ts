@@ -50,13 +50,24 @@ const NULLABLE: Record<string, string[]> = {
   RepoCommit: ['verification'],
   PayloadCommit: ['added', 'removed', 'modified'],
   PayloadCommitVerification: ['signer'],
+  // A milestone's dates (Go pointers): closed_at while open, due_on without a due date.
+  Milestone: ['updated_at', 'closed_at', 'due_on'],
+  // An issue without milestone, assignees, closing time or deadline, and an issue that is no pull request.
+  Issue: ['milestone', 'assignee', 'assignees', 'closed_at', 'due_date', 'pull_request'],
 };
 
 /** List properties whose items Gitea may send as `null`: the deleted paths of a multi-file change. */
 const NULLABLE_ITEMS: Record<string, string[]> = { FilesResponse: ['files'] };
 
-/** Lists Gitea answers with `null` when they hold nothing (its handler leaves the slice nil): an empty repository's branches. */
-const NULL_WHEN_EMPTY = ['GET /repos/{owner}/{repo}/branches'];
+/**
+ * Lists Gitea answers with `null` when they hold nothing (its handler leaves the slice nil): an empty repository's
+ * branches, an issue's or a comment's reactions.
+ */
+const NULL_WHEN_EMPTY = [
+  'GET /repos/{owner}/{repo}/branches',
+  'GET /repos/{owner}/{repo}/issues/{index}/reactions',
+  'GET /repos/{owner}/{repo}/issues/comments/{id}/reactions',
+];
 
 /**
  * Statuses Gitea's handler answers instead of the documented one (the handler wins): `POST …/tags` is 201; a

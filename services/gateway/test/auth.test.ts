@@ -2,6 +2,7 @@ import { encodeEvent } from '@cairn/bus';
 import { AccessTokenDeleted, UserDeleted, UserRenamed, UserUpdated } from '@cairn/proto/cairn/accounts/v1/events';
 import { FakeAccounts } from './support/fake-accounts';
 import { FakeBroadcastBus } from './support/fake-bus';
+import { GIT_REPO_CACHE_SUBJECTS } from '../src/git/repo-cache-invalidation';
 import { type TestGateway, basic, eventually, startTestGateway, tokenAuth } from './support/harness';
 
 const INVALID = { message: 'invalid username, password or token', url: 'http://localhost:3000/api/swagger' };
@@ -286,7 +287,8 @@ describe('token cache', () => {
     const gw = await startTestGateway({ accounts: s.accounts, bus });
     const auth = (secret: string) => ({ headers: { Authorization: tokenAuth(secret) } });
     try {
-      expect(bus.subscriptionCount).toBe(4);
+      // The token cache's four subjects, and the smart HTTP repository cache's (git/repo-cache-invalidation.ts).
+      expect(bus.subscriptionCount).toBe(4 + GIT_REPO_CACHE_SUBJECTS.length);
       expect((await login(gw, auth(s.aliceAll))).status).toBe(200);
 
       // Deleted behind the gateway's back: the cached entry still answers until the event arrives.

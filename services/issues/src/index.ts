@@ -10,6 +10,8 @@ import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_serv
 import { createRpcClient } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, ISSUES_STREAM, ISSUES_SUBJECTS, REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
+import { startAccountEventsConsumer } from './events/accounts-consumer';
+import { startRepoEventsConsumer } from './events/repos-consumer';
 import type { IssuesContext } from './rpc/context';
 import { createIssuesServer } from './server';
 
@@ -42,6 +44,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
     onStop(() => relay.stop());
     const consumers: Subscription[] = [];
     onStop(async () => void (await Promise.all(consumers.map((consumer) => consumer.stop()))));
+    consumers.push(await startRepoEventsConsumer({ db, bus, logger }));
+    consumers.push(await startAccountEventsConsumer({ db, bus, logger, userDeleteWithCommentsMaxTime: config.service.userDeleteWithCommentsMaxTime }));
     const users = createRpcClient(UserServiceService, { target: config.services.accounts.addr, service: 'accounts', logger, deadlineMs: config.rpc.deadlineMs });
     onStop(() => users.close());
     const context: IssuesContext = { db, logger, config, users };

@@ -1,21 +1,32 @@
 /**
- * @cairn/social: stars and watches (later reactions and follows) over gRPC, events through the transactional
- * outbox, and the consumers that watch new repositories for their creators and forget deleted repositories'
- * and users' stars and watches. `start` runs the service inside any process (the supervisor, tests); `main.ts`
- * runs it alone.
+ * @cairn/social: stars, watches and reactions (later follows) over gRPC, events through the transactional outbox,
+ * and the consumers that watch new repositories for their creators, forget deleted repositories' and users'
+ * stars, watches and reactions and deleted issues' and comments' reactions, and keep reactions' user names
+ * current. `start` runs the service inside any process (the supervisor, tests); `main.ts` runs it alone.
  */
 import path from 'node:path';
 import { prepareOutbox, startOutboxRelay, type Subscription } from '@cairn/bus';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
+import { startIssueEventsConsumers } from './events/issues-consumer';
 import { startRepoEventsConsumer } from './events/repos-consumer';
 import { SOCIAL_STREAM, SOCIAL_SUBJECTS } from './events/subjects';
 import { startUserEventsConsumer } from './events/users-consumer';
 import { createSocialServer } from './server';
 
-export { ACCOUNTS_STREAM, ConsumedSubject, REPOS_CONSUMER, REPOS_STREAM, USERS_CONSUMER } from './events/consumed';
+export {
+  ACCOUNTS_STREAM,
+  COMMENTS_CONSUMER,
+  ConsumedSubject,
+  ISSUES_CONSUMER,
+  ISSUES_STREAM,
+  REPOS_CONSUMER,
+  REPOS_STREAM,
+  USERS_CONSUMER,
+} from './events/consumed';
+export { commentDeletedHandler, issueDeletedHandler, startIssueEventsConsumers } from './events/issues-consumer';
 export { repoEventsHandler, startRepoEventsConsumer } from './events/repos-consumer';
 export { SOCIAL_STREAM, SOCIAL_SUBJECTS, Subject } from './events/subjects';
-export { startUserEventsConsumer, userDeletedHandler } from './events/users-consumer';
+export { startUserEventsConsumer, userEventsHandler } from './events/users-consumer';
 export { createSocialServer } from './server';
 export type { SocialContext } from './rpc/context';
 
@@ -29,8 +40,8 @@ export type StartOptions = ServiceStartOptions;
 export type { RunningService };
 
 /**
- * Starts social in this process. It binds to repos' and accounts' streams, which their producers create, so it
- * starts after them (as the supervisor orders services). Graceful stop (SIGTERM): health turns NOT_SERVING and
+ * Starts social in this process. It binds to repos', accounts' and issues' streams, which their producers create,
+ * so it starts after them (as the supervisor orders services). Graceful stop (SIGTERM): health turns NOT_SERVING and
  * the server takes no new calls, calls in flight finish (up to 5 s), the consumers stop (the event in hand is
  * finished and acknowledged), the outbox relay flushes the events written meanwhile (up to 5 s), then the pool
  * closes.
@@ -46,6 +57,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     onStop(async () => void (await Promise.all(consumers.map((consumer) => consumer.stop()))));
     consumers.push(await startRepoEventsConsumer({ db, bus, logger, autoWatchNewRepos: config.service.autoWatchNewRepos }));
     consumers.push(await startUserEventsConsumer({ db, bus, logger }));
-    return createSocialServer({ db }, logger);
+    consumers.push(...(await startIssueEventsConsumers({ db, bus, logger })));
+    return createSocialServer({ db, allowedReactions: config.ui.reactions }, logger);
   });
 }

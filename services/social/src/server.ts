@@ -1,8 +1,9 @@
-/** The social gRPC server: StarService and WatchService on one RpcServer. */
+/** The social gRPC server: StarService, WatchService and ReactionService on one RpcServer. */
 import type { Logger } from '@cairn/log';
-import { StarServiceService, WatchServiceService } from '@cairn/proto/cairn/social/v1/social_service';
+import { ReactionServiceService, StarServiceService, WatchServiceService } from '@cairn/proto/cairn/social/v1/social_service';
 import { createRpcServer, type RpcServer } from '@cairn/rpc';
 import type { SocialContext } from './rpc/context';
+import { createReactionService } from './rpc/reaction-service';
 import { createStarService } from './rpc/star-service';
 import { createWatchService } from './rpc/watch-service';
 
@@ -10,5 +11,6 @@ export function createSocialServer(context: SocialContext, logger: Logger): RpcS
   const server = createRpcServer({ service: 'social', logger });
   server.addService(StarServiceService, createStarService(context));
   server.addService(WatchServiceService, createWatchService(context));
+  server.addService(ReactionServiceService, createReactionService(context));
   return server;
 }

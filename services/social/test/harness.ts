@@ -1,7 +1,7 @@
 /**
  * Test helpers: social started with `start()` on a fresh database and the in-process bus (as the supervisor
- * runs it in embedded mode, after repos and accounts have declared their streams), gRPC clients, the events it
- * wrote to its outbox, and the deletion events repos and accounts publish.
+ * runs it in embedded mode, after repos, accounts and issues have declared their streams), gRPC clients, the events
+ * it wrote to its outbox, and the events of repos, accounts and issues that social consumes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,17 +9,19 @@ import path from 'node:path';
 import { type Bus, createInProcessBus, decodeEvent, encodeEvent, uuidv7, type EventDecoder } from '@cairn/bus';
 import { loadConfig } from '@cairn/config';
 import { silentLogger } from '@cairn/log';
-import { UserDeleted } from '@cairn/proto/cairn/accounts/v1/events';
+import { UserDeleted, UserRenamed } from '@cairn/proto/cairn/accounts/v1/events';
+import { IssueCommentEvent, IssueEvent } from '@cairn/proto/cairn/issues/v1/events';
 import { RepoCreated, RepoDeleted, RepoForked } from '@cairn/proto/cairn/repos/v1/events';
 import { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { StarServiceService, WatchServiceService } from '@cairn/proto/cairn/social/v1/social_service';
+import { ReactionServiceService, StarServiceService, WatchServiceService } from '@cairn/proto/cairn/social/v1/social_service';
 import { createRpcClient, type RpcClient } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
-import { ACCOUNTS_STREAM, ConsumedSubject, REPOS_STREAM, start, type RunningService } from '../src/index';
+import { ACCOUNTS_STREAM, ConsumedSubject, ISSUES_STREAM, REPOS_STREAM, start, type RunningService } from '../src/index';
 
-/** The producers' streams, as repos and accounts declare them. */
+/** The producers' streams, as repos, accounts and issues declare them. */
 export const PRODUCER_STREAMS: ReadonlyArray<[string, string[]]> = [
+  [ISSUES_STREAM, ['cairn.issue.>', 'cairn.issue_comment.>', 'cairn.label.>', 'cairn.milestone.>']],
   [REPOS_STREAM, ['cairn.repo.>', 'cairn.collaborator.>']],
   [ACCOUNTS_STREAM, ['cairn.user.>', 'cairn.access_token.>', 'cairn.org.>', 'cairn.org_member.>', 'cairn.team.>', 'cairn.team_member.>']],
 ];
@@ -29,6 +31,7 @@ export interface ServiceHarness {
   service: RunningService;
   stars: RpcClient<typeof StarServiceService>;
   watches: RpcClient<typeof WatchServiceService>;
+  reactions: RpcClient<typeof ReactionServiceService>;
   /** A plain connection to the test database (search_path = social). */
   sql: Client;
   /** The events social wrote to its outbox after outbox row `afterSeq`, oldest first. */
@@ -39,6 +42,11 @@ export interface ServiceHarness {
   publishRepoCreated(repoId: number, creatorId: number, options?: { forkOf?: number; eventId?: string }): Promise<string>;
   publishRepoDeleted(repoId: number, eventId?: string): Promise<string>;
   publishUserDeleted(userId: number, eventId?: string): Promise<string>;
+  publishUserRenamed(userId: number, login: string, eventId?: string): Promise<string>;
+  /** Issue `issueId` of repository `repoId` was deleted. */
+  publishIssueDeleted(repoId: number, issueId: number, eventId?: string): Promise<string>;
+  /** Comment `commentId` on issue `issueId` of repository `repoId` was deleted. */
+  publishCommentDeleted(repoId: number, issueId: number, commentId: number, eventId?: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -65,6 +73,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   const target = `127.0.0.1:${service.port}`;
   const stars = createRpcClient(StarServiceService, { target, service: 'social', logger });
   const watches = createRpcClient(WatchServiceService, { target, service: 'social', logger });
+  const reactions = createRpcClient(ReactionServiceService, { target, service: 'social', logger });
   const sql = new Client({ connectionString: database.url, options: '-c search_path=social' });
   await sql.connect();
   return {
@@ -72,6 +81,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
     service,
     stars,
     watches,
+    reactions,
     sql,
     async outbox(afterSeq = 0) {
       const { rows } = await sql.query<{ seq: string; id: string; subject: string; data: Buffer }>(
@@ -105,9 +115,28 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
       await bus.publish(ConsumedSubject.userDeleted, eventId, encodeEvent(UserDeleted, event));
       return eventId;
     },
+    async publishUserRenamed(userId, login, eventId = uuidv7()) {
+      const meta = { eventId, occurredAt: new Date(), actorId: userId, repoId: 0 };
+      const event = UserRenamed.fromPartial({ meta, user: { id: userId, login }, oldLogin: `user${userId}` });
+      await bus.publish(ConsumedSubject.userRenamed, eventId, encodeEvent(UserRenamed, event));
+      return eventId;
+    },
+    async publishIssueDeleted(repoId, issueId, eventId = uuidv7()) {
+      const meta = { eventId, occurredAt: new Date(), actorId: 1, repoId };
+      const event = IssueEvent.fromPartial({ meta, issue: { id: issueId, repoId, index: issueId } });
+      await bus.publish(ConsumedSubject.issueDeleted, eventId, encodeEvent(IssueEvent, event));
+      return eventId;
+    },
+    async publishCommentDeleted(repoId, issueId, commentId, eventId = uuidv7()) {
+      const meta = { eventId, occurredAt: new Date(), actorId: 1, repoId };
+      const event = IssueCommentEvent.fromPartial({ meta, issue: { id: issueId, repoId }, comment: { id: commentId, repoId, issueId } });
+      await bus.publish(ConsumedSubject.commentDeleted, eventId, encodeEvent(IssueCommentEvent, event));
+      return eventId;
+    },
     async stop() {
       stars.close();
       watches.close();
+      reactions.close();
       await sql.end();
       await service.stop();
       await bus.close();

@@ -1,6 +1,6 @@
 /**
- * social as a process lives: it declares its own stream, binds its two durable consumers to repos' and
- * accounts' streams, serves health for both services, publishes what it wrote to the outbox, and after a
+ * social as a process lives: it declares its own stream, binds its durable consumers to repos', accounts' and
+ * issues' streams, serves health for its three services, publishes what it wrote to the outbox, and after a
  * restart applies the deletions published while it was down.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -41,7 +41,7 @@ afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-it('declares CAIRN_SOCIAL and consumes repository events and user deletions with its durables', async () => {
+it('declares CAIRN_SOCIAL and consumes repository and user events and issue and comment deletions with its durables', async () => {
   const streams: Array<{ name: string; subjects: string[] }> = [];
   const consumers: ConsumeOptions[] = [];
   const spy: Bus = {
@@ -54,11 +54,14 @@ it('declares CAIRN_SOCIAL and consumes repository events and user deletions with
   };
   const service = await start({ config, logger, bus: spy, listen: '127.0.0.1:0' });
   await service.stop();
-  expect(streams).toEqual([{ name: 'CAIRN_SOCIAL', subjects: ['cairn.star.>', 'cairn.watch.>'] }]);
-  expect([SOCIAL_STREAM, SOCIAL_SUBJECTS]).toEqual(['CAIRN_SOCIAL', ['cairn.star.>', 'cairn.watch.>']]);
+  const subjects = ['cairn.star.>', 'cairn.watch.>', 'cairn.reaction.>'];
+  expect(streams).toEqual([{ name: 'CAIRN_SOCIAL', subjects }]);
+  expect([SOCIAL_STREAM, SOCIAL_SUBJECTS]).toEqual(['CAIRN_SOCIAL', subjects]);
   expect(consumers).toEqual([
     expect.objectContaining({ stream: 'CAIRN_REPOS', durable: 'social-repos', filterSubject: 'cairn.repo.>' }),
-    expect.objectContaining({ stream: 'CAIRN_ACCOUNTS', durable: 'social-users', filterSubject: 'cairn.user.deleted' }),
+    expect.objectContaining({ stream: 'CAIRN_ACCOUNTS', durable: 'social-users', filterSubject: 'cairn.user.>' }),
+    expect.objectContaining({ stream: 'CAIRN_ISSUES', durable: 'social-issues', filterSubject: 'cairn.issue.deleted' }),
+    expect.objectContaining({ stream: 'CAIRN_ISSUES', durable: 'social-issue-comments', filterSubject: 'cairn.issue_comment.deleted' }),
   ]);
 });
 
@@ -71,6 +74,7 @@ it('serves health, publishes its events, and applies after a restart the deletio
   expect(await checkHealth(target)).toBe(true);
   expect(await checkHealth(target, 'cairn.social.v1.StarService')).toBe(true);
   expect(await checkHealth(target, 'cairn.social.v1.WatchService')).toBe(true);
+  expect(await checkHealth(target, 'cairn.social.v1.ReactionService')).toBe(true);
 
   const stars = createRpcClient(StarServiceService, { target, service: 'social', logger });
   await stars.star({ userId: 1, repoId: 91 });

@@ -50,7 +50,7 @@ export function enqueueUserRenamed(tx: DatabaseTransactionConnection, user: User
 
 export function enqueueUserDeleted(
   tx: DatabaseTransactionConnection,
-  user: { id: number; login: string; purge: boolean },
+  user: { id: number; login: string; purge: boolean; created: Date },
   actorId: number,
 ): Promise<string> {
   return enqueue(tx, Subject.userDeleted, UserDeleted, actorId, (meta) => ({
@@ -58,6 +58,7 @@ export function enqueueUserDeleted(
     userId: user.id,
     login: user.login,
     purge: user.purge,
+    userCreated: user.created,
   }));
 }
 

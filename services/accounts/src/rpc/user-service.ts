@@ -267,7 +267,7 @@ export function createUserService({ db, settings, repos }: AccountsContext): Asy
           // Organizations never lose their last owner this way (membership-changes.ts).
           await releaseFromOrgs(tx, current.id, purge, actorId);
           await deleteUser(tx, current.id);
-          await enqueueUserDeleted(tx, { id: current.id, login: current.name, purge }, actorId);
+          await enqueueUserDeleted(tx, { id: current.id, login: current.name, purge, created: current.created_at }, actorId);
           return {};
         });
       });

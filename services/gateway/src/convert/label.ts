@@ -3,6 +3,8 @@
  * repository's or the organization's API path.
  */
 import type { Label } from '@cairn/proto/cairn/issues/v1/issues_service';
+import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { repoApiUrl } from './repository';
 
 export interface ApiLabel {
   id: number;
@@ -31,4 +33,12 @@ export function toApiLabel(label: Label, home: LabelHome): ApiLabel {
     description: label.description,
     url: labelUrl(home, label.id),
   };
+}
+
+/**
+ * A label as a repository shows it (an issue's labels, Gitea's ToLabelList(labels, repo, owner)): its own labels
+ * under the repository, its organization's under the organization.
+ */
+export function toApiRepoLabel(label: Label, rootUrl: string, repository: Pick<Repository, 'ownerName' | 'name'>): ApiLabel {
+  return toApiLabel(label, label.orgId > 0 ? { rootUrl, orgName: repository.ownerName } : { repoApiUrl: repoApiUrl(rootUrl, repository) });
 }

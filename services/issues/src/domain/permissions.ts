@@ -97,12 +97,17 @@ export function requireNotArchived(access: Access): void {
   }
 }
 
+/** Gitea's IsTimetrackerEnabled: `[service] ENABLE_TIMETRACKING` (`siteEnabled`) and the repository's own switch. */
+export function isTimeTrackerEnabled(access: Access, siteEnabled = true): boolean {
+  return siteEnabled && access.repository.enableTimeTracker;
+}
+
 /**
- * Gitea's CanUseTimetracker: the repository's time tracker is on, and either anyone may track time or the viewer
- * writes issues or posted this one.
+ * Gitea's CanUseTimetracker: the time tracker is on, and either anyone may track time or the viewer writes issues,
+ * posted this one or is assigned to it.
  */
-export function canTrackTime(access: Access, issue: { isPull: boolean; posterId: number }): boolean {
-  if (!access.repository.enableTimeTracker) return false;
+export function canTrackTime(access: Access, issue: { isPull: boolean; posterId: number; assigned?: boolean }, siteEnabled = true): boolean {
+  if (!isTimeTrackerEnabled(access, siteEnabled)) return false;
   if (!access.repository.allowOnlyContributorsToTrackTime) return true;
-  return canWrite(access, issue.isPull) || (access.viewer.id > 0 && issue.posterId === access.viewer.id);
+  return canWrite(access, issue.isPull) || (access.viewer.id > 0 && issue.posterId === access.viewer.id) || issue.assigned === true;
 }

@@ -40,6 +40,11 @@ export const Subject = {
 export const REPOS_STREAM = 'CAIRN_REPOS';
 export const REPOS_SUBJECTS: readonly string[] = ['cairn.repo.>', 'cairn.collaborator.>'];
 export const REPOS_CONSUMER = 'issues-repos';
+/** Other services' events issues consumes (proto/cairn/repos/v1/events.proto, proto/cairn/accounts/v1/events.proto). */
+export const ConsumedSubject = {
+  repoDeleted: 'cairn.repo.deleted',
+  userDeleted: 'cairn.user.deleted',
+} as const;
 
 /** accounts' stream: a deleted user's comments (`[service] USER_DELETE_WITH_COMMENTS_MAX_TIME`), stopwatches, subscriptions. */
 export const ACCOUNTS_STREAM = 'CAIRN_ACCOUNTS';

@@ -6,8 +6,9 @@
 import { encodeEvent, enqueueEvent, uuidv7, type EventEncoder } from '@cairn/bus';
 import type { DatabaseTransactionConnection } from '@cairn/db';
 import type { EventMeta } from '@cairn/proto/cairn/common/v1/common';
-import { StarAdded, StarRemoved, WatchAdded, WatchRemoved } from '@cairn/proto/cairn/social/v1/events';
+import { ReactionAdded, ReactionRemoved, StarAdded, StarRemoved, WatchAdded, WatchRemoved } from '@cairn/proto/cairn/social/v1/events';
 import type { Link } from '../store/links';
+import type { ReactionRow } from '../store/reactions';
 import { Subject } from './subjects';
 
 async function enqueue<T>(
@@ -36,4 +37,19 @@ export function enqueueWatchAdded(tx: DatabaseTransactionConnection, link: Link,
 
 export function enqueueWatchRemoved(tx: DatabaseTransactionConnection, link: Link, watchersCount: number): Promise<string> {
   return enqueue(tx, Subject.watchDeleted, WatchRemoved, link, (meta) => ({ meta, ...link, watchersCount }));
+}
+
+/** The reaction's payload; its user is the actor and its repository the event's. */
+function reactionPayload(reaction: ReactionRow, meta: EventMeta): ReactionAdded & ReactionRemoved {
+  return { meta, issueId: reaction.issue_id, commentId: reaction.comment_id, userId: reaction.user_id, content: reaction.content };
+}
+
+export function enqueueReactionAdded(tx: DatabaseTransactionConnection, reaction: ReactionRow): Promise<string> {
+  const link = { userId: reaction.user_id, repoId: reaction.repo_id };
+  return enqueue(tx, Subject.reactionCreated, ReactionAdded, link, (meta) => reactionPayload(reaction, meta));
+}
+
+export function enqueueReactionRemoved(tx: DatabaseTransactionConnection, reaction: ReactionRow): Promise<string> {
+  const link = { userId: reaction.user_id, repoId: reaction.repo_id };
+  return enqueue(tx, Subject.reactionDeleted, ReactionRemoved, link, (meta) => reactionPayload(reaction, meta));
 }

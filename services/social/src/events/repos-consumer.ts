@@ -1,8 +1,8 @@
 /**
  * The `social-repos` consumer, over every repository event in order: a created or forked repository is watched
  * for the user who made it when `[service] AUTO_WATCH_NEW_REPOS` is on (Gitea's CreateRepositoryByExample; mode
- * `auto`, counted and announced like any watch), and a deleted repository's stars, watches and counters are
- * forgotten. Other repository events are acknowledged untouched.
+ * `auto`, counted and announced like any watch), and a deleted repository's stars, watches, counters and reactions
+ * are forgotten. Other repository events are acknowledged untouched.
  */
 import { applyOnce, type Bus, type BusHandler, type Subscription } from '@cairn/bus';
 import type { Database, DatabaseTransactionConnection } from '@cairn/db';
@@ -11,6 +11,7 @@ import { RepoCreated, RepoDeleted, RepoForked } from '@cairn/proto/cairn/repos/v
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { recordAdded } from '../changes/link-changes';
 import { insertWatch } from '../store/links';
+import { deleteRepoReactions } from '../store/reactions';
 import { deleteRepoLinks } from '../store/removals';
 import { ConsumedSubject, REPOS_CONSUMER, REPOS_STREAM } from './consumed';
 import { enqueueWatchAdded } from './outbox';
@@ -46,7 +47,9 @@ export function repoEventsHandler({ db, logger, autoWatchNewRepos }: RepoEventsO
       ...common,
       type: RepoDeleted,
       apply: async (tx, event) => {
-        if (event.repoId > 0) await deleteRepoLinks(tx, event.repoId);
+        if (event.repoId <= 0) return;
+        await deleteRepoLinks(tx, event.repoId);
+        await deleteRepoReactions(tx, event.repoId);
       },
     }),
   };

@@ -1,11 +1,13 @@
 /**
- * The `social-users` consumer: a deleted user's stars and watches are forgotten and taken off their
- * repositories' counters, as Gitea's DeleteUser does.
+ * The `social-users` consumer, over every user event in order: a deleted user's stars and watches are forgotten
+ * and taken off their repositories' counters, and their reactions removed, as Gitea's DeleteUser does; a renamed
+ * user's reactions carry the new name. Other user events are acknowledged untouched.
  */
 import { applyOnce, type Bus, type BusHandler, type Subscription } from '@cairn/bus';
 import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
-import { UserDeleted } from '@cairn/proto/cairn/accounts/v1/events';
+import { UserDeleted, UserRenamed } from '@cairn/proto/cairn/accounts/v1/events';
+import { deleteUserReactions, renameReactionUser } from '../store/reactions';
 import { deleteUserLinks } from '../store/removals';
 import { ACCOUNTS_STREAM, ConsumedSubject, USERS_CONSUMER } from './consumed';
 
@@ -14,23 +16,37 @@ export interface UserEventsOptions {
   logger: Logger;
 }
 
-export function userDeletedHandler({ db, logger }: UserEventsOptions): BusHandler {
-  return applyOnce({
-    db,
-    logger,
-    consumer: USERS_CONSUMER,
-    type: UserDeleted,
-    apply: async (tx, event) => {
-      if (event.userId > 0) await deleteUserLinks(tx, event.userId);
-    },
-  });
+export function userEventsHandler({ db, logger }: UserEventsOptions): BusHandler {
+  const common = { db, logger, consumer: USERS_CONSUMER };
+  const handlers: Readonly<Record<string, BusHandler>> = {
+    [ConsumedSubject.userDeleted]: applyOnce({
+      ...common,
+      type: UserDeleted,
+      apply: async (tx, event) => {
+        if (event.userId <= 0) return;
+        await deleteUserLinks(tx, event.userId);
+        await deleteUserReactions(tx, event.userId);
+      },
+    }),
+    [ConsumedSubject.userRenamed]: applyOnce({
+      ...common,
+      type: UserRenamed,
+      apply: async (tx, event) => {
+        const user = event.user;
+        if (user !== undefined && user.id > 0 && user.login !== '') await renameReactionUser(tx, user.id, user.login);
+      },
+    }),
+  };
+  return async (message) => {
+    await handlers[message.subject]?.(message);
+  };
 }
 
 export function startUserEventsConsumer(options: UserEventsOptions & { bus: Bus }): Promise<Subscription> {
   return options.bus.consume({
     stream: ACCOUNTS_STREAM,
     durable: USERS_CONSUMER,
-    filterSubject: ConsumedSubject.userDeleted,
-    handler: userDeletedHandler(options),
+    filterSubject: ConsumedSubject.userEvents,
+    handler: userEventsHandler(options),
   });
 }

@@ -12,7 +12,7 @@ import { listOwnerRepositories } from '../../repos/owner-repositories';
 import { accountOf } from './params';
 
 /** The `{org}` account, which must be an organization (a user's name is Gitea's GetOrgByName 404). */
-function organizationOf<B>(ctx: ApiContext<B>): NamedAccount {
+export function organizationOf<B>(ctx: ApiContext<B>): NamedAccount {
   const account = accountOf(ctx, 'org');
   if (account.type !== ORGANIZATION_TYPE) throw accountNotFound('org', account.name);
   return account;

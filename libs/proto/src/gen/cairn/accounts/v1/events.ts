@@ -6,6 +6,7 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Timestamp } from "../../../google/protobuf/timestamp";
 import { EventMeta } from "../../common/v1/common";
 import { AccessToken, User } from "./accounts_service";
 import { Organization, Team } from "./orgs_service";
@@ -39,6 +40,11 @@ export interface UserDeleted {
   userId: number;
   login: string;
   purge: boolean;
+  /**
+   * When the account was created: consumers apply `[service] USER_DELETE_WITH_COMMENTS_MAX_TIME` (the comments of
+   * an account younger than that go with it) against it.
+   */
+  userCreated?: Date | undefined;
 }
 
 /** Subject cairn.access_token.created: a personal access token was created (the secret is never published). */
@@ -451,7 +457,7 @@ export const UserRenamed: MessageFns<UserRenamed> = {
 };
 
 function createBaseUserDeleted(): UserDeleted {
-  return { meta: undefined, userId: 0, login: "", purge: false };
+  return { meta: undefined, userId: 0, login: "", purge: false, userCreated: undefined };
 }
 
 export const UserDeleted: MessageFns<UserDeleted> = {
@@ -467,6 +473,9 @@ export const UserDeleted: MessageFns<UserDeleted> = {
     }
     if (message.purge !== false) {
       writer.uint32(32).bool(message.purge);
+    }
+    if (message.userCreated !== undefined) {
+      Timestamp.encode(toTimestamp(message.userCreated), writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -516,6 +525,14 @@ export const UserDeleted: MessageFns<UserDeleted> = {
             message.purge = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.userCreated = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -538,6 +555,11 @@ export const UserDeleted: MessageFns<UserDeleted> = {
         : 0,
       login: isSet(object.login) ? globalThis.String(object.login) : "",
       purge: isSet(object.purge) ? globalThis.Boolean(object.purge) : false,
+      userCreated: isSet(object.userCreated)
+        ? fromJsonTimestamp(object.userCreated)
+        : isSet(object.user_created)
+        ? fromJsonTimestamp(object.user_created)
+        : undefined,
     };
   },
 
@@ -555,6 +577,9 @@ export const UserDeleted: MessageFns<UserDeleted> = {
     if (message.purge !== false) {
       obj.purge = message.purge;
     }
+    if (message.userCreated !== undefined) {
+      obj.userCreated = message.userCreated.toISOString();
+    }
     return obj;
   },
 
@@ -567,6 +592,7 @@ export const UserDeleted: MessageFns<UserDeleted> = {
     message.userId = object.userId ?? 0;
     message.login = object.login ?? "";
     message.purge = object.purge ?? false;
+    message.userCreated = object.userCreated ?? undefined;
     return message;
   },
 };
@@ -2174,6 +2200,28 @@ type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function toTimestamp(date: Date): Timestamp {
+  const seconds = Math.trunc(date.getTime() / 1_000);
+  const nanos = (date.getTime() % 1_000) * 1_000_000;
+  return { seconds, nanos };
+}
+
+function fromTimestamp(t: Timestamp): Date {
+  let millis = (t.seconds || 0) * 1_000;
+  millis += (t.nanos || 0) / 1_000_000;
+  return new globalThis.Date(millis);
+}
+
+function fromJsonTimestamp(o: any): Date {
+  if (o instanceof globalThis.Date) {
+    return o;
+  } else if (typeof o === "string") {
+    return new globalThis.Date(o);
+  } else {
+    return fromTimestamp(Timestamp.fromJSON(o));
+  }
+}
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());

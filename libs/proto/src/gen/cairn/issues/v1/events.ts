@@ -34,7 +34,12 @@ export interface IssueEvent {
   /** The user a subscription change is about. */
   subjectUserId: number;
   /** The tracked time a time event is about. */
-  trackedTime?: TrackedTime | undefined;
+  trackedTime?:
+    | TrackedTime
+    | undefined;
+  /** Labels added and removed by a labels change (cairn.issue.labeled; webhooks' added_labels / removed_labels). */
+  addedLabels: Label[];
+  removedLabels: Label[];
 }
 
 /** IssueCommentEvent is published on every comment change. Subjects: cairn.issue_comment.created, .edited, .deleted. */
@@ -54,13 +59,21 @@ export interface IssueCommentEvent {
  */
 export interface LabelEvent {
   meta?: EventMeta | undefined;
-  label?: Label | undefined;
+  label?:
+    | Label
+    | undefined;
+  /** A repository label's repository is private (false for organization labels). */
+  repoPrivate: boolean;
 }
 
 /** MilestoneEvent: cairn.milestone.created, .updated, .closed, .reopened, .deleted. */
 export interface MilestoneEvent {
   meta?: EventMeta | undefined;
-  milestone?: Milestone | undefined;
+  milestone?:
+    | Milestone
+    | undefined;
+  /** The milestone's repository is private. */
+  repoPrivate: boolean;
 }
 
 function createBaseIssueEvent(): IssueEvent {
@@ -76,6 +89,8 @@ function createBaseIssueEvent(): IssueEvent {
     mentionedUserIds: [],
     subjectUserId: 0,
     trackedTime: undefined,
+    addedLabels: [],
+    removedLabels: [],
   };
 }
 
@@ -125,6 +140,12 @@ export const IssueEvent: MessageFns<IssueEvent> = {
     }
     if (message.trackedTime !== undefined) {
       TrackedTime.encode(message.trackedTime, writer.uint32(90).fork()).join();
+    }
+    for (const v of message.addedLabels) {
+      Label.encode(v!, writer.uint32(98).fork()).join();
+    }
+    for (const v of message.removedLabels) {
+      Label.encode(v!, writer.uint32(106).fork()).join();
     }
     return writer;
   },
@@ -260,6 +281,22 @@ export const IssueEvent: MessageFns<IssueEvent> = {
             message.trackedTime = TrackedTime.decode(reader, reader.uint32());
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.addedLabels.push(Label.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.removedLabels.push(Label.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -317,6 +354,16 @@ export const IssueEvent: MessageFns<IssueEvent> = {
         : isSet(object.tracked_time)
         ? TrackedTime.fromJSON(object.tracked_time)
         : undefined,
+      addedLabels: globalThis.Array.isArray(object?.addedLabels)
+        ? object.addedLabels.map((e: any) => Label.fromJSON(e))
+        : globalThis.Array.isArray(object?.added_labels)
+        ? object.added_labels.map((e: any) => Label.fromJSON(e))
+        : [],
+      removedLabels: globalThis.Array.isArray(object?.removedLabels)
+        ? object.removedLabels.map((e: any) => Label.fromJSON(e))
+        : globalThis.Array.isArray(object?.removed_labels)
+        ? object.removed_labels.map((e: any) => Label.fromJSON(e))
+        : [],
     };
   },
 
@@ -355,6 +402,12 @@ export const IssueEvent: MessageFns<IssueEvent> = {
     if (message.trackedTime !== undefined) {
       obj.trackedTime = TrackedTime.toJSON(message.trackedTime);
     }
+    if (message.addedLabels?.length) {
+      obj.addedLabels = message.addedLabels.map((e) => Label.toJSON(e));
+    }
+    if (message.removedLabels?.length) {
+      obj.removedLabels = message.removedLabels.map((e) => Label.toJSON(e));
+    }
     return obj;
   },
 
@@ -376,6 +429,8 @@ export const IssueEvent: MessageFns<IssueEvent> = {
     message.trackedTime = (object.trackedTime !== undefined && object.trackedTime !== null)
       ? TrackedTime.fromPartial(object.trackedTime)
       : undefined;
+    message.addedLabels = object.addedLabels?.map((e) => Label.fromPartial(e)) || [];
+    message.removedLabels = object.removedLabels?.map((e) => Label.fromPartial(e)) || [];
     return message;
   },
 };
@@ -565,7 +620,7 @@ export const IssueCommentEvent: MessageFns<IssueCommentEvent> = {
 };
 
 function createBaseLabelEvent(): LabelEvent {
-  return { meta: undefined, label: undefined };
+  return { meta: undefined, label: undefined, repoPrivate: false };
 }
 
 export const LabelEvent: MessageFns<LabelEvent> = {
@@ -575,6 +630,9 @@ export const LabelEvent: MessageFns<LabelEvent> = {
     }
     if (message.label !== undefined) {
       Label.encode(message.label, writer.uint32(18).fork()).join();
+    }
+    if (message.repoPrivate !== false) {
+      writer.uint32(24).bool(message.repoPrivate);
     }
     return writer;
   },
@@ -608,6 +666,14 @@ export const LabelEvent: MessageFns<LabelEvent> = {
             message.label = Label.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.repoPrivate = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -624,6 +690,11 @@ export const LabelEvent: MessageFns<LabelEvent> = {
     return {
       meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
       label: isSet(object.label) ? Label.fromJSON(object.label) : undefined,
+      repoPrivate: isSet(object.repoPrivate)
+        ? globalThis.Boolean(object.repoPrivate)
+        : isSet(object.repo_private)
+        ? globalThis.Boolean(object.repo_private)
+        : false,
     };
   },
 
@@ -635,6 +706,9 @@ export const LabelEvent: MessageFns<LabelEvent> = {
     if (message.label !== undefined) {
       obj.label = Label.toJSON(message.label);
     }
+    if (message.repoPrivate !== false) {
+      obj.repoPrivate = message.repoPrivate;
+    }
     return obj;
   },
 
@@ -645,12 +719,13 @@ export const LabelEvent: MessageFns<LabelEvent> = {
     const message = createBaseLabelEvent();
     message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
     message.label = (object.label !== undefined && object.label !== null) ? Label.fromPartial(object.label) : undefined;
+    message.repoPrivate = object.repoPrivate ?? false;
     return message;
   },
 };
 
 function createBaseMilestoneEvent(): MilestoneEvent {
-  return { meta: undefined, milestone: undefined };
+  return { meta: undefined, milestone: undefined, repoPrivate: false };
 }
 
 export const MilestoneEvent: MessageFns<MilestoneEvent> = {
@@ -660,6 +735,9 @@ export const MilestoneEvent: MessageFns<MilestoneEvent> = {
     }
     if (message.milestone !== undefined) {
       Milestone.encode(message.milestone, writer.uint32(18).fork()).join();
+    }
+    if (message.repoPrivate !== false) {
+      writer.uint32(24).bool(message.repoPrivate);
     }
     return writer;
   },
@@ -693,6 +771,14 @@ export const MilestoneEvent: MessageFns<MilestoneEvent> = {
             message.milestone = Milestone.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.repoPrivate = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -709,6 +795,11 @@ export const MilestoneEvent: MessageFns<MilestoneEvent> = {
     return {
       meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
       milestone: isSet(object.milestone) ? Milestone.fromJSON(object.milestone) : undefined,
+      repoPrivate: isSet(object.repoPrivate)
+        ? globalThis.Boolean(object.repoPrivate)
+        : isSet(object.repo_private)
+        ? globalThis.Boolean(object.repo_private)
+        : false,
     };
   },
 
@@ -719,6 +810,9 @@ export const MilestoneEvent: MessageFns<MilestoneEvent> = {
     }
     if (message.milestone !== undefined) {
       obj.milestone = Milestone.toJSON(message.milestone);
+    }
+    if (message.repoPrivate !== false) {
+      obj.repoPrivate = message.repoPrivate;
     }
     return obj;
   },
@@ -732,6 +826,7 @@ export const MilestoneEvent: MessageFns<MilestoneEvent> = {
     message.milestone = (object.milestone !== undefined && object.milestone !== null)
       ? Milestone.fromPartial(object.milestone)
       : undefined;
+    message.repoPrivate = object.repoPrivate ?? false;
     return message;
   },
 };

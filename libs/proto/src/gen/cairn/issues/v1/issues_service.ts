@@ -96,9 +96,16 @@ export interface IssueFilter {
   state: string;
   /** "issues", "pulls" or "" for both. */
   type: string;
-  /** Label names; an issue must carry all of them. A name no label has matches nothing. */
+  /**
+   * Label names. As Gitea: names no label has are discarded, and when none is left there is no label filter
+   * ("Non existent labels are discarded"). ListIssues keeps issues carrying a label of each name (the repository's
+   * labels and its owner organization's); SearchIssues issues carrying one of them.
+   */
   labels: string[];
-  /** Milestone names or ids (as text); an issue in any of them matches. */
+  /**
+   * Milestone titles, or ids as text (ListIssues: a title first, else an id); an issue in any of them matches. As
+   * Gitea: references that name no milestone are discarded, and when none is left there is no milestone filter.
+   */
   milestones: string[];
   /** Keyword search in title and body (and the issue number when it is numeric). */
   q: string;
@@ -188,10 +195,17 @@ export interface DeleteIssueResponse {
 }
 
 export interface SearchIssuesRequest {
-  viewer?: Actor | undefined;
+  viewer?:
+    | Actor
+    | undefined;
+  /** Repositories whose issues the viewer may read (issues unit). */
   repoIds: number[];
   filter?: IssueFilter | undefined;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** Repositories whose pull requests the viewer may read (pull requests unit): pull requests are searched there only. */
+  pullRepoIds: number[];
 }
 
 export interface SearchIssuesResponse {
@@ -219,7 +233,7 @@ export interface BatchGetIssuesResponse {
 
 /**
  * LabelOwner names whose labels: a repository (scope) or an organization (org_id, with org_writer saying whether
- * the viewer may change them).
+ * the viewer may change them; scope then carries only the viewer, who is named as the actor of the change).
  */
 export interface LabelOwner {
   scope?: RepoScope | undefined;
@@ -240,6 +254,8 @@ export interface ListLabelsResponse {
 export interface GetLabelRequest {
   owner?: LabelOwner | undefined;
   id: number;
+  /** With id 0: the label of exactly this name (Gitea's `{id}` is a name when it is not a number). */
+  name: string;
 }
 
 export interface GetLabelResponse {
@@ -492,6 +508,11 @@ export interface ListSubscribersResponse {
 export interface CheckSubscriptionRequest {
   scope?: RepoScope | undefined;
   index: number;
+  /**
+   * The viewer watches the repository (social's GetWatch, asked by the gateway): without an explicit subscription
+   * or unsubscription, a repository watcher is subscribed (Gitea's CheckIssueWatch).
+   */
+  watchesRepository: boolean;
 }
 
 export interface CheckSubscriptionResponse {
@@ -505,6 +526,11 @@ export interface SetSubscriptionRequest {
   index: number;
   userId: number;
   subscribed: boolean;
+  /**
+   * `user_id` watches the repository (social's GetWatch, asked by the gateway): whether the subscription changes is
+   * decided against CheckSubscription's answer for that user, as Gitea's setIssueSubscription does.
+   */
+  watchesRepository: boolean;
 }
 
 export interface SetSubscriptionResponse {
@@ -531,13 +557,30 @@ export interface Stopwatch {
   created?: Date | undefined;
 }
 
+/**
+ * RepositoriesByKind names repositories for issues and for pull requests apart: in a cross-repository request (a
+ * user's own times or stopwatches), those the viewer may still read, as the gateway learnt it from repos; in its
+ * answer, those the listed rows are in.
+ */
+export interface RepositoriesByKind {
+  issueRepoIds: number[];
+  pullRepoIds: number[];
+}
+
 export interface ListTrackedTimesRequest {
   scope?: RepoScope | undefined;
   issueIndex: number;
   userId: number;
   since?: Date | undefined;
   before?: Date | undefined;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /**
+   * The deprecated GET /repos/{owner}/{repo}/times/{user}: naming another user than the viewer needs repository
+   * admin (or site admin), not issue write.
+   */
+  userFilterNeedsAdmin: boolean;
 }
 
 export interface ListTrackedTimesResponse {
@@ -549,12 +592,18 @@ export interface ListUserTrackedTimesRequest {
   viewer?: Actor | undefined;
   since?: Date | undefined;
   before?: Date | undefined;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** Only times in these repositories; unset: every repository. */
+  readable?: RepositoriesByKind | undefined;
 }
 
 export interface ListUserTrackedTimesResponse {
   times: TrackedTime[];
   total: number;
+  /** The repositories the viewer's matching times are in, before `readable` narrowed them (the gateway checks them). */
+  repositories?: RepositoriesByKind | undefined;
 }
 
 export interface AddTrackedTimeRequest {
@@ -616,12 +665,18 @@ export interface CancelStopwatchResponse {
 
 export interface ListStopwatchesRequest {
   viewer?: Actor | undefined;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** Only stopwatches in these repositories; unset: every repository. */
+  readable?: RepositoriesByKind | undefined;
 }
 
 export interface ListStopwatchesResponse {
   stopwatches: Stopwatch[];
   total: number;
+  /** The repositories the viewer's stopwatches are in, before `readable` narrowed them (the gateway checks them). */
+  repositories?: RepositoriesByKind | undefined;
 }
 
 function createBaseRepoScope(): RepoScope {
@@ -3100,7 +3155,7 @@ export const DeleteIssueResponse: MessageFns<DeleteIssueResponse> = {
 };
 
 function createBaseSearchIssuesRequest(): SearchIssuesRequest {
-  return { viewer: undefined, repoIds: [], filter: undefined, page: undefined };
+  return { viewer: undefined, repoIds: [], filter: undefined, page: undefined, pullRepoIds: [] };
 }
 
 export const SearchIssuesRequest: MessageFns<SearchIssuesRequest> = {
@@ -3120,6 +3175,13 @@ export const SearchIssuesRequest: MessageFns<SearchIssuesRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    if (message.pullRepoIds.length !== 0) {
+      writer.uint32(42).fork();
+      for (const v of message.pullRepoIds) {
+        writer.int64(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -3179,6 +3241,24 @@ export const SearchIssuesRequest: MessageFns<SearchIssuesRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag === 40) {
+              message.pullRepoIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 42) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.pullRepoIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3201,6 +3281,11 @@ export const SearchIssuesRequest: MessageFns<SearchIssuesRequest> = {
         : [],
       filter: isSet(object.filter) ? IssueFilter.fromJSON(object.filter) : undefined,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      pullRepoIds: globalThis.Array.isArray(object?.pullRepoIds)
+        ? object.pullRepoIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.pull_repo_ids)
+        ? object.pull_repo_ids.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -3217,6 +3302,9 @@ export const SearchIssuesRequest: MessageFns<SearchIssuesRequest> = {
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.pullRepoIds?.length) {
+      obj.pullRepoIds = message.pullRepoIds.map((e) => Math.round(e));
     }
     return obj;
   },
@@ -3236,6 +3324,7 @@ export const SearchIssuesRequest: MessageFns<SearchIssuesRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.pullRepoIds = object.pullRepoIds?.map((e) => e) || [];
     return message;
   },
 };
@@ -3930,7 +4019,7 @@ export const ListLabelsResponse: MessageFns<ListLabelsResponse> = {
 };
 
 function createBaseGetLabelRequest(): GetLabelRequest {
-  return { owner: undefined, id: 0 };
+  return { owner: undefined, id: 0, name: "" };
 }
 
 export const GetLabelRequest: MessageFns<GetLabelRequest> = {
@@ -3940,6 +4029,9 @@ export const GetLabelRequest: MessageFns<GetLabelRequest> = {
     }
     if (message.id !== 0) {
       writer.uint32(16).int64(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
     }
     return writer;
   },
@@ -3973,6 +4065,14 @@ export const GetLabelRequest: MessageFns<GetLabelRequest> = {
             message.id = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3989,6 +4089,7 @@ export const GetLabelRequest: MessageFns<GetLabelRequest> = {
     return {
       owner: isSet(object.owner) ? LabelOwner.fromJSON(object.owner) : undefined,
       id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
     };
   },
 
@@ -3999,6 +4100,9 @@ export const GetLabelRequest: MessageFns<GetLabelRequest> = {
     }
     if (message.id !== 0) {
       obj.id = Math.round(message.id);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
     }
     return obj;
   },
@@ -4012,6 +4116,7 @@ export const GetLabelRequest: MessageFns<GetLabelRequest> = {
       ? LabelOwner.fromPartial(object.owner)
       : undefined;
     message.id = object.id ?? 0;
+    message.name = object.name ?? "";
     return message;
   },
 };
@@ -8191,7 +8296,7 @@ export const ListSubscribersResponse: MessageFns<ListSubscribersResponse> = {
 };
 
 function createBaseCheckSubscriptionRequest(): CheckSubscriptionRequest {
-  return { scope: undefined, index: 0 };
+  return { scope: undefined, index: 0, watchesRepository: false };
 }
 
 export const CheckSubscriptionRequest: MessageFns<CheckSubscriptionRequest> = {
@@ -8201,6 +8306,9 @@ export const CheckSubscriptionRequest: MessageFns<CheckSubscriptionRequest> = {
     }
     if (message.index !== 0) {
       writer.uint32(16).int64(message.index);
+    }
+    if (message.watchesRepository !== false) {
+      writer.uint32(24).bool(message.watchesRepository);
     }
     return writer;
   },
@@ -8234,6 +8342,14 @@ export const CheckSubscriptionRequest: MessageFns<CheckSubscriptionRequest> = {
             message.index = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.watchesRepository = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8250,6 +8366,11 @@ export const CheckSubscriptionRequest: MessageFns<CheckSubscriptionRequest> = {
     return {
       scope: isSet(object.scope) ? RepoScope.fromJSON(object.scope) : undefined,
       index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      watchesRepository: isSet(object.watchesRepository)
+        ? globalThis.Boolean(object.watchesRepository)
+        : isSet(object.watches_repository)
+        ? globalThis.Boolean(object.watches_repository)
+        : false,
     };
   },
 
@@ -8260,6 +8381,9 @@ export const CheckSubscriptionRequest: MessageFns<CheckSubscriptionRequest> = {
     }
     if (message.index !== 0) {
       obj.index = Math.round(message.index);
+    }
+    if (message.watchesRepository !== false) {
+      obj.watchesRepository = message.watchesRepository;
     }
     return obj;
   },
@@ -8273,6 +8397,7 @@ export const CheckSubscriptionRequest: MessageFns<CheckSubscriptionRequest> = {
       ? RepoScope.fromPartial(object.scope)
       : undefined;
     message.index = object.index ?? 0;
+    message.watchesRepository = object.watchesRepository ?? false;
     return message;
   },
 };
@@ -8367,7 +8492,7 @@ export const CheckSubscriptionResponse: MessageFns<CheckSubscriptionResponse> = 
 };
 
 function createBaseSetSubscriptionRequest(): SetSubscriptionRequest {
-  return { scope: undefined, index: 0, userId: 0, subscribed: false };
+  return { scope: undefined, index: 0, userId: 0, subscribed: false, watchesRepository: false };
 }
 
 export const SetSubscriptionRequest: MessageFns<SetSubscriptionRequest> = {
@@ -8383,6 +8508,9 @@ export const SetSubscriptionRequest: MessageFns<SetSubscriptionRequest> = {
     }
     if (message.subscribed !== false) {
       writer.uint32(32).bool(message.subscribed);
+    }
+    if (message.watchesRepository !== false) {
+      writer.uint32(40).bool(message.watchesRepository);
     }
     return writer;
   },
@@ -8432,6 +8560,14 @@ export const SetSubscriptionRequest: MessageFns<SetSubscriptionRequest> = {
             message.subscribed = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.watchesRepository = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8454,6 +8590,11 @@ export const SetSubscriptionRequest: MessageFns<SetSubscriptionRequest> = {
         ? globalThis.Number(object.user_id)
         : 0,
       subscribed: isSet(object.subscribed) ? globalThis.Boolean(object.subscribed) : false,
+      watchesRepository: isSet(object.watchesRepository)
+        ? globalThis.Boolean(object.watchesRepository)
+        : isSet(object.watches_repository)
+        ? globalThis.Boolean(object.watches_repository)
+        : false,
     };
   },
 
@@ -8471,6 +8612,9 @@ export const SetSubscriptionRequest: MessageFns<SetSubscriptionRequest> = {
     if (message.subscribed !== false) {
       obj.subscribed = message.subscribed;
     }
+    if (message.watchesRepository !== false) {
+      obj.watchesRepository = message.watchesRepository;
+    }
     return obj;
   },
 
@@ -8485,6 +8629,7 @@ export const SetSubscriptionRequest: MessageFns<SetSubscriptionRequest> = {
     message.index = object.index ?? 0;
     message.userId = object.userId ?? 0;
     message.subscribed = object.subscribed ?? false;
+    message.watchesRepository = object.watchesRepository ?? false;
     return message;
   },
 };
@@ -8866,8 +9011,137 @@ export const Stopwatch: MessageFns<Stopwatch> = {
   },
 };
 
+function createBaseRepositoriesByKind(): RepositoriesByKind {
+  return { issueRepoIds: [], pullRepoIds: [] };
+}
+
+export const RepositoriesByKind: MessageFns<RepositoriesByKind> = {
+  encode(message: RepositoriesByKind, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.issueRepoIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.issueRepoIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.pullRepoIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.pullRepoIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RepositoriesByKind {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRepositoriesByKind();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.issueRepoIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.issueRepoIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.pullRepoIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.pullRepoIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RepositoriesByKind {
+    return {
+      issueRepoIds: globalThis.Array.isArray(object?.issueRepoIds)
+        ? object.issueRepoIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.issue_repo_ids)
+        ? object.issue_repo_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      pullRepoIds: globalThis.Array.isArray(object?.pullRepoIds)
+        ? object.pullRepoIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.pull_repo_ids)
+        ? object.pull_repo_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: RepositoriesByKind): unknown {
+    const obj: any = {};
+    if (message.issueRepoIds?.length) {
+      obj.issueRepoIds = message.issueRepoIds.map((e) => Math.round(e));
+    }
+    if (message.pullRepoIds?.length) {
+      obj.pullRepoIds = message.pullRepoIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RepositoriesByKind>, I>>(base?: I): RepositoriesByKind {
+    return RepositoriesByKind.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RepositoriesByKind>, I>>(object: I): RepositoriesByKind {
+    const message = createBaseRepositoriesByKind();
+    message.issueRepoIds = object.issueRepoIds?.map((e) => e) || [];
+    message.pullRepoIds = object.pullRepoIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseListTrackedTimesRequest(): ListTrackedTimesRequest {
-  return { scope: undefined, issueIndex: 0, userId: 0, since: undefined, before: undefined, page: undefined };
+  return {
+    scope: undefined,
+    issueIndex: 0,
+    userId: 0,
+    since: undefined,
+    before: undefined,
+    page: undefined,
+    userFilterNeedsAdmin: false,
+  };
 }
 
 export const ListTrackedTimesRequest: MessageFns<ListTrackedTimesRequest> = {
@@ -8889,6 +9163,9 @@ export const ListTrackedTimesRequest: MessageFns<ListTrackedTimesRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(50).fork()).join();
+    }
+    if (message.userFilterNeedsAdmin !== false) {
+      writer.uint32(56).bool(message.userFilterNeedsAdmin);
     }
     return writer;
   },
@@ -8954,6 +9231,14 @@ export const ListTrackedTimesRequest: MessageFns<ListTrackedTimesRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.userFilterNeedsAdmin = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8982,6 +9267,11 @@ export const ListTrackedTimesRequest: MessageFns<ListTrackedTimesRequest> = {
       since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
       before: isSet(object.before) ? fromJsonTimestamp(object.before) : undefined,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      userFilterNeedsAdmin: isSet(object.userFilterNeedsAdmin)
+        ? globalThis.Boolean(object.userFilterNeedsAdmin)
+        : isSet(object.user_filter_needs_admin)
+        ? globalThis.Boolean(object.user_filter_needs_admin)
+        : false,
     };
   },
 
@@ -9005,6 +9295,9 @@ export const ListTrackedTimesRequest: MessageFns<ListTrackedTimesRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.userFilterNeedsAdmin !== false) {
+      obj.userFilterNeedsAdmin = message.userFilterNeedsAdmin;
+    }
     return obj;
   },
 
@@ -9023,6 +9316,7 @@ export const ListTrackedTimesRequest: MessageFns<ListTrackedTimesRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.userFilterNeedsAdmin = object.userFilterNeedsAdmin ?? false;
     return message;
   },
 };
@@ -9113,7 +9407,7 @@ export const ListTrackedTimesResponse: MessageFns<ListTrackedTimesResponse> = {
 };
 
 function createBaseListUserTrackedTimesRequest(): ListUserTrackedTimesRequest {
-  return { viewer: undefined, since: undefined, before: undefined, page: undefined };
+  return { viewer: undefined, since: undefined, before: undefined, page: undefined, readable: undefined };
 }
 
 export const ListUserTrackedTimesRequest: MessageFns<ListUserTrackedTimesRequest> = {
@@ -9129,6 +9423,9 @@ export const ListUserTrackedTimesRequest: MessageFns<ListUserTrackedTimesRequest
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    if (message.readable !== undefined) {
+      RepositoriesByKind.encode(message.readable, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -9178,6 +9475,14 @@ export const ListUserTrackedTimesRequest: MessageFns<ListUserTrackedTimesRequest
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.readable = RepositoriesByKind.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -9196,6 +9501,7 @@ export const ListUserTrackedTimesRequest: MessageFns<ListUserTrackedTimesRequest
       since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
       before: isSet(object.before) ? fromJsonTimestamp(object.before) : undefined,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      readable: isSet(object.readable) ? RepositoriesByKind.fromJSON(object.readable) : undefined,
     };
   },
 
@@ -9213,6 +9519,9 @@ export const ListUserTrackedTimesRequest: MessageFns<ListUserTrackedTimesRequest
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.readable !== undefined) {
+      obj.readable = RepositoriesByKind.toJSON(message.readable);
+    }
     return obj;
   },
 
@@ -9229,12 +9538,15 @@ export const ListUserTrackedTimesRequest: MessageFns<ListUserTrackedTimesRequest
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.readable = (object.readable !== undefined && object.readable !== null)
+      ? RepositoriesByKind.fromPartial(object.readable)
+      : undefined;
     return message;
   },
 };
 
 function createBaseListUserTrackedTimesResponse(): ListUserTrackedTimesResponse {
-  return { times: [], total: 0 };
+  return { times: [], total: 0, repositories: undefined };
 }
 
 export const ListUserTrackedTimesResponse: MessageFns<ListUserTrackedTimesResponse> = {
@@ -9244,6 +9556,9 @@ export const ListUserTrackedTimesResponse: MessageFns<ListUserTrackedTimesRespon
     }
     if (message.total !== 0) {
       writer.uint32(16).int64(message.total);
+    }
+    if (message.repositories !== undefined) {
+      RepositoriesByKind.encode(message.repositories, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -9277,6 +9592,14 @@ export const ListUserTrackedTimesResponse: MessageFns<ListUserTrackedTimesRespon
             message.total = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.repositories = RepositoriesByKind.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -9293,6 +9616,7 @@ export const ListUserTrackedTimesResponse: MessageFns<ListUserTrackedTimesRespon
     return {
       times: globalThis.Array.isArray(object?.times) ? object.times.map((e: any) => TrackedTime.fromJSON(e)) : [],
       total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      repositories: isSet(object.repositories) ? RepositoriesByKind.fromJSON(object.repositories) : undefined,
     };
   },
 
@@ -9304,6 +9628,9 @@ export const ListUserTrackedTimesResponse: MessageFns<ListUserTrackedTimesRespon
     if (message.total !== 0) {
       obj.total = Math.round(message.total);
     }
+    if (message.repositories !== undefined) {
+      obj.repositories = RepositoriesByKind.toJSON(message.repositories);
+    }
     return obj;
   },
 
@@ -9314,6 +9641,9 @@ export const ListUserTrackedTimesResponse: MessageFns<ListUserTrackedTimesRespon
     const message = createBaseListUserTrackedTimesResponse();
     message.times = object.times?.map((e) => TrackedTime.fromPartial(e)) || [];
     message.total = object.total ?? 0;
+    message.repositories = (object.repositories !== undefined && object.repositories !== null)
+      ? RepositoriesByKind.fromPartial(object.repositories)
+      : undefined;
     return message;
   },
 };
@@ -10262,7 +10592,7 @@ export const CancelStopwatchResponse: MessageFns<CancelStopwatchResponse> = {
 };
 
 function createBaseListStopwatchesRequest(): ListStopwatchesRequest {
-  return { viewer: undefined, page: undefined };
+  return { viewer: undefined, page: undefined, readable: undefined };
 }
 
 export const ListStopwatchesRequest: MessageFns<ListStopwatchesRequest> = {
@@ -10272,6 +10602,9 @@ export const ListStopwatchesRequest: MessageFns<ListStopwatchesRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    if (message.readable !== undefined) {
+      RepositoriesByKind.encode(message.readable, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -10305,6 +10638,14 @@ export const ListStopwatchesRequest: MessageFns<ListStopwatchesRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.readable = RepositoriesByKind.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -10321,6 +10662,7 @@ export const ListStopwatchesRequest: MessageFns<ListStopwatchesRequest> = {
     return {
       viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      readable: isSet(object.readable) ? RepositoriesByKind.fromJSON(object.readable) : undefined,
     };
   },
 
@@ -10331,6 +10673,9 @@ export const ListStopwatchesRequest: MessageFns<ListStopwatchesRequest> = {
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.readable !== undefined) {
+      obj.readable = RepositoriesByKind.toJSON(message.readable);
     }
     return obj;
   },
@@ -10346,12 +10691,15 @@ export const ListStopwatchesRequest: MessageFns<ListStopwatchesRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.readable = (object.readable !== undefined && object.readable !== null)
+      ? RepositoriesByKind.fromPartial(object.readable)
+      : undefined;
     return message;
   },
 };
 
 function createBaseListStopwatchesResponse(): ListStopwatchesResponse {
-  return { stopwatches: [], total: 0 };
+  return { stopwatches: [], total: 0, repositories: undefined };
 }
 
 export const ListStopwatchesResponse: MessageFns<ListStopwatchesResponse> = {
@@ -10361,6 +10709,9 @@ export const ListStopwatchesResponse: MessageFns<ListStopwatchesResponse> = {
     }
     if (message.total !== 0) {
       writer.uint32(16).int64(message.total);
+    }
+    if (message.repositories !== undefined) {
+      RepositoriesByKind.encode(message.repositories, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -10394,6 +10745,14 @@ export const ListStopwatchesResponse: MessageFns<ListStopwatchesResponse> = {
             message.total = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.repositories = RepositoriesByKind.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -10412,6 +10771,7 @@ export const ListStopwatchesResponse: MessageFns<ListStopwatchesResponse> = {
         ? object.stopwatches.map((e: any) => Stopwatch.fromJSON(e))
         : [],
       total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      repositories: isSet(object.repositories) ? RepositoriesByKind.fromJSON(object.repositories) : undefined,
     };
   },
 
@@ -10423,6 +10783,9 @@ export const ListStopwatchesResponse: MessageFns<ListStopwatchesResponse> = {
     if (message.total !== 0) {
       obj.total = Math.round(message.total);
     }
+    if (message.repositories !== undefined) {
+      obj.repositories = RepositoriesByKind.toJSON(message.repositories);
+    }
     return obj;
   },
 
@@ -10433,6 +10796,9 @@ export const ListStopwatchesResponse: MessageFns<ListStopwatchesResponse> = {
     const message = createBaseListStopwatchesResponse();
     message.stopwatches = object.stopwatches?.map((e) => Stopwatch.fromPartial(e)) || [];
     message.total = object.total ?? 0;
+    message.repositories = (object.repositories !== undefined && object.repositories !== null)
+      ? RepositoriesByKind.fromPartial(object.repositories)
+      : undefined;
     return message;
   },
 };
@@ -11421,12 +11787,13 @@ export const CommentServiceClient = makeGenericClientConstructor(
 };
 
 /**
- * IssueSubscriptionService: who is notified about an issue. Posters, commenters, assignees and mentioned users are
- * subscribed automatically; an explicit unsubscribe is remembered (Gitea's is_watching = false).
+ * IssueSubscriptionService: who is notified about an issue (Gitea's issue_watch). An explicit subscription or
+ * unsubscription (is_watching = false) wins; without one, the poster, commenters and the repository's watchers
+ * count as subscribed (Gitea's CheckIssueWatch).
  */
 export type IssueSubscriptionServiceService = typeof IssueSubscriptionServiceService;
 export const IssueSubscriptionServiceService = {
-  /** Subscribed users' ids, paginated. */
+  /** Explicitly subscribed users' ids (is_watching rows), paginated. */
   listSubscribers: {
     path: "/cairn.issues.v1.IssueSubscriptionService/ListSubscribers" as const,
     requestStream: false as const,
@@ -11450,8 +11817,9 @@ export const IssueSubscriptionServiceService = {
     responseDeserialize: (value: Buffer): CheckSubscriptionResponse => CheckSubscriptionResponse.decode(value),
   },
   /**
-   * Subscribe / unsubscribe `user_id`: the viewer themselves, or anyone when the viewer is a repository admin or a
-   * site admin (else PERMISSION_DENIED). `changed` is false when nothing changed (the gateway answers 200, else 201).
+   * Subscribe / unsubscribe `user_id`: the viewer themselves, or anyone when the viewer is a site admin (Gitea's
+   * setIssueSubscription; else PERMISSION_DENIED, reason `subscription_of_other_user`). `changed` is false when
+   * nothing changed (the gateway answers 200, else 201).
    */
   setSubscription: {
     path: "/cairn.issues.v1.IssueSubscriptionService/SetSubscription" as const,
@@ -11467,18 +11835,19 @@ export const IssueSubscriptionServiceService = {
 } as const;
 
 export interface IssueSubscriptionServiceServer extends UntypedServiceImplementation {
-  /** Subscribed users' ids, paginated. */
+  /** Explicitly subscribed users' ids (is_watching rows), paginated. */
   listSubscribers: handleUnaryCall<ListSubscribersRequest, ListSubscribersResponse>;
   checkSubscription: handleUnaryCall<CheckSubscriptionRequest, CheckSubscriptionResponse>;
   /**
-   * Subscribe / unsubscribe `user_id`: the viewer themselves, or anyone when the viewer is a repository admin or a
-   * site admin (else PERMISSION_DENIED). `changed` is false when nothing changed (the gateway answers 200, else 201).
+   * Subscribe / unsubscribe `user_id`: the viewer themselves, or anyone when the viewer is a site admin (Gitea's
+   * setIssueSubscription; else PERMISSION_DENIED, reason `subscription_of_other_user`). `changed` is false when
+   * nothing changed (the gateway answers 200, else 201).
    */
   setSubscription: handleUnaryCall<SetSubscriptionRequest, SetSubscriptionResponse>;
 }
 
 export interface IssueSubscriptionServiceClient extends Client {
-  /** Subscribed users' ids, paginated. */
+  /** Explicitly subscribed users' ids (is_watching rows), paginated. */
   listSubscribers(
     request: ListSubscribersRequest,
     callback: (error: ServiceError | null, response: ListSubscribersResponse) => void,
@@ -11510,8 +11879,9 @@ export interface IssueSubscriptionServiceClient extends Client {
     callback: (error: ServiceError | null, response: CheckSubscriptionResponse) => void,
   ): ClientUnaryCall;
   /**
-   * Subscribe / unsubscribe `user_id`: the viewer themselves, or anyone when the viewer is a repository admin or a
-   * site admin (else PERMISSION_DENIED). `changed` is false when nothing changed (the gateway answers 200, else 201).
+   * Subscribe / unsubscribe `user_id`: the viewer themselves, or anyone when the viewer is a site admin (Gitea's
+   * setIssueSubscription; else PERMISSION_DENIED, reason `subscription_of_other_user`). `changed` is false when
+   * nothing changed (the gateway answers 200, else 201).
    */
   setSubscription(
     request: SetSubscriptionRequest,
@@ -11617,8 +11987,10 @@ export const TimeTrackingServiceService = {
     responseDeserialize: (value: Buffer): ResetTrackedTimesResponse => ResetTrackedTimesResponse.decode(value),
   },
   /**
-   * Stopwatches: start (ALREADY_EXISTS when running), stop (adds a tracked time; FAILED_PRECONDITION when none),
-   * cancel (FAILED_PRECONDITION when none). The gateway answers 409 for both with Gitea's messages.
+   * Stopwatches: start (ALREADY_EXISTS when running; a user's stopwatch running on another issue is stopped first,
+   * as Gitea does), stop (adds a tracked time of the elapsed seconds, at least 1; FAILED_PRECONDITION when none),
+   * cancel (FAILED_PRECONDITION when none). The gateway answers 409 for both with Gitea's messages. They need issue
+   * write and the time tracker (else PERMISSION_DENIED with an empty message, Gitea's bare 403).
    */
   startStopwatch: {
     path: "/cairn.issues.v1.TimeTrackingService/StartStopwatch" as const,
@@ -11684,8 +12056,10 @@ export interface TimeTrackingServiceServer extends UntypedServiceImplementation 
   /** Deletes the viewer's times on the issue; none → NOT_FOUND. */
   resetTrackedTimes: handleUnaryCall<ResetTrackedTimesRequest, ResetTrackedTimesResponse>;
   /**
-   * Stopwatches: start (ALREADY_EXISTS when running), stop (adds a tracked time; FAILED_PRECONDITION when none),
-   * cancel (FAILED_PRECONDITION when none). The gateway answers 409 for both with Gitea's messages.
+   * Stopwatches: start (ALREADY_EXISTS when running; a user's stopwatch running on another issue is stopped first,
+   * as Gitea does), stop (adds a tracked time of the elapsed seconds, at least 1; FAILED_PRECONDITION when none),
+   * cancel (FAILED_PRECONDITION when none). The gateway answers 409 for both with Gitea's messages. They need issue
+   * write and the time tracker (else PERMISSION_DENIED with an empty message, Gitea's bare 403).
    */
   startStopwatch: handleUnaryCall<StartStopwatchRequest, StartStopwatchResponse>;
   stopStopwatch: handleUnaryCall<StopStopwatchRequest, StopStopwatchResponse>;
@@ -11782,8 +12156,10 @@ export interface TimeTrackingServiceClient extends Client {
     callback: (error: ServiceError | null, response: ResetTrackedTimesResponse) => void,
   ): ClientUnaryCall;
   /**
-   * Stopwatches: start (ALREADY_EXISTS when running), stop (adds a tracked time; FAILED_PRECONDITION when none),
-   * cancel (FAILED_PRECONDITION when none). The gateway answers 409 for both with Gitea's messages.
+   * Stopwatches: start (ALREADY_EXISTS when running; a user's stopwatch running on another issue is stopped first,
+   * as Gitea does), stop (adds a tracked time of the elapsed seconds, at least 1; FAILED_PRECONDITION when none),
+   * cancel (FAILED_PRECONDITION when none). The gateway answers 409 for both with Gitea's messages. They need issue
+   * write and the time tracker (else PERMISSION_DENIED with an empty message, Gitea's bare 403).
    */
   startStopwatch(
     request: StartStopwatchRequest,

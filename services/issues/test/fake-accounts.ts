@@ -1,0 +1,64 @@
+/**
+ * A real gRPC server standing in for accounts in issues' service tests: ResolveName answers from a fixed table of
+ * accounts (what @mentions resolve to), every other method UNIMPLEMENTED. Pass `env()` to startService.
+ */
+import { silentLogger } from '@cairn/log';
+import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { type AsyncServiceOf, CairnError, Code, createRpcServer, type RpcServer } from '@cairn/rpc';
+
+export interface FakeAccount {
+  id: number;
+  name: string;
+  /** 0: an individual, 1: an organization. */
+  type?: number;
+  /** Only these viewers may see the account (a private user); everyone when unset. */
+  visibleTo?: readonly number[];
+  /** Old names that redirect to this account. */
+  oldNames?: readonly string[];
+}
+
+export interface FakeAccounts {
+  server: RpcServer;
+  /** Names ResolveName was asked for, in order. */
+  asked: string[];
+  /** Configuration pointing issues at this server. */
+  env(): Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export async function startFakeAccounts(accounts: readonly FakeAccount[]): Promise<FakeAccounts> {
+  const asked: string[] = [];
+  const unimplemented = Object.fromEntries(
+    Object.keys(UserServiceService).map((key) => [
+      key,
+      async () => {
+        throw new CairnError(Code.UNIMPLEMENTED, `${key} is not part of this test`);
+      },
+    ]),
+  ) as unknown as AsyncServiceOf<typeof UserServiceService>;
+  const server = createRpcServer({ service: 'accounts', logger: silentLogger() });
+  server.addService(UserServiceService, {
+    ...unimplemented,
+    async resolveName(request) {
+      asked.push(request.name);
+      const lower = request.name.toLowerCase();
+      const viewerId = request.viewer?.userId ?? 0;
+      for (const account of accounts) {
+        const current = account.name.toLowerCase() === lower;
+        const old = (account.oldNames ?? []).some((name) => name.toLowerCase() === lower);
+        if (!current && !old) continue;
+        if (account.visibleTo !== undefined && !account.visibleTo.includes(viewerId)) break;
+        return { id: account.id, type: account.type ?? 0, name: account.name, redirect: !current, visibility: 'public' };
+      }
+      throw CairnError.notFound(`user does not exist [uid: 0, name: ${request.name}]`);
+    },
+  });
+  const port = await server.start('127.0.0.1:0');
+  server.setServing(true);
+  return {
+    server,
+    asked,
+    env: () => ({ CAIRN__services_0X2E_accounts__ADDR: `127.0.0.1:${port}` }),
+    stop: () => server.stop(),
+  };
+}
