@@ -10,7 +10,7 @@ import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_serv
 import { createRpcClient } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, ISSUES_STREAM, ISSUES_SUBJECTS, REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
-import { startAccountEventsConsumer } from './events/accounts-consumer';
+import { startAccountEventsConsumer, startOrgEventsConsumer } from './events/accounts-consumer';
 import { startRepoEventsConsumer } from './events/repos-consumer';
 import type { IssuesContext } from './rpc/context';
 import { createIssuesServer } from './server';
@@ -46,6 +46,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     onStop(async () => void (await Promise.all(consumers.map((consumer) => consumer.stop()))));
     consumers.push(await startRepoEventsConsumer({ db, bus, logger }));
     consumers.push(await startAccountEventsConsumer({ db, bus, logger, userDeleteWithCommentsMaxTime: config.service.userDeleteWithCommentsMaxTime }));
+    consumers.push(await startOrgEventsConsumer({ db, bus, logger }));
     const users = createRpcClient(UserServiceService, { target: config.services.accounts.addr, service: 'accounts', logger, deadlineMs: config.rpc.deadlineMs });
     onStop(() => users.close());
     const context: IssuesContext = { db, logger, config, users };

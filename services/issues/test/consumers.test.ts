@@ -10,7 +10,7 @@
 import { type BusHandler, type BusMessage, encodeEvent, uuidv7 } from '@cairn/bus';
 import { type Database, openDatabase } from '@cairn/db';
 import { silentLogger } from '@cairn/log';
-import { UserDeleted } from '@cairn/proto/cairn/accounts/v1/events';
+import { OrgDeleted, UserDeleted } from '@cairn/proto/cairn/accounts/v1/events';
 import { IssueCommentEvent } from '@cairn/proto/cairn/issues/v1/events';
 import { RepoDeleted } from '@cairn/proto/cairn/repos/v1/events';
 import { eventually } from '@cairn/testing';
@@ -100,6 +100,20 @@ describe('with the default settings', () => {
   });
   afterAll(async () => {
     await h.stop();
+  });
+
+  test("a deleted organization's labels go, off every issue that carried them; repository labels stay", async () => {
+    const issueId = await insertIssue(h, 31, 7);
+    const labels = await h.sql.query<{ id: string }>(
+      `INSERT INTO labels (repo_id, org_id, name, color) VALUES (0, 900, 'org-bug', 'ee0701'), (0, 901, 'other-org', '00aabb'), (31, 0, 'repo-bug', '112233') RETURNING id`,
+    );
+    for (const { id } of labels.rows) await h.sql.query('INSERT INTO issue_labels (issue_id, label_id) VALUES ($1, $2)', [issueId, id]);
+    const eventId = uuidv7();
+    const event = OrgDeleted.fromPartial({ meta: { eventId, occurredAt: new Date(), actorId: 1, repoId: 0 }, orgId: 900, name: 'acme' });
+    await h.bus.publish('cairn.org.deleted', eventId, encodeEvent(OrgDeleted, event));
+    await eventually(async () => expect(await count(h, 'labels', 'org_id = $1', [900])).toBe(0));
+    expect(await count(h, 'labels', 'org_id = $1 OR repo_id = $2', [901, 31])).toBe(2);
+    expect(await count(h, 'issue_labels', 'issue_id = $1', [issueId])).toBe(2);
   });
 
   test('a deleted repository takes everything of its issues along, in batches, and nothing of another', async () => {

@@ -1,5 +1,5 @@
 /**
- * The `issues-accounts` consumer: a deleted user's stopwatches, subscriptions, assignments and mentions go, as
+ * The `issues-orgs` consumer takes a deleted organization's labels away. The `issues-accounts` consumer: a deleted user's stopwatches, subscriptions, assignments and mentions go, as
  * Gitea's deleteUser (services/user/delete.go) removes them; their issues stay (poster shown as the Ghost user).
  * Their plain comments go too when the deletion was a purge or `[service] USER_DELETE_WITH_COMMENTS_MAX_TIME` is
  * set and the account was younger than that when it was deleted; each goes as a comment deletion does (its issue
@@ -8,13 +8,13 @@
 import { applyOnce, type Bus, type BusHandler, type Subscription } from '@cairn/bus';
 import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
-import { UserDeleted } from '@cairn/proto/cairn/accounts/v1/events';
+import { OrgDeleted, UserDeleted } from '@cairn/proto/cairn/accounts/v1/events';
 import { deletePosterComments, toComment, touchIssues } from '../store/comments';
 import { toIssues } from '../store/issues';
-import { deleteUserIssueLinks } from '../store/removals';
+import { deleteOrgLabels, deleteUserIssueLinks } from '../store/removals';
 import { enqueueCommentEvent } from './comment-events';
 import { readEvent } from './read-event';
-import { ACCOUNTS_CONSUMER, ACCOUNTS_STREAM, ConsumedSubject } from './subjects';
+import { ACCOUNTS_CONSUMER, ACCOUNTS_STREAM, ConsumedSubject, ORGS_CONSUMER } from './subjects';
 
 /** Comments deleted per transaction (Gitea deletes 50 at a time). */
 export const USER_COMMENT_BATCH = 500;
@@ -85,5 +85,26 @@ export function startAccountEventsConsumer(options: AccountEventsOptions & { bus
     durable: ACCOUNTS_CONSUMER,
     filterSubject: ConsumedSubject.userDeleted,
     handler: userDeletedHandler(options),
+  });
+}
+
+export function orgDeletedHandler({ db, logger }: Pick<AccountEventsOptions, 'db' | 'logger'>): BusHandler {
+  return applyOnce({
+    db,
+    logger,
+    consumer: ORGS_CONSUMER,
+    type: OrgDeleted,
+    apply: async (tx, event) => {
+      if (event.orgId > 0) await deleteOrgLabels(tx, event.orgId);
+    },
+  });
+}
+
+export function startOrgEventsConsumer(options: Pick<AccountEventsOptions, 'db' | 'logger'> & { bus: Bus }): Promise<Subscription> {
+  return options.bus.consume({
+    stream: ACCOUNTS_STREAM,
+    durable: ORGS_CONSUMER,
+    filterSubject: ConsumedSubject.orgDeleted,
+    handler: orgDeletedHandler(options),
   });
 }

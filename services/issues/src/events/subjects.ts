@@ -44,6 +44,7 @@ export const REPOS_CONSUMER = 'issues-repos';
 export const ConsumedSubject = {
   repoDeleted: 'cairn.repo.deleted',
   userDeleted: 'cairn.user.deleted',
+  orgDeleted: 'cairn.org.deleted',
 } as const;
 
 /** accounts' stream: a deleted user's comments (`[service] USER_DELETE_WITH_COMMENTS_MAX_TIME`), stopwatches, subscriptions. */
@@ -57,3 +58,5 @@ export const ACCOUNTS_SUBJECTS: readonly string[] = [
   'cairn.team_member.>',
 ];
 export const ACCOUNTS_CONSUMER = 'issues-accounts';
+/** A second durable on accounts' stream (nats-server 2.9 takes one filter subject per consumer): deleted organizations. */
+export const ORGS_CONSUMER = 'issues-orgs';

@@ -1,5 +1,5 @@
 /**
- * What goes when a repository or a user is deleted elsewhere (the consumers in events/*-consumer.ts). No event is
+ * What goes when a repository, a user or an organization is deleted elsewhere (the consumers in events/*-consumer.ts). No event is
  * published for these rows: the repository's or user's deletion event stands for them. A deleted user's comments
  * are the exception (they go through store/comments.ts and publish cairn.issue_comment.deleted, so that their
  * reactions go too).
@@ -36,4 +36,9 @@ export async function deleteUserIssueLinks(tx: DatabaseTransactionConnection, us
   await tx.query(sql.unsafe`DELETE FROM issue_watches WHERE user_id = ${userId}`);
   await tx.query(sql.unsafe`DELETE FROM issue_assignees WHERE assignee_id = ${userId}`);
   await tx.query(sql.unsafe`DELETE FROM issue_mentions WHERE user_id = ${userId}`);
+}
+
+/** A deleted organization's labels (taken off every issue that carried them: ON DELETE CASCADE). */
+export async function deleteOrgLabels(tx: DatabaseTransactionConnection, orgId: number): Promise<void> {
+  await tx.query(sql.unsafe`DELETE FROM labels WHERE org_id = ${orgId} AND org_id > 0`);
 }

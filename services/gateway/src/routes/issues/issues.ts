@@ -15,12 +15,11 @@ import { HttpError, go, goFormString, goStruct } from '@cairn/http';
 import type { Issue, IssueFilter, RepoScope } from '@cairn/proto/cairn/issues/v1/issues_service';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
-import { accessAtLeast } from '../../api/repo-context';
 import { type ApiContext, type ApiReply, json, noContent, repoOf } from '../../api/types';
 import { type ApiIssue, toApiIssue, toApiIssues } from '../../convert/issue';
 import { UNIT_ISSUES, UNIT_PULLS } from '../../convert/repository';
 import { queryBeforeSince } from '../../issues/before-since';
-import { repoScopeOf } from '../../issues/scope';
+import { canWriteUnit, repoScopeOf } from '../../issues/scope';
 import { TRACKER_ERRORS, trackerAnswer } from '../../issues/tracker-answers';
 import {
   type WrittenTime,
@@ -97,11 +96,6 @@ const ISSUE_ERRORS = {
 } as const;
 
 /** Gitea's ctx.Repo.CanWrite(unit): the unit's level, or the repository's for its admins. */
-function canWriteUnit<B>(ctx: ApiContext<B>, unit: string): boolean {
-  const { permission } = repoOf(ctx);
-  return accessAtLeast(permission.units[unit], 'write') || accessAtLeast(permission.accessMode, 'admin');
-}
-
 function issueOf(issue: Issue | undefined): Issue {
   if (issue === undefined) throw new Error('the issues service answered without an issue');
   return issue;

@@ -13,11 +13,10 @@ import type { Comment, Issue } from '@cairn/proto/cairn/issues/v1/issues_service
 import type { ReactionTarget } from '@cairn/proto/cairn/social/v1/social_service';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
-import { accessAtLeast } from '../../api/repo-context';
 import { type ApiContext, type ApiReply, doerOf, json, noContent, repoOf } from '../../api/types';
 import { type ApiReaction, toApiReaction, toApiReactions } from '../../convert/reaction';
 import { toApiUser } from '../../convert/user';
-import { repoScopeOf } from '../../issues/scope';
+import { canWriteUnit, repoScopeOf } from '../../issues/scope';
 import { trackerAnswer } from '../../issues/tracker-answers';
 
 /** Gitea's `api.EditReactionOption`. */
@@ -48,14 +47,6 @@ async function readComment<B>(ctx: ApiContext<B>): Promise<Comment> {
  * Gitea's `CanWriteIssuesOrPulls`: write on the unit the issue belongs to, which repository administrators have on
  * every enabled unit; site administrators too.
  */
-function canWriteIssue<B>(ctx: ApiContext<B>, issue: Issue): boolean {
-  if (ctx.doer?.isAdmin) return true;
-  const { repository, permission } = repoOf(ctx);
-  const unit = issue.isPull ? UNIT_PULLS : UNIT_ISSUES;
-  if (!repository.units.some((u) => u.key === unit)) return false;
-  return accessAtLeast(permission.units[unit], 'write') || accessAtLeast(permission.accessMode, 'admin');
-}
-
 function targetOf(issue: Issue, commentId: number): ReactionTarget {
   return { repoId: issue.repoId, issueId: issue.id, commentId, issueLocked: issue.isLocked };
 }
@@ -72,7 +63,7 @@ async function createReaction(ctx: ApiContext<EditReaction>, issue: Issue, comme
     userId: doer.id,
     userName: doer.login,
     content: ctx.body.content,
-    canWrite: canWriteIssue(ctx, issue),
+    canWrite: canWriteUnit(ctx, issue.isPull ? UNIT_PULLS : UNIT_ISSUES),
   });
   if (reaction === undefined) throw new Error('CreateReaction answered without a reaction');
   // The caller sees themself in full (Gitea: ToUser(doer, doer)).
@@ -85,7 +76,7 @@ async function deleteReaction(ctx: ApiContext<EditReaction>, issue: Issue, comme
     target: targetOf(issue, commentId),
     userId: doerOf(ctx).id,
     content: ctx.body.content,
-    canWrite: canWriteIssue(ctx, issue),
+    canWrite: canWriteUnit(ctx, issue.isPull ? UNIT_PULLS : UNIT_ISSUES),
   });
   return noContent();
 }
