@@ -4,9 +4,10 @@
  * (IssueEvent with changed ["labels"] and the labels added and removed) when an issue's labels change.
  */
 import type { DatabaseTransactionConnection } from '@cairn/db';
-import { IssueEvent, LabelEvent } from '@cairn/proto/cairn/issues/v1/events';
+import { LabelEvent } from '@cairn/proto/cairn/issues/v1/events';
 import type { Issue } from '@cairn/proto/cairn/issues/v1/issues_service';
 import { type LabelRow, toLabel } from '../store/issues';
+import { enqueueIssueEvent } from './issue-events';
 import { enqueue } from './outbox';
 import { Subject } from './subjects';
 
@@ -34,14 +35,12 @@ export interface LabelsChange {
 }
 
 export function enqueueIssueLabeled(tx: DatabaseTransactionConnection, change: LabelsChange, actorId: number): Promise<string> {
-  return enqueue(tx, Subject.issueLabeled, IssueEvent, { actorId, repoId: change.issue.repoId }, (meta) =>
-    IssueEvent.fromPartial({
-      meta,
-      issue: change.issue,
-      repoPrivate: change.repoPrivate,
-      changed: ['labels'],
-      addedLabels: change.added.map(toLabel),
-      removedLabels: change.removed.map(toLabel),
-    }),
-  );
+  return enqueueIssueEvent(tx, 'labeled', {
+    actorId,
+    issue: change.issue,
+    repoPrivate: change.repoPrivate,
+    changed: ['labels'],
+    addedLabels: change.added.map(toLabel),
+    removedLabels: change.removed.map(toLabel),
+  });
 }
