@@ -485,4 +485,22 @@ describe('issues through the gateway', () => {
       expect((await search('page=999999999999&q=plan')).body).toEqual([]);
     });
   });
+  test("a repository's open_issues_count follows its issues (issues' counters, not a count)", async () => {
+    const made = await request('POST', '/user/repos', 'olivia', { name: 'counted' });
+    expect(made.status).toBe(201);
+    const openCount = async () => {
+      const res = await request<{ open_issues_count: number; open_pr_counter: number }>('GET', '/repos/olivia/counted', 'olivia');
+      expect(res.status).toBe(200);
+      return [res.body.open_issues_count, res.body.open_pr_counter];
+    };
+    expect(await openCount()).toEqual([0, 0]);
+    const first = await createIssue('olivia/counted', 'olivia', { title: 'one' });
+    await createIssue('olivia/counted', 'olivia', { title: 'two' });
+    await createIssue('olivia/counted', 'olivia', { title: 'three', closed: true });
+    expect(await openCount()).toEqual([2, 0]);
+    expect((await request('PATCH', `/repos/olivia/counted/issues/${first.number}`, 'olivia', { state: 'closed' })).status).toBe(201);
+    expect(await openCount()).toEqual([1, 0]);
+    const listed = await request<Array<{ name: string; open_issues_count: number }>>('GET', '/users/olivia/repos', 'olivia');
+    expect(listed.body.find((repo) => repo.name === 'counted')?.open_issues_count).toBe(1);
+  });
 });

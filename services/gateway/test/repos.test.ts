@@ -18,6 +18,7 @@ describe('repository context and routes', () => {
   const repos = new FakeRepos();
   accounts.clients.repos = repos.client;
   accounts.clients.stars = repos.stars;
+  accounts.clients.issues = repos.issues;
   const alice = accounts.addUser('alice', { password: 'alice-password' });
   const bob = accounts.addUser('bob', { password: 'bob-password' });
   const carol = accounts.addUser('carol', { password: 'carol-password' });
@@ -61,8 +62,9 @@ describe('repository context and routes', () => {
   }
 
   describe('GET /repos/{owner}/{repo}', () => {
-    it("answers Gitea's Repository with one GetRepository, one BatchGetUsers and one GetRepoCounters", async () => {
+    it("answers Gitea's Repository with one GetRepository, one BatchGetUsers, one GetRepoCounters and one GetRepoIssueCounters", async () => {
       repos.counters.set(demo.id, { stars: 3, watchers: 2 });
+      repos.issueCounters.set(demo.id, { openIssues: 5, openPulls: 1 });
       const res = await get('/api/v1/repos/alice/demo', { headers: { Authorization: BOB } });
       expect(res.status).toBe(200);
       expectExactGiteaShape('Repository', res.body);
@@ -78,6 +80,8 @@ describe('repository context and routes', () => {
         ssh_url: '',
         stars_count: 3,
         watchers_count: 2,
+        open_issues_count: 5,
+        open_pr_counter: 1,
         permissions: { admin: false, push: false, pull: true },
         has_code: true,
         has_issues: true,
@@ -90,6 +94,7 @@ describe('repository context and routes', () => {
       expect(repos.calls('getRepository')).toEqual([{ viewer: { userId: bob.id, isAdmin: false, isRestricted: false }, id: 0, owner: 'alice', name: 'demo' }]);
       expect(accounts.requests.batchGetUsers).toHaveLength(1);
       expect(repos.calls('getRepoCounters')).toEqual([{ repoIds: [10] }]);
+      expect(repos.calls('getRepoIssueCounters')).toEqual([{ repoIds: [10] }]);
       expect(repos.calls('batchGetRepositories')).toEqual([]);
     });
 

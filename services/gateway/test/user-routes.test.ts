@@ -23,6 +23,7 @@ function seed() {
   repos.answers.listOwnerRepositories = async () => ({ repositories: [], total: 0 });
   accounts.clients.repos = repos.client;
   accounts.clients.stars = repos.stars;
+  accounts.clients.issues = repos.issues;
   return { accounts, repos, root, alice, bob, lim, hid, token };
 }
 

@@ -2,13 +2,15 @@
  * repos' Repository → Gitea's `Repository` JSON (services/convert/repository.go `innerToRepo`). What other
  * services own arrives in one batch per kind for the whole list, never one call per row: owners and transfer
  * parties (accounts BatchGetUsers), fork parents as the viewer may read them (repos BatchGetRepositories), teams
- * of pending transfers (accounts BatchGetTeams) and stars/watchers (social GetRepoCounters).
+ * of pending transfers (accounts BatchGetTeams), stars/watchers (social GetRepoCounters) and open issues/pulls
+ * (issues GetRepoIssueCounters).
  */
 import { goTime } from '@cairn/http';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { Team } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Permission, Repository, RepositoryWithPermission } from '@cairn/proto/cairn/repos/v1/repos_service';
+import type { RepoIssueCounters } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { RepoCounters } from '@cairn/proto/cairn/social/v1/social_service';
 import { accessAtLeast } from '../api/repo-context';
 import type { GatewayServices } from '../api/types';
@@ -123,6 +125,7 @@ interface Hydration {
   rootUrl: string;
   users: ReadonlyMap<number, User>;
   counters: ReadonlyMap<number, RepoCounters>;
+  issueCounters: ReadonlyMap<number, RepoIssueCounters>;
   teams: ReadonlyMap<number, Team>;
 }
 
@@ -155,6 +158,7 @@ function convert(repo: Repository, permission: Permission, parent: ApiRepository
   const apiUrl = repoApiUrl(rootUrl, repo);
   const owner = toApiUser(required(hydration.users, repo.ownerId, 'owner'), { rootUrl });
   const counters = hydration.counters.get(repo.id);
+  const issueCounters = hydration.issueCounters.get(repo.id);
   // Gitea reads the pull-request settings only from an enabled pulls unit, and the projects mode from a projects unit.
   const pulls = has(UNIT_PULLS);
   const transfer = repo.pendingTransfer;
@@ -183,8 +187,8 @@ function convert(repo: Repository, permission: Permission, parent: ApiRepository
     stars_count: counters?.stars ?? 0,
     forks_count: repo.forksCount,
     watchers_count: counters?.watchers ?? 0,
-    open_issues_count: repo.openIssuesCount,
-    open_pr_counter: repo.openPrCounter,
+    open_issues_count: issueCounters?.openIssues ?? 0,
+    open_pr_counter: issueCounters?.openPulls ?? 0,
     release_counter: repo.releaseCounter,
     default_branch: repo.defaultBranch,
     default_target_branch: repo.defaultBranch,
@@ -283,15 +287,17 @@ export async function toApiRepositories(
       for (const id of repo.pendingTransfer.teamIds) teamIds.add(id);
     }
   }
-  const [users, counters, teams] = await Promise.all([
+  const [users, counters, issueCounters, teams] = await Promise.all([
     clients.users.batchGetUsers({ ids: [...userIds], viewer }),
     clients.stars.getRepoCounters({ repoIds: all.map((repo) => repo.id) }),
+    clients.issues.getRepoIssueCounters({ repoIds: all.map((repo) => repo.id) }),
     teamIds.size === 0 ? { teams: [] } : clients.teams.batchGetTeams({ viewer, ids: [...teamIds] }),
   ]);
   const hydration: Hydration = {
     rootUrl: config.server.rootUrl,
     users: byId(users.users, (user) => user.id),
     counters: byId(counters.counters, (counter) => counter.repoId),
+    issueCounters: byId(issueCounters.counters, (counter) => counter.repoId),
     teams: byId(teams.teams, (team) => team.id),
   };
   return repos.map(({ repository, permission }) => {

@@ -8,7 +8,7 @@
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Permission, RepoRedirect, Repository, RepositoryWithPermission } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { CairnError } from '@cairn/rpc';
-import type { ReposClient, StarsClient } from '../../src/clients';
+import type { IssuesClient, ReposClient, StarsClient } from '../../src/clients';
 
 /** What a viewer may do in a repository; undefined: they may not read it (NOT_FOUND). */
 export type PermissionRule = (viewer: Actor | undefined) => Permission | undefined;
@@ -91,6 +91,9 @@ export class FakeRepos {
   readonly starred = new Map<number, number[]>();
   readonly client: ReposClient;
   readonly stars: StarsClient;
+  /** issues' open issue and pull counters per repository id (GetRepoIssueCounters). */
+  readonly issueCounters = new Map<number, { openIssues: number; openPulls: number }>();
+  readonly issues: IssuesClient;
   private readonly byId = new Map<number, { repository: Repository; rule: PermissionRule }>();
   private readonly redirects = new Map<string, RepoRedirect>();
 
@@ -125,6 +128,14 @@ export class FakeRepos {
         if (method === 'listStarredRepos') return { repoIds: this.starred.get(request.userId ?? 0) ?? [] };
         if (method !== 'getRepoCounters') throw CairnError.internal(`the fake has no answer for stars.${method}`);
         return { counters: (request.repoIds ?? []).map((repoId) => ({ repoId, ...(this.counters.get(repoId) ?? { stars: 0, watchers: 0 }) })) };
+      },
+    });
+    this.issues = new Proxy({} as IssuesClient, {
+      get: (_target, method: string) => async (request: { repoIds?: number[] }) => {
+        this.record(method, request);
+        if (method !== 'getRepoIssueCounters') throw CairnError.internal(`the fake has no answer for issues.${method}`);
+        const counters = (request.repoIds ?? []).map((repoId) => ({ repoId, ...(this.issueCounters.get(repoId) ?? { openIssues: 0, openPulls: 0 }) }));
+        return { counters };
       },
     });
   }

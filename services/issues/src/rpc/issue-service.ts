@@ -37,6 +37,7 @@ import {
   updateIssueColumns,
 } from '../store/issue-writes';
 import { type IssueRow, findIssuesByIds, toIssue, toIssues } from '../store/issues';
+import { openCounters } from '../store/repo-counters';
 import { resolveIssueLabels } from '../store/labels';
 import { insertMentions, resolveMentions } from '../store/mentions';
 import { requireMilestone } from '../store/milestones';
@@ -302,6 +303,11 @@ export function createIssueService(context: IssuesContext): AsyncServiceOf<typeo
       const ids = [...new Set(request.ids.filter((id) => Number.isSafeInteger(id) && id > 0))];
       if (ids.length > MAX_BATCH_IDS) throw CairnError.invalid(`at most ${MAX_BATCH_IDS} ids per call`);
       return guard(async () => ({ issues: await toIssues(db.pool, await findIssuesByIds(db.pool, ids)) }));
+    },
+
+    async getRepoIssueCounters(request) {
+      if (request.repoIds.length > MAX_BATCH_IDS) throw CairnError.invalid(`at most ${MAX_BATCH_IDS} ids per call`);
+      return guard(async () => ({ counters: await openCounters(db.pool, request.repoIds) }));
     },
   };
 }

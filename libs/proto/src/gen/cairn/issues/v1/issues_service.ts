@@ -231,6 +231,20 @@ export interface BatchGetIssuesResponse {
   issues: Issue[];
 }
 
+export interface GetRepoIssueCountersRequest {
+  repoIds: number[];
+}
+
+export interface RepoIssueCounters {
+  repoId: number;
+  openIssues: number;
+  openPulls: number;
+}
+
+export interface GetRepoIssueCountersResponse {
+  counters: RepoIssueCounters[];
+}
+
 /**
  * LabelOwner names whose labels: a repository (scope) or an organization (org_id, with org_writer saying whether
  * the viewer may change them; scope then carries only the viewer, who is named as the actor of the change).
@@ -3729,6 +3743,277 @@ export const BatchGetIssuesResponse: MessageFns<BatchGetIssuesResponse> = {
   fromPartial<I extends Exact<DeepPartial<BatchGetIssuesResponse>, I>>(object: I): BatchGetIssuesResponse {
     const message = createBaseBatchGetIssuesResponse();
     message.issues = object.issues?.map((e) => Issue.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetRepoIssueCountersRequest(): GetRepoIssueCountersRequest {
+  return { repoIds: [] };
+}
+
+export const GetRepoIssueCountersRequest: MessageFns<GetRepoIssueCountersRequest> = {
+  encode(message: GetRepoIssueCountersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repoIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.repoIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRepoIssueCountersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRepoIssueCountersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.repoIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.repoIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRepoIssueCountersRequest {
+    return {
+      repoIds: globalThis.Array.isArray(object?.repoIds)
+        ? object.repoIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.repo_ids)
+        ? object.repo_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetRepoIssueCountersRequest): unknown {
+    const obj: any = {};
+    if (message.repoIds?.length) {
+      obj.repoIds = message.repoIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetRepoIssueCountersRequest>, I>>(base?: I): GetRepoIssueCountersRequest {
+    return GetRepoIssueCountersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetRepoIssueCountersRequest>, I>>(object: I): GetRepoIssueCountersRequest {
+    const message = createBaseGetRepoIssueCountersRequest();
+    message.repoIds = object.repoIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseRepoIssueCounters(): RepoIssueCounters {
+  return { repoId: 0, openIssues: 0, openPulls: 0 };
+}
+
+export const RepoIssueCounters: MessageFns<RepoIssueCounters> = {
+  encode(message: RepoIssueCounters, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repoId !== 0) {
+      writer.uint32(8).int64(message.repoId);
+    }
+    if (message.openIssues !== 0) {
+      writer.uint32(16).int64(message.openIssues);
+    }
+    if (message.openPulls !== 0) {
+      writer.uint32(24).int64(message.openPulls);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RepoIssueCounters {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRepoIssueCounters();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.openIssues = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.openPulls = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RepoIssueCounters {
+    return {
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : 0,
+      openIssues: isSet(object.openIssues)
+        ? globalThis.Number(object.openIssues)
+        : isSet(object.open_issues)
+        ? globalThis.Number(object.open_issues)
+        : 0,
+      openPulls: isSet(object.openPulls)
+        ? globalThis.Number(object.openPulls)
+        : isSet(object.open_pulls)
+        ? globalThis.Number(object.open_pulls)
+        : 0,
+    };
+  },
+
+  toJSON(message: RepoIssueCounters): unknown {
+    const obj: any = {};
+    if (message.repoId !== 0) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.openIssues !== 0) {
+      obj.openIssues = Math.round(message.openIssues);
+    }
+    if (message.openPulls !== 0) {
+      obj.openPulls = Math.round(message.openPulls);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RepoIssueCounters>, I>>(base?: I): RepoIssueCounters {
+    return RepoIssueCounters.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RepoIssueCounters>, I>>(object: I): RepoIssueCounters {
+    const message = createBaseRepoIssueCounters();
+    message.repoId = object.repoId ?? 0;
+    message.openIssues = object.openIssues ?? 0;
+    message.openPulls = object.openPulls ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetRepoIssueCountersResponse(): GetRepoIssueCountersResponse {
+  return { counters: [] };
+}
+
+export const GetRepoIssueCountersResponse: MessageFns<GetRepoIssueCountersResponse> = {
+  encode(message: GetRepoIssueCountersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.counters) {
+      RepoIssueCounters.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRepoIssueCountersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRepoIssueCountersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.counters.push(RepoIssueCounters.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRepoIssueCountersResponse {
+    return {
+      counters: globalThis.Array.isArray(object?.counters)
+        ? object.counters.map((e: any) => RepoIssueCounters.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetRepoIssueCountersResponse): unknown {
+    const obj: any = {};
+    if (message.counters?.length) {
+      obj.counters = message.counters.map((e) => RepoIssueCounters.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetRepoIssueCountersResponse>, I>>(base?: I): GetRepoIssueCountersResponse {
+    return GetRepoIssueCountersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetRepoIssueCountersResponse>, I>>(object: I): GetRepoIssueCountersResponse {
+    const message = createBaseGetRepoIssueCountersResponse();
+    message.counters = object.counters?.map((e) => RepoIssueCounters.fromPartial(e)) || [];
     return message;
   },
 };
@@ -10907,6 +11192,22 @@ export const IssueServiceService = {
       Buffer.from(BatchGetIssuesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): BatchGetIssuesResponse => BatchGetIssuesResponse.decode(value),
   },
+  /**
+   * GetRepoIssueCounters answers the open issues and open pull requests of each repository (from the trigger-kept
+   * counters, never counted), in the order asked; for repositories' open_issues_count and open_pr_counter. The
+   * caller asks only about repositories the viewer may read.
+   */
+  getRepoIssueCounters: {
+    path: "/cairn.issues.v1.IssueService/GetRepoIssueCounters" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetRepoIssueCountersRequest): Buffer =>
+      Buffer.from(GetRepoIssueCountersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetRepoIssueCountersRequest => GetRepoIssueCountersRequest.decode(value),
+    responseSerialize: (value: GetRepoIssueCountersResponse): Buffer =>
+      Buffer.from(GetRepoIssueCountersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetRepoIssueCountersResponse => GetRepoIssueCountersResponse.decode(value),
+  },
 } as const;
 
 export interface IssueServiceServer extends UntypedServiceImplementation {
@@ -10943,6 +11244,12 @@ export interface IssueServiceServer extends UntypedServiceImplementation {
    * the caller checks visibility of their repositories.
    */
   batchGetIssues: handleUnaryCall<BatchGetIssuesRequest, BatchGetIssuesResponse>;
+  /**
+   * GetRepoIssueCounters answers the open issues and open pull requests of each repository (from the trigger-kept
+   * counters, never counted), in the order asked; for repositories' open_issues_count and open_pr_counter. The
+   * caller asks only about repositories the viewer may read.
+   */
+  getRepoIssueCounters: handleUnaryCall<GetRepoIssueCountersRequest, GetRepoIssueCountersResponse>;
 }
 
 export interface IssueServiceClient extends Client {
@@ -11090,6 +11397,26 @@ export interface IssueServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BatchGetIssuesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GetRepoIssueCounters answers the open issues and open pull requests of each repository (from the trigger-kept
+   * counters, never counted), in the order asked; for repositories' open_issues_count and open_pr_counter. The
+   * caller asks only about repositories the viewer may read.
+   */
+  getRepoIssueCounters(
+    request: GetRepoIssueCountersRequest,
+    callback: (error: ServiceError | null, response: GetRepoIssueCountersResponse) => void,
+  ): ClientUnaryCall;
+  getRepoIssueCounters(
+    request: GetRepoIssueCountersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetRepoIssueCountersResponse) => void,
+  ): ClientUnaryCall;
+  getRepoIssueCounters(
+    request: GetRepoIssueCountersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetRepoIssueCountersResponse) => void,
   ): ClientUnaryCall;
 }
 
