@@ -23,6 +23,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Timestamp } from "../../../google/protobuf/timestamp";
+import { PageRequest } from "../../common/v1/common";
 
 /** Repository addresses one bare repository. */
 export interface Repository {
@@ -556,6 +557,118 @@ export interface GetArchiveRequest {
 
 export interface GetArchiveResponse {
   data: Buffer;
+}
+
+export interface SyncPullHeadRequest {
+  base?: Repository | undefined;
+  head?: Repository | undefined;
+  headBranch: string;
+  index: number;
+}
+
+export interface SyncPullHeadResponse {
+  headCommitId: string;
+}
+
+export interface CheckMergeRequest {
+  repository?: Repository | undefined;
+  baseBranch: string;
+  /** A commit id or a full ref name (e.g. refs/pull/3/head). */
+  head: string;
+}
+
+export interface CheckMergeResponse {
+  /** "mergeable", "conflict", "empty" or "ancestor". */
+  status: string;
+  mergeBase: string;
+  baseCommitId: string;
+  headCommitId: string;
+  conflictedFiles: string[];
+}
+
+export interface ListCommitsBetweenRequest {
+  repository?:
+    | Repository
+    | undefined;
+  /** Commit ids or full ref names. */
+  base: string;
+  head: string;
+  page?:
+    | PageRequest
+    | undefined;
+  /** Add each commit's stats and files. */
+  withFiles: boolean;
+}
+
+export interface ListCommitsBetweenResponse {
+  commits: Commit[];
+  total: number;
+}
+
+export interface ListChangedFilesRequest {
+  repository?: Repository | undefined;
+  base: string;
+  head: string;
+  page?: PageRequest | undefined;
+}
+
+export interface ListChangedFilesResponse {
+  files: ChangedFile[];
+  total: number;
+  additions: number;
+  deletions: number;
+}
+
+export interface GetDiffRequest {
+  repository?: Repository | undefined;
+  base: string;
+  head: string;
+  /** "diff" or "patch". */
+  format: string;
+  /** Include binary changes (`git diff --binary`). */
+  binary: boolean;
+}
+
+export interface GetDiffResponse {
+  data: Buffer;
+}
+
+export interface MergeRequest {
+  repository?: Repository | undefined;
+  baseBranch: string;
+  /** A commit id or a full ref name (e.g. refs/pull/3/head). */
+  head: string;
+  /** "merge", "rebase", "rebase-merge", "squash" or "fast-forward-only". */
+  style: string;
+  /** When set, head must resolve to it. */
+  expectedHeadCommitId: string;
+  /** The merge (or squash) commit's message; unused by "rebase" and "fast-forward-only". */
+  message: string;
+  author?: Signature | undefined;
+  committer?:
+    | Signature
+    | undefined;
+  /** Who merges, for cairn.git.pushed. */
+  push?:
+    | PushContext
+    | undefined;
+  /** Sign the new commits with the instance's key (`[repository.signing]`). */
+  sign: boolean;
+}
+
+export interface MergeResponse {
+  mergeCommitId: string;
+}
+
+export interface IsAncestorRequest {
+  repository?: Repository | undefined;
+  commit: string;
+  ref: string;
+}
+
+export interface IsAncestorResponse {
+  exists: boolean;
+  ancestor: boolean;
 }
 
 function createBaseRepository(): Repository {
@@ -7374,6 +7487,1627 @@ export const GetArchiveResponse: MessageFns<GetArchiveResponse> = {
   },
 };
 
+function createBaseSyncPullHeadRequest(): SyncPullHeadRequest {
+  return { base: undefined, head: undefined, headBranch: "", index: 0 };
+}
+
+export const SyncPullHeadRequest: MessageFns<SyncPullHeadRequest> = {
+  encode(message: SyncPullHeadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.base !== undefined) {
+      Repository.encode(message.base, writer.uint32(10).fork()).join();
+    }
+    if (message.head !== undefined) {
+      Repository.encode(message.head, writer.uint32(18).fork()).join();
+    }
+    if (message.headBranch !== "") {
+      writer.uint32(26).string(message.headBranch);
+    }
+    if (message.index !== 0) {
+      writer.uint32(32).int64(message.index);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SyncPullHeadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSyncPullHeadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.base = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.head = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.headBranch = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.index = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SyncPullHeadRequest {
+    return {
+      base: isSet(object.base) ? Repository.fromJSON(object.base) : undefined,
+      head: isSet(object.head) ? Repository.fromJSON(object.head) : undefined,
+      headBranch: isSet(object.headBranch)
+        ? globalThis.String(object.headBranch)
+        : isSet(object.head_branch)
+        ? globalThis.String(object.head_branch)
+        : "",
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+    };
+  },
+
+  toJSON(message: SyncPullHeadRequest): unknown {
+    const obj: any = {};
+    if (message.base !== undefined) {
+      obj.base = Repository.toJSON(message.base);
+    }
+    if (message.head !== undefined) {
+      obj.head = Repository.toJSON(message.head);
+    }
+    if (message.headBranch !== "") {
+      obj.headBranch = message.headBranch;
+    }
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SyncPullHeadRequest>, I>>(base?: I): SyncPullHeadRequest {
+    return SyncPullHeadRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SyncPullHeadRequest>, I>>(object: I): SyncPullHeadRequest {
+    const message = createBaseSyncPullHeadRequest();
+    message.base = (object.base !== undefined && object.base !== null)
+      ? Repository.fromPartial(object.base)
+      : undefined;
+    message.head = (object.head !== undefined && object.head !== null)
+      ? Repository.fromPartial(object.head)
+      : undefined;
+    message.headBranch = object.headBranch ?? "";
+    message.index = object.index ?? 0;
+    return message;
+  },
+};
+
+function createBaseSyncPullHeadResponse(): SyncPullHeadResponse {
+  return { headCommitId: "" };
+}
+
+export const SyncPullHeadResponse: MessageFns<SyncPullHeadResponse> = {
+  encode(message: SyncPullHeadResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.headCommitId !== "") {
+      writer.uint32(10).string(message.headCommitId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SyncPullHeadResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSyncPullHeadResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.headCommitId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SyncPullHeadResponse {
+    return {
+      headCommitId: isSet(object.headCommitId)
+        ? globalThis.String(object.headCommitId)
+        : isSet(object.head_commit_id)
+        ? globalThis.String(object.head_commit_id)
+        : "",
+    };
+  },
+
+  toJSON(message: SyncPullHeadResponse): unknown {
+    const obj: any = {};
+    if (message.headCommitId !== "") {
+      obj.headCommitId = message.headCommitId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SyncPullHeadResponse>, I>>(base?: I): SyncPullHeadResponse {
+    return SyncPullHeadResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SyncPullHeadResponse>, I>>(object: I): SyncPullHeadResponse {
+    const message = createBaseSyncPullHeadResponse();
+    message.headCommitId = object.headCommitId ?? "";
+    return message;
+  },
+};
+
+function createBaseCheckMergeRequest(): CheckMergeRequest {
+  return { repository: undefined, baseBranch: "", head: "" };
+}
+
+export const CheckMergeRequest: MessageFns<CheckMergeRequest> = {
+  encode(message: CheckMergeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repository !== undefined) {
+      Repository.encode(message.repository, writer.uint32(10).fork()).join();
+    }
+    if (message.baseBranch !== "") {
+      writer.uint32(18).string(message.baseBranch);
+    }
+    if (message.head !== "") {
+      writer.uint32(26).string(message.head);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckMergeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckMergeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.baseBranch = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.head = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckMergeRequest {
+    return {
+      repository: isSet(object.repository) ? Repository.fromJSON(object.repository) : undefined,
+      baseBranch: isSet(object.baseBranch)
+        ? globalThis.String(object.baseBranch)
+        : isSet(object.base_branch)
+        ? globalThis.String(object.base_branch)
+        : "",
+      head: isSet(object.head) ? globalThis.String(object.head) : "",
+    };
+  },
+
+  toJSON(message: CheckMergeRequest): unknown {
+    const obj: any = {};
+    if (message.repository !== undefined) {
+      obj.repository = Repository.toJSON(message.repository);
+    }
+    if (message.baseBranch !== "") {
+      obj.baseBranch = message.baseBranch;
+    }
+    if (message.head !== "") {
+      obj.head = message.head;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckMergeRequest>, I>>(base?: I): CheckMergeRequest {
+    return CheckMergeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckMergeRequest>, I>>(object: I): CheckMergeRequest {
+    const message = createBaseCheckMergeRequest();
+    message.repository = (object.repository !== undefined && object.repository !== null)
+      ? Repository.fromPartial(object.repository)
+      : undefined;
+    message.baseBranch = object.baseBranch ?? "";
+    message.head = object.head ?? "";
+    return message;
+  },
+};
+
+function createBaseCheckMergeResponse(): CheckMergeResponse {
+  return { status: "", mergeBase: "", baseCommitId: "", headCommitId: "", conflictedFiles: [] };
+}
+
+export const CheckMergeResponse: MessageFns<CheckMergeResponse> = {
+  encode(message: CheckMergeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== "") {
+      writer.uint32(10).string(message.status);
+    }
+    if (message.mergeBase !== "") {
+      writer.uint32(18).string(message.mergeBase);
+    }
+    if (message.baseCommitId !== "") {
+      writer.uint32(26).string(message.baseCommitId);
+    }
+    if (message.headCommitId !== "") {
+      writer.uint32(34).string(message.headCommitId);
+    }
+    for (const v of message.conflictedFiles) {
+      writer.uint32(42).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckMergeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckMergeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.mergeBase = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.baseCommitId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.headCommitId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.conflictedFiles.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckMergeResponse {
+    return {
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      mergeBase: isSet(object.mergeBase)
+        ? globalThis.String(object.mergeBase)
+        : isSet(object.merge_base)
+        ? globalThis.String(object.merge_base)
+        : "",
+      baseCommitId: isSet(object.baseCommitId)
+        ? globalThis.String(object.baseCommitId)
+        : isSet(object.base_commit_id)
+        ? globalThis.String(object.base_commit_id)
+        : "",
+      headCommitId: isSet(object.headCommitId)
+        ? globalThis.String(object.headCommitId)
+        : isSet(object.head_commit_id)
+        ? globalThis.String(object.head_commit_id)
+        : "",
+      conflictedFiles: globalThis.Array.isArray(object?.conflictedFiles)
+        ? object.conflictedFiles.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.conflicted_files)
+        ? object.conflicted_files.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CheckMergeResponse): unknown {
+    const obj: any = {};
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.mergeBase !== "") {
+      obj.mergeBase = message.mergeBase;
+    }
+    if (message.baseCommitId !== "") {
+      obj.baseCommitId = message.baseCommitId;
+    }
+    if (message.headCommitId !== "") {
+      obj.headCommitId = message.headCommitId;
+    }
+    if (message.conflictedFiles?.length) {
+      obj.conflictedFiles = message.conflictedFiles;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckMergeResponse>, I>>(base?: I): CheckMergeResponse {
+    return CheckMergeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckMergeResponse>, I>>(object: I): CheckMergeResponse {
+    const message = createBaseCheckMergeResponse();
+    message.status = object.status ?? "";
+    message.mergeBase = object.mergeBase ?? "";
+    message.baseCommitId = object.baseCommitId ?? "";
+    message.headCommitId = object.headCommitId ?? "";
+    message.conflictedFiles = object.conflictedFiles?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseListCommitsBetweenRequest(): ListCommitsBetweenRequest {
+  return { repository: undefined, base: "", head: "", page: undefined, withFiles: false };
+}
+
+export const ListCommitsBetweenRequest: MessageFns<ListCommitsBetweenRequest> = {
+  encode(message: ListCommitsBetweenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repository !== undefined) {
+      Repository.encode(message.repository, writer.uint32(10).fork()).join();
+    }
+    if (message.base !== "") {
+      writer.uint32(18).string(message.base);
+    }
+    if (message.head !== "") {
+      writer.uint32(26).string(message.head);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    if (message.withFiles !== false) {
+      writer.uint32(40).bool(message.withFiles);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCommitsBetweenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCommitsBetweenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.base = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.head = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.withFiles = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCommitsBetweenRequest {
+    return {
+      repository: isSet(object.repository) ? Repository.fromJSON(object.repository) : undefined,
+      base: isSet(object.base) ? globalThis.String(object.base) : "",
+      head: isSet(object.head) ? globalThis.String(object.head) : "",
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      withFiles: isSet(object.withFiles)
+        ? globalThis.Boolean(object.withFiles)
+        : isSet(object.with_files)
+        ? globalThis.Boolean(object.with_files)
+        : false,
+    };
+  },
+
+  toJSON(message: ListCommitsBetweenRequest): unknown {
+    const obj: any = {};
+    if (message.repository !== undefined) {
+      obj.repository = Repository.toJSON(message.repository);
+    }
+    if (message.base !== "") {
+      obj.base = message.base;
+    }
+    if (message.head !== "") {
+      obj.head = message.head;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.withFiles !== false) {
+      obj.withFiles = message.withFiles;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCommitsBetweenRequest>, I>>(base?: I): ListCommitsBetweenRequest {
+    return ListCommitsBetweenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCommitsBetweenRequest>, I>>(object: I): ListCommitsBetweenRequest {
+    const message = createBaseListCommitsBetweenRequest();
+    message.repository = (object.repository !== undefined && object.repository !== null)
+      ? Repository.fromPartial(object.repository)
+      : undefined;
+    message.base = object.base ?? "";
+    message.head = object.head ?? "";
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    message.withFiles = object.withFiles ?? false;
+    return message;
+  },
+};
+
+function createBaseListCommitsBetweenResponse(): ListCommitsBetweenResponse {
+  return { commits: [], total: 0 };
+}
+
+export const ListCommitsBetweenResponse: MessageFns<ListCommitsBetweenResponse> = {
+  encode(message: ListCommitsBetweenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.commits) {
+      Commit.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCommitsBetweenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCommitsBetweenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.commits.push(Commit.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListCommitsBetweenResponse {
+    return {
+      commits: globalThis.Array.isArray(object?.commits) ? object.commits.map((e: any) => Commit.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListCommitsBetweenResponse): unknown {
+    const obj: any = {};
+    if (message.commits?.length) {
+      obj.commits = message.commits.map((e) => Commit.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListCommitsBetweenResponse>, I>>(base?: I): ListCommitsBetweenResponse {
+    return ListCommitsBetweenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListCommitsBetweenResponse>, I>>(object: I): ListCommitsBetweenResponse {
+    const message = createBaseListCommitsBetweenResponse();
+    message.commits = object.commits?.map((e) => Commit.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseListChangedFilesRequest(): ListChangedFilesRequest {
+  return { repository: undefined, base: "", head: "", page: undefined };
+}
+
+export const ListChangedFilesRequest: MessageFns<ListChangedFilesRequest> = {
+  encode(message: ListChangedFilesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repository !== undefined) {
+      Repository.encode(message.repository, writer.uint32(10).fork()).join();
+    }
+    if (message.base !== "") {
+      writer.uint32(18).string(message.base);
+    }
+    if (message.head !== "") {
+      writer.uint32(26).string(message.head);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListChangedFilesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListChangedFilesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.base = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.head = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListChangedFilesRequest {
+    return {
+      repository: isSet(object.repository) ? Repository.fromJSON(object.repository) : undefined,
+      base: isSet(object.base) ? globalThis.String(object.base) : "",
+      head: isSet(object.head) ? globalThis.String(object.head) : "",
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListChangedFilesRequest): unknown {
+    const obj: any = {};
+    if (message.repository !== undefined) {
+      obj.repository = Repository.toJSON(message.repository);
+    }
+    if (message.base !== "") {
+      obj.base = message.base;
+    }
+    if (message.head !== "") {
+      obj.head = message.head;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListChangedFilesRequest>, I>>(base?: I): ListChangedFilesRequest {
+    return ListChangedFilesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListChangedFilesRequest>, I>>(object: I): ListChangedFilesRequest {
+    const message = createBaseListChangedFilesRequest();
+    message.repository = (object.repository !== undefined && object.repository !== null)
+      ? Repository.fromPartial(object.repository)
+      : undefined;
+    message.base = object.base ?? "";
+    message.head = object.head ?? "";
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListChangedFilesResponse(): ListChangedFilesResponse {
+  return { files: [], total: 0, additions: 0, deletions: 0 };
+}
+
+export const ListChangedFilesResponse: MessageFns<ListChangedFilesResponse> = {
+  encode(message: ListChangedFilesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.files) {
+      ChangedFile.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    if (message.additions !== 0) {
+      writer.uint32(24).int64(message.additions);
+    }
+    if (message.deletions !== 0) {
+      writer.uint32(32).int64(message.deletions);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListChangedFilesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListChangedFilesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.files.push(ChangedFile.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.additions = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.deletions = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListChangedFilesResponse {
+    return {
+      files: globalThis.Array.isArray(object?.files) ? object.files.map((e: any) => ChangedFile.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      additions: isSet(object.additions) ? globalThis.Number(object.additions) : 0,
+      deletions: isSet(object.deletions) ? globalThis.Number(object.deletions) : 0,
+    };
+  },
+
+  toJSON(message: ListChangedFilesResponse): unknown {
+    const obj: any = {};
+    if (message.files?.length) {
+      obj.files = message.files.map((e) => ChangedFile.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.additions !== 0) {
+      obj.additions = Math.round(message.additions);
+    }
+    if (message.deletions !== 0) {
+      obj.deletions = Math.round(message.deletions);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListChangedFilesResponse>, I>>(base?: I): ListChangedFilesResponse {
+    return ListChangedFilesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListChangedFilesResponse>, I>>(object: I): ListChangedFilesResponse {
+    const message = createBaseListChangedFilesResponse();
+    message.files = object.files?.map((e) => ChangedFile.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    message.additions = object.additions ?? 0;
+    message.deletions = object.deletions ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetDiffRequest(): GetDiffRequest {
+  return { repository: undefined, base: "", head: "", format: "", binary: false };
+}
+
+export const GetDiffRequest: MessageFns<GetDiffRequest> = {
+  encode(message: GetDiffRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repository !== undefined) {
+      Repository.encode(message.repository, writer.uint32(10).fork()).join();
+    }
+    if (message.base !== "") {
+      writer.uint32(18).string(message.base);
+    }
+    if (message.head !== "") {
+      writer.uint32(26).string(message.head);
+    }
+    if (message.format !== "") {
+      writer.uint32(34).string(message.format);
+    }
+    if (message.binary !== false) {
+      writer.uint32(40).bool(message.binary);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDiffRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDiffRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.base = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.head = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.format = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.binary = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDiffRequest {
+    return {
+      repository: isSet(object.repository) ? Repository.fromJSON(object.repository) : undefined,
+      base: isSet(object.base) ? globalThis.String(object.base) : "",
+      head: isSet(object.head) ? globalThis.String(object.head) : "",
+      format: isSet(object.format) ? globalThis.String(object.format) : "",
+      binary: isSet(object.binary) ? globalThis.Boolean(object.binary) : false,
+    };
+  },
+
+  toJSON(message: GetDiffRequest): unknown {
+    const obj: any = {};
+    if (message.repository !== undefined) {
+      obj.repository = Repository.toJSON(message.repository);
+    }
+    if (message.base !== "") {
+      obj.base = message.base;
+    }
+    if (message.head !== "") {
+      obj.head = message.head;
+    }
+    if (message.format !== "") {
+      obj.format = message.format;
+    }
+    if (message.binary !== false) {
+      obj.binary = message.binary;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetDiffRequest>, I>>(base?: I): GetDiffRequest {
+    return GetDiffRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDiffRequest>, I>>(object: I): GetDiffRequest {
+    const message = createBaseGetDiffRequest();
+    message.repository = (object.repository !== undefined && object.repository !== null)
+      ? Repository.fromPartial(object.repository)
+      : undefined;
+    message.base = object.base ?? "";
+    message.head = object.head ?? "";
+    message.format = object.format ?? "";
+    message.binary = object.binary ?? false;
+    return message;
+  },
+};
+
+function createBaseGetDiffResponse(): GetDiffResponse {
+  return { data: Buffer.alloc(0) };
+}
+
+export const GetDiffResponse: MessageFns<GetDiffResponse> = {
+  encode(message: GetDiffResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.data.length !== 0) {
+      writer.uint32(10).bytes(message.data);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDiffResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDiffResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDiffResponse {
+    return { data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0) };
+  },
+
+  toJSON(message: GetDiffResponse): unknown {
+    const obj: any = {};
+    if (message.data.length !== 0) {
+      obj.data = base64FromBytes(message.data);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetDiffResponse>, I>>(base?: I): GetDiffResponse {
+    return GetDiffResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDiffResponse>, I>>(object: I): GetDiffResponse {
+    const message = createBaseGetDiffResponse();
+    message.data = object.data ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseMergeRequest(): MergeRequest {
+  return {
+    repository: undefined,
+    baseBranch: "",
+    head: "",
+    style: "",
+    expectedHeadCommitId: "",
+    message: "",
+    author: undefined,
+    committer: undefined,
+    push: undefined,
+    sign: false,
+  };
+}
+
+export const MergeRequest: MessageFns<MergeRequest> = {
+  encode(message: MergeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repository !== undefined) {
+      Repository.encode(message.repository, writer.uint32(10).fork()).join();
+    }
+    if (message.baseBranch !== "") {
+      writer.uint32(18).string(message.baseBranch);
+    }
+    if (message.head !== "") {
+      writer.uint32(26).string(message.head);
+    }
+    if (message.style !== "") {
+      writer.uint32(34).string(message.style);
+    }
+    if (message.expectedHeadCommitId !== "") {
+      writer.uint32(42).string(message.expectedHeadCommitId);
+    }
+    if (message.message !== "") {
+      writer.uint32(50).string(message.message);
+    }
+    if (message.author !== undefined) {
+      Signature.encode(message.author, writer.uint32(58).fork()).join();
+    }
+    if (message.committer !== undefined) {
+      Signature.encode(message.committer, writer.uint32(66).fork()).join();
+    }
+    if (message.push !== undefined) {
+      PushContext.encode(message.push, writer.uint32(74).fork()).join();
+    }
+    if (message.sign !== false) {
+      writer.uint32(80).bool(message.sign);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MergeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMergeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.baseBranch = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.head = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.style = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.expectedHeadCommitId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.author = Signature.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.committer = Signature.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.push = PushContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.sign = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MergeRequest {
+    return {
+      repository: isSet(object.repository) ? Repository.fromJSON(object.repository) : undefined,
+      baseBranch: isSet(object.baseBranch)
+        ? globalThis.String(object.baseBranch)
+        : isSet(object.base_branch)
+        ? globalThis.String(object.base_branch)
+        : "",
+      head: isSet(object.head) ? globalThis.String(object.head) : "",
+      style: isSet(object.style) ? globalThis.String(object.style) : "",
+      expectedHeadCommitId: isSet(object.expectedHeadCommitId)
+        ? globalThis.String(object.expectedHeadCommitId)
+        : isSet(object.expected_head_commit_id)
+        ? globalThis.String(object.expected_head_commit_id)
+        : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      author: isSet(object.author) ? Signature.fromJSON(object.author) : undefined,
+      committer: isSet(object.committer) ? Signature.fromJSON(object.committer) : undefined,
+      push: isSet(object.push) ? PushContext.fromJSON(object.push) : undefined,
+      sign: isSet(object.sign) ? globalThis.Boolean(object.sign) : false,
+    };
+  },
+
+  toJSON(message: MergeRequest): unknown {
+    const obj: any = {};
+    if (message.repository !== undefined) {
+      obj.repository = Repository.toJSON(message.repository);
+    }
+    if (message.baseBranch !== "") {
+      obj.baseBranch = message.baseBranch;
+    }
+    if (message.head !== "") {
+      obj.head = message.head;
+    }
+    if (message.style !== "") {
+      obj.style = message.style;
+    }
+    if (message.expectedHeadCommitId !== "") {
+      obj.expectedHeadCommitId = message.expectedHeadCommitId;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.author !== undefined) {
+      obj.author = Signature.toJSON(message.author);
+    }
+    if (message.committer !== undefined) {
+      obj.committer = Signature.toJSON(message.committer);
+    }
+    if (message.push !== undefined) {
+      obj.push = PushContext.toJSON(message.push);
+    }
+    if (message.sign !== false) {
+      obj.sign = message.sign;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MergeRequest>, I>>(base?: I): MergeRequest {
+    return MergeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MergeRequest>, I>>(object: I): MergeRequest {
+    const message = createBaseMergeRequest();
+    message.repository = (object.repository !== undefined && object.repository !== null)
+      ? Repository.fromPartial(object.repository)
+      : undefined;
+    message.baseBranch = object.baseBranch ?? "";
+    message.head = object.head ?? "";
+    message.style = object.style ?? "";
+    message.expectedHeadCommitId = object.expectedHeadCommitId ?? "";
+    message.message = object.message ?? "";
+    message.author = (object.author !== undefined && object.author !== null)
+      ? Signature.fromPartial(object.author)
+      : undefined;
+    message.committer = (object.committer !== undefined && object.committer !== null)
+      ? Signature.fromPartial(object.committer)
+      : undefined;
+    message.push = (object.push !== undefined && object.push !== null)
+      ? PushContext.fromPartial(object.push)
+      : undefined;
+    message.sign = object.sign ?? false;
+    return message;
+  },
+};
+
+function createBaseMergeResponse(): MergeResponse {
+  return { mergeCommitId: "" };
+}
+
+export const MergeResponse: MessageFns<MergeResponse> = {
+  encode(message: MergeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mergeCommitId !== "") {
+      writer.uint32(10).string(message.mergeCommitId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MergeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMergeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.mergeCommitId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MergeResponse {
+    return {
+      mergeCommitId: isSet(object.mergeCommitId)
+        ? globalThis.String(object.mergeCommitId)
+        : isSet(object.merge_commit_id)
+        ? globalThis.String(object.merge_commit_id)
+        : "",
+    };
+  },
+
+  toJSON(message: MergeResponse): unknown {
+    const obj: any = {};
+    if (message.mergeCommitId !== "") {
+      obj.mergeCommitId = message.mergeCommitId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MergeResponse>, I>>(base?: I): MergeResponse {
+    return MergeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MergeResponse>, I>>(object: I): MergeResponse {
+    const message = createBaseMergeResponse();
+    message.mergeCommitId = object.mergeCommitId ?? "";
+    return message;
+  },
+};
+
+function createBaseIsAncestorRequest(): IsAncestorRequest {
+  return { repository: undefined, commit: "", ref: "" };
+}
+
+export const IsAncestorRequest: MessageFns<IsAncestorRequest> = {
+  encode(message: IsAncestorRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repository !== undefined) {
+      Repository.encode(message.repository, writer.uint32(10).fork()).join();
+    }
+    if (message.commit !== "") {
+      writer.uint32(18).string(message.commit);
+    }
+    if (message.ref !== "") {
+      writer.uint32(26).string(message.ref);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IsAncestorRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIsAncestorRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.commit = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.ref = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IsAncestorRequest {
+    return {
+      repository: isSet(object.repository) ? Repository.fromJSON(object.repository) : undefined,
+      commit: isSet(object.commit) ? globalThis.String(object.commit) : "",
+      ref: isSet(object.ref) ? globalThis.String(object.ref) : "",
+    };
+  },
+
+  toJSON(message: IsAncestorRequest): unknown {
+    const obj: any = {};
+    if (message.repository !== undefined) {
+      obj.repository = Repository.toJSON(message.repository);
+    }
+    if (message.commit !== "") {
+      obj.commit = message.commit;
+    }
+    if (message.ref !== "") {
+      obj.ref = message.ref;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IsAncestorRequest>, I>>(base?: I): IsAncestorRequest {
+    return IsAncestorRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IsAncestorRequest>, I>>(object: I): IsAncestorRequest {
+    const message = createBaseIsAncestorRequest();
+    message.repository = (object.repository !== undefined && object.repository !== null)
+      ? Repository.fromPartial(object.repository)
+      : undefined;
+    message.commit = object.commit ?? "";
+    message.ref = object.ref ?? "";
+    return message;
+  },
+};
+
+function createBaseIsAncestorResponse(): IsAncestorResponse {
+  return { exists: false, ancestor: false };
+}
+
+export const IsAncestorResponse: MessageFns<IsAncestorResponse> = {
+  encode(message: IsAncestorResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.exists !== false) {
+      writer.uint32(8).bool(message.exists);
+    }
+    if (message.ancestor !== false) {
+      writer.uint32(16).bool(message.ancestor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IsAncestorResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIsAncestorResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.exists = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ancestor = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IsAncestorResponse {
+    return {
+      exists: isSet(object.exists) ? globalThis.Boolean(object.exists) : false,
+      ancestor: isSet(object.ancestor) ? globalThis.Boolean(object.ancestor) : false,
+    };
+  },
+
+  toJSON(message: IsAncestorResponse): unknown {
+    const obj: any = {};
+    if (message.exists !== false) {
+      obj.exists = message.exists;
+    }
+    if (message.ancestor !== false) {
+      obj.ancestor = message.ancestor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IsAncestorResponse>, I>>(base?: I): IsAncestorResponse {
+    return IsAncestorResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IsAncestorResponse>, I>>(object: I): IsAncestorResponse {
+    const message = createBaseIsAncestorResponse();
+    message.exists = object.exists ?? false;
+    message.ancestor = object.ancestor ?? false;
+    return message;
+  },
+};
+
 /** RepositoryService creates, forks, deletes and describes repositories. */
 export type RepositoryServiceService = typeof RepositoryServiceService;
 export const RepositoryServiceService = {
@@ -8306,6 +10040,266 @@ export const ContentServiceClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): ContentServiceClient;
   service: typeof ContentServiceService;
+  serviceName: string;
+};
+
+/**
+ * MergeService: what pull requests need of git. The head of a pull request is kept in the base repository at
+ * refs/pull/<index>/head (fetched from the head repository when that is a fork on the same storage), so every
+ * comparison and merge runs inside one repository. Merges are real three-way merges (`git merge-tree`, git's
+ * own rebase and cherry-pick for the rebase styles in a temporary worktree); the base branch moves with a
+ * compare-and-swap `update-ref`, and the move publishes cairn.git.pushed through the outbox like any push.
+ */
+export type MergeServiceService = typeof MergeServiceService;
+export const MergeServiceService = {
+  /**
+   * SyncPullHead points refs/pull/<index>/head of `base` at the tip of `head_branch` in `head` (the same repository
+   * or a fork). NOT_FOUND when the branch does not exist.
+   */
+  syncPullHead: {
+    path: "/cairn.git.v1.MergeService/SyncPullHead" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SyncPullHeadRequest): Buffer => Buffer.from(SyncPullHeadRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SyncPullHeadRequest => SyncPullHeadRequest.decode(value),
+    responseSerialize: (value: SyncPullHeadResponse): Buffer =>
+      Buffer.from(SyncPullHeadResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SyncPullHeadResponse => SyncPullHeadResponse.decode(value),
+  },
+  /**
+   * CheckMerge says what merging `head` into `base_branch` would do: "ancestor" (head is already in the base),
+   * "empty" (the merge changes nothing), "conflict" (with the conflicting files) or "mergeable".
+   */
+  checkMerge: {
+    path: "/cairn.git.v1.MergeService/CheckMerge" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CheckMergeRequest): Buffer => Buffer.from(CheckMergeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CheckMergeRequest => CheckMergeRequest.decode(value),
+    responseSerialize: (value: CheckMergeResponse): Buffer => Buffer.from(CheckMergeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CheckMergeResponse => CheckMergeResponse.decode(value),
+  },
+  /** ListCommitsBetween pages through the commits reachable from `head` and not from `base`, newest first. */
+  listCommitsBetween: {
+    path: "/cairn.git.v1.MergeService/ListCommitsBetween" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCommitsBetweenRequest): Buffer =>
+      Buffer.from(ListCommitsBetweenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCommitsBetweenRequest => ListCommitsBetweenRequest.decode(value),
+    responseSerialize: (value: ListCommitsBetweenResponse): Buffer =>
+      Buffer.from(ListCommitsBetweenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCommitsBetweenResponse => ListCommitsBetweenResponse.decode(value),
+  },
+  /**
+   * ListChangedFiles pages through the files `head` changes relative to its merge base with `base` (git diff
+   * base...head), with the totals of the whole comparison.
+   */
+  listChangedFiles: {
+    path: "/cairn.git.v1.MergeService/ListChangedFiles" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListChangedFilesRequest): Buffer =>
+      Buffer.from(ListChangedFilesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListChangedFilesRequest => ListChangedFilesRequest.decode(value),
+    responseSerialize: (value: ListChangedFilesResponse): Buffer =>
+      Buffer.from(ListChangedFilesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListChangedFilesResponse => ListChangedFilesResponse.decode(value),
+  },
+  /** GetDiff streams `git diff base...head` ("diff") or `git format-patch base..head --stdout` ("patch"). */
+  getDiff: {
+    path: "/cairn.git.v1.MergeService/GetDiff" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: GetDiffRequest): Buffer => Buffer.from(GetDiffRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDiffRequest => GetDiffRequest.decode(value),
+    responseSerialize: (value: GetDiffResponse): Buffer => Buffer.from(GetDiffResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetDiffResponse => GetDiffResponse.decode(value),
+  },
+  /**
+   * Merge merges `head` into `base_branch` in `style` and answers the base branch's new tip. FAILED_PRECONDITION
+   * (reason "head_out_of_date") when head is not `expected_head_commit_id`, ABORTED (reason "merge_conflict", the
+   * files in the message) on a conflict, FAILED_PRECONDITION (reason "base_out_of_date") when the base branch moved
+   * meanwhile, FAILED_PRECONDITION "wont sign: nokey" when `sign` is asked and the instance has no signing key.
+   */
+  merge: {
+    path: "/cairn.git.v1.MergeService/Merge" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MergeRequest): Buffer => Buffer.from(MergeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MergeRequest => MergeRequest.decode(value),
+    responseSerialize: (value: MergeResponse): Buffer => Buffer.from(MergeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MergeResponse => MergeResponse.decode(value),
+  },
+  /** IsAncestor says whether `commit` exists and is contained in `ref` (manual merges). */
+  isAncestor: {
+    path: "/cairn.git.v1.MergeService/IsAncestor" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: IsAncestorRequest): Buffer => Buffer.from(IsAncestorRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): IsAncestorRequest => IsAncestorRequest.decode(value),
+    responseSerialize: (value: IsAncestorResponse): Buffer => Buffer.from(IsAncestorResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): IsAncestorResponse => IsAncestorResponse.decode(value),
+  },
+} as const;
+
+export interface MergeServiceServer extends UntypedServiceImplementation {
+  /**
+   * SyncPullHead points refs/pull/<index>/head of `base` at the tip of `head_branch` in `head` (the same repository
+   * or a fork). NOT_FOUND when the branch does not exist.
+   */
+  syncPullHead: handleUnaryCall<SyncPullHeadRequest, SyncPullHeadResponse>;
+  /**
+   * CheckMerge says what merging `head` into `base_branch` would do: "ancestor" (head is already in the base),
+   * "empty" (the merge changes nothing), "conflict" (with the conflicting files) or "mergeable".
+   */
+  checkMerge: handleUnaryCall<CheckMergeRequest, CheckMergeResponse>;
+  /** ListCommitsBetween pages through the commits reachable from `head` and not from `base`, newest first. */
+  listCommitsBetween: handleUnaryCall<ListCommitsBetweenRequest, ListCommitsBetweenResponse>;
+  /**
+   * ListChangedFiles pages through the files `head` changes relative to its merge base with `base` (git diff
+   * base...head), with the totals of the whole comparison.
+   */
+  listChangedFiles: handleUnaryCall<ListChangedFilesRequest, ListChangedFilesResponse>;
+  /** GetDiff streams `git diff base...head` ("diff") or `git format-patch base..head --stdout` ("patch"). */
+  getDiff: handleServerStreamingCall<GetDiffRequest, GetDiffResponse>;
+  /**
+   * Merge merges `head` into `base_branch` in `style` and answers the base branch's new tip. FAILED_PRECONDITION
+   * (reason "head_out_of_date") when head is not `expected_head_commit_id`, ABORTED (reason "merge_conflict", the
+   * files in the message) on a conflict, FAILED_PRECONDITION (reason "base_out_of_date") when the base branch moved
+   * meanwhile, FAILED_PRECONDITION "wont sign: nokey" when `sign` is asked and the instance has no signing key.
+   */
+  merge: handleUnaryCall<MergeRequest, MergeResponse>;
+  /** IsAncestor says whether `commit` exists and is contained in `ref` (manual merges). */
+  isAncestor: handleUnaryCall<IsAncestorRequest, IsAncestorResponse>;
+}
+
+export interface MergeServiceClient extends Client {
+  /**
+   * SyncPullHead points refs/pull/<index>/head of `base` at the tip of `head_branch` in `head` (the same repository
+   * or a fork). NOT_FOUND when the branch does not exist.
+   */
+  syncPullHead(
+    request: SyncPullHeadRequest,
+    callback: (error: ServiceError | null, response: SyncPullHeadResponse) => void,
+  ): ClientUnaryCall;
+  syncPullHead(
+    request: SyncPullHeadRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SyncPullHeadResponse) => void,
+  ): ClientUnaryCall;
+  syncPullHead(
+    request: SyncPullHeadRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SyncPullHeadResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * CheckMerge says what merging `head` into `base_branch` would do: "ancestor" (head is already in the base),
+   * "empty" (the merge changes nothing), "conflict" (with the conflicting files) or "mergeable".
+   */
+  checkMerge(
+    request: CheckMergeRequest,
+    callback: (error: ServiceError | null, response: CheckMergeResponse) => void,
+  ): ClientUnaryCall;
+  checkMerge(
+    request: CheckMergeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CheckMergeResponse) => void,
+  ): ClientUnaryCall;
+  checkMerge(
+    request: CheckMergeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CheckMergeResponse) => void,
+  ): ClientUnaryCall;
+  /** ListCommitsBetween pages through the commits reachable from `head` and not from `base`, newest first. */
+  listCommitsBetween(
+    request: ListCommitsBetweenRequest,
+    callback: (error: ServiceError | null, response: ListCommitsBetweenResponse) => void,
+  ): ClientUnaryCall;
+  listCommitsBetween(
+    request: ListCommitsBetweenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCommitsBetweenResponse) => void,
+  ): ClientUnaryCall;
+  listCommitsBetween(
+    request: ListCommitsBetweenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCommitsBetweenResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListChangedFiles pages through the files `head` changes relative to its merge base with `base` (git diff
+   * base...head), with the totals of the whole comparison.
+   */
+  listChangedFiles(
+    request: ListChangedFilesRequest,
+    callback: (error: ServiceError | null, response: ListChangedFilesResponse) => void,
+  ): ClientUnaryCall;
+  listChangedFiles(
+    request: ListChangedFilesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListChangedFilesResponse) => void,
+  ): ClientUnaryCall;
+  listChangedFiles(
+    request: ListChangedFilesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListChangedFilesResponse) => void,
+  ): ClientUnaryCall;
+  /** GetDiff streams `git diff base...head` ("diff") or `git format-patch base..head --stdout` ("patch"). */
+  getDiff(request: GetDiffRequest, options?: Partial<CallOptions>): ClientReadableStream<GetDiffResponse>;
+  getDiff(
+    request: GetDiffRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<GetDiffResponse>;
+  /**
+   * Merge merges `head` into `base_branch` in `style` and answers the base branch's new tip. FAILED_PRECONDITION
+   * (reason "head_out_of_date") when head is not `expected_head_commit_id`, ABORTED (reason "merge_conflict", the
+   * files in the message) on a conflict, FAILED_PRECONDITION (reason "base_out_of_date") when the base branch moved
+   * meanwhile, FAILED_PRECONDITION "wont sign: nokey" when `sign` is asked and the instance has no signing key.
+   */
+  merge(
+    request: MergeRequest,
+    callback: (error: ServiceError | null, response: MergeResponse) => void,
+  ): ClientUnaryCall;
+  merge(
+    request: MergeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MergeResponse) => void,
+  ): ClientUnaryCall;
+  merge(
+    request: MergeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MergeResponse) => void,
+  ): ClientUnaryCall;
+  /** IsAncestor says whether `commit` exists and is contained in `ref` (manual merges). */
+  isAncestor(
+    request: IsAncestorRequest,
+    callback: (error: ServiceError | null, response: IsAncestorResponse) => void,
+  ): ClientUnaryCall;
+  isAncestor(
+    request: IsAncestorRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: IsAncestorResponse) => void,
+  ): ClientUnaryCall;
+  isAncestor(
+    request: IsAncestorRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: IsAncestorResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const MergeServiceClient = makeGenericClientConstructor(
+  MergeServiceService,
+  "cairn.git.v1.MergeService",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): MergeServiceClient;
+  service: typeof MergeServiceService;
   serviceName: string;
 };
 

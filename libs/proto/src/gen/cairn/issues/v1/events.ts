@@ -8,6 +8,7 @@
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { EventMeta } from "../../common/v1/common";
 import { Comment, Issue, Label, Milestone, TrackedTime } from "./issues_service";
+import { PullRequest, Review } from "./pulls_service";
 
 /**
  * IssueEvent is published on every issue change. Subjects:
@@ -73,6 +74,30 @@ export interface MilestoneEvent {
     | Milestone
     | undefined;
   /** The milestone's repository is private. */
+  repoPrivate: boolean;
+}
+
+/**
+ * PullRequestEvent is published on every pull-request change (stream CAIRN_ISSUES, subjects `cairn.pull_request.>`):
+ *   cairn.pull_request.opened, .edited, .closed, .reopened, .synchronized (the head moved), .merged,
+ *   .mergeability_changed (status after a check), .review_requested, .review_request_removed.
+ */
+export interface PullRequestEvent {
+  meta?: EventMeta | undefined;
+  pull?: PullRequest | undefined;
+  repoPrivate: boolean;
+  changed: string[];
+  /** The merge style, on .merged ("merge", "rebase", "rebase-merge", "squash", "fast-forward-only", "manually-merged"). */
+  mergeStyle: string;
+  /** The reviewers a review request event is about. */
+  reviewerIds: number[];
+}
+
+/** PullReviewEvent: cairn.pull_review.submitted, .dismissed, .undismissed, .deleted. */
+export interface PullReviewEvent {
+  meta?: EventMeta | undefined;
+  pull?: PullRequest | undefined;
+  review?: Review | undefined;
   repoPrivate: boolean;
 }
 
@@ -825,6 +850,308 @@ export const MilestoneEvent: MessageFns<MilestoneEvent> = {
     message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
     message.milestone = (object.milestone !== undefined && object.milestone !== null)
       ? Milestone.fromPartial(object.milestone)
+      : undefined;
+    message.repoPrivate = object.repoPrivate ?? false;
+    return message;
+  },
+};
+
+function createBasePullRequestEvent(): PullRequestEvent {
+  return { meta: undefined, pull: undefined, repoPrivate: false, changed: [], mergeStyle: "", reviewerIds: [] };
+}
+
+export const PullRequestEvent: MessageFns<PullRequestEvent> = {
+  encode(message: PullRequestEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.pull !== undefined) {
+      PullRequest.encode(message.pull, writer.uint32(18).fork()).join();
+    }
+    if (message.repoPrivate !== false) {
+      writer.uint32(24).bool(message.repoPrivate);
+    }
+    for (const v of message.changed) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.mergeStyle !== "") {
+      writer.uint32(42).string(message.mergeStyle);
+    }
+    if (message.reviewerIds.length !== 0) {
+      writer.uint32(50).fork();
+      for (const v of message.reviewerIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PullRequestEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePullRequestEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.pull = PullRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.repoPrivate = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.changed.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.mergeStyle = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag === 48) {
+              message.reviewerIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 50) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.reviewerIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PullRequestEvent {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      pull: isSet(object.pull) ? PullRequest.fromJSON(object.pull) : undefined,
+      repoPrivate: isSet(object.repoPrivate)
+        ? globalThis.Boolean(object.repoPrivate)
+        : isSet(object.repo_private)
+        ? globalThis.Boolean(object.repo_private)
+        : false,
+      changed: globalThis.Array.isArray(object?.changed) ? object.changed.map((e: any) => globalThis.String(e)) : [],
+      mergeStyle: isSet(object.mergeStyle)
+        ? globalThis.String(object.mergeStyle)
+        : isSet(object.merge_style)
+        ? globalThis.String(object.merge_style)
+        : "",
+      reviewerIds: globalThis.Array.isArray(object?.reviewerIds)
+        ? object.reviewerIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.reviewer_ids)
+        ? object.reviewer_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: PullRequestEvent): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.pull !== undefined) {
+      obj.pull = PullRequest.toJSON(message.pull);
+    }
+    if (message.repoPrivate !== false) {
+      obj.repoPrivate = message.repoPrivate;
+    }
+    if (message.changed?.length) {
+      obj.changed = message.changed;
+    }
+    if (message.mergeStyle !== "") {
+      obj.mergeStyle = message.mergeStyle;
+    }
+    if (message.reviewerIds?.length) {
+      obj.reviewerIds = message.reviewerIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PullRequestEvent>, I>>(base?: I): PullRequestEvent {
+    return PullRequestEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PullRequestEvent>, I>>(object: I): PullRequestEvent {
+    const message = createBasePullRequestEvent();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.pull = (object.pull !== undefined && object.pull !== null)
+      ? PullRequest.fromPartial(object.pull)
+      : undefined;
+    message.repoPrivate = object.repoPrivate ?? false;
+    message.changed = object.changed?.map((e) => e) || [];
+    message.mergeStyle = object.mergeStyle ?? "";
+    message.reviewerIds = object.reviewerIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBasePullReviewEvent(): PullReviewEvent {
+  return { meta: undefined, pull: undefined, review: undefined, repoPrivate: false };
+}
+
+export const PullReviewEvent: MessageFns<PullReviewEvent> = {
+  encode(message: PullReviewEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.pull !== undefined) {
+      PullRequest.encode(message.pull, writer.uint32(18).fork()).join();
+    }
+    if (message.review !== undefined) {
+      Review.encode(message.review, writer.uint32(26).fork()).join();
+    }
+    if (message.repoPrivate !== false) {
+      writer.uint32(32).bool(message.repoPrivate);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PullReviewEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePullReviewEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.pull = PullRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.review = Review.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.repoPrivate = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PullReviewEvent {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      pull: isSet(object.pull) ? PullRequest.fromJSON(object.pull) : undefined,
+      review: isSet(object.review) ? Review.fromJSON(object.review) : undefined,
+      repoPrivate: isSet(object.repoPrivate)
+        ? globalThis.Boolean(object.repoPrivate)
+        : isSet(object.repo_private)
+        ? globalThis.Boolean(object.repo_private)
+        : false,
+    };
+  },
+
+  toJSON(message: PullReviewEvent): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.pull !== undefined) {
+      obj.pull = PullRequest.toJSON(message.pull);
+    }
+    if (message.review !== undefined) {
+      obj.review = Review.toJSON(message.review);
+    }
+    if (message.repoPrivate !== false) {
+      obj.repoPrivate = message.repoPrivate;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PullReviewEvent>, I>>(base?: I): PullReviewEvent {
+    return PullReviewEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PullReviewEvent>, I>>(object: I): PullReviewEvent {
+    const message = createBasePullReviewEvent();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.pull = (object.pull !== undefined && object.pull !== null)
+      ? PullRequest.fromPartial(object.pull)
+      : undefined;
+    message.review = (object.review !== undefined && object.review !== null)
+      ? Review.fromPartial(object.review)
       : undefined;
     message.repoPrivate = object.repoPrivate ?? false;
     return message;
