@@ -8,7 +8,7 @@ import { type AsyncClientOf, type RpcClient, type RpcClientHandle, createRpcClie
 import { AccessTokenServiceService, UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
-import { CommitServiceService, ContentServiceService, RefServiceService, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import { CommitServiceService, ContentServiceService, MergeServiceService, RefServiceService, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import { ActivityServiceService } from '@cairn/proto/cairn/notifications/v1/notifications_service';
 import {
   BranchProtectionServiceService,
@@ -26,6 +26,7 @@ import {
   MilestoneServiceService,
   TimeTrackingServiceService,
 } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { PullServiceService, ReviewServiceService } from '@cairn/proto/cairn/issues/v1/pulls_service';
 
 export type UsersClient = AsyncClientOf<typeof UserServiceService>;
 export type TokensClient = AsyncClientOf<typeof AccessTokenServiceService>;
@@ -42,6 +43,7 @@ export type RefsClient = AsyncClientOf<typeof RefServiceService>;
 export type CommitsClient = AsyncClientOf<typeof CommitServiceService>;
 export type ContentsClient = AsyncClientOf<typeof ContentServiceService>;
 export type SmartHttpClient = AsyncClientOf<typeof SmartHttpServiceService>;
+export type GitMergeClient = AsyncClientOf<typeof MergeServiceService>;
 export type StarsClient = AsyncClientOf<typeof StarServiceService>;
 export type WatchesClient = AsyncClientOf<typeof WatchServiceService>;
 export type ReactionsClient = AsyncClientOf<typeof ReactionServiceService>;
@@ -51,6 +53,8 @@ export type MilestonesClient = AsyncClientOf<typeof MilestoneServiceService>;
 export type CommentsClient = AsyncClientOf<typeof CommentServiceService>;
 export type IssueSubscriptionsClient = AsyncClientOf<typeof IssueSubscriptionServiceService>;
 export type TimeTrackingClient = AsyncClientOf<typeof TimeTrackingServiceService>;
+export type PullsClient = AsyncClientOf<typeof PullServiceService>;
+export type ReviewsClient = AsyncClientOf<typeof ReviewServiceService>;
 
 export interface GatewayClients {
   /** accounts: users. */
@@ -83,6 +87,8 @@ export interface GatewayClients {
   contents: ContentsClient;
   /** git-storage: smart HTTP (upload-pack / receive-pack streams). */
   smartHttp: SmartHttpClient;
+  /** git-storage: pull-request comparisons, diffs and patches. */
+  gitMerge: GitMergeClient;
   /** social: stars. */
   stars: StarsClient;
   /** social: watches. */
@@ -101,6 +107,10 @@ export interface GatewayClients {
   issueSubscriptions: IssueSubscriptionsClient;
   /** issues: tracked times and stopwatches. */
   timeTracking: TimeTrackingClient;
+  /** issues: pull requests and merges. */
+  pulls: PullsClient;
+  /** issues: pull-request reviews and review requests. */
+  reviews: ReviewsClient;
 }
 
 /** gRPC clients to the services (`[services.<name>] ADDR`), each with its own circuit breaker. */
@@ -127,6 +137,7 @@ export function createServiceClients(config: CairnConfig, logger: Logger): Gatew
     commits: client(CommitServiceService, 'git-storage'),
     contents: client(ContentServiceService, 'git-storage'),
     smartHttp: client(SmartHttpServiceService, 'git-storage'),
+    gitMerge: client(MergeServiceService, 'git-storage'),
     stars: client(StarServiceService, 'social'),
     watches: client(WatchServiceService, 'social'),
     reactions: client(ReactionServiceService, 'social'),
@@ -136,6 +147,8 @@ export function createServiceClients(config: CairnConfig, logger: Logger): Gatew
     comments: client(CommentServiceService, 'issues'),
     issueSubscriptions: client(IssueSubscriptionServiceService, 'issues'),
     timeTracking: client(TimeTrackingServiceService, 'issues'),
+    pulls: client(PullServiceService, 'issues'),
+    reviews: client(ReviewServiceService, 'issues'),
   };
   return {
     ...clients,

@@ -6,8 +6,13 @@
  */
 import path from 'node:path';
 import { prepareOutbox, startOutboxRelay, type Subscription } from '@cairn/bus';
+import type { CairnConfig } from '@cairn/config';
+import type { Database } from '@cairn/db';
+import type { Logger } from '@cairn/log';
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import { createRpcClient } from '@cairn/rpc';
+import { MergeServiceService, RefServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import { BranchProtectionServiceService, CommitStatusServiceService, RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { createRpcClient, type RpcClientHandle } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, ISSUES_STREAM, ISSUES_SUBJECTS, REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
 import { startAccountEventsConsumer, startOrgEventsConsumer } from './events/accounts-consumer';
@@ -28,6 +33,29 @@ export const MIGRATIONS_DIR = path.join(__dirname, '..', 'src', 'db', 'migration
 export type StartOptions = ServiceStartOptions;
 export type { RunningService };
 
+/** gRPC clients of accounts, git-storage and repos (`[services.<name>] ADDR`), and how to close them. */
+function serviceContext(config: CairnConfig, logger: Logger, db: Database): { context: IssuesContext; close(): void } {
+  const handles: RpcClientHandle[] = [];
+  const client = <D extends Parameters<typeof createRpcClient>[0]>(definition: D, service: 'accounts' | 'git-storage' | 'repos') => {
+    const created = createRpcClient(definition, { target: config.services[service].addr, service, logger, deadlineMs: config.rpc.deadlineMs });
+    handles.push(created);
+    return created;
+  };
+  const context: IssuesContext = {
+    db,
+    logger,
+    config,
+    users: client(UserServiceService, 'accounts'),
+    git: { merge: client(MergeServiceService, 'git-storage'), refs: client(RefServiceService, 'git-storage') },
+    repos: {
+      repos: client(RepoServiceService, 'repos'),
+      protections: client(BranchProtectionServiceService, 'repos'),
+      statuses: client(CommitStatusServiceService, 'repos'),
+    },
+  };
+  return { context, close: () => handles.forEach((handle) => handle.close()) };
+}
+
 /**
  * Starts issues in this process. Graceful stop (SIGTERM): health turns NOT_SERVING and the server takes no new
  * calls, calls in flight finish (up to 5 s), the consumers stop (the event in hand is finished and acknowledged),
@@ -42,14 +70,13 @@ export async function start(options: StartOptions): Promise<RunningService> {
     await bus.ensureStream(ACCOUNTS_STREAM, [...ACCOUNTS_SUBJECTS]);
     const relay = startOutboxRelay({ db, bus, logger });
     onStop(() => relay.stop());
+    const { context, close } = serviceContext(config, logger, db);
+    onStop(close);
     const consumers: Subscription[] = [];
     onStop(async () => void (await Promise.all(consumers.map((consumer) => consumer.stop()))));
     consumers.push(await startRepoEventsConsumer({ db, bus, logger }));
     consumers.push(await startAccountEventsConsumer({ db, bus, logger, userDeleteWithCommentsMaxTime: config.service.userDeleteWithCommentsMaxTime }));
     consumers.push(await startOrgEventsConsumer({ db, bus, logger }));
-    const users = createRpcClient(UserServiceService, { target: config.services.accounts.addr, service: 'accounts', logger, deadlineMs: config.rpc.deadlineMs });
-    onStop(() => users.close());
-    const context: IssuesContext = { db, logger, config, users };
     return createIssuesServer(context, logger);
   });
 }

@@ -9,6 +9,8 @@ import { registerMilestoneRoutes } from './issues/milestones';
 import { registerReactionRoutes } from './issues/reactions';
 import { registerIssueSubscriptionRoutes } from './issues/subscriptions';
 import { registerTimeTrackingRoutes } from './issues/times';
+import { registerPullRoutes } from './pulls/pulls';
+import { registerReviewRoutes } from './pulls/reviews';
 import { registerVersionRoutes } from './misc/version';
 import { registerOrgMemberRoutes } from './orgs/members';
 import { registerOrgRoutes } from './orgs/orgs';
@@ -91,4 +93,6 @@ export function registerRoutes(api: ApiRegistry): void {
   registerMilestoneRoutes(api);
   registerIssueSubscriptionRoutes(api);
   registerTimeTrackingRoutes(api);
+  registerPullRoutes(api);
+  registerReviewRoutes(api);
 }

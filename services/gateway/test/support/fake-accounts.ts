@@ -281,6 +281,7 @@ export class FakeAccounts {
       commits: unusedClient('git-storage'),
       contents: unusedClient('git-storage'),
       smartHttp: unusedClient('git-storage'),
+      gitMerge: unusedClient('git-storage'),
       stars: unusedClient('social'),
       watches: unusedClient('social'),
       reactions: unusedClient('social'),
@@ -290,6 +291,8 @@ export class FakeAccounts {
       comments: unusedClient('issues'),
       issueSubscriptions: unusedClient('issues'),
       timeTracking: unusedClient('issues'),
+      pulls: unusedClient('issues'),
+      reviews: unusedClient('issues'),
     };
   }
 

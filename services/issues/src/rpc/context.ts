@@ -1,11 +1,18 @@
-/** What every issues handler needs: the database, the configuration and the accounts client (mentions). */
+/** What every issues handler needs: the database, the configuration and the clients of the services issues calls. */
 import type { CairnConfig } from '@cairn/config';
 import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
 import type { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import type { MergeServiceService, RefServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import type { BranchProtectionServiceService, CommitStatusServiceService, RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { AsyncClientOf } from '@cairn/rpc';
 
 export type UsersClient = AsyncClientOf<typeof UserServiceService>;
+export type GitMergeClient = AsyncClientOf<typeof MergeServiceService>;
+export type GitRefsClient = AsyncClientOf<typeof RefServiceService>;
+export type ReposClient = AsyncClientOf<typeof RepoServiceService>;
+export type BranchProtectionsClient = AsyncClientOf<typeof BranchProtectionServiceService>;
+export type CommitStatusesClient = AsyncClientOf<typeof CommitStatusServiceService>;
 
 export interface IssuesContext {
   db: Database;
@@ -13,4 +20,8 @@ export interface IssuesContext {
   config: CairnConfig;
   /** accounts: who an @name in a body stands for (ResolveName, as the poster sees it). */
   users: UsersClient;
+  /** git-storage: pull-request heads, merge checks, comparisons and merges; branches. */
+  git: { merge: GitMergeClient; refs: GitRefsClient };
+  /** repos: repositories (pull-request heads in forks), branch protection and commit statuses for merge checks. */
+  repos: { repos: ReposClient; protections: BranchProtectionsClient; statuses: CommitStatusesClient };
 }
