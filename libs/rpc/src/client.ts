@@ -11,6 +11,7 @@ import * as grpc from '@grpc/grpc-js';
 import { type Logger, REQUEST_ID_HEADER, currentRequestId, newRequestId } from '@cairn/log';
 import { type RpcRecorder, rpcClientRecorder } from '@cairn/metrics';
 import { breakerRejection, countsAsFailure, createBreaker } from './breaker';
+import { withChunkCodec } from './chunk-codec';
 import { CairnError, Code, isCairnError } from './errors';
 import { FLOW_CONTROL_WINDOW_BYTES, MAX_MESSAGE_BYTES } from './limits';
 import { codeName, errorFromStatus } from './status';
@@ -144,10 +145,12 @@ export function createRpcClient<D extends grpc.ServiceDefinition>(definition: D,
     const metrics = rpcClientRecorder(method.path);
     const kind = methodKind(method);
     const caller: StreamCaller | undefined = kind === 'unary' ? undefined : streams[kind];
+    // Streamed chunks are encoded and decoded with fewer copies (chunk-codec.ts); same bytes on the wire.
+    const wire = caller === undefined ? method : withChunkCodec(method);
     client[key] =
       caller === undefined
         ? (request: unknown, callOptions?: RpcCallOptions) => invokeUnary(method, metrics, request, callOptions)
-        : (input: unknown, callOptions?: RpcCallOptions) => caller(method, metrics, input, callOptions);
+        : (input: unknown, callOptions?: RpcCallOptions) => caller(wire, metrics, input, callOptions);
   }
   return client as RpcClient<D>;
 }

@@ -8,6 +8,7 @@ import type { Writable } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
 import { type Logger, REQUEST_ID_HEADER, newRequestId, runWithRequestContext, sanitizeRequestId } from '@cairn/log';
 import { type RpcRecorder, rpcServerRecorder } from '@cairn/metrics';
+import { withChunkCodec } from './chunk-codec';
 import { CairnError, Code } from './errors';
 import { attachHealth } from './health';
 import { MAX_MESSAGE_BYTES } from './limits';
@@ -74,11 +75,14 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
     addService(definition, impl) {
       const handlers: grpc.UntypedServiceImplementation = {};
       const implementation = impl as Record<string, unknown>;
+      // Streamed chunks are encoded and decoded with fewer copies (chunk-codec.ts); same bytes on the wire.
+      const wire: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
       for (const [key, method] of Object.entries(definition)) {
+        wire[key] = withChunkCodec(method);
         const handler = implementation[key];
         if (typeof handler === 'function') handlers[key] = ADAPTERS[methodKind(method)](method.path, handler.bind(impl), logger);
       }
-      server.addService(definition, handlers);
+      server.addService(wire, handlers);
       health.track(serviceNameOf(definition));
     },
 

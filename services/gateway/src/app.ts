@@ -16,6 +16,8 @@ import { createAuthenticator } from './auth/authenticate';
 import { type GatewayBus, subscribeTokenInvalidation } from './auth/invalidation';
 import { TokenCache } from './auth/token-cache';
 import type { GatewayClients } from './clients';
+import { GitRepoCache } from './git/repo-cache';
+import { subscribeGitRepoCacheInvalidation } from './git/repo-cache-invalidation';
 import { createSmartHttpRouter } from './git/smart-http';
 import { type DependencyCheck, healthzHandler } from './health/healthz';
 import { type ErrorHandler, type GatewayRequest, type GatewayResponse, type NextFunction, createGatewayServer } from './http/exchange';
@@ -36,6 +38,8 @@ export interface GatewayDependencies {
   bus?: GatewayBus;
   /** The token cache; one with the defaults when not given. */
   tokenCache?: TokenCache;
+  /** Repositories git fetched from lately (git/repo-cache.ts); one with the defaults when not given. */
+  gitRepoCache?: GitRepoCache;
   /** What `GET /api/healthz` checks (the gRPC services, in production); none when not given. */
   healthChecks?: readonly DependencyCheck[];
 }
@@ -46,6 +50,7 @@ export interface Gateway {
   /** A `node:http` server (not listening yet) answering with `listener`. */
   createServer(): http.Server<typeof GatewayRequest, typeof GatewayResponse>;
   tokenCache: TokenCache;
+  gitRepoCache: GitRepoCache;
   routes: readonly RegisteredRoute[];
   /** The API description served at /swagger.v1.json. */
   description: SwaggerDocument;
@@ -56,6 +61,7 @@ export interface Gateway {
 export async function createGateway(deps: GatewayDependencies): Promise<Gateway> {
   const { config, logger, clients } = deps;
   const tokenCache = deps.tokenCache ?? new TokenCache();
+  const gitRepoCache = deps.gitRepoCache ?? new GitRepoCache();
   const services = { config, logger, clients, tokenCache };
 
   const api = new ApiRegistry(giteaDescription());
@@ -85,7 +91,7 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
   }
 
   // git's smart HTTP at {ROOT_URL}{owner}/{repo}.git: after the fixed paths, so none of them reads as an owner.
-  router.use(createSmartHttpRouter({ services, authenticate }));
+  router.use(createSmartHttpRouter({ services, authenticate, repoCache: gitRepoCache }));
 
   router.use((_req, res) => {
     res.statusCode = 404;
@@ -118,17 +124,27 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
   };
   const listener = withRequestContext(logger, (req, res) => router.handle(req, res, unanswered(req, res)));
 
-  const subscription: Subscription | undefined =
-    deps.bus === undefined ? undefined : await subscribeTokenInvalidation({ bus: deps.bus, cache: tokenCache, logger });
+  const subscriptions: Subscription[] = [];
+  const closeSubscriptions = () => Promise.all(subscriptions.map((subscription) => subscription.stop()));
+  if (deps.bus !== undefined) {
+    try {
+      subscriptions.push(await subscribeTokenInvalidation({ bus: deps.bus, cache: tokenCache, logger }));
+      subscriptions.push(await subscribeGitRepoCacheInvalidation({ bus: deps.bus, cache: gitRepoCache }));
+    } catch (error) {
+      await closeSubscriptions();
+      throw error;
+    }
+  }
 
   return {
     listener,
     createServer: () => createGatewayServer(listener),
     tokenCache,
+    gitRepoCache,
     routes: api.routes,
     description,
     close: async () => {
-      await subscription?.stop();
+      await closeSubscriptions();
     },
   };
 }

@@ -1,5 +1,6 @@
 import { silentLogger } from '@cairn/log';
 import { start } from '../src';
+import { GIT_REPO_CACHE_SUBJECTS } from '../src/git/repo-cache-invalidation';
 import { testConfig } from './support/config';
 import { FakeBroadcastBus } from './support/fake-bus';
 import { basic } from './support/harness';
@@ -13,7 +14,8 @@ describe('start', () => {
     try {
       expect(service.name).toBe('gateway');
       expect(service.port).toBeGreaterThan(0);
-      expect(bus.subscriptionCount).toBe(4);
+      // The token cache's four subjects, and the smart HTTP repository cache's (src/git/repo-cache-invalidation.ts).
+      expect(bus.subscriptionCount).toBe(4 + GIT_REPO_CACHE_SUBJECTS.length);
       const base = `http://127.0.0.1:${service.port}`;
       expect((await fetch(`${base}/api/v1/version`)).status).toBe(200);
       const res = await fetch(`${base}/api/v1/user`, { headers: { Authorization: basic('alice', 'password') } });

@@ -31,11 +31,14 @@ import {
   REPOSITORY_NOT_FOUND,
   gitAccessRefusal,
 } from './access';
+import { GitRepoCache } from './repo-cache';
 import { gitRepositoryOf, pushContextOf } from './storage-ref';
 
 export interface SmartHttpOptions {
   services: GatewayServices;
   authenticate: Authenticate;
+  /** Repositories fetched from lately (repo-cache.ts); a fresh one when not given. */
+  repoCache?: GitRepoCache;
 }
 
 /** Gitea's realm: git prompts for (or sends its stored) credentials on a 401 carrying it. */
@@ -108,7 +111,7 @@ interface Admitted {
 
 const EMPTY = Buffer.alloc(0);
 
-export function createSmartHttpRouter({ services, authenticate }: SmartHttpOptions): GatewayRouter {
+export function createSmartHttpRouter({ services, authenticate, repoCache = new GitRepoCache() }: SmartHttpOptions): GatewayRouter {
   const { config, clients, logger } = services;
   const router = createRouter();
 
@@ -158,10 +161,15 @@ export function createSmartHttpRouter({ services, authenticate }: SmartHttpOptio
     }
     const requested = req.params.repo ?? '';
     const name = repoNameOf(requested);
-    const found = await lookUpRepo(services, viewerOf(caller.user), req.params.owner ?? '', name).catch((error: unknown) => {
-      if (isHttpError(error) && error.status === 404) return undefined;
-      throw error;
-    });
+    const owner = req.params.owner ?? '';
+    const viewer = viewerOf(caller.user);
+    const load = () =>
+      lookUpRepo(services, viewer, owner, name).catch((error: unknown) => {
+        if (isHttpError(error) && error.status === 404) return undefined;
+        throw error;
+      });
+    // A fetch is several requests: the repository is looked up once for all (repo-cache.ts). Pushes always ask.
+    const found = service === 'upload-pack' ? await repoCache.lookUp(GitRepoCache.key(viewer, owner, name), load) : await load();
     if (found?.kind === 'renamed') {
       // Git follows a 301 from info/refs and sends the rest of the exchange to the new address.
       const suffix = requested.slice(name.length);

@@ -1,9 +1,21 @@
 /**
  * A broadcast bus in memory: every subscriber of a subject gets every message published on it, as the
- * gateway's token-cache invalidation needs. Only what the gateway uses works; the rest throws.
+ * gateway's cache invalidations need; filters match as NATS's do (`*` one token, `>` the rest). Only what the
+ * gateway uses works; the rest throws.
  */
 import type { BusHandler, BusMessage, ConsumeOptions, Subscription } from '@cairn/bus';
 import type { GatewayBus } from '../../src/auth/invalidation';
+
+/** NATS subject matching: `*` matches one token, a final `>` one or more. */
+export function subjectMatches(filter: string, subject: string): boolean {
+  const wanted = filter.split('.');
+  const tokens = subject.split('.');
+  for (let i = 0; i < wanted.length; i++) {
+    if (wanted[i] === '>') return i === wanted.length - 1 && tokens.length > i;
+    if (i >= tokens.length || (wanted[i] !== '*' && wanted[i] !== tokens[i])) return false;
+  }
+  return tokens.length === wanted.length;
+}
 
 export class FakeBroadcastBus implements GatewayBus {
   private readonly subscribers: Array<{ subject: string; handler: BusHandler }> = [];
@@ -14,7 +26,7 @@ export class FakeBroadcastBus implements GatewayBus {
   async publish(subject: string, id: string, data: Uint8Array): Promise<void> {
     const message: BusMessage = { id, subject, data, deliveryCount: 1 };
     for (const subscriber of [...this.subscribers]) {
-      if (subscriber.subject === subject) await subscriber.handler(message);
+      if (subjectMatches(subscriber.subject, subject)) await subscriber.handler(message);
     }
   }
 

@@ -45,6 +45,7 @@ export class FakeGitHosting {
   readonly uploads: Array<RecordedStream<UploadPackRequest>> = [];
   readonly receives: Array<RecordedStream<ReceivePackRequest>> = [];
   readonly pushPolicyCalls: Array<{ pusher: Actor | undefined; id: number }> = [];
+  readonly getRepositoryCalls: Array<{ viewer: Actor | undefined; owner: string; name: string }> = [];
   /** What the streams answer; by default a few fixed bytes. */
   script: Script = async function* () {
     yield Buffer.from('0008NAK\n');
@@ -84,6 +85,7 @@ export class FakeGitHosting {
   install(clients: GatewayClients): void {
     const repos = partialClient<ReposClient>('repos', {
       getRepository: async (request) => {
+        this.getRepositoryCalls.push({ viewer: request.viewer, owner: request.owner, name: request.name });
         const found = this.find(request.owner, request.name);
         const granted = found?.hosted.permissionFor(request.viewer);
         if (found === undefined || granted === undefined) throw CairnError.notFound('repository does not exist', { reason: 'repo_not_found' });

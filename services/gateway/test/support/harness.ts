@@ -7,6 +7,7 @@ import type { CairnConfig } from '@cairn/config';
 import { createLogger } from '@cairn/log';
 import { createGateway, type Gateway } from '../../src/app';
 import type { GatewayBus } from '../../src/auth/invalidation';
+import type { GitRepoCache } from '../../src/git/repo-cache';
 import type { DependencyCheck } from '../../src/health/healthz';
 import { testConfig } from './config';
 import { FakeAccounts } from './fake-accounts';
@@ -27,6 +28,8 @@ export interface TestGatewayOptions {
   env?: Record<string, string>;
   accounts?: FakeAccounts;
   bus?: GatewayBus;
+  /** The smart HTTP repository cache; the gateway's default one when not given. */
+  gitRepoCache?: GitRepoCache;
   /** What /api/healthz checks; none by default. */
   healthChecks?: DependencyCheck[];
 }
@@ -40,7 +43,14 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     level: 'info',
     destination: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
   });
-  const gateway = await createGateway({ config, logger, clients: accounts.clients, bus: options.bus, healthChecks: options.healthChecks });
+  const gateway = await createGateway({
+    config,
+    logger,
+    clients: accounts.clients,
+    bus: options.bus,
+    gitRepoCache: options.gitRepoCache,
+    healthChecks: options.healthChecks,
+  });
   const server = gateway.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
