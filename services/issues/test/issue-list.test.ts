@@ -166,6 +166,55 @@ describe('the plain list', () => {
   });
 });
 
+describe('hydration', () => {
+  test('listed issues carry exactly what GetIssue answers: labels by name, milestone, assignees, times', async () => {
+    const repoId = 520;
+    const ownerId = 100;
+    await seed(repoId, 60);
+    const labelIds: number[] = [];
+    for (const [repo, org, name, archived] of [
+      [repoId, 0, 'beta', false],
+      [repoId, 0, 'Alpha', true],
+      [0, ownerId, 'alpha <&> "org"', false],
+      [repoId, 0, 'gamma', false],
+    ] as const) {
+      const { rows } = await harness.sql.query<{ id: string }>(
+        `INSERT INTO labels (repo_id, org_id, name, color, description, exclusive, archived_at)
+         VALUES ($1, $2, $3, 'ee0701', 'about ' || $3, $3 = 'gamma', CASE WHEN $4 THEN now() END) RETURNING id`,
+        [repo, org, name, archived],
+      );
+      labelIds.push(Number(rows[0].id));
+    }
+    const { rows: milestones } = await harness.sql.query<{ id: string }>(
+      `INSERT INTO milestones (repo_id, title, description, is_closed, closed_at, due_on)
+       VALUES ($1, 'open one', 'soon', false, NULL, now() + interval '3 days 0.123456 seconds'),
+              ($1, 'closed one', '', true, now() - interval '1.5 seconds', NULL) RETURNING id`,
+      [repoId],
+    );
+    const issues = await harness.sql.query<{ id: string; index: string }>('SELECT id, index FROM issues WHERE repo_id = $1 ORDER BY index', [repoId]);
+    for (const [at, row] of issues.rows.entries()) {
+      // Every set of the labels (made in an order their names do not have); some assignees, given out of order.
+      for (const [position, labelId] of labelIds.entries()) {
+        if (((at >> position) & 1) === 1) await harness.sql.query('INSERT INTO issue_labels (issue_id, label_id) VALUES ($1, $2)', [row.id, labelId]);
+      }
+      if (at % 4 === 0) await harness.sql.query('INSERT INTO issue_assignees (issue_id, assignee_id) VALUES ($1, 12), ($1, 3), ($1, 7)', [row.id]);
+      if (at % 5 !== 0) await harness.sql.query('UPDATE issues SET milestone_id = $1, deadline = now() + interval \'1 day\' WHERE id = $2', [milestones[at % 2].id, row.id]);
+    }
+    const scope = as(repoId, { ownerId });
+    const listed = [
+      ...(await harness.issues.listIssues({ scope, filter: filter({ state: 'all' }), page: { page: 1, limit: 50 } })).issues,
+      ...(await harness.issues.listIssues({ scope, filter: filter({ state: 'all' }), page: { page: 2, limit: 50 } })).issues,
+      ...(await harness.issues.listIssues({ scope, filter: filter({ state: 'all', q: 'issue' }), page: { page: 1, limit: 50 } })).issues,
+    ];
+    expect(listed.length).toBe(60 + 50);
+    expect(listed.some((issue) => issue.labels.length > 1 && issue.milestone !== undefined && issue.assigneeIds.length === 3)).toBe(true);
+    for (const issue of listed) {
+      const { issue: single } = await harness.issues.getIssue({ scope, index: issue.index });
+      expect(issue).toEqual(single);
+    }
+  });
+});
+
 describe('filtered lists', () => {
   const repoId = 600;
   const ids: Record<string, number> = {};

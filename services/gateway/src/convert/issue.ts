@@ -6,7 +6,7 @@
 import { goTime } from '@cairn/http';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
-import type { Issue } from '@cairn/proto/cairn/issues/v1/issues_service';
+import type { Issue, Label, Milestone } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { GatewayServices } from '../api/types';
 import { ghostUser } from './ghost-user';
@@ -90,9 +90,42 @@ async function usersById(services: GatewayServices, ids: readonly number[], view
   return new Map(users.map((user) => [user.id, user]));
 }
 
+/** `convert` run once per key (`keyOf`): a list shows the same users, labels and milestones on many issues. */
+function onceEach<A, V>(keyOf: (value: A) => number, convert: (value: A) => V): (value: A) => V {
+  const done = new Map<number, V>();
+  return (value) => {
+    const key = keyOf(value);
+    if (done.has(key)) return done.get(key) as V;
+    const converted = convert(value);
+    done.set(key, converted);
+    return converted;
+  };
+}
+
+const idOf = (value: { id: number }): number => value.id;
+const itself = (id: number): number => id;
+
+/** What every issue of one repository shares: its addresses, its `repository` object and its labels. */
+interface RepositoryView {
+  apiUrl: string;
+  htmlUrl: string;
+  meta: ApiRepositoryMeta;
+  label: (label: Label) => ApiLabel;
+}
+
+function repositoryView(rootUrl: string, repository: Repository): RepositoryView {
+  return {
+    apiUrl: repoApiUrl(rootUrl, repository),
+    htmlUrl: repoHtmlUrl(rootUrl, repository),
+    meta: { id: repository.id, name: repository.name, owner: repository.ownerName, full_name: `${repository.ownerName}/${repository.name}` },
+    label: onceEach(idOf, (label: Label) => toApiRepoLabel(label, rootUrl, repository)),
+  };
+}
+
 /**
  * Issues of the given repositories (every issue's `repoId` must be in `repositories`) as Gitea's `Issue` list, in
  * the order given. A poster whose account is gone is Gitea's Ghost user; an assignee whose account is gone is left out.
+ * Each user, label, milestone and repository is converted once for the whole list (the JSON shares the objects).
  */
 export async function toApiIssues(
   services: GatewayServices,
@@ -103,36 +136,51 @@ export async function toApiIssues(
   const rootUrl = services.config.server.rootUrl;
   const posterIds = issues.map((issue) => issue.posterId);
   const assigneeIds = issues.flatMap((issue) => issue.assigneeIds);
-  // Anonymous callers get one call for both: the two shapings are the same then.
-  const [posters, assignees] =
-    viewer === undefined
-      ? await usersById(services, [...posterIds, ...assigneeIds], undefined).then((users) => [users, users] as const)
-      : await Promise.all([usersById(services, posterIds, viewer), usersById(services, assigneeIds, undefined)]);
   const userView = { rootUrl };
-  return issues.map((issue) => {
-    const repository = repositories.get(issue.repoId);
-    if (repository === undefined) throw new Error(`repository ${issue.repoId} of issue ${issue.id} is missing`);
-    const poster = posters.get(issue.posterId);
-    const apiAssignees = issue.assigneeIds.flatMap((id) => {
-      const user = assignees.get(id);
-      return user === undefined ? [] : [toApiUser(user, userView)];
+  const shaped = (users: ReadonlyMap<number, User>) =>
+    onceEach(itself, (id: number): ApiUser | undefined => {
+      const user = users.get(id);
+      return user === undefined ? undefined : toApiUser(user, userView);
     });
-    const labels = issue.labels.map((label) => toApiRepoLabel(label, rootUrl, repository));
-    const htmlUrl = issueHtmlUrl(rootUrl, repository, issue);
+  // Anonymous callers get one call for both: the two shapings are the same then.
+  const [poster, assignee] =
+    viewer === undefined
+      ? await usersById(services, [...posterIds, ...assigneeIds], undefined).then((users) => {
+          const both = shaped(users);
+          return [both, both] as const;
+        })
+      : await Promise.all([usersById(services, posterIds, viewer), usersById(services, assigneeIds, undefined)]).then(
+          ([posters, assignees]) => [shaped(posters), shaped(assignees)] as const,
+        );
+  let ghost: ApiUser | undefined;
+  const view = onceEach(itself, (repoId: number): RepositoryView => {
+    const repository = repositories.get(repoId);
+    if (repository === undefined) throw new Error(`repository ${repoId} is missing`);
+    return repositoryView(rootUrl, repository);
+  });
+  const milestone = onceEach(idOf, toApiMilestone);
+  return issues.map((issue) => {
+    const repository = view(issue.repoId);
+    const apiAssignees = issue.assigneeIds.flatMap((id) => {
+      const user = assignee(id);
+      return user === undefined ? [] : [user];
+    });
+    // issueHtmlUrl and issueApiUrl, from the repository's addresses worked out once.
+    const htmlUrl = `${repository.htmlUrl}/${issue.isPull ? 'pulls' : 'issues'}/${issue.index}`;
     return {
       id: issue.id,
-      url: issueApiUrl(rootUrl, repository, issue),
+      url: `${repository.apiUrl}/issues/${issue.index}`,
       html_url: htmlUrl,
       number: issue.index,
-      user: poster === undefined ? ghostUser(rootUrl, viewer, services.config.service.noReplyAddress) : toApiUser(poster, userView),
+      user: poster(issue.posterId) ?? (ghost ??= ghostUser(rootUrl, viewer, services.config.service.noReplyAddress)),
       original_author: issue.originalAuthor,
       original_author_id: issue.originalAuthorId,
       title: issue.title,
       body: issue.body,
       ref: issue.ref,
       assets: [],
-      labels,
-      milestone: issue.milestone === undefined ? null : toApiMilestone(issue.milestone),
+      labels: issue.labels.map(repository.label),
+      milestone: issue.milestone === undefined ? null : milestone(issue.milestone),
       assignee: apiAssignees[0] ?? null,
       assignees: apiAssignees.length === 0 ? null : apiAssignees,
       state: issue.isClosed ? 'closed' : 'open',
@@ -145,12 +193,7 @@ export async function toApiIssues(
       time_estimate: issue.timeEstimate,
       // Pull requests' merge state arrives with the pull-request area; until then no pull request is merged.
       pull_request: issue.isPull ? { merged: false, merged_at: null, draft: false, html_url: htmlUrl } : null,
-      repository: {
-        id: repository.id,
-        name: repository.name,
-        owner: repository.ownerName,
-        full_name: `${repository.ownerName}/${repository.name}`,
-      },
+      repository: repository.meta,
       pin_order: issue.pinOrder,
       content_version: issue.contentVersion,
     };

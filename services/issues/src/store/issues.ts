@@ -1,9 +1,11 @@
 /**
  * Reading issues: the `issues` row, one issue by (repository, index), and rows made into Issue messages with their
- * labels, milestone and assignees in one query each for the whole batch (never one query per issue).
+ * labels, milestone and assignees in one query each for the whole batch (never one query per issue) — or, for
+ * lists, in the very statement that reads the rows (HYDRATED_ISSUE_COLUMNS).
  */
-import { sql, z, type CommonQueryMethods } from '@cairn/db';
+import { sql, z, type CommonQueryMethods, type FragmentSqlToken } from '@cairn/db';
 import type { Issue, Label, Milestone } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { type Check, type Checked, arrayOf, isBoolean, isDate, isNumber, isSafeInteger, isString, nullable, objectOf, rowShape } from './row-shape';
 
 export const issueRow = z.object({
   id: z.number(),
@@ -130,7 +132,18 @@ export async function toIssues(db: CommonQueryMethods, rows: readonly IssueRow[]
   const labelsOf = groupBy(labels, (row) => row.issue_id);
   const assigneesOf = groupBy(assignees, (row) => row.issue_id);
   const milestoneById = new Map(milestones.map((row) => [row.id, toMilestone(row)]));
-  return rows.map((row) => ({
+  return rows.map((row) =>
+    issueOf(
+      row,
+      (labelsOf.get(row.id) ?? []).map(toLabel),
+      row.milestone_id === null ? undefined : milestoneById.get(row.milestone_id),
+      (assigneesOf.get(row.id) ?? []).map((assignee) => assignee.assignee_id),
+    ),
+  );
+}
+
+function issueOf(row: IssueRow, labels: Label[], milestone: Milestone | undefined, assigneeIds: number[]): Issue {
+  return {
     id: row.id,
     repoId: row.repo_id,
     index: row.index,
@@ -141,9 +154,9 @@ export async function toIssues(db: CommonQueryMethods, rows: readonly IssueRow[]
     isClosed: row.is_closed,
     isPull: row.is_pull,
     isLocked: row.is_locked,
-    labels: (labelsOf.get(row.id) ?? []).map(toLabel),
-    milestone: row.milestone_id === null ? undefined : milestoneById.get(row.milestone_id),
-    assigneeIds: (assigneesOf.get(row.id) ?? []).map((assignee) => assignee.assignee_id),
+    labels,
+    milestone,
+    assigneeIds,
     numComments: row.num_comments,
     contentVersion: row.content_version,
     created: row.created,
@@ -154,7 +167,111 @@ export async function toIssues(db: CommonQueryMethods, rows: readonly IssueRow[]
     pinOrder: row.pin_order,
     originalAuthor: row.original_author,
     originalAuthorId: row.original_author_id,
-  }));
+  };
+}
+
+/*
+ * The same hydration inside the statement that reads the rows, for lists (one round trip instead of four): select
+ * `HYDRATED_ISSUE_COLUMNS` over issues `i` and check the rows with `hydratedIssueRow` (or a row shape spreading
+ * `HYDRATED_ISSUE_SHAPE`). Labels and the milestone arrive as JSON (labels already in the message's shape, the
+ * milestone's times as epoch milliseconds), the assignees as an id array. Lists check rows with row-shape.ts
+ * rather than zod: the same checks, without rebuilding every row.
+ */
+const ISSUE_SHAPE = {
+  id: isNumber,
+  repo_id: isNumber,
+  index: isNumber,
+  poster_id: isNumber,
+  original_author: isString,
+  original_author_id: isNumber,
+  title: isString,
+  body: isString,
+  ref: isString,
+  is_closed: isBoolean,
+  is_pull: isBoolean,
+  is_locked: isBoolean,
+  milestone_id: nullable(isNumber),
+  num_comments: isNumber,
+  content_version: isNumber,
+  time_estimate: isNumber,
+  pin_order: isNumber,
+  deadline: nullable(isDate),
+  created: isDate,
+  updated: isDate,
+  closed_at: nullable(isDate),
+};
+// Compile-time: the shape checks exactly the columns `issueRow` declares, with the same types.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const issueShapeIsIssueRow: Same<Checked<typeof ISSUE_SHAPE>, IssueRow> = true;
+void issueShapeIsIssueRow;
+
+const LABEL_SHAPE = {
+  id: isSafeInteger,
+  repoId: isSafeInteger,
+  orgId: isSafeInteger,
+  name: isString,
+  color: isString,
+  description: isString,
+  exclusive: isBoolean,
+  isArchived: isBoolean,
+} satisfies Record<keyof Label, Check<unknown>>; // every key once; the types are checked where rows become Labels
+
+const MILESTONE_JSON_SHAPE = {
+  id: isSafeInteger,
+  repo_id: isSafeInteger,
+  title: isString,
+  description: isString,
+  is_closed: isBoolean,
+  num_issues: isSafeInteger,
+  num_closed_issues: isSafeInteger,
+  created: isNumber,
+  updated: isNumber,
+  closed_at: nullable(isNumber),
+  due_on: nullable(isNumber),
+} satisfies Record<keyof MilestoneRow, Check<unknown>>; // the times as epoch milliseconds (toHydratedIssue)
+
+export const HYDRATED_ISSUE_SHAPE = {
+  ...ISSUE_SHAPE,
+  labels: arrayOf(objectOf(LABEL_SHAPE)),
+  milestone: nullable(objectOf(MILESTONE_JSON_SHAPE)),
+  assignee_ids: arrayOf(isNumber),
+};
+export const hydratedIssueRow = rowShape(HYDRATED_ISSUE_SHAPE);
+export type HydratedIssueRow = Checked<typeof HYDRATED_ISSUE_SHAPE>;
+
+const epochMsOf = (column: FragmentSqlToken): FragmentSqlToken => sql.fragment`(extract(epoch FROM ${column}) * 1000)::float8`;
+
+/** `ISSUE_COLUMNS` and the hydration, over issues `i`, in toIssues' orders (labels by name, assignees by id). */
+export const HYDRATED_ISSUE_COLUMNS = sql.fragment`${ISSUE_COLUMNS},
+  coalesce((SELECT json_agg(json_build_object('id', l.id, 'repoId', l.repo_id, 'orgId', l.org_id, 'name', l.name, 'color', l.color,
+              'description', l.description, 'exclusive', l.exclusive, 'isArchived', l.archived_at IS NOT NULL) ORDER BY lower(l.name), l.id)
+            FROM issue_labels il JOIN labels l ON l.id = il.label_id WHERE il.issue_id = i.id), '[]'::json) AS labels,
+  (SELECT json_build_object('id', m.id, 'repo_id', m.repo_id, 'title', m.title, 'description', m.description, 'is_closed', m.is_closed,
+            'num_issues', m.num_issues, 'num_closed_issues', m.num_closed_issues, 'created', ${epochMsOf(sql.fragment`m.created`)},
+            'updated', ${epochMsOf(sql.fragment`m.updated`)}, 'closed_at', ${epochMsOf(sql.fragment`m.closed_at`)},
+            'due_on', ${epochMsOf(sql.fragment`m.due_on`)})
+     FROM milestones m WHERE m.id = i.milestone_id) AS milestone,
+  ARRAY(SELECT a.assignee_id FROM issue_assignees a WHERE a.issue_id = i.id ORDER BY a.assignee_id) AS assignee_ids`;
+
+const dateOf = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
+
+/** The Issue message of a hydrated row: what toIssues answers for the plain row. */
+export function toHydratedIssue(row: HydratedIssueRow): Issue {
+  const { milestone } = row;
+  return issueOf(
+    row,
+    row.labels,
+    milestone === null
+      ? undefined
+      : toMilestone({
+          ...milestone,
+          created: new Date(milestone.created),
+          updated: new Date(milestone.updated),
+          closed_at: dateOf(milestone.closed_at),
+          due_on: dateOf(milestone.due_on),
+        }),
+    row.assignee_ids,
+  );
 }
 
 export async function toIssue(db: CommonQueryMethods, row: IssueRow): Promise<Issue> {
