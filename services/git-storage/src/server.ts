@@ -3,6 +3,7 @@ import type { Logger } from '@cairn/log';
 import {
   CommitServiceService,
   ContentServiceService,
+  MergeServiceService,
   RefServiceService,
   RepositoryServiceService,
   SmartHttpServiceService,
@@ -12,6 +13,7 @@ import type { HookServer } from './push/hook-server';
 import { createCommitService } from './rpc/commit-service';
 import { createContentService } from './rpc/content-service';
 import type { GitStorageContext } from './rpc/context';
+import { createMergeService } from './rpc/merge-service';
 import { createRefService } from './rpc/ref-service';
 import { createRepositoryService } from './rpc/repository-service';
 import { createSmartHttpService } from './rpc/smart-http-service';
@@ -23,5 +25,6 @@ export function createGitStorageServer(context: GitStorageContext, hooks: HookSe
   server.addService(RefServiceService, createRefService(context));
   server.addService(CommitServiceService, createCommitService(context));
   server.addService(ContentServiceService, createContentService(context));
+  server.addService(MergeServiceService, createMergeService(context));
   return server;
 }
