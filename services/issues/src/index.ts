@@ -17,6 +17,7 @@ import { startGrpcService, type RunningService, type ServiceStartOptions } from 
 import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, ISSUES_STREAM, ISSUES_SUBJECTS, REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
 import { startAccountEventsConsumer, startOrgEventsConsumer } from './events/accounts-consumer';
 import { startRepoEventsConsumer } from './events/repos-consumer';
+import { GIT_STREAM, GIT_SUBJECTS, startGitEventsConsumer, startPullEventsConsumer } from './events/git-consumer';
 import type { IssuesContext } from './rpc/context';
 import { createIssuesServer } from './server';
 
@@ -68,6 +69,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     await bus.ensureStream(ISSUES_STREAM, [...ISSUES_SUBJECTS]);
     await bus.ensureStream(REPOS_STREAM, [...REPOS_SUBJECTS]);
     await bus.ensureStream(ACCOUNTS_STREAM, [...ACCOUNTS_SUBJECTS]);
+    await bus.ensureStream(GIT_STREAM, [...GIT_SUBJECTS]);
     const relay = startOutboxRelay({ db, bus, logger });
     onStop(() => relay.stop());
     const { context, close } = serviceContext(config, logger, db);
@@ -77,6 +79,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
     consumers.push(await startRepoEventsConsumer({ db, bus, logger }));
     consumers.push(await startAccountEventsConsumer({ db, bus, logger, userDeleteWithCommentsMaxTime: config.service.userDeleteWithCommentsMaxTime }));
     consumers.push(await startOrgEventsConsumer({ db, bus, logger }));
+    consumers.push(await startGitEventsConsumer(context, bus));
+    consumers.push(await startPullEventsConsumer(context, bus));
     return createIssuesServer(context, logger);
   });
 }

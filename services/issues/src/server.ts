@@ -8,12 +8,15 @@ import {
   MilestoneServiceService,
   TimeTrackingServiceService,
 } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { PullServiceService, ReviewServiceService } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import { createRpcServer, type RpcServer } from '@cairn/rpc';
 import { createCommentService } from './rpc/comment-service';
 import type { IssuesContext } from './rpc/context';
 import { createIssueService } from './rpc/issue-service';
 import { createLabelService } from './rpc/label-service';
 import { createMilestoneService } from './rpc/milestone-service';
+import { createPullService } from './rpc/pull-service';
+import { createReviewService } from './rpc/review-service';
 import { createSubscriptionService } from './rpc/subscription-service';
 import { createTimeTrackingService } from './rpc/time-tracking-service';
 
@@ -25,5 +28,7 @@ export function createIssuesServer(context: IssuesContext, logger: Logger): RpcS
   server.addService(CommentServiceService, createCommentService(context));
   server.addService(IssueSubscriptionServiceService, createSubscriptionService(context));
   server.addService(TimeTrackingServiceService, createTimeTrackingService(context));
+  server.addService(PullServiceService, createPullService(context));
+  server.addService(ReviewServiceService, createReviewService(context));
   return server;
 }

@@ -111,3 +111,15 @@ export function canTrackTime(access: Access, issue: { isPull: boolean; posterId:
   if (!access.repository.allowOnlyContributorsToTrackTime) return true;
   return canWrite(access, issue.isPull) || (access.viewer.id > 0 && issue.posterId === access.viewer.id) || issue.assigned === true;
 }
+
+export const UNIT_CODE = 'repo.code';
+
+/** The viewer may read the repository's code (a pull request's head repository must be readable so). */
+export function canReadCode(access: Access): boolean {
+  return unitLevel(access, UNIT_CODE) >= READ;
+}
+
+/** The viewer writes the repository's code (Gitea's official reviewers, without branch protection's lists). */
+export function canWriteCode(access: Access): boolean {
+  return unitLevel(access, UNIT_CODE) >= WRITE;
+}

@@ -3,7 +3,14 @@
  * it consumes.
  */
 export const ISSUES_STREAM = 'CAIRN_ISSUES';
-export const ISSUES_SUBJECTS: readonly string[] = ['cairn.issue.>', 'cairn.issue_comment.>', 'cairn.label.>', 'cairn.milestone.>'];
+export const ISSUES_SUBJECTS: readonly string[] = [
+  'cairn.issue.>',
+  'cairn.issue_comment.>',
+  'cairn.label.>',
+  'cairn.milestone.>',
+  'cairn.pull_request.>',
+  'cairn.pull_review.>',
+];
 
 export const Subject = {
   issueOpened: 'cairn.issue.opened',
@@ -34,6 +41,19 @@ export const Subject = {
   milestoneClosed: 'cairn.milestone.closed',
   milestoneReopened: 'cairn.milestone.reopened',
   milestoneDeleted: 'cairn.milestone.deleted',
+  pullOpened: 'cairn.pull_request.opened',
+  pullEdited: 'cairn.pull_request.edited',
+  pullClosed: 'cairn.pull_request.closed',
+  pullReopened: 'cairn.pull_request.reopened',
+  pullSynchronized: 'cairn.pull_request.synchronized',
+  pullMerged: 'cairn.pull_request.merged',
+  pullMergeabilityChanged: 'cairn.pull_request.mergeability_changed',
+  pullReviewRequested: 'cairn.pull_request.review_requested',
+  pullReviewRequestRemoved: 'cairn.pull_request.review_request_removed',
+  reviewSubmitted: 'cairn.pull_review.submitted',
+  reviewDismissed: 'cairn.pull_review.dismissed',
+  reviewUndismissed: 'cairn.pull_review.undismissed',
+  reviewDeleted: 'cairn.pull_review.deleted',
 } as const;
 
 /** repos' stream: a deleted repository takes its issues along. */

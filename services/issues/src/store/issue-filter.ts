@@ -74,9 +74,14 @@ export function issueConditions(filter: IssueConditions, repoScope: FragmentSqlT
       sql.fragment`i.is_pull AND EXISTS (SELECT 1 FROM review_requests rr WHERE rr.issue_id = i.id AND rr.reviewer_id = ${filter.reviewRequestedId})`,
     );
   }
-  // Reviews are recorded by the pull-request area, which does not exist yet: no pull request has been reviewed by
-  // anyone, so this filter keeps nothing until reviews are stored and it reads them.
-  if (filter.reviewedId > 0) conditions.push(sql.fragment`FALSE`);
+  // Gitea's applyReviewedCondition: what others posted that the user reviewed (a review other than a request) or
+  // commented on (plain, code and review comments).
+  if (filter.reviewedId > 0) {
+    const id = filter.reviewedId;
+    conditions.push(sql.fragment`i.poster_id <> ${id} AND (
+      EXISTS (SELECT 1 FROM reviews r WHERE r.issue_id = i.id AND r.reviewer_id = ${id} AND r.type <> 4)
+      OR EXISTS (SELECT 1 FROM comments c WHERE c.issue_id = i.id AND c.poster_id = ${id} AND c.type IN (0, 21, 22)))`);
+  }
   return conditions;
 }
 

@@ -1,0 +1,166 @@
+/**
+ * A pull request's mergeability check (Gitea's services/pull/check.go testPullRequest / manuallyMerged): git-storage
+ * copies the head branch (of the base repository or of a fork) to refs/pull/<index>/head of the base repository,
+ * then says what merging it into the base branch would do; the row keeps the status ("mergeable", "conflict",
+ * "empty", "ancestor"; "error" when git-storage cannot answer), the merge base, the head and the conflicting files.
+ * A head that moved publishes cairn.pull_request.synchronized (and, under `dismiss_stale_approvals`, dismisses the
+ * approvals); a changed status publishes cairn.pull_request.mergeability_changed. With the repository's
+ * `autodetect_manual_merge`, a head the base branch already contains marks the pull request manually merged.
+ * The new-pull-request path, the pushes consumer and the CheckPull RPC all run this.
+ */
+import type { Actor } from '@cairn/proto/cairn/common/v1/common';
+import type { CheckMergeResponse, Repository as GitRepository } from '@cairn/proto/cairn/git/v1/git_service';
+import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { CairnError, Code } from '@cairn/rpc';
+import { enqueuePullEvent } from '../events/pull-events';
+import type { IssuesContext } from '../rpc/context';
+import { dismissStaleApprovals } from '../store/pull-outcomes';
+import { requirePullByIssueId, toPullRequest, updatePullStatus, type PullRow, type PullStatus } from '../store/pulls';
+import { finishMerge } from './merge-record';
+
+/** A site admin's view for service-internal lookups (repositories, protections): they decide nothing for a viewer. */
+export function internalActor(asId = 1): Actor {
+  return { userId: Math.max(asId, 1), isAdmin: true, isRestricted: false };
+}
+
+export function pullHeadRef(index: number): string {
+  return `refs/pull/${index}/head`;
+}
+
+export function gitRepositoryOfRepo(repository: Repository): GitRepository {
+  return { storage: repository.storage, repoId: repository.id };
+}
+
+/** git-storage or repos not answering now: the caller retries (the consumer's redelivery) rather than record "error". */
+export function isTransient(error: unknown): boolean {
+  return error instanceof CairnError && (error.code === Code.UNAVAILABLE || error.code === Code.DEADLINE_EXCEEDED || error.code === Code.CANCELLED);
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof CairnError && error.code === Code.NOT_FOUND;
+}
+
+/** A repository by id as the service sees it; undefined when it is gone. */
+export async function repositoryById(context: Pick<IssuesContext, 'repos'>, id: number): Promise<Repository | undefined> {
+  try {
+    const { repository } = await context.repos.repos.getRepository({ viewer: internalActor(), id, owner: '', name: '' });
+    return repository?.repository;
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+export interface CheckPullOptions {
+  /** The base repository when the caller has it (the request's scope); looked up otherwise. */
+  base?: Repository;
+  /** Who caused the check: the events' actor and a detected manual merge's merger (0: the repository's owner). */
+  actorId?: number;
+}
+
+interface CheckOutcome {
+  status: PullStatus;
+  mergeBase?: string;
+  headCommitId?: string;
+  conflictedFiles: readonly string[];
+}
+
+const CHECK_STATUSES: ReadonlySet<string> = new Set(['mergeable', 'conflict', 'empty', 'ancestor']);
+
+/** Syncs the head and asks git-storage; a failure becomes "error" (transient ones are thrown). */
+async function runCheck(context: IssuesContext, pull: PullRow, base: Repository): Promise<CheckOutcome> {
+  const baseGit = gitRepositoryOfRepo(base);
+  try {
+    const headRepo = pull.head_repo_id === base.id ? base : await repositoryById(context, pull.head_repo_id);
+    if (headRepo !== undefined) {
+      try {
+        await context.git.merge.syncPullHead({ base: baseGit, head: gitRepositoryOfRepo(headRepo), headBranch: pull.head_branch, index: pull.index });
+      } catch (error) {
+        // A deleted head branch (or fork) leaves the last copied head in place, as Gitea keeps refs/pull/<index>/head.
+        if (!isNotFound(error)) throw error;
+      }
+    }
+    const answer: CheckMergeResponse = await context.git.merge.checkMerge({ repository: baseGit, baseBranch: pull.base_branch, head: pullHeadRef(pull.index) });
+    if (!CHECK_STATUSES.has(answer.status)) throw CairnError.internal(`git-storage answered merge status ${JSON.stringify(answer.status)}`);
+    return {
+      status: answer.status as PullStatus,
+      mergeBase: answer.mergeBase,
+      headCommitId: answer.headCommitId,
+      conflictedFiles: answer.status === 'conflict' ? answer.conflictedFiles : [],
+    };
+  } catch (error) {
+    if (isTransient(error)) throw error;
+    context.logger.warn({ err: error, repo_id: base.id, index: pull.index }, 'pull request check failed');
+    return { status: 'error', conflictedFiles: [] };
+  }
+}
+
+function sameFiles(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((file, i) => file === b[i]);
+}
+
+/** Whether the base branch's rule dismisses stale approvals (asked only when the head moved). */
+async function dismissesStaleApprovals(context: IssuesContext, base: Repository, branch: string): Promise<boolean> {
+  try {
+    const { matches } = await context.repos.protections.matchBranchProtection({ viewer: internalActor(), repoId: base.id, branches: [branch] });
+    return matches[0]?.protection?.dismissStaleApprovals === true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Checks an open pull request now and records what changed; merged and closed ones are answered as they are.
+ * Answers the row as it is afterwards.
+ */
+export async function checkPull(context: IssuesContext, pull: PullRow, options: CheckPullOptions = {}): Promise<PullRow> {
+  if (pull.has_merged || pull.is_closed) return pull;
+  const base = options.base ?? (await repositoryById(context, pull.repo_id));
+  if (base === undefined) return pull;
+  const outcome = await runCheck(context, pull, base);
+  const actorId = options.actorId ?? 0;
+  const headMoved = outcome.headCommitId !== undefined && pull.head_commit_id !== '' && outcome.headCommitId !== pull.head_commit_id;
+  const dismiss = headMoved && outcome.headCommitId !== undefined && (await dismissesStaleApprovals(context, base, pull.base_branch));
+  const detectedMerge = outcome.status === 'ancestor' && base.autodetectManualMerge && outcome.headCommitId !== undefined;
+
+  return context.db.pool.transaction(async (tx) => {
+    const current = await requirePullByIssueId(tx, pull.issue_id, true);
+    if (current.has_merged || current.is_closed) return current;
+    const unchanged =
+      current.status === outcome.status &&
+      (outcome.headCommitId === undefined || current.head_commit_id === outcome.headCommitId) &&
+      (outcome.mergeBase === undefined || current.merge_base === outcome.mergeBase) &&
+      sameFiles(current.conflicted_files, outcome.conflictedFiles);
+    let row = current;
+    if (!unchanged) {
+      row = await updatePullStatus(tx, current.issue_id, {
+        status: outcome.status,
+        mergeBase: outcome.mergeBase,
+        headCommitId: outcome.headCommitId,
+        conflictedFiles: outcome.conflictedFiles,
+      });
+    }
+    if (dismiss && outcome.headCommitId !== undefined) await dismissStaleApprovals(tx, current.issue_id, outcome.headCommitId);
+    const eventActor = actorId > 0 ? actorId : base.ownerId;
+    const moved = outcome.headCommitId !== undefined && current.head_commit_id !== '' && current.head_commit_id !== outcome.headCommitId;
+    if (moved || current.status !== row.status) {
+      const message = await toPullRequest(tx, row);
+      if (moved) await enqueuePullEvent(tx, 'synchronized', { actorId: eventActor, pull: message, repoPrivate: base.private, changed: ['head'] });
+      if (current.status !== row.status) {
+        await enqueuePullEvent(tx, 'mergeability_changed', { actorId: eventActor, pull: message, repoPrivate: base.private, changed: ['status'] });
+      }
+    }
+    if (detectedMerge && outcome.headCommitId !== undefined) {
+      // Gitea's manuallyMerged: the base branch contains the head; without the pusher, the repository's owner merged it.
+      row = await finishMerge(tx, row, {
+        commitId: outcome.headCommitId,
+        mergerId: eventActor,
+        style: 'manually-merged',
+        status: 'manually_merged',
+        repoPrivate: base.private,
+      });
+    }
+    return row;
+  });
+}

@@ -1,0 +1,237 @@
+/**
+ * MergePull (Gitea's routers/api/v1/repo/pull.go MergePullRequest with services/pull/check.go and merge.go): the
+ * checks (domain/merge-rules.ts) on what repos says of the base branch's protection and of the head's commit
+ * statuses, then git-storage's Merge in the style, as the merger, signed when the rule requires signed commits; or,
+ * for "manually-merged", the given commit checked to be contained in the base branch. The merge is recorded, the
+ * issue closed and the head branch deleted when asked (same repository, not the default branch, not protected, no
+ * other open pull request from it).
+ */
+import type { Signature } from '@cairn/proto/cairn/git/v1/git_service';
+import type { MergePullRequest, MergePullResponse } from '@cairn/proto/cairn/issues/v1/pulls_service';
+import type { BranchProtection, BranchProtectionMatch, Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { actorOf, CairnError, Code } from '@cairn/rpc';
+import {
+  checkMergeable,
+  changedProtectedFiles,
+  isFullCommitId,
+  type MergeStyle,
+  mergeMessage,
+  parseMergeStyle,
+  type ProtectionFacts,
+  refused,
+  wrongCommitId,
+} from '../domain/merge-rules';
+import { finishMerge } from '../domain/merge-record';
+import { type Access, accessOf, canWriteCode, isRepoAdmin, requireNotArchived, requireSignedIn } from '../domain/permissions';
+import { readablePull } from '../domain/pull-access';
+import { gitRepositoryOfRepo, internalActor, pullHeadRef, repositoryById } from '../domain/pull-check';
+import { findIssueByIndex } from '../store/issues';
+import { hasOtherOpenPullFromHead, reviewFactsOf } from '../store/pull-outcomes';
+import { requirePullByIssueId, toPullRequest, type PullRow } from '../store/pulls';
+import type { IssuesContext } from './context';
+import { guard } from './guard';
+
+/** Statuses read per page of GetCombinedStatus (its latest status per context) and pages at most. */
+const STATUS_PAGE = 50;
+const STATUS_PAGES = 20;
+/** Changed files read per page for the protected-files check, and pages at most. */
+const FILES_PAGE = 100;
+const FILES_PAGES = 50;
+
+function codeIs(error: unknown, ...codes: Code[]): error is CairnError {
+  return error instanceof CairnError && codes.includes(error.code);
+}
+
+/** The base branch's rule and whether the merger may merge (repos: code write, or the rule's merge allow list). */
+async function matchBase(context: IssuesContext, access: Access, branch: string): Promise<BranchProtectionMatch | undefined> {
+  try {
+    const { matches } = await context.repos.protections.matchBranchProtection({ viewer: actorOf(access.viewer), repoId: access.repository.id, branches: [branch] });
+    return matches[0];
+  } catch (error) {
+    // No code read access: no merge either.
+    if (codeIs(error, Code.NOT_FOUND, Code.PERMISSION_DENIED)) return undefined;
+    throw error;
+  }
+}
+
+async function statusFacts(context: IssuesContext, repoId: number, sha: string): Promise<ProtectionFacts['statuses']> {
+  if (sha === '') return { statuses: [], combinedState: 'pending' };
+  const statuses: { context: string; state: string }[] = [];
+  let combinedState = 'pending';
+  for (let page = 1; page <= STATUS_PAGES; page += 1) {
+    const answer = await context.repos.statuses.getCombinedStatus({ viewer: internalActor(), repoId, sha, page: { page, limit: STATUS_PAGE } });
+    combinedState = answer.state;
+    statuses.push(...answer.statuses.map((status) => ({ context: status.context, state: status.state })));
+    if (answer.statuses.length < STATUS_PAGE || statuses.length >= answer.totalCount) break;
+  }
+  return { statuses, combinedState };
+}
+
+/** The files the pull request changes (merge base → head), as far as the protected-files check needs them. */
+async function changedFiles(context: IssuesContext, base: Repository, pull: PullRow): Promise<string[]> {
+  const files: string[] = [];
+  for (let page = 1; page <= FILES_PAGES; page += 1) {
+    const answer = await context.git.merge.listChangedFiles({
+      repository: gitRepositoryOfRepo(base),
+      base: `refs/heads/${pull.base_branch}`,
+      head: pullHeadRef(pull.index),
+      page: { page, limit: FILES_PAGE },
+    });
+    files.push(...answer.files.map((file) => file.filename));
+    if (answer.files.length < FILES_PAGE || files.length >= answer.total) break;
+  }
+  return files;
+}
+
+/** What the rule's requirements look at, gathered only for the requirements it has. */
+async function protectionFacts(context: IssuesContext, base: Repository, pull: PullRow, rule: BranchProtection): Promise<ProtectionFacts> {
+  const reviews = await reviewFactsOf(context.db.pool, pull.issue_id, pull.head_commit_id);
+  const statuses = rule.enableStatusCheck ? await statusFacts(context, base.id, pull.head_commit_id) : { statuses: [], combinedState: 'success' };
+  let behindBase = false;
+  if (rule.blockOnOutdatedBranch) {
+    const check = await context.git.merge.checkMerge({ repository: gitRepositoryOfRepo(base), baseBranch: pull.base_branch, head: pullHeadRef(pull.index) });
+    behindBase = check.mergeBase !== check.baseCommitId;
+  }
+  const protectedFiles = rule.protectedFilePatterns.trim() === '' ? [] : changedProtectedFiles(rule, await changedFiles(context, base, pull));
+  return { reviews, statuses, behindBase, changedProtectedFiles: protectedFiles };
+}
+
+/**
+ * The merger's git signature, now: the name and e-mail the gateway sent, else the account's (Gitea's NewGitSig:
+ * the full name or the login, the e-mail or the no-reply placeholder when it is kept private).
+ */
+async function signatureOf(context: IssuesContext, request: MergePullRequest, mergerId: number): Promise<{ signature: Signature; login: string }> {
+  let name = request.mergerName.trim();
+  let email = request.mergerEmail.trim();
+  let login = name;
+  if (name === '' || email === '') {
+    const { users } = await context.users.batchGetUsers({ ids: [mergerId], viewer: internalActor() });
+    const user = users.find((candidate) => candidate.id === mergerId);
+    if (user === undefined) throw CairnError.notFound('user does not exist', { reason: 'user_not_found' });
+    login = user.login;
+    if (name === '') name = user.fullName.trim() || user.login;
+    if (email === '') email = user.keepEmailPrivate || user.email === '' ? `${user.login.toLowerCase()}@${context.config.service.noReplyAddress}` : user.email;
+  }
+  return { signature: { name, email, when: new Date(), timezone: '+0000' }, login };
+}
+
+/** git-storage's Merge refusals as Gitea answers them (405 signing, 409 out of date). */
+function mergeFailure(error: unknown): unknown {
+  if (!(error instanceof CairnError)) return error;
+  if (error.code === Code.FAILED_PRECONDITION) {
+    if (error.reason === 'head_out_of_date') return new CairnError(Code.ABORTED, 'head out of date', { reason: 'head_out_of_date', cause: error });
+    if (error.reason === 'base_out_of_date') return new CairnError(Code.ABORTED, 'merge push out of date', { reason: 'base_out_of_date', cause: error });
+    if (error.message.startsWith('wont sign')) return refused(error.message);
+  }
+  return error;
+}
+
+/** The head's `owner/name` for the default message: undefined for the base repository, null when the fork is gone. */
+async function headRepoName(context: IssuesContext, base: Repository, pull: PullRow): Promise<string | undefined | null> {
+  if (pull.head_repo_id === base.id) return undefined;
+  const head = await repositoryById(context, pull.head_repo_id);
+  return head === undefined ? null : `${head.ownerName}/${head.name}`;
+}
+
+/** delete_branch_after_merge (Gitea's CanDeleteBranch and HasUnmergedPullRequestsByHeadInfo); failures are logged only. */
+async function deleteHeadBranch(context: IssuesContext, access: Access, pull: PullRow, mergerName: string): Promise<void> {
+  const base = access.repository;
+  if (pull.head_repo_id !== base.id || pull.head_branch === base.defaultBranch || !canWriteCode(access)) return;
+  try {
+    if (await hasOtherOpenPullFromHead(context.db.pool, pull.issue_id, pull.head_repo_id, pull.head_branch)) return;
+    const { matches } = await context.repos.protections.matchBranchProtection({ viewer: actorOf(access.viewer), repoId: base.id, branches: [pull.head_branch] });
+    if (matches[0]?.protection !== undefined) return;
+    await context.git.refs.deleteBranch({
+      repository: gitRepositoryOfRepo(base),
+      name: pull.head_branch,
+      push: { pusherId: access.viewer.id, repoOwnerId: base.ownerId, repoPrivate: base.private, pusherName: mergerName },
+    });
+  } catch (error) {
+    context.logger.warn({ err: error, repo_id: base.id, index: pull.index, branch: pull.head_branch }, 'could not delete the head branch after merging');
+  }
+}
+
+async function mergeManually(context: IssuesContext, base: Repository, pull: PullRow, commitId: string, mergerId: number): Promise<PullRow> {
+  if (!isFullCommitId(commitId, base.objectFormatName)) throw wrongCommitId();
+  const answer = await context.git.merge.isAncestor({ repository: gitRepositoryOfRepo(base), commit: commitId, ref: `refs/heads/${pull.base_branch}` });
+  if (!answer.exists || !answer.ancestor) throw wrongCommitId();
+  return record(context, pull, { commitId: commitId.toLowerCase(), mergerId, style: 'manually-merged', status: 'manually_merged', repoPrivate: base.private });
+}
+
+/** Records the merge under the row's lock; a concurrent merge that won answers 405 `The PR is already merged`. */
+async function record(context: IssuesContext, pull: PullRow, merge: Parameters<typeof finishMerge>[2]): Promise<PullRow> {
+  return context.db.pool.transaction(async (tx) => {
+    const current = await requirePullByIssueId(tx, pull.issue_id, true);
+    if (current.has_merged) throw refused('The PR is already merged');
+    return finishMerge(tx, current, merge);
+  });
+}
+
+export function mergePull(context: IssuesContext, request: MergePullRequest): Promise<MergePullResponse> {
+  return guard(() => merge(context, request));
+}
+
+async function merge(context: IssuesContext, request: MergePullRequest): Promise<MergePullResponse> {
+  const access = accessOf(request.scope);
+  const style: MergeStyle = parseMergeStyle(request.style);
+  const pull = await readablePull(context.db.pool, access, request.index);
+  const mergerId = requireSignedIn(access);
+  requireNotArchived(access);
+  const base = access.repository;
+  const issue = await findIssueByIndex(context.db.pool, base.id, pull.index);
+  if (issue === undefined) throw CairnError.notFound('pull request does not exist', { reason: 'pull_not_found' });
+
+  const match = pull.has_merged || pull.is_closed ? undefined : await matchBase(context, access, pull.base_branch);
+  const protection = match?.protection;
+  const gatherProtection = protection !== undefined && style !== 'manually-merged' && (pull.status === 'mergeable' || pull.status === 'empty');
+  checkMergeable({
+    style,
+    settings: base,
+    pull: { hasMerged: pull.has_merged, isClosed: pull.is_closed, title: issue.title, status: pull.status },
+    merger: { signedIn: true, userCanMerge: match?.userCanMerge === true, isRepoAdmin: isRepoAdmin(access), forceMerge: request.forceMerge },
+    protection,
+    protectionFacts: gatherProtection ? await protectionFacts(context, base, pull, protection) : undefined,
+  });
+
+  let merged: PullRow;
+  let pusherName = request.mergerName.trim();
+  if (style === 'manually-merged') {
+    merged = await mergeManually(context, base, pull, request.mergeCommitId.trim(), mergerId);
+  } else {
+    const message = mergeMessage(
+      style,
+      {
+        title: issue.title,
+        index: pull.index,
+        headBranch: pull.head_branch,
+        baseBranch: pull.base_branch,
+        headRepoFullName: await headRepoName(context, base, pull),
+        externalTracker: base.units.some((unit) => unit.key === 'repo.ext_issues'),
+      },
+      request.title,
+      request.message,
+    );
+    const { signature, login } = await signatureOf(context, request, mergerId);
+    pusherName = login;
+    let mergeCommitId: string;
+    try {
+      ({ mergeCommitId } = await context.git.merge.merge({
+        repository: gitRepositoryOfRepo(base),
+        baseBranch: pull.base_branch,
+        head: pullHeadRef(pull.index),
+        style,
+        expectedHeadCommitId: request.headCommitId.trim(),
+        message,
+        author: signature,
+        committer: signature,
+        push: { pusherId: mergerId, repoOwnerId: base.ownerId, repoPrivate: base.private, pusherName: login },
+        sign: protection?.requireSignedCommits === true,
+      }));
+    } catch (error) {
+      throw mergeFailure(error);
+    }
+    merged = await record(context, pull, { commitId: mergeCommitId, mergerId, style, repoPrivate: base.private });
+  }
+  if (request.deleteBranchAfterMerge) await deleteHeadBranch(context, access, merged, pusherName);
+  return { pull: await toPullRequest(context.db.pool, merged) };
+}

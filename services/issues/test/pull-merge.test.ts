@@ -1,0 +1,442 @@
+import { encodeEvent, uuidv7 } from '@cairn/bus';
+import { silentLogger } from '@cairn/log';
+import { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
+import { IssueEvent, PullRequestEvent } from '@cairn/proto/cairn/issues/v1/events';
+import type { RepoScope } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { CreatePullRequest, EditPullRequest, MergePullRequest, PullServiceService, type PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
+import { BranchProtection, type Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { CairnError, Code, createRpcClient, type RpcClient } from '@cairn/rpc';
+import { Refusal } from '../src/domain/merge-rules';
+import { startFakeMergeServices, type FakeMergeServices } from './fake-merge-services';
+import { decoded, type Mode, scope, type ServiceHarness, startService } from './harness';
+
+const ALICE = 11; // writer, the merger
+const BOB = 12; // the pull request's poster
+const ADMIN = 13;
+const SHA = (n: number) => n.toString(16).padStart(40, 'a');
+
+let h: ServiceHarness;
+let fake: FakeMergeServices;
+let pulls: RpcClient<typeof PullServiceService>;
+let nextRepoId = 500;
+
+beforeAll(async () => {
+  fake = await startFakeMergeServices();
+  h = await startService(fake.env());
+  pulls = createRpcClient(PullServiceService, { target: `127.0.0.1:${h.service.port}`, service: 'issues', logger: silentLogger() });
+});
+
+afterAll(async () => {
+  pulls.close();
+  await h.stop();
+  await fake.stop();
+});
+
+beforeEach(() => {
+  fake.checkStatus = 'mergeable';
+  fake.conflictedFiles = [];
+  fake.protections.clear();
+  fake.userCanMerge = true;
+  fake.statuses = [];
+  fake.combinedState = 'pending';
+  fake.changedFiles = [];
+  fake.mergeError = undefined;
+  fake.merges.length = 0;
+  fake.deletedBranches.length = 0;
+  fake.baseCommits.clear();
+});
+
+interface Repo {
+  id: number;
+  scopeOf(userId: number, mode?: Mode): RepoScope;
+}
+
+/** A repository with branches main and feature, every merge style allowed but the manual one unless asked. */
+function newRepo(settings: Partial<Repository> = {}): Repo {
+  const id = nextRepoId++;
+  const repository = (s: RepoScope) => s.repository?.repository as Repository;
+  const configure = (s: RepoScope): RepoScope => {
+    Object.assign(repository(s), {
+      storage: 'default',
+      objectFormatName: 'sha1',
+      allowMergeCommits: true,
+      allowRebase: true,
+      allowRebaseExplicit: true,
+      allowSquashMerge: true,
+      allowFastForwardOnlyMerge: true,
+      allowManualMerge: false,
+      ...settings,
+    });
+    return s;
+  };
+  fake.setBranch(id, 'main', SHA(id * 10));
+  fake.setBranch(id, 'feature', SHA(id * 10 + 1));
+  fake.repositories.set(id, repository(configure(scope({ userId: 1, repoId: id }))));
+  return { id, scopeOf: (userId, mode = 'write') => configure(scope({ userId, mode, repoId: id, isAdmin: false })) };
+}
+
+async function openPull(repo: Repo, title = 'Add feature', headBranch = 'feature'): Promise<PullRequest> {
+  const { pull } = await pulls.createPull(CreatePullRequest.fromPartial({ scope: repo.scopeOf(BOB, 'read'), headBranch, baseBranch: 'main', title, body: 'Body' }));
+  if (pull === undefined) throw new Error('no pull request');
+  return pull;
+}
+
+function mergeRequest(repo: Repo, index: number, partial: Partial<MergePullRequest> = {}, userId = ALICE, mode: Mode = 'write'): MergePullRequest {
+  return MergePullRequest.fromPartial({ scope: repo.scopeOf(userId, mode), index, style: 'merge', mergerName: 'Alice', mergerEmail: 'alice@example.com', ...partial });
+}
+
+async function refusal(call: Promise<unknown>): Promise<CairnError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof CairnError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+async function expectRefused(call: Promise<unknown>, message: string): Promise<void> {
+  const error = await refusal(call);
+  expect({ code: error.code, message: error.message, reason: error.reason }).toEqual({ code: Code.FAILED_PRECONDITION, message, reason: 'merge_refused' });
+}
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < 100; i += 1) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('timed out');
+}
+
+async function pullRow(repoId: number, index: number): Promise<Record<string, unknown>> {
+  const { rows } = await h.sql.query(
+    `SELECT p.*, i.is_closed, i.closed_at FROM pull_requests p JOIN issues i ON i.id = p.issue_id WHERE i.repo_id = $1 AND i.index = $2`,
+    [repoId, index],
+  );
+  return rows[0] as Record<string, unknown>;
+}
+
+describe('merging', () => {
+  it('merges a mergeable pull request, closes it and publishes merged and closed', async () => {
+    const repo = newRepo();
+    const pull = await openPull(repo);
+    expect(pull.status).toBe('mergeable');
+    const index = pull.issue?.index ?? 0;
+    const seq = await h.lastSeq();
+    const { pull: merged } = await pulls.mergePull(mergeRequest(repo, index));
+    expect(fake.merges).toHaveLength(1);
+    const call = fake.merges[0];
+    expect(call).toMatchObject({
+      repository: { storage: 'default', repoId: repo.id },
+      baseBranch: 'main',
+      head: `refs/pull/${index}/head`,
+      style: 'merge',
+      expectedHeadCommitId: '',
+      message: `Merge pull request 'Add feature' (#${index}) from feature into main`,
+      author: { name: 'Alice', email: 'alice@example.com' },
+      committer: { name: 'Alice', email: 'alice@example.com' },
+      push: { pusherId: ALICE, repoOwnerId: 100 },
+      sign: false,
+    });
+    expect(merged).toMatchObject({ hasMerged: true, mergerId: ALICE, mergedCommitId: fake.branches.get(repo.id)?.get('main'), issue: { isClosed: true } });
+    expect(merged?.mergedAt).toBeInstanceOf(Date);
+    const row = await pullRow(repo.id, index);
+    expect(row).toMatchObject({ has_merged: true, merge_style: 'merge', merger_id: String(ALICE), is_closed: true });
+    const events = await h.outbox(seq);
+    const mergedEvent = events.find((event) => event.subject === 'cairn.pull_request.merged');
+    expect(mergedEvent && decoded(PullRequestEvent, mergedEvent)).toMatchObject({ mergeStyle: 'merge', meta: { actorId: ALICE, repoId: repo.id }, pull: { hasMerged: true } });
+    const closed = events.find((event) => event.subject === 'cairn.issue.closed');
+    expect(closed && decoded(IssueEvent, closed)).toMatchObject({ issue: { index, isClosed: true }, changed: ['state'] });
+
+    await expectRefused(pulls.mergePull(mergeRequest(repo, index)), Refusal.alreadyMerged);
+    expect(fake.merges).toHaveLength(1);
+  });
+
+  it('uses the given title and message, the squash default, and the expected head', async () => {
+    const repo = newRepo();
+    const first = await openPull(repo);
+    await pulls.mergePull(mergeRequest(repo, first.issue?.index ?? 0, { style: 'squash', message: ' details ' }));
+    expect(fake.merges[0]).toMatchObject({ style: 'squash', message: `Add feature (#${first.issue?.index})\n\ndetails` });
+    fake.setBranch(repo.id, 'other', SHA(77));
+    const second = await openPull(repo, 'Other', 'other');
+    await pulls.mergePull(mergeRequest(repo, second.issue?.index ?? 0, { style: 'rebase-merge', title: ' Own title ', headCommitId: SHA(77) }));
+    expect(fake.merges[1]).toMatchObject({ style: 'rebase-merge', message: 'Own title', expectedHeadCommitId: SHA(77) });
+  });
+
+  it("answers a moved head, a base that moved, a conflict and a missing signing key as Gitea's 409/405", async () => {
+    const repo = newRepo();
+    const pull = await openPull(repo);
+    const index = pull.issue?.index ?? 0;
+    const headMoved = await refusal(pulls.mergePull(mergeRequest(repo, index, { headCommitId: SHA(1) })));
+    expect({ code: headMoved.code, message: headMoved.message }).toEqual({ code: Code.ABORTED, message: 'head out of date' });
+    fake.mergeError = CairnError.precondition('base branch moved', { reason: 'base_out_of_date' });
+    const baseMoved = await refusal(pulls.mergePull(mergeRequest(repo, index)));
+    expect({ code: baseMoved.code, message: baseMoved.message }).toEqual({ code: Code.ABORTED, message: 'merge push out of date' });
+    fake.mergeError = new CairnError(Code.ABORTED, 'merge conflict in a.txt', { reason: 'merge_conflict' });
+    const conflict = await refusal(pulls.mergePull(mergeRequest(repo, index)));
+    expect({ code: conflict.code, reason: conflict.reason }).toEqual({ code: Code.ABORTED, reason: 'merge_conflict' });
+    fake.mergeError = CairnError.precondition('wont sign: nokey');
+    fake.protections.set('main', BranchProtection.fromPartial({ ruleName: 'main', requireSignedCommits: true }));
+    await expectRefused(pulls.mergePull(mergeRequest(repo, index)), 'wont sign: nokey');
+    expect(fake.merges.at(-1)?.sign).toBe(true);
+    expect((await pullRow(repo.id, index)).has_merged).toBe(false);
+  });
+
+  it('refuses styles the repository does not allow, with the style in the message', async () => {
+    const repo = newRepo({ allowSquashMerge: false, allowFastForwardOnlyMerge: false });
+    const index = (await openPull(repo)).issue?.index ?? 0;
+    await expectRefused(pulls.mergePull(mergeRequest(repo, index, { style: 'squash' })), 'squash is not allowed an allowed merge style for this repository');
+    await expectRefused(
+      pulls.mergePull(mergeRequest(repo, index, { style: 'fast-forward-only' })),
+      'fast-forward-only is not allowed an allowed merge style for this repository',
+    );
+    const unknown = await refusal(pulls.mergePull(mergeRequest(repo, index, { style: 'octopus' })));
+    expect(unknown.code).toBe(Code.INVALID_ARGUMENT);
+    expect(fake.merges).toHaveLength(0);
+  });
+
+  it('refuses users who may not merge, work in progress and pull requests that are not mergeable', async () => {
+    const repo = newRepo();
+    const index = (await openPull(repo, 'WIP: not yet')).issue?.index ?? 0;
+    fake.userCanMerge = false;
+    await expectRefused(pulls.mergePull(mergeRequest(repo, index, {}, BOB, 'read')), Refusal.notAllowed);
+    fake.userCanMerge = true;
+    await expectRefused(pulls.mergePull(mergeRequest(repo, index)), Refusal.workInProgress);
+    const anonymous = await refusal(pulls.mergePull(mergeRequest(repo, index, {}, 0)));
+    expect(anonymous.code).toBe(Code.UNAUTHENTICATED);
+    const missing = await refusal(pulls.mergePull(mergeRequest(repo, 999)));
+    expect(missing.code).toBe(Code.NOT_FOUND);
+
+    fake.checkStatus = 'conflict';
+    fake.conflictedFiles = ['a.txt'];
+    fake.setBranch(repo.id, 'conflicting', SHA(31));
+    const conflicted = await openPull(repo, 'Conflicting', 'conflicting');
+    expect(conflicted).toMatchObject({ status: 'conflict', conflictedFiles: ['a.txt'] });
+    await expectRefused(pulls.mergePull(mergeRequest(repo, conflicted.issue?.index ?? 0)), Refusal.notMergeable);
+    expect(fake.merges).toHaveLength(0);
+  });
+
+  it('refuses a closed pull request as not found', async () => {
+    const repo = newRepo();
+    const index = (await openPull(repo)).issue?.index ?? 0;
+    await h.sql.query('UPDATE issues SET is_closed = true WHERE repo_id = $1 AND index = $2', [repo.id, index]);
+    expect((await refusal(pulls.mergePull(mergeRequest(repo, index)))).code).toBe(Code.NOT_FOUND);
+  });
+});
+
+describe('branch protection', () => {
+  async function approve(repoId: number, index: number, reviewerId: number, commitId: string, extra = ''): Promise<void> {
+    await h.sql.query(
+      `INSERT INTO reviews (repo_id, issue_id, reviewer_id, type, commit_id, official, dismissed)
+       SELECT $1, id, $3, 1, $4, true, ${extra === 'dismissed' ? 'true' : 'false'} FROM issues WHERE repo_id = $1 AND index = $2`,
+      [repoId, index, reviewerId, commitId],
+    );
+  }
+
+  it('requires approvals, which a repository admin may override with force_merge unless the rule blocks it', async () => {
+    const repo = newRepo();
+    const pull = await openPull(repo);
+    const index = pull.issue?.index ?? 0;
+    fake.protections.set('main', BranchProtection.fromPartial({ ruleName: 'main', requiredApprovals: 1, blockAdminMergeOverride: true }));
+    await approve(repo.id, index, 20, pull.headCommitId, 'dismissed');
+    await expectRefused(pulls.mergePull(mergeRequest(repo, index)), Refusal.approvals);
+    await expectRefused(pulls.mergePull(mergeRequest(repo, index, { forceMerge: true }, ADMIN, 'admin')), Refusal.approvals);
+    fake.protections.set('main', BranchProtection.fromPartial({ ruleName: 'main', requiredApprovals: 1 }));
+    await expectRefused(pulls.mergePull(mergeRequest(repo, index, { forceMerge: true })), Refusal.approvals); // a writer, not an admin
+    const { pull: merged } = await pulls.mergePull(mergeRequest(repo, index, { forceMerge: true }, ADMIN, 'admin'));
+    expect(merged?.hasMerged).toBe(true);
+
+    const second = await openPull(repo, 'Second', 'feature');
+    await approve(repo.id, second.issue?.index ?? 0, 20, second.headCommitId);
+    expect((await pulls.mergePull(mergeRequest(repo, second.issue?.index ?? 0))).pull?.hasMerged).toBe(true);
+  });
+
+  it('requires the status checks the rule names on the head commit', async () => {
+    const repo = newRepo();
+    const index = (await openPull(repo)).issue?.index ?? 0;
+    fake.protections.set('main', BranchProtection.fromPartial({ ruleName: 'main', enableStatusCheck: true, statusCheckContexts: ['ci/*'] }));
+    await expectRefused(pulls.mergePull(mergeRequest(repo, index)), Refusal.statusChecks); // no status yet: pending
+    fake.statuses = [{ context: 'ci/build', state: 'failure' }];
+    fake.combinedState = 'failure';
+    await expectRefused(pulls.mergePull(mergeRequest(repo, index)), Refusal.statusChecks);
+    fake.statuses = [
+      { context: 'ci/build', state: 'success' },
+      { context: 'lint', state: 'failure' },
+    ];
+    expect((await pulls.mergePull(mergeRequest(repo, index))).pull?.hasMerged).toBe(true);
+  });
+
+  it('blocks changed protected files and outdated heads when the rule says so', async () => {
+    const repo = newRepo();
+    const index = (await openPull(repo)).issue?.index ?? 0;
+    fake.changedFiles = ['src/a.ts', 'package-lock.json'];
+    fake.protections.set('main', BranchProtection.fromPartial({ ruleName: 'main', protectedFilePatterns: '*.json' }));
+    await expectRefused(pulls.mergePull(mergeRequest(repo, index)), Refusal.protectedFiles);
+    // The fake's merge base is never the base's tip: the head is behind.
+    fake.protections.set('main', BranchProtection.fromPartial({ ruleName: 'main', blockOnOutdatedBranch: true }));
+    await expectRefused(pulls.mergePull(mergeRequest(repo, index)), Refusal.outdated);
+  });
+});
+
+describe('manual merges', () => {
+  it('are refused unless allowed, need a full commit id contained in the base, and mark the pull request manually merged', async () => {
+    const closedRepo = newRepo();
+    const refusedIndex = (await openPull(closedRepo)).issue?.index ?? 0;
+    await expectRefused(
+      pulls.mergePull(mergeRequest(closedRepo, refusedIndex, { style: 'manually-merged', mergeCommitId: SHA(5) })),
+      'manually-merged is not allowed an allowed merge style for this repository',
+    );
+
+    const repo = newRepo({ allowManualMerge: true });
+    const index = (await openPull(repo, 'WIP: manual')).issue?.index ?? 0;
+    for (const commit of ['abc123', SHA(6)]) {
+      const error = await refusal(pulls.mergePull(mergeRequest(repo, index, { style: 'manually-merged', mergeCommitId: commit })));
+      expect({ code: error.code, message: error.message }).toEqual({ code: Code.ABORTED, message: 'Wrong commit ID' });
+    }
+    fake.baseCommits.add(SHA(6));
+    const seq = await h.lastSeq();
+    const { pull } = await pulls.mergePull(mergeRequest(repo, index, { style: 'manually-merged', mergeCommitId: SHA(6) }));
+    expect(pull).toMatchObject({ hasMerged: true, status: 'manually_merged', mergedCommitId: SHA(6), mergerId: ALICE, issue: { isClosed: true } });
+    expect(fake.merges).toHaveLength(0);
+    const merged = (await h.outbox(seq)).find((event) => event.subject === 'cairn.pull_request.merged');
+    expect(merged && decoded(PullRequestEvent, merged).mergeStyle).toBe('manually-merged');
+  });
+});
+
+describe('deleting the head branch', () => {
+  it('deletes a same-repository head branch after merging, but not a protected one or one another pull request uses', async () => {
+    const repo = newRepo();
+    const index = (await openPull(repo)).issue?.index ?? 0;
+    await pulls.mergePull(mergeRequest(repo, index, { deleteBranchAfterMerge: true }));
+    expect(fake.deletedBranches).toEqual([`${repo.id}:feature`]);
+
+    fake.setBranch(repo.id, 'kept', SHA(90));
+    const protectedIndex = (await openPull(repo, 'Kept', 'kept')).issue?.index ?? 0;
+    fake.protections.set('kept', BranchProtection.fromPartial({ ruleName: 'kept' }));
+    await pulls.mergePull(mergeRequest(repo, protectedIndex, { deleteBranchAfterMerge: true }));
+    expect(fake.deletedBranches).toEqual([`${repo.id}:feature`]);
+
+    fake.setBranch(repo.id, 'shared', SHA(91));
+    fake.setBranch(repo.id, 'dev', SHA(92));
+    const sharedIndex = (await openPull(repo, 'Shared', 'shared')).issue?.index ?? 0;
+    await pulls.createPull(CreatePullRequest.fromPartial({ scope: repo.scopeOf(BOB, 'read'), headBranch: 'shared', baseBranch: 'dev', title: 'Shared too' }));
+    await pulls.mergePull(mergeRequest(repo, sharedIndex, { deleteBranchAfterMerge: true }));
+    expect(fake.deletedBranches).toEqual([`${repo.id}:feature`]);
+  });
+});
+
+describe('merger signature', () => {
+  it("falls back to the account's name and no-reply address when the gateway sends none", async () => {
+    const repo = newRepo();
+    const index = (await openPull(repo)).issue?.index ?? 0;
+    fake.users.set(ALICE, User.fromPartial({ id: ALICE, login: 'Alice', fullName: '', keepEmailPrivate: true, email: 'a@x' }));
+    await pulls.mergePull(mergeRequest(repo, index, { mergerName: '', mergerEmail: '' }));
+    expect(fake.merges[0]).toMatchObject({ author: { name: 'Alice', email: 'alice@noreply.localhost' }, push: { pusherName: 'Alice' } });
+  });
+});
+
+describe('checks on pushes', () => {
+  async function publishPush(repoId: number, ref: string, newSha: string, pusherId = ALICE): Promise<void> {
+    const eventId = uuidv7();
+    const event = GitPushed.fromPartial({
+      meta: { eventId, occurredAt: new Date(), actorId: pusherId, repoId },
+      pusherId,
+      repoId,
+      repoOwnerId: 100,
+      refUpdates: [{ ref, oldSha: '0'.repeat(40), newSha }],
+      pushedAt: new Date(),
+    });
+    await h.bus.publish('cairn.git.pushed', eventId, encodeEvent(GitPushed, event));
+  }
+
+  it('re-checks open pull requests from a pushed head and publishes synchronized and mergeability_changed', async () => {
+    const repo = newRepo();
+    const pull = await openPull(repo);
+    const index = pull.issue?.index ?? 0;
+    const seq = await h.lastSeq();
+    fake.setBranch(repo.id, 'feature', SHA(4242));
+    fake.checkStatus = 'conflict';
+    fake.conflictedFiles = ['x.txt'];
+    await publishPush(repo.id, 'refs/heads/feature', SHA(4242));
+    const row = await eventually(
+      () => pullRow(repo.id, index),
+      (value) => value.status === 'conflict',
+    );
+    expect(row).toMatchObject({ head_commit_id: SHA(4242), conflicted_files: ['x.txt'] });
+    const subjects = (await h.outbox(seq)).map((event) => event.subject);
+    expect(subjects).toEqual(expect.arrayContaining(['cairn.pull_request.synchronized', 'cairn.pull_request.mergeability_changed']));
+  });
+
+  it('dismisses approvals of an older head when the rule dismisses stale approvals', async () => {
+    const repo = newRepo();
+    const pull = await openPull(repo);
+    const index = pull.issue?.index ?? 0;
+    await h.sql.query(
+      `INSERT INTO reviews (repo_id, issue_id, reviewer_id, type, commit_id, official) SELECT $1, id, 20, 1, $3, true FROM issues WHERE repo_id = $1 AND index = $2`,
+      [repo.id, index, pull.headCommitId],
+    );
+    fake.protections.set('main', BranchProtection.fromPartial({ ruleName: 'main', dismissStaleApprovals: true }));
+    fake.setBranch(repo.id, 'feature', SHA(4343));
+    await publishPush(repo.id, 'refs/heads/feature', SHA(4343));
+    await eventually(
+      async () => (await h.sql.query('SELECT dismissed FROM reviews WHERE repo_id = $1', [repo.id])).rows[0] as { dismissed: boolean },
+      (review) => review.dismissed,
+    );
+    expect((await pullRow(repo.id, index)).head_commit_id).toBe(SHA(4343));
+  });
+
+  it('re-checks a pull request whose base branch was edited', async () => {
+    const repo = newRepo();
+    const index = (await openPull(repo)).issue?.index ?? 0;
+    fake.setBranch(repo.id, 'dev', SHA(95));
+    fake.checkStatus = 'empty';
+    const { pull } = await pulls.editPull(EditPullRequest.fromPartial({ scope: repo.scopeOf(ALICE), index, fields: ['base'], baseBranch: 'dev' }));
+    expect(pull?.status).toBe('checking');
+    const row = await eventually(
+      () => pullRow(repo.id, index),
+      (value) => value.status === 'empty',
+    );
+    expect(row.base_branch).toBe('dev');
+  });
+
+  it('records "error" when git-storage cannot answer the check', async () => {
+    const repo = newRepo();
+    fake.checkStatus = 'bogus';
+    expect((await openPull(repo)).status).toBe('error');
+  });
+
+  it('re-checks pull requests into a pushed base and ignores tags', async () => {
+    const repo = newRepo();
+    const index = (await openPull(repo)).issue?.index ?? 0;
+    fake.checkStatus = 'empty';
+    await publishPush(repo.id, 'refs/tags/v1', SHA(1));
+    await publishPush(repo.id, 'refs/heads/main', SHA(2));
+    const row = await eventually(
+      () => pullRow(repo.id, index),
+      (value) => value.status === 'empty',
+    );
+    expect(row.has_merged).toBe(false);
+  });
+
+  it('marks a pull request manually merged when the base now contains its head and the repository detects that', async () => {
+    const repo = newRepo({ autodetectManualMerge: true });
+    const index = (await openPull(repo)).issue?.index ?? 0;
+    const plain = newRepo();
+    const plainIndex = (await openPull(plain)).issue?.index ?? 0;
+    fake.checkStatus = 'ancestor';
+    await publishPush(repo.id, 'refs/heads/main', SHA(3), BOB);
+    await publishPush(plain.id, 'refs/heads/main', SHA(3));
+    const row = await eventually(
+      () => pullRow(repo.id, index),
+      (value) => value.has_merged === true,
+    );
+    expect(row).toMatchObject({ status: 'manually_merged', merge_style: 'manually-merged', merger_id: String(BOB), is_closed: true, merged_commit_id: SHA(repo.id * 10 + 1) });
+    const plainRow = await eventually(
+      () => pullRow(plain.id, plainIndex),
+      (value) => value.status === 'ancestor',
+    );
+    expect(plainRow.has_merged).toBe(false);
+  });
+});
