@@ -36,6 +36,8 @@ const OMITTED_WHEN_EMPTY: Record<string, string[]> = {
   // A fork's base, the issue-tracker settings of a repository with issues, and a pending transfer; external units'
   // settings (Cairn has none).
   Repository: ['parent', 'internal_tracker', 'external_tracker', 'external_wiki', 'repo_transfer'],
+  // A pull request's diff totals: only one pull request carries them, a list leaves them out.
+  PullRequest: ['additions', 'deletions', 'changed_files'],
 };
 
 /**
@@ -54,6 +56,13 @@ const NULLABLE: Record<string, string[]> = {
   Milestone: ['updated_at', 'closed_at', 'due_on'],
   // An issue without milestone, assignees, closing time or deadline, and an issue that is no pull request.
   Issue: ['milestone', 'assignee', 'assignees', 'closed_at', 'due_date', 'pull_request'],
+  // A pull request's issue fields as for issues, and its merge fields until it is merged.
+  PullRequest: ['milestone', 'assignee', 'assignees', 'closed_at', 'due_date', 'merged_at', 'merge_commit_sha', 'merged_by'],
+  // A head repository that is gone (or that the caller may not read).
+  PRBranchInfo: ['repo'],
+  // Reviews by users (no team), review comments nobody resolved.
+  PullReview: ['team'],
+  PullReviewComment: ['resolver'],
 };
 
 /** List properties whose items Gitea may send as `null`: the deleted paths of a multi-file change. */
@@ -93,8 +102,11 @@ const CORRECTED_RESPONSES: Record<string, SchemaObject> = {
   },
 };
 
-/** Path parameters Gitea's router reads as the rest of the path (`*`): file paths, and branch, tag and ref names with `/`. */
-const SPANNING_PARAMS = ['filepath', 'archive', 'branch', 'tag', 'ref'];
+/**
+ * Path parameters Gitea's router reads as the rest of the path (`*`): file paths, and branch, tag and ref names with
+ * `/` (a pull request's `{head}`, `owner/repo:branch`, too).
+ */
+const SPANNING_PARAMS = ['filepath', 'archive', 'branch', 'tag', 'ref', 'head'];
 
 /** Keys Gitea sends that its description leaves out (`User.username` comes from its MarshalJSON). */
 const UNDESCRIBED_KEYS: Record<string, string[]> = { User: ['username'] };

@@ -1,0 +1,375 @@
+/**
+ * Pull requests end to end on the built supervisor, with branches made by real `git push` over smart HTTP and every
+ * API answer checked against Gitea's description: same-repository and fork pull requests, their files, commits,
+ * diff and patch; a clean merge in every style (the base branch moving to the merge commit); a conflict refused
+ * with Gitea's 405 `Please try again later`; the manual merge refused while the repository does not allow it and
+ * accepted once it does; reviews with dismissal and undismissal; required approvals and the admin override; and bad
+ * input (unknown style, head equal to base, missing branches, merging twice) answered with Gitea's 4xx.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ApiResponse } from './support/client';
+import { type Fixture, USER_PASSWORD, startFixture } from './support/fixture';
+
+jest.setTimeout(240_000);
+
+interface BranchInfo {
+  label: string;
+  ref: string;
+  sha: string;
+  repo_id: number;
+  repo: { full_name: string } | null;
+}
+interface Pull {
+  id: number;
+  number: number;
+  title: string;
+  state: string;
+  mergeable: boolean;
+  merged: boolean;
+  merge_commit_sha: string | null;
+  merged_by: { login: string } | null;
+  base: BranchInfo;
+  head: BranchInfo;
+  merge_base: string;
+  additions?: number;
+  deletions?: number;
+  changed_files?: number;
+  user: { login: string };
+}
+interface ChangedFile {
+  filename: string;
+  status: string;
+  additions: number;
+}
+interface Commit {
+  sha: string;
+  commit: { message: string };
+}
+interface Review {
+  id: number;
+  state: string;
+  dismissed: boolean;
+  user: { login: string };
+}
+interface Branch {
+  commit: { id: string };
+}
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe('pull requests', () => {
+  let fixture: Fixture;
+  let scratch: string;
+  let gitEnv: NodeJS.ProcessEnv;
+  /** alice's clone of alice/demo. */
+  let work: string;
+
+  const alice = () => fixture.as('alice');
+  const carol = () => fixture.as('carol');
+  const bob = () => fixture.as('bob');
+
+  function call<T = unknown>(method: string, apiPath: string, headers?: Record<string, string>, body?: unknown): Promise<ApiResponse<T>> {
+    return fixture.api.request<T>(method, `/api/v1${apiPath}`, { headers, body });
+  }
+
+  function remote(repo: string, user: string): string {
+    const url = new URL(`${fixture.instance.httpUrl}/${repo}.git`);
+    url.username = user;
+    url.password = USER_PASSWORD;
+    return url.toString();
+  }
+
+  function git(args: string[], cwd: string): Promise<Run> {
+    return new Promise((resolve) => {
+      execFile('git', args, { cwd, env: gitEnv, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, stdout: stdout.toString(), stderr: stderr.toString() });
+      });
+    });
+  }
+
+  async function gitOk(args: string[], cwd: string): Promise<string> {
+    const result = await git(args, cwd);
+    if (result.code !== 0) throw new Error(`git ${args.join(' ')} failed (${result.code}):\n${result.stderr}`);
+    return result.stdout.trim();
+  }
+
+  async function commitFile(cwd: string, file: string, text: string, message = `change ${file}`): Promise<string> {
+    fs.writeFileSync(path.join(cwd, file), text);
+    await gitOk(['add', '--', file], cwd);
+    await gitOk(['commit', '--quiet', '--message', message], cwd);
+    return gitOk(['rev-parse', 'HEAD'], cwd);
+  }
+
+  /** A new branch `name` from the current main of alice/demo with one commit writing `file`, pushed; its head. */
+  async function pushBranch(name: string, file: string, text: string, cwd = work, from = 'origin/main'): Promise<string> {
+    await gitOk(['fetch', '--quiet', 'origin'], cwd);
+    await gitOk(['checkout', '--quiet', '-B', name, from], cwd);
+    const sha = await commitFile(cwd, file, text);
+    await gitOk(['push', '--quiet', 'origin', `${name}:${name}`], cwd);
+    return sha;
+  }
+
+  async function mainHead(repo = 'alice/demo'): Promise<string> {
+    const branch = await call<Branch>('GET', `/repos/${repo}/branches/main`, alice());
+    expect(branch.status).toBe(200);
+    return branch.body.commit.id;
+  }
+
+  async function createPull(head: string, title: string, headers = alice(), base = 'main'): Promise<Pull> {
+    const created = await call<Pull>('POST', '/repos/alice/demo/pulls', headers, { head, base, title, body: `${title} body` });
+    if (created.status !== 201) throw new Error(`create ${head}: ${created.status} ${JSON.stringify(created.body)}`);
+    return created.body;
+  }
+
+  /** The pull request once its mergeability is worked out (a new one starts in "checking"). */
+  async function settled(index: number, want: (pull: Pull) => boolean): Promise<Pull> {
+    let last: Pull | undefined;
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const got = await call<Pull>('GET', `/repos/alice/demo/pulls/${index}`, alice());
+      expect(got.status).toBe(200);
+      last = got.body;
+      if (want(last)) return last;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`pull request ${index} did not settle: ${JSON.stringify(last)}`);
+  }
+
+  beforeAll(async () => {
+    fixture = await startFixture('e2e_pulls', ['alice', 'bob', 'carol']);
+    expect((await call('POST', '/user/repos', alice(), { name: 'demo', auto_init: true })).status).toBe(201);
+    expect((await call('PUT', '/repos/alice/demo/collaborators/carol', alice(), { permission: 'write' })).status).toBe(204);
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-pulls-'));
+    const home = path.join(scratch, 'home');
+    fs.mkdirSync(home);
+    gitEnv = {
+      PATH: process.env.PATH,
+      HOME: home,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_AUTHOR_NAME: 'Alice',
+      GIT_AUTHOR_EMAIL: 'alice@example.com',
+      GIT_COMMITTER_NAME: 'Alice',
+      GIT_COMMITTER_EMAIL: 'alice@example.com',
+    };
+    await gitOk(['config', '--global', 'init.defaultBranch', 'main'], scratch);
+    work = path.join(scratch, 'alice');
+    await gitOk(['clone', '--quiet', remote('alice/demo', 'alice'), work], scratch);
+  });
+
+  afterAll(async () => {
+    if (scratch !== undefined) fs.rmSync(scratch, { recursive: true, force: true });
+    await fixture?.stop();
+  });
+
+  it('opens a pull request from a pushed branch and shows its files, commits, diff and patch', async () => {
+    const head = await pushBranch('feature', 'feature.txt', 'one\ntwo\n');
+    const base = await mainHead();
+    const created = await createPull('feature', 'Add the feature');
+    expect(created).toMatchObject({ title: 'Add the feature', state: 'open', merged: false, user: { login: 'alice' } });
+    expect(created.head).toMatchObject({ label: 'feature', ref: 'feature', sha: head, repo: { full_name: 'alice/demo' } });
+    expect(created.base).toMatchObject({ label: 'main', ref: 'main', sha: base, repo: { full_name: 'alice/demo' } });
+
+    const pull = await settled(created.number, (p) => p.mergeable);
+    expect(pull).toMatchObject({ merge_base: base, additions: 2, deletions: 0, changed_files: 1 });
+
+    const list = await call<Pull[]>('GET', '/repos/alice/demo/pulls?state=open', alice());
+    expect(list.status).toBe(200);
+    expect(list.body.map((p) => p.number)).toContain(created.number);
+    expect(list.headers.get('x-total-count')).not.toBeNull();
+    expect(list.body[0]).not.toHaveProperty('additions');
+    // Anyone may read a public repository's pull requests.
+    const anonymous = await call<Pull>('GET', `/repos/alice/demo/pulls/${created.number}`);
+    expect(anonymous).toMatchObject({ status: 200, body: { number: created.number, mergeable: true } });
+
+    const files = await call<ChangedFile[]>('GET', `/repos/alice/demo/pulls/${created.number}/files`, alice());
+    expect(files.status).toBe(200);
+    expect(files.body).toEqual([expect.objectContaining({ filename: 'feature.txt', status: 'added', additions: 2 })]);
+
+    const commits = await call<Commit[]>('GET', `/repos/alice/demo/pulls/${created.number}/commits`, alice());
+    expect(commits.status).toBe(200);
+    expect(commits.body.map((c) => c.sha)).toEqual([head]);
+
+    const diff = await fetch(`${fixture.instance.httpUrl}/api/v1/repos/alice/demo/pulls/${created.number}.diff`, { headers: alice() });
+    expect(diff.status).toBe(200);
+    const diffText = await diff.text();
+    expect(diffText).toContain('diff --git a/feature.txt b/feature.txt');
+    expect(diffText).toContain('+two');
+    const patch = await fetch(`${fixture.instance.httpUrl}/api/v1/repos/alice/demo/pulls/${created.number}.patch`, { headers: alice() });
+    expect(patch.status).toBe(200);
+    expect(await patch.text()).toContain('Subject: [PATCH] change feature.txt');
+
+    const byBranches = await call<Pull>('GET', '/repos/alice/demo/pulls/main/feature', alice());
+    expect(byBranches).toMatchObject({ status: 200, body: { number: created.number } });
+    expect((await call('GET', '/repos/alice/demo/pulls/main/no-such-branch', alice())).status).toBe(404);
+    expect((await call('GET', `/repos/alice/demo/pulls/${created.number}/merge`, alice())).status).toBe(404);
+    // A second pull request of the same branches is refused.
+    expect((await call('POST', '/repos/alice/demo/pulls', alice(), { head: 'feature', base: 'main', title: 'Again' })).status).toBe(409);
+  });
+
+  it('edits the title, labels, state and maintainer edits; a stranger may not', async () => {
+    const label = await call<{ id: number }>('POST', '/repos/alice/demo/labels', alice(), { name: 'review-me', color: '#00ff00' });
+    expect(label.status).toBe(201);
+    const open = await call<Pull>('GET', '/repos/alice/demo/pulls/main/feature', alice());
+    const index = open.body.number;
+    const edited = await call<Pull & { labels: Array<{ name: string }>; allow_maintainer_edit: boolean }>('PATCH', `/repos/alice/demo/pulls/${index}`, alice(), {
+      title: 'Add the feature, edited',
+      labels: [label.body.id],
+      allow_maintainer_edit: true,
+    });
+    expect(edited.status).toBe(201);
+    expect(edited.body).toMatchObject({ number: index, title: 'Add the feature, edited', allow_maintainer_edit: true });
+    expect(edited.body.labels.map((l) => l.name)).toEqual(['review-me']);
+    const closed = await call<Pull>('PATCH', `/repos/alice/demo/pulls/${index}`, alice(), { state: 'closed' });
+    expect(closed).toMatchObject({ status: 201, body: { state: 'closed' } });
+    expect((await call<Pull>('PATCH', `/repos/alice/demo/pulls/${index}`, alice(), { state: 'open' })).body.state).toBe('open');
+    expect((await call('PATCH', `/repos/alice/demo/pulls/${index}`, bob(), { title: 'Not mine' })).status).toBe(403);
+    expect((await call<Pull>('GET', `/repos/alice/demo/pulls/${index}`, bob())).body.title).toBe('Add the feature, edited');
+  });
+
+  it.each(['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only'])('merges cleanly with the %s style', async (style) => {
+    const head = await pushBranch(`style-${style}`, `${style}.txt`, `${style}\n`);
+    const created = await createPull(`style-${style}`, `Merge by ${style}`);
+    await settled(created.number, (p) => p.mergeable);
+    const merged = await call('POST', `/repos/alice/demo/pulls/${created.number}/merge`, carol(), { do: style, merge_title_field: `Merged by ${style}` });
+    expect(merged.status).toBe(200);
+    expect((await call('GET', `/repos/alice/demo/pulls/${created.number}/merge`, alice())).status).toBe(204);
+    const after = await call<Pull>('GET', `/repos/alice/demo/pulls/${created.number}`, alice());
+    expect(after.body).toMatchObject({ merged: true, state: 'closed', merged_by: { login: 'carol' } });
+    const main = await mainHead();
+    expect(after.body.merge_commit_sha).toBe(main);
+    if (style === 'fast-forward-only') expect(main).toBe(head);
+    // A merge commit or a squashed commit is a new commit.
+    if (style === 'merge' || style === 'rebase-merge' || style === 'squash') expect(main).not.toBe(head);
+    // The merged file is on main now.
+    const file = await call('GET', `/repos/alice/demo/contents/${style}.txt?ref=main`, alice());
+    expect(file.status).toBe(200);
+    // Merging twice is refused.
+    expect((await call('POST', `/repos/alice/demo/pulls/${created.number}/merge`, carol(), { do: style })).status).toBe(405);
+  });
+
+  it("refuses to merge a conflicting pull request with Gitea's 405 `Please try again later`", async () => {
+    await pushBranch('conflicting', 'shared.txt', 'from the branch\n');
+    // main changes the same file meanwhile.
+    await gitOk(['checkout', '--quiet', '-B', 'main', 'origin/main'], work);
+    await commitFile(work, 'shared.txt', 'from main\n');
+    await gitOk(['push', '--quiet', 'origin', 'main'], work);
+    const created = await createPull('conflicting', 'Conflicts');
+    const pull = await settled(created.number, (p) => !p.mergeable);
+    expect(pull.mergeable).toBe(false);
+    const merged = await call<{ message: string }>('POST', `/repos/alice/demo/pulls/${created.number}/merge`, alice(), { do: 'merge' });
+    expect(merged.status).toBe(405);
+    expect(merged.body.message).toBe('Please try again later');
+  });
+
+  it('refuses the manual merge while the repository does not allow it, and accepts it once it does', async () => {
+    const head = await pushBranch('manual', 'manual.txt', 'by hand\n');
+    const created = await createPull('manual', 'Merged by hand');
+    const refused = await call<{ message: string }>('POST', `/repos/alice/demo/pulls/${created.number}/merge`, alice(), { do: 'manually-merged', merge_commit_id: head });
+    expect(refused.status).toBe(405);
+    expect(refused.body.message).toBe('manually-merged is not allowed an allowed merge style for this repository');
+
+    expect((await call('PATCH', '/repos/alice/demo', alice(), { has_pull_requests: true, allow_manual_merge: true })).status).toBe(200);
+    // The branch goes into main by a plain push.
+    await gitOk(['push', '--quiet', 'origin', 'manual:main'], work);
+    const wrong = await call('POST', `/repos/alice/demo/pulls/${created.number}/merge`, alice(), { do: 'manually-merged', merge_commit_id: 'f'.repeat(40) });
+    expect(wrong).toMatchObject({ status: 409, body: { message: 'Wrong commit ID' } });
+    const accepted = await call('POST', `/repos/alice/demo/pulls/${created.number}/merge`, alice(), { do: 'manually-merged', merge_commit_id: head });
+    expect(accepted.status).toBe(200);
+    const after = await call<Pull>('GET', `/repos/alice/demo/pulls/${created.number}`, alice());
+    expect(after.body).toMatchObject({ merged: true, merge_commit_sha: head });
+  });
+
+  it('opens and merges a pull request from a fork', async () => {
+    expect((await call('POST', '/repos/alice/demo/forks', bob(), {})).status).toBe(202);
+    const forkWork = path.join(scratch, 'bob');
+    await gitOk(['clone', '--quiet', remote('bob/demo', 'bob'), forkWork], scratch);
+    const head = await pushBranch('topic', 'topic.txt', 'from the fork\n', forkWork);
+    const created = await createPull('bob:topic', 'From the fork', bob());
+    expect(created.head).toMatchObject({ label: 'topic', ref: 'topic', sha: head, repo: { full_name: 'bob/demo' } });
+    expect(created.base).toMatchObject({ repo: { full_name: 'alice/demo' } });
+    await settled(created.number, (p) => p.mergeable);
+    const files = await call<ChangedFile[]>('GET', `/repos/alice/demo/pulls/${created.number}/files`, alice());
+    expect(files.body.map((f) => f.filename)).toEqual(['topic.txt']);
+    expect((await call('POST', `/repos/alice/demo/pulls/${created.number}/merge`, alice(), { do: 'merge' })).status).toBe(200);
+    expect((await call('GET', `/repos/alice/demo/pulls/${created.number}/merge`, alice())).status).toBe(204);
+  });
+
+  it('reviews: approval by a writer, dismissal and undismissal by the owner, requested reviewers', async () => {
+    await pushBranch('reviewed', 'reviewed.txt', 'please review\n');
+    const created = await createPull('reviewed', 'Please review');
+    const requested = await call<Review[]>('POST', `/repos/alice/demo/pulls/${created.number}/requested_reviewers`, alice(), { reviewers: ['carol'] });
+    expect(requested.status).toBe(201);
+    expect(requested.body).toEqual([expect.objectContaining({ state: 'REQUEST_REVIEW', user: expect.objectContaining({ login: 'carol' }) })]);
+    const unknown = await call('POST', `/repos/alice/demo/pulls/${created.number}/requested_reviewers`, alice(), { reviewers: ['nobody'] });
+    expect(unknown.status).toBe(404);
+
+    const asked = await call<Pull & { requested_reviewers: Array<{ login: string }> }>('GET', `/repos/alice/demo/pulls/${created.number}`, bob());
+    expect(asked.body.requested_reviewers.map((user) => user.login)).toEqual(['carol']);
+
+    const approved = await call<Review>('POST', `/repos/alice/demo/pulls/${created.number}/reviews`, carol(), { event: 'APPROVED', body: 'fine' });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ state: 'APPROVED', dismissed: false, user: { login: 'carol' } });
+    // The poster may not approve their own pull request.
+    const own = await call<{ message: string }>('POST', `/repos/alice/demo/pulls/${created.number}/reviews`, alice(), { event: 'APPROVED' });
+    expect(own.status).toBe(422);
+
+    const byWriter = await call('POST', `/repos/alice/demo/pulls/${created.number}/reviews/${approved.body.id}/dismissals`, carol(), { message: 'no' });
+    expect(byWriter.status).toBe(403);
+    const dismissed = await call<Review>('POST', `/repos/alice/demo/pulls/${created.number}/reviews/${approved.body.id}/dismissals`, alice(), { message: 'stale' });
+    expect(dismissed).toMatchObject({ status: 200, body: { id: approved.body.id, dismissed: true } });
+    const undismissed = await call<Review>('POST', `/repos/alice/demo/pulls/${created.number}/reviews/${approved.body.id}/undismissals`, alice());
+    expect(undismissed).toMatchObject({ status: 200, body: { dismissed: false } });
+
+    const reviews = await call<Review[]>('GET', `/repos/alice/demo/pulls/${created.number}/reviews`, bob());
+    expect(reviews.status).toBe(200);
+    expect(reviews.body.map((r) => r.state)).toContain('APPROVED');
+    const one = await call<Review>('GET', `/repos/alice/demo/pulls/${created.number}/reviews/${approved.body.id}`, bob());
+    expect(one).toMatchObject({ status: 200, body: { id: approved.body.id } });
+  });
+
+  it('honours required approvals, which a repository admin may override with force_merge', async () => {
+    await pushBranch('protected', 'protected.txt', 'needs approval\n');
+    const created = await createPull('protected', 'Needs an approval');
+    await settled(created.number, (p) => p.mergeable);
+    const rule = await call('POST', '/repos/alice/demo/branch_protections', alice(), { rule_name: 'main', enable_push: true, required_approvals: 1 });
+    expect(rule.status).toBe(201);
+    try {
+      const byWriter = await call<{ message: string }>('POST', `/repos/alice/demo/pulls/${created.number}/merge`, carol(), { do: 'merge', force_merge: true });
+      expect(byWriter).toMatchObject({ status: 405, body: { message: 'Does not have enough approvals' } });
+      const unforced = await call<{ message: string }>('POST', `/repos/alice/demo/pulls/${created.number}/merge`, alice(), { do: 'merge' });
+      expect(unforced).toMatchObject({ status: 405, body: { message: 'Does not have enough approvals' } });
+      const forced = await call('POST', `/repos/alice/demo/pulls/${created.number}/merge`, alice(), { do: 'merge', force_merge: true });
+      expect(forced.status).toBe(200);
+      expect((await call('GET', `/repos/alice/demo/pulls/${created.number}/merge`, alice())).status).toBe(204);
+    } finally {
+      expect((await call('DELETE', '/repos/alice/demo/branch_protections/main', alice())).status).toBe(204);
+    }
+  });
+
+  it("answers bad input with Gitea's 4xx and changes nothing", async () => {
+    const before = await mainHead();
+    const same = await call<{ message: string }>('POST', '/repos/alice/demo/pulls', alice(), { head: 'main', base: 'main', title: 'Same' });
+    expect(same).toMatchObject({ status: 422, body: { message: 'Invalid PullRequest: There are no changes between the head and the base' } });
+    expect((await call('POST', '/repos/alice/demo/pulls', alice(), { head: 'no-such-branch', base: 'main', title: 'x' })).status).toBe(404);
+    expect((await call('POST', '/repos/alice/demo/pulls', alice(), { head: 'feature', base: 'no-such-base', title: 'x' })).status).toBe(404);
+    expect((await call('POST', '/repos/alice/demo/pulls', alice(), { head: 'nobody:feature', base: 'main', title: 'x' })).status).toBe(404);
+    expect((await call('POST', '/repos/alice/demo/pulls', alice(), { head: 'feature', base: 'main' })).status).toBe(422);
+    expect((await call('POST', '/repos/alice/demo/pulls', alice(), { head: 'feature', base: 'main', title: 'x', milestone: 999 })).status).toBe(404);
+    const open = await call<Pull>('GET', '/repos/alice/demo/pulls/main/feature', alice());
+    const index = open.body.number;
+    const unknownStyle = await call<{ message: string }>('POST', `/repos/alice/demo/pulls/${index}/merge`, alice(), { do: 'octopus' });
+    expect(unknownStyle).toMatchObject({ status: 422, body: { message: '[Do]: In' } });
+    expect((await call('POST', `/repos/alice/demo/pulls/${index}/merge`, alice(), {})).status).toBe(422);
+    expect((await call('POST', `/repos/alice/demo/pulls/${index}/merge`, bob(), { do: 'merge' })).status).toBe(405);
+    expect((await call('POST', '/repos/alice/demo/pulls/99999/merge', alice(), { do: 'merge' })).status).toBe(404);
+    expect((await call('GET', '/repos/alice/demo/pulls/99999', alice())).status).toBe(404);
+    expect(await mainHead()).toBe(before);
+  });
+});
