@@ -297,6 +297,10 @@ describe('pull requests', () => {
     await settled(created.number, (p) => p.mergeable);
     const files = await call<ChangedFile[]>('GET', `/repos/alice/demo/pulls/${created.number}/files`, alice());
     expect(files.body.map((f) => f.filename)).toEqual(['topic.txt']);
+    // The pull request of two branches names the fork's head as `owner:branch`; the base repository's own `topic` is not it.
+    const byBranches = await call<Pull>('GET', '/repos/alice/demo/pulls/main/bob:topic', alice());
+    expect(byBranches).toMatchObject({ status: 200, body: { number: created.number } });
+    expect((await call('GET', '/repos/alice/demo/pulls/main/topic', alice())).status).toBe(404);
     expect((await call('POST', `/repos/alice/demo/pulls/${created.number}/merge`, alice(), { do: 'merge' })).status).toBe(200);
     expect((await call('GET', `/repos/alice/demo/pulls/${created.number}/merge`, alice())).status).toBe(204);
   });

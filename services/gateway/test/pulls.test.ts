@@ -501,9 +501,12 @@ describe('pull-request routes', () => {
     });
 
     it('finds the pull request of two branches, a fork head by `owner:branch`', async () => {
-      pulls.answers.getPullByBranches = async ({ headBranch }) => ({
-        pull: headBranch === 'topic' ? pull(5, { headRepoId: bobFork.id, headBranch }) : pull(1, { headBranch }),
-      });
+      // The service matches the head repository too (head_repo_id; 0 would be the base repository).
+      pulls.answers.getPullByBranches = async ({ headBranch, headRepoId }) => {
+        if (headBranch === 'topic' && headRepoId === bobFork.id) return { pull: pull(5, { headRepoId: bobFork.id, headBranch }) };
+        if (headBranch === 'feature' && headRepoId !== bobFork.id) return { pull: pull(1, { headBranch }) };
+        throw CairnError.notFound('pull request does not exist');
+      };
       const same = await call('/api/v1/repos/alice/demo/pulls/main/feature');
       expect(same).toMatchObject({ status: 200, body: { number: 1 } });
       const fork = await call('/api/v1/repos/alice/demo/pulls/main/bob:topic');
@@ -514,8 +517,8 @@ describe('pull-request routes', () => {
       expect((await call('/api/v1/repos/alice/demo/pulls/main/topic')).status).toBe(404);
       expect(pulls.calls('getPullByBranches')).toEqual([
         expect.objectContaining({ baseBranch: 'main', headBranch: 'feature' }),
-        expect.objectContaining({ baseBranch: 'main', headBranch: 'topic' }),
-        expect.objectContaining({ baseBranch: 'main', headBranch: 'topic' }),
+        expect.objectContaining({ baseBranch: 'main', headBranch: 'topic', headRepoId: bobFork.id }),
+        expect.objectContaining({ baseBranch: 'main', headBranch: 'topic', headRepoId: bobFork.id }),
         expect.objectContaining({ baseBranch: 'main', headBranch: 'topic' }),
       ]);
     });

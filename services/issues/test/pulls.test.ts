@@ -227,9 +227,14 @@ describe('reading and listing', () => {
     expect((await failure(fixture.pulls.getPull({ scope: as(repoId, POSTER, 'read'), index: 4 }))).code).toBe(Code.NOT_FOUND);
     expect((await failure(fixture.pulls.getPull({ scope: as(repoId, POSTER, 'read'), index: 99 }))).code).toBe(Code.NOT_FOUND);
     expect((await failure(fixture.pulls.getPull({ scope: as(repoId, POSTER, 'none'), index: 1 }))).code).toBe(Code.NOT_FOUND);
-    const byBranches = await fixture.pulls.getPullByBranches({ scope: as(repoId, 0, 'read'), baseBranch: 'main', headBranch: 'feature' });
+    const byBranches = await fixture.pulls.getPullByBranches({ scope: as(repoId, 0, 'read'), baseBranch: 'main', headBranch: 'feature', headRepoId: 0 });
     expect(byBranches.pull?.issue?.index).toBe(second.issue?.index);
-    expect((await failure(fixture.pulls.getPullByBranches({ scope: as(repoId, 0, 'read'), baseBranch: 'main', headBranch: 'x' }))).code).toBe(Code.NOT_FOUND);
+    const sameRepo = await fixture.pulls.getPullByBranches({ scope: as(repoId, 0, 'read'), baseBranch: 'main', headBranch: 'feature', headRepoId: repoId });
+    expect(sameRepo.pull?.issue?.index).toBe(second.issue?.index);
+    const fromElsewhere = fixture.pulls.getPullByBranches({ scope: as(repoId, 0, 'read'), baseBranch: 'main', headBranch: 'feature', headRepoId: repoId + 1000 });
+    expect((await failure(fromElsewhere)).code).toBe(Code.NOT_FOUND);
+    const unknown = fixture.pulls.getPullByBranches({ scope: as(repoId, 0, 'read'), baseBranch: 'main', headBranch: 'x', headRepoId: 0 });
+    expect((await failure(unknown)).code).toBe(Code.NOT_FOUND);
 
     const list = (state: string, more: Record<string, unknown> = {}) =>
       fixture.pulls.listPulls({ scope: as(repoId, 0, 'read'), state, sort: '', milestoneId: 0, labelIds: [], posterId: 0, page: undefined, ...more });

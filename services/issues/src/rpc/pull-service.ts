@@ -125,7 +125,8 @@ export function createPullService(context: IssuesContext): AsyncServiceOf<typeof
       const access = accessOf(request.scope);
       requireRead(access, true);
       const pull = await guard(async () => {
-        const row = await findNewestPullByBranches(db.pool, access.repository.id, request.baseBranch, request.headBranch);
+        const head = { repoId: request.headRepoId > 0 ? request.headRepoId : access.repository.id, branch: request.headBranch };
+        const row = await findNewestPullByBranches(db.pool, access.repository.id, request.baseBranch, head);
         if (row === undefined) throw CairnError.notFound('pull request does not exist', { reason: 'pull_not_found' });
         return toPullRequest(db.pool, row);
       });

@@ -80,10 +80,15 @@ export async function findOpenPullForTargets(
 }
 
 /** The newest pull request of repository `repoId` from its own `headBranch` into `baseBranch`. */
-export async function findNewestPullByBranches(db: CommonQueryMethods, repoId: number, baseBranch: string, headBranch: string): Promise<PullRow | undefined> {
+export async function findNewestPullByBranches(
+  db: CommonQueryMethods,
+  repoId: number,
+  baseBranch: string,
+  head: { repoId: number; branch: string },
+): Promise<PullRow | undefined> {
   const row = await db.maybeOne(sql.type(pullRow)`
     SELECT ${PULL_COLUMNS} FROM pull_requests p JOIN issues i ON i.id = p.issue_id
-    WHERE i.repo_id = ${repoId} AND p.head_repo_id = ${repoId} AND p.head_branch = ${headBranch} AND p.base_branch = ${baseBranch}
+    WHERE i.repo_id = ${repoId} AND p.head_repo_id = ${head.repoId} AND p.head_branch = ${head.branch} AND p.base_branch = ${baseBranch}
     ORDER BY i.index DESC LIMIT 1`);
   return row ?? undefined;
 }

@@ -524,9 +524,8 @@ export function registerPullByBranchesRoute(api: ApiRegistry): void {
         scope: repoScopeOf(ctx),
         baseBranch: ctx.params.base ?? '',
         headBranch: spec.branch,
+        headRepoId,
       });
-      // The service finds the newest pull request of the branches; one from another head repository is not it.
-      if (pullOf(pull).headRepoId !== headRepoId) throw HttpError.notFound();
       return answerPull(ctx, 200, pull);
     }),
   });

@@ -81,6 +81,8 @@ export interface GetPullByBranchesRequest {
   scope?: RepoScope | undefined;
   baseBranch: string;
   headBranch: string;
+  /** The head repository (a fork); 0 = the base repository itself. */
+  headRepoId: number;
 }
 
 export interface ListPullsRequest {
@@ -1259,7 +1261,7 @@ export const GetPullByBranchesResponse: MessageFns<GetPullByBranchesResponse> = 
 };
 
 function createBaseGetPullByBranchesRequest(): GetPullByBranchesRequest {
-  return { scope: undefined, baseBranch: "", headBranch: "" };
+  return { scope: undefined, baseBranch: "", headBranch: "", headRepoId: 0 };
 }
 
 export const GetPullByBranchesRequest: MessageFns<GetPullByBranchesRequest> = {
@@ -1272,6 +1274,9 @@ export const GetPullByBranchesRequest: MessageFns<GetPullByBranchesRequest> = {
     }
     if (message.headBranch !== "") {
       writer.uint32(26).string(message.headBranch);
+    }
+    if (message.headRepoId !== 0) {
+      writer.uint32(32).int64(message.headRepoId);
     }
     return writer;
   },
@@ -1313,6 +1318,14 @@ export const GetPullByBranchesRequest: MessageFns<GetPullByBranchesRequest> = {
             message.headBranch = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.headRepoId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1338,6 +1351,11 @@ export const GetPullByBranchesRequest: MessageFns<GetPullByBranchesRequest> = {
         : isSet(object.head_branch)
         ? globalThis.String(object.head_branch)
         : "",
+      headRepoId: isSet(object.headRepoId)
+        ? globalThis.Number(object.headRepoId)
+        : isSet(object.head_repo_id)
+        ? globalThis.Number(object.head_repo_id)
+        : 0,
     };
   },
 
@@ -1352,6 +1370,9 @@ export const GetPullByBranchesRequest: MessageFns<GetPullByBranchesRequest> = {
     if (message.headBranch !== "") {
       obj.headBranch = message.headBranch;
     }
+    if (message.headRepoId !== 0) {
+      obj.headRepoId = Math.round(message.headRepoId);
+    }
     return obj;
   },
 
@@ -1365,6 +1386,7 @@ export const GetPullByBranchesRequest: MessageFns<GetPullByBranchesRequest> = {
       : undefined;
     message.baseBranch = object.baseBranch ?? "";
     message.headBranch = object.headBranch ?? "";
+    message.headRepoId = object.headRepoId ?? 0;
     return message;
   },
 };
