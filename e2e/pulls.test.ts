@@ -303,6 +303,9 @@ describe('pull requests', () => {
     expect((await call('GET', '/repos/alice/demo/pulls/main/topic', alice())).status).toBe(404);
     expect((await call('POST', `/repos/alice/demo/pulls/${created.number}/merge`, alice(), { do: 'merge' })).status).toBe(200);
     expect((await call('GET', `/repos/alice/demo/pulls/${created.number}/merge`, alice())).status).toBe(204);
+    // Its issue half says so too (Gitea's Issue.pull_request).
+    const asIssue = await call<{ pull_request: { merged: boolean; merged_at: string | null } }>('GET', `/repos/alice/demo/issues/${created.number}`, alice());
+    expect(asIssue.body.pull_request).toMatchObject({ merged: true, merged_at: expect.stringMatching(/^\d{4}-/) });
   });
 
   it('reviews: approval by a writer, dismissal and undismissal by the owner, requested reviewers', async () => {

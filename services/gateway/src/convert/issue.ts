@@ -191,8 +191,9 @@ export async function toApiIssues(
       closed_at: issue.closedAt === undefined ? null : goTime(issue.closedAt),
       due_date: issue.deadline === undefined ? null : goTime(issue.deadline),
       time_estimate: issue.timeEstimate,
-      // Pull requests' merge state arrives with the pull-request area; until then no pull request is merged.
-      pull_request: issue.isPull ? { merged: false, merged_at: null, draft: false, html_url: htmlUrl } : null,
+      pull_request: issue.isPull
+        ? { merged: issue.pullMergedAt !== undefined, merged_at: issue.pullMergedAt === undefined ? null : goTime(issue.pullMergedAt), draft: false, html_url: htmlUrl }
+        : null,
       repository: repository.meta,
       pin_order: issue.pinOrder,
       content_version: issue.contentVersion,

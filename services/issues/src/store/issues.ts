@@ -29,13 +29,15 @@ export const issueRow = z.object({
   created: z.date(),
   updated: z.date(),
   closed_at: z.date().nullable(),
+  pull_merged_at: z.date().nullable(),
 });
 export type IssueRow = z.infer<typeof issueRow>;
 
 /** The columns of `issueRow`, for SELECTs that alias the table as `i`. */
 export const ISSUE_COLUMNS = sql.fragment`i.id, i.repo_id, i.index, i.poster_id, i.original_author, i.original_author_id, i.title, i.body,
   i.ref, i.is_closed, i.is_pull, i.is_locked, i.milestone_id, i.num_comments, i.content_version, i.time_estimate, i.pin_order,
-  i.deadline, i.created, i.updated, i.closed_at`;
+  i.deadline, i.created, i.updated, i.closed_at,
+  CASE WHEN i.is_pull THEN (SELECT p.merged_at FROM pull_requests p WHERE p.issue_id = i.id AND p.has_merged) END AS pull_merged_at`;
 
 export async function findIssueByIndex(db: CommonQueryMethods, repoId: number, index: number): Promise<IssueRow | undefined> {
   const row = await db.maybeOne(sql.type(issueRow)`SELECT ${ISSUE_COLUMNS} FROM issues i WHERE i.repo_id = ${repoId} AND i.index = ${index}`);
@@ -167,6 +169,7 @@ function issueOf(row: IssueRow, labels: Label[], milestone: Milestone | undefine
     pinOrder: row.pin_order,
     originalAuthor: row.original_author,
     originalAuthorId: row.original_author_id,
+    pullMergedAt: row.pull_merged_at ?? undefined,
   };
 }
 
@@ -199,6 +202,7 @@ const ISSUE_SHAPE = {
   created: isDate,
   updated: isDate,
   closed_at: nullable(isDate),
+  pull_merged_at: nullable(isDate),
 };
 // Compile-time: the shape checks exactly the columns `issueRow` declares, with the same types.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -88,6 +88,8 @@ export interface Issue {
   pinOrder: number;
   originalAuthor: string;
   originalAuthorId: number;
+  /** A pull request's merge time; unset for issues and for pull requests not merged (Gitea's pull_request.merged). */
+  pullMergedAt?: Date | undefined;
 }
 
 /** IssueFilter is what Gitea's issue lists filter on (ListIssues and SearchIssues share it). */
@@ -1261,6 +1263,7 @@ function createBaseIssue(): Issue {
     pinOrder: 0,
     originalAuthor: "",
     originalAuthorId: 0,
+    pullMergedAt: undefined,
   };
 }
 
@@ -1338,6 +1341,9 @@ export const Issue: MessageFns<Issue> = {
     }
     if (message.originalAuthorId !== 0) {
       writer.uint32(184).int64(message.originalAuthorId);
+    }
+    if (message.pullMergedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.pullMergedAt), writer.uint32(194).fork()).join();
     }
     return writer;
   },
@@ -1549,6 +1555,14 @@ export const Issue: MessageFns<Issue> = {
             message.originalAuthorId = longToNumber(reader.int64());
             continue;
           }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.pullMergedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1640,6 +1654,11 @@ export const Issue: MessageFns<Issue> = {
         : isSet(object.original_author_id)
         ? globalThis.Number(object.original_author_id)
         : 0,
+      pullMergedAt: isSet(object.pullMergedAt)
+        ? fromJsonTimestamp(object.pullMergedAt)
+        : isSet(object.pull_merged_at)
+        ? fromJsonTimestamp(object.pull_merged_at)
+        : undefined,
     };
   },
 
@@ -1714,6 +1733,9 @@ export const Issue: MessageFns<Issue> = {
     if (message.originalAuthorId !== 0) {
       obj.originalAuthorId = Math.round(message.originalAuthorId);
     }
+    if (message.pullMergedAt !== undefined) {
+      obj.pullMergedAt = message.pullMergedAt.toISOString();
+    }
     return obj;
   },
 
@@ -1747,6 +1769,7 @@ export const Issue: MessageFns<Issue> = {
     message.pinOrder = object.pinOrder ?? 0;
     message.originalAuthor = object.originalAuthor ?? "";
     message.originalAuthorId = object.originalAuthorId ?? 0;
+    message.pullMergedAt = object.pullMergedAt ?? undefined;
     return message;
   },
 };
