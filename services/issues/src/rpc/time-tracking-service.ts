@@ -13,7 +13,7 @@
  *   seconds (at least 1: a time is never 0); starting one stops the user's stopwatch on any other issue.
  */
 import type { DatabaseTransactionConnection } from '@cairn/db';
-import type { Issue, TimeTrackingServiceService } from '@cairn/proto/cairn/issues/v1/issues_service';
+import type { Issue, RepoScope, TimeTrackingServiceService } from '@cairn/proto/cairn/issues/v1/issues_service';
 import { type AsyncServiceOf, CairnError, type Viewer, viewerFromActor } from '@cairn/rpc';
 import { readableIssue } from '../domain/issue-access';
 import { pageWindow } from '../domain/paging';
@@ -130,6 +130,23 @@ export function createTimeTrackingService(context: IssuesContext): AsyncServiceO
     return { row, issue };
   }
 
+  /** What every stopwatch change shares: a signed-in viewer, a repository that takes changes, the issue, one transaction. */
+  function changeStopwatch(
+    scope: RepoScope | undefined,
+    issueIndex: number,
+    change: (tx: DatabaseTransactionConnection, viewerId: number, access: Access, found: { row: IssueRow; issue: Issue }) => Promise<void>,
+  ): Promise<Record<string, never>> {
+    const access = accessOf(scope);
+    const viewerId = requireSignedIn(access);
+    requireNotArchived(access);
+    return guard(() =>
+      db.pool.transaction(async (tx) => {
+        await change(tx, viewerId, access, await stopwatchIssue(tx, access, issueIndex));
+        return {};
+      }),
+    );
+  }
+
   /** Turns a removed stopwatch into the time it measured, and says so. */
   async function finishStopwatch(tx: DatabaseTransactionConnection, actorId: number, stopwatch: DeletedStopwatchRow, issue: Issue, repoPrivate: boolean): Promise<void> {
     const row = await insertTrackedTime(tx, { issueId: stopwatch.issue_id, repoId: stopwatch.repo_id, userId: stopwatch.user_id, time: stopwatch.elapsed });
@@ -243,59 +260,35 @@ export function createTimeTrackingService(context: IssuesContext): AsyncServiceO
       );
     },
 
-    async startStopwatch(request) {
-      const access = accessOf(request.scope);
-      const viewerId = requireSignedIn(access);
-      requireNotArchived(access);
-      return guard(() =>
-        db.pool.transaction(async (tx) => {
-          const { row, issue } = await stopwatchIssue(tx, access, request.issueIndex);
-          const started = await insertStopwatch(tx, viewerId, { id: row.id, repoId: row.repo_id });
-          if (started === undefined) throw CairnError.exists(STOPWATCH_EXISTS_MESSAGE, { reason: 'stopwatch_exists' });
-          // Gitea keeps one stopwatch running per user: the others stop, leaving their times.
-          const others = await deleteOtherStopwatches(tx, viewerId, row.id);
-          const otherIssues = await toIssues(tx, await findIssuesByIds(tx, others.map((other) => other.issue_id)));
-          for (const other of others) {
-            const otherIssue = otherIssues.find((candidate) => candidate.id === other.issue_id);
-            if (otherIssue === undefined) throw new Error(`issue ${other.issue_id} of a stopwatch vanished inside its own transaction`);
-            const otherPrivate = other.repo_id === access.repository.id ? access.repository.private : true;
-            await finishStopwatch(tx, viewerId, other, otherIssue, otherPrivate);
-          }
-          await enqueueTimeEvent(tx, 'stopwatch_started', { actorId: viewerId, issue, repoPrivate: access.repository.private });
-          return {};
-        }),
-      );
-    },
+    startStopwatch: (request) =>
+      changeStopwatch(request.scope, request.issueIndex, async (tx, viewerId, access, { row, issue }) => {
+        const started = await insertStopwatch(tx, viewerId, { id: row.id, repoId: row.repo_id });
+        if (started === undefined) throw CairnError.exists(STOPWATCH_EXISTS_MESSAGE, { reason: 'stopwatch_exists' });
+        // Gitea keeps one stopwatch running per user: the others stop, leaving their times.
+        const others = await deleteOtherStopwatches(tx, viewerId, row.id);
+        const otherIssues = await toIssues(tx, await findIssuesByIds(tx, others.map((other) => other.issue_id)));
+        for (const other of others) {
+          const otherIssue = otherIssues.find((candidate) => candidate.id === other.issue_id);
+          if (otherIssue === undefined) throw new Error(`issue ${other.issue_id} of a stopwatch vanished inside its own transaction`);
+          const otherPrivate = other.repo_id === access.repository.id ? access.repository.private : true;
+          await finishStopwatch(tx, viewerId, other, otherIssue, otherPrivate);
+        }
+        await enqueueTimeEvent(tx, 'stopwatch_started', { actorId: viewerId, issue, repoPrivate: access.repository.private });
+      }),
 
-    async stopStopwatch(request) {
-      const access = accessOf(request.scope);
-      const viewerId = requireSignedIn(access);
-      requireNotArchived(access);
-      return guard(() =>
-        db.pool.transaction(async (tx) => {
-          const { row, issue } = await stopwatchIssue(tx, access, request.issueIndex);
-          const stopped = await deleteStopwatch(tx, viewerId, row.id);
-          if (stopped === undefined) throw CairnError.precondition(NO_STOPWATCH_TO_STOP_MESSAGE, { reason: 'no_stopwatch' });
-          await finishStopwatch(tx, viewerId, stopped, issue, access.repository.private);
-          return {};
-        }),
-      );
-    },
+    stopStopwatch: (request) =>
+      changeStopwatch(request.scope, request.issueIndex, async (tx, viewerId, access, { row, issue }) => {
+        const stopped = await deleteStopwatch(tx, viewerId, row.id);
+        if (stopped === undefined) throw CairnError.precondition(NO_STOPWATCH_TO_STOP_MESSAGE, { reason: 'no_stopwatch' });
+        await finishStopwatch(tx, viewerId, stopped, issue, access.repository.private);
+      }),
 
-    async cancelStopwatch(request) {
-      const access = accessOf(request.scope);
-      const viewerId = requireSignedIn(access);
-      requireNotArchived(access);
-      return guard(() =>
-        db.pool.transaction(async (tx) => {
-          const { row, issue } = await stopwatchIssue(tx, access, request.issueIndex);
-          const cancelled = await deleteStopwatch(tx, viewerId, row.id);
-          if (cancelled === undefined) throw CairnError.precondition(NO_STOPWATCH_TO_CANCEL_MESSAGE, { reason: 'no_stopwatch' });
-          await enqueueTimeEvent(tx, 'stopwatch_cancelled', { actorId: viewerId, issue, repoPrivate: access.repository.private });
-          return {};
-        }),
-      );
-    },
+    cancelStopwatch: (request) =>
+      changeStopwatch(request.scope, request.issueIndex, async (tx, viewerId, access, { row, issue }) => {
+        const cancelled = await deleteStopwatch(tx, viewerId, row.id);
+        if (cancelled === undefined) throw CairnError.precondition(NO_STOPWATCH_TO_CANCEL_MESSAGE, { reason: 'no_stopwatch' });
+        await enqueueTimeEvent(tx, 'stopwatch_cancelled', { actorId: viewerId, issue, repoPrivate: access.repository.private });
+      }),
 
     async listStopwatches(request) {
       const userId = signedInViewer(viewerFromActor(request.viewer));

@@ -292,40 +292,24 @@ export function registerTimeTrackingRoutes(api: ApiRegistry): void {
     },
   });
 
-  const stopwatch = { ...changeOnIssue, errors: STOPWATCH_ERRORS } as const;
-  api.route({
-    ...stopwatch,
-    method: 'post',
-    path: '/repos/{owner}/{repo}/issues/{index}/stopwatch/start',
-    operationId: 'issueStartStopWatch',
-    handler: (ctx) =>
-      answering(async () => {
-        await ctx.services.clients.timeTracking.startStopwatch({ scope: repoScopeOf(ctx), issueIndex: issueIndexOf(ctx) });
-        return { status: 201 };
-      }, true),
-  });
-
-  api.route({
-    ...stopwatch,
-    method: 'post',
-    path: '/repos/{owner}/{repo}/issues/{index}/stopwatch/stop',
-    operationId: 'issueStopStopWatch',
-    handler: (ctx) =>
-      answering(async () => {
-        await ctx.services.clients.timeTracking.stopStopwatch({ scope: repoScopeOf(ctx), issueIndex: issueIndexOf(ctx) });
-        return { status: 201 };
-      }, true),
-  });
-
-  api.route({
-    ...stopwatch,
-    method: 'delete',
-    path: '/repos/{owner}/{repo}/issues/{index}/stopwatch/delete',
-    operationId: 'issueDeleteStopWatch',
-    handler: (ctx) =>
-      answering(async () => {
-        await ctx.services.clients.timeTracking.cancelStopwatch({ scope: repoScopeOf(ctx), issueIndex: issueIndexOf(ctx) });
-        return noContent();
-      }, true),
-  });
+  // Start and stop answer 201 without a body, delete 204 (Gitea's issue_stopwatch.go).
+  const stopwatchRoutes = [
+    { method: 'post', path: 'start', operationId: 'issueStartStopWatch', rpc: 'startStopwatch', status: 201 },
+    { method: 'post', path: 'stop', operationId: 'issueStopStopWatch', rpc: 'stopStopwatch', status: 201 },
+    { method: 'delete', path: 'delete', operationId: 'issueDeleteStopWatch', rpc: 'cancelStopwatch', status: 204 },
+  ] as const;
+  for (const { method, path, operationId, rpc, status } of stopwatchRoutes) {
+    api.route({
+      ...changeOnIssue,
+      errors: STOPWATCH_ERRORS,
+      method,
+      path: `/repos/{owner}/{repo}/issues/{index}/stopwatch/${path}`,
+      operationId,
+      handler: (ctx) =>
+        answering(async () => {
+          await ctx.services.clients.timeTracking[rpc]({ scope: repoScopeOf(ctx), issueIndex: issueIndexOf(ctx) });
+          return { status };
+        }, true),
+    });
+  }
 }
