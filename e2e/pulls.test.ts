@@ -319,10 +319,19 @@ describe('pull requests', () => {
 
     const asked = await call<Pull & { requested_reviewers: Array<{ login: string }> }>('GET', `/repos/alice/demo/pulls/${created.number}`, bob());
     expect(asked.body.requested_reviewers.map((user) => user.login)).toEqual(['carol']);
+    // Issue search's review_requested finds it for carol (and for nobody else), until she reviews it.
+    const requestedOf = async (auth: Record<string, string>) => {
+      const found = await call<Array<{ number: number }>>('GET', '/repos/issues/search?type=pulls&review_requested=true', auth);
+      expect(found.status).toBe(200);
+      return found.body.map((issue) => issue.number);
+    };
+    expect(await requestedOf(carol())).toEqual([created.number]);
+    expect(await requestedOf(bob())).toEqual([]);
 
     const approved = await call<Review>('POST', `/repos/alice/demo/pulls/${created.number}/reviews`, carol(), { event: 'APPROVED', body: 'fine' });
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ state: 'APPROVED', dismissed: false, user: { login: 'carol' } });
+    expect(await requestedOf(carol())).toEqual([]);
     // The poster may not approve their own pull request.
     const own = await call<{ message: string }>('POST', `/repos/alice/demo/pulls/${created.number}/reviews`, alice(), { event: 'APPROVED' });
     expect(own.status).toBe(422);

@@ -58,6 +58,8 @@ const NULLABLE: Record<string, string[]> = {
   Issue: ['milestone', 'assignee', 'assignees', 'closed_at', 'due_date', 'pull_request'],
   // A pull request's issue fields as for issues, and its merge fields until it is merged.
   PullRequest: ['milestone', 'assignee', 'assignees', 'closed_at', 'due_date', 'merged_at', 'merge_commit_sha', 'merged_by'],
+  // An issue's pull-request summary until the pull request is merged (Go's *time.Time).
+  PullRequestMeta: ['merged_at'],
   // A head repository that is gone (or that the caller may not read).
   PRBranchInfo: ['repo'],
   // Reviews by users (no team), review comments nobody resolved.
