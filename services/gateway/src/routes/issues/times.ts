@@ -131,6 +131,23 @@ async function readableRepositories<B>(
   return { readable, repositories, coversAll };
 }
 
+/** An issue's times (`issueIndex` > 0) or the repository's, with the `user`, `since` and `before` filters. */
+async function listTimes<B>(ctx: ApiContext<B>, issueIndex: number): Promise<ApiReply> {
+  const userId = await queryUserId(ctx);
+  const { before, since } = queryBeforeSince(ctx.query);
+  const { times, total } = await ctx.services.clients.timeTracking.listTrackedTimes({
+    scope: repoScopeOf(ctx),
+    issueIndex,
+    userId,
+    since,
+    before,
+    page: pageOf(ctx),
+    userFilterNeedsAdmin: false,
+  });
+  ctx.setTotalCount(total);
+  return json(200, await toApiTrackedTimes(ctx.services, ctx.viewer, times, thisRepository(ctx)));
+}
+
 export function registerTimeTrackingRoutes(api: ApiRegistry): void {
   // Gitea's issue routes: repoAssignment (404 when the repository is hidden), the issue's unit checked by the service.
   const onIssue = { scope: 'issue', auth: 'required', repo: { mode: 'read' } } as const;
@@ -145,21 +162,7 @@ export function registerTimeTrackingRoutes(api: ApiRegistry): void {
     method: 'get',
     path: '/repos/{owner}/{repo}/issues/{index}/times',
     operationId: 'issueTrackedTimes',
-    handler: async (ctx) => {
-      const userId = await queryUserId(ctx);
-      const { before, since } = queryBeforeSince(ctx.query);
-      const { times, total } = await ctx.services.clients.timeTracking.listTrackedTimes({
-        scope: repoScopeOf(ctx),
-        issueIndex: issueIndexOf(ctx),
-        userId,
-        since,
-        before,
-        page: pageOf(ctx),
-        userFilterNeedsAdmin: false,
-      });
-      ctx.setTotalCount(total);
-      return json(200, await toApiTrackedTimes(ctx.services, ctx.viewer, times, thisRepository(ctx)));
-    },
+    handler: (ctx) => listTimes(ctx, issueIndexOf(ctx)),
   });
 
   api.route({
@@ -225,21 +228,7 @@ export function registerTimeTrackingRoutes(api: ApiRegistry): void {
     method: 'get',
     path: '/repos/{owner}/{repo}/times',
     operationId: 'repoTrackedTimes',
-    handler: async (ctx) => {
-      const userId = await queryUserId(ctx);
-      const { before, since } = queryBeforeSince(ctx.query);
-      const { times, total } = await ctx.services.clients.timeTracking.listTrackedTimes({
-        scope: repoScopeOf(ctx),
-        issueIndex: 0,
-        userId,
-        since,
-        before,
-        page: pageOf(ctx),
-        userFilterNeedsAdmin: false,
-      });
-      ctx.setTotalCount(total);
-      return json(200, await toApiTrackedTimes(ctx.services, ctx.viewer, times, thisRepository(ctx)));
-    },
+    handler: (ctx) => listTimes(ctx, 0),
   });
 
   api.route({
