@@ -6,39 +6,11 @@
  * accepted once it does; reviews with dismissal and undismissal; required approvals and the admin override; and bad
  * input (unknown style, head equal to base, missing branches, merging twice) answered with Gitea's 4xx.
  */
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { ApiResponse } from './support/client';
-import { type Fixture, USER_PASSWORD, startFixture } from './support/fixture';
+import { type Pull, type PullWork, pullWork } from './support/pull-work';
+import { type Fixture, startFixture } from './support/fixture';
 
 jest.setTimeout(240_000);
 
-interface BranchInfo {
-  label: string;
-  ref: string;
-  sha: string;
-  repo_id: number;
-  repo: { full_name: string } | null;
-}
-interface Pull {
-  id: number;
-  number: number;
-  title: string;
-  state: string;
-  mergeable: boolean;
-  merged: boolean;
-  merge_commit_sha: string | null;
-  merged_by: { login: string } | null;
-  base: BranchInfo;
-  head: BranchInfo;
-  merge_base: string;
-  additions?: number;
-  deletions?: number;
-  changed_files?: number;
-  user: { login: string };
-}
 interface ChangedFile {
   filename: string;
   status: string;
@@ -54,19 +26,10 @@ interface Review {
   dismissed: boolean;
   user: { login: string };
 }
-interface Branch {
-  commit: { id: string };
-}
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 describe('pull requests', () => {
   let fixture: Fixture;
-  let scratch: string;
-  let gitEnv: NodeJS.ProcessEnv;
+  let w: PullWork;
   /** alice's clone of alice/demo. */
   let work: string;
 
@@ -74,97 +37,24 @@ describe('pull requests', () => {
   const carol = () => fixture.as('carol');
   const bob = () => fixture.as('bob');
 
-  function call<T = unknown>(method: string, apiPath: string, headers?: Record<string, string>, body?: unknown): Promise<ApiResponse<T>> {
-    return fixture.api.request<T>(method, `/api/v1${apiPath}`, { headers, body });
-  }
-
-  function remote(repo: string, user: string): string {
-    const url = new URL(`${fixture.instance.httpUrl}/${repo}.git`);
-    url.username = user;
-    url.password = USER_PASSWORD;
-    return url.toString();
-  }
-
-  function git(args: string[], cwd: string): Promise<Run> {
-    return new Promise((resolve) => {
-      execFile('git', args, { cwd, env: gitEnv, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-        resolve({ code, stdout: stdout.toString(), stderr: stderr.toString() });
-      });
-    });
-  }
-
-  async function gitOk(args: string[], cwd: string): Promise<string> {
-    const result = await git(args, cwd);
-    if (result.code !== 0) throw new Error(`git ${args.join(' ')} failed (${result.code}):\n${result.stderr}`);
-    return result.stdout.trim();
-  }
-
-  async function commitFile(cwd: string, file: string, text: string, message = `change ${file}`): Promise<string> {
-    fs.writeFileSync(path.join(cwd, file), text);
-    await gitOk(['add', '--', file], cwd);
-    await gitOk(['commit', '--quiet', '--message', message], cwd);
-    return gitOk(['rev-parse', 'HEAD'], cwd);
-  }
-
-  /** A new branch `name` from the current main of alice/demo with one commit writing `file`, pushed; its head. */
-  async function pushBranch(name: string, file: string, text: string, cwd = work, from = 'origin/main'): Promise<string> {
-    await gitOk(['fetch', '--quiet', 'origin'], cwd);
-    await gitOk(['checkout', '--quiet', '-B', name, from], cwd);
-    const sha = await commitFile(cwd, file, text);
-    await gitOk(['push', '--quiet', 'origin', `${name}:${name}`], cwd);
-    return sha;
-  }
-
-  async function mainHead(repo = 'alice/demo'): Promise<string> {
-    const branch = await call<Branch>('GET', `/repos/${repo}/branches/main`, alice());
-    expect(branch.status).toBe(200);
-    return branch.body.commit.id;
-  }
-
-  async function createPull(head: string, title: string, headers = alice(), base = 'main'): Promise<Pull> {
-    const created = await call<Pull>('POST', '/repos/alice/demo/pulls', headers, { head, base, title, body: `${title} body` });
-    if (created.status !== 201) throw new Error(`create ${head}: ${created.status} ${JSON.stringify(created.body)}`);
-    return created.body;
-  }
-
-  /** The pull request once its mergeability is worked out (a new one starts in "checking"). */
-  async function settled(index: number, want: (pull: Pull) => boolean): Promise<Pull> {
-    let last: Pull | undefined;
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const got = await call<Pull>('GET', `/repos/alice/demo/pulls/${index}`, alice());
-      expect(got.status).toBe(200);
-      last = got.body;
-      if (want(last)) return last;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`pull request ${index} did not settle: ${JSON.stringify(last)}`);
-  }
+  const call: PullWork['call'] = (...args) => w.call(...args);
+  const gitOk = (args: string[], cwd: string) => w.gitOk(args, cwd);
+  const commitFile = (cwd: string, file: string, text: string) => w.commitFile(cwd, file, text);
+  const pushBranch = (name: string, file: string, text: string, cwd = work) => w.pushBranch(cwd, name, file, text);
+  const mainHead = () => w.branchHead('alice/demo', 'main', alice());
+  const createPull = (head: string, title: string, headers = alice()) => w.createPull('alice/demo', head, title, headers);
+  const settled = (index: number, want: (pull: Pull) => boolean) => w.settled('alice/demo', index, alice(), want);
 
   beforeAll(async () => {
     fixture = await startFixture('e2e_pulls', ['alice', 'bob', 'carol']);
+    w = await pullWork(fixture);
     expect((await call('POST', '/user/repos', alice(), { name: 'demo', auto_init: true })).status).toBe(201);
     expect((await call('PUT', '/repos/alice/demo/collaborators/carol', alice(), { permission: 'write' })).status).toBe(204);
-    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-pulls-'));
-    const home = path.join(scratch, 'home');
-    fs.mkdirSync(home);
-    gitEnv = {
-      PATH: process.env.PATH,
-      HOME: home,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_AUTHOR_NAME: 'Alice',
-      GIT_AUTHOR_EMAIL: 'alice@example.com',
-      GIT_COMMITTER_NAME: 'Alice',
-      GIT_COMMITTER_EMAIL: 'alice@example.com',
-    };
-    await gitOk(['config', '--global', 'init.defaultBranch', 'main'], scratch);
-    work = path.join(scratch, 'alice');
-    await gitOk(['clone', '--quiet', remote('alice/demo', 'alice'), work], scratch);
+    work = await w.clone('alice/demo', 'alice', 'alice');
   });
 
   afterAll(async () => {
-    if (scratch !== undefined) fs.rmSync(scratch, { recursive: true, force: true });
+    w?.cleanUp();
     await fixture?.stop();
   });
 
@@ -288,8 +178,7 @@ describe('pull requests', () => {
 
   it('opens and merges a pull request from a fork', async () => {
     expect((await call('POST', '/repos/alice/demo/forks', bob(), {})).status).toBe(202);
-    const forkWork = path.join(scratch, 'bob');
-    await gitOk(['clone', '--quiet', remote('bob/demo', 'bob'), forkWork], scratch);
+    const forkWork = await w.clone('bob/demo', 'bob', 'bob');
     const head = await pushBranch('topic', 'topic.txt', 'from the fork\n', forkWork);
     const created = await createPull('bob:topic', 'From the fork', bob());
     expect(created.head).toMatchObject({ label: 'topic', ref: 'topic', sha: head, repo: { full_name: 'bob/demo' } });
