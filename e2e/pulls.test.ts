@@ -1,8 +1,8 @@
 /**
  * Pull requests end to end on the built supervisor, with branches made by real `git push` over smart HTTP and every
  * API answer checked against Gitea's description: same-repository and fork pull requests, their files, commits,
- * diff and patch; a clean merge in every style (the base branch moving to the merge commit); a conflict refused
- * with Gitea's 405 `Please try again later`; the manual merge refused while the repository does not allow it and
+ * diff and patch; a clean merge in every style (the base branch moving to the merge commit) (conflicts, status checks
+ * and signing have their own files); the manual merge refused while the repository does not allow it and
  * accepted once it does; reviews with dismissal and undismissal; required approvals and the admin override; and bad
  * input (unknown style, head equal to base, missing branches, merging twice) answered with Gitea's 4xx.
  */
@@ -142,20 +142,6 @@ describe('pull requests', () => {
     expect(file.status).toBe(200);
     // Merging twice is refused.
     expect((await call('POST', `/repos/alice/demo/pulls/${created.number}/merge`, carol(), { do: style })).status).toBe(405);
-  });
-
-  it("refuses to merge a conflicting pull request with Gitea's 405 `Please try again later`", async () => {
-    await pushBranch('conflicting', 'shared.txt', 'from the branch\n');
-    // main changes the same file meanwhile.
-    await gitOk(['checkout', '--quiet', '-B', 'main', 'origin/main'], work);
-    await commitFile(work, 'shared.txt', 'from main\n');
-    await gitOk(['push', '--quiet', 'origin', 'main'], work);
-    const created = await createPull('conflicting', 'Conflicts');
-    const pull = await settled(created.number, (p) => !p.mergeable);
-    expect(pull.mergeable).toBe(false);
-    const merged = await call<{ message: string }>('POST', `/repos/alice/demo/pulls/${created.number}/merge`, alice(), { do: 'merge' });
-    expect(merged.status).toBe(405);
-    expect(merged.body.message).toBe('Please try again later');
   });
 
   it('refuses the manual merge while the repository does not allow it, and accepts it once it does', async () => {

@@ -109,6 +109,18 @@ describe('defaults', () => {
         disableStars: false,
         forcePrivate: false,
         maxCreationLimit: -1,
+        issue: { maxPinned: 3 },
+        signing: {
+          signingKey: 'default',
+          signingName: '',
+          signingEmail: '',
+          format: 'openpgp',
+          merges: ['pubkey', 'twofa', 'basesigned', 'commitssigned'],
+          defaultTrustModel: 'collaborator',
+          home: path.join(cwd, 'data', 'home'),
+          gnupgHome: path.join(cwd, 'data', 'home', '.gnupg'),
+        },
+        pullRequest: { addCoCommitterTrailers: true },
       },
       migrations: { allowedDomains: [], blockedDomains: [], allowLocalnetworks: false },
       mirror: { enabled: true, minInterval: 600_000, defaultInterval: 28_800_000 },
@@ -314,6 +326,7 @@ describe('file settings', () => {
         'ENABLED = false',
         '[repository.pull-request]',
         'DEFAULT_MERGE_STYLE = merge',
+        'ADD_CO_COMMITTER_TRAILERS = false',
         '[repository.signing]',
         'DEFAULT_TRUST_MODEL = committer',
         '[oauth2]',
@@ -324,10 +337,68 @@ describe('file settings', () => {
     expect(config.database.url).toBe('postgres://gitea:s3cr%23t@127.0.0.1:5432/gitea');
     expect(config.server.rootUrl).toBe('https://git.example.com/');
     expect(config.service.noReplyAddress).toBe('noreply.localhost');
+    expect(config.repository.pullRequest.addCoCommitterTrailers).toBe(false);
   });
 
   it('derives [service] NO_REPLY_ADDRESS from [server] DOMAIN when unset', () => {
     expect(load('[server]\nDOMAIN = git.example.com\n').config.service.noReplyAddress).toBe('noreply.git.example.com');
+  });
+});
+
+describe('[repository.signing]', () => {
+  it('reads the key, the signer, MERGES and the trust model, and accepts Gitea\'s other signing keys silently', () => {
+    const { config, warnings } = load(
+      [
+        '[repository.signing]',
+        'SIGNING_KEY = 6522D8594AC6BB6792DF2F1995FD1BFAD9B3C34A',
+        'SIGNING_NAME = Cairn',
+        'SIGNING_EMAIL = cairn@example.com',
+        'SIGNING_FORMAT = OpenPGP',
+        'MERGES = Approved, headsigned , approved',
+        'DEFAULT_TRUST_MODEL = CollaboratorCommitter',
+        'INITIAL_COMMIT = always',
+        'CRUD_ACTIONS = pubkey, twofa, parentsigned',
+        'WIKI = never',
+        'TRUSTED_SSH_KEYS =',
+      ].join('\n'),
+    );
+    expect(warnings).toEqual([]);
+    expect(config.repository.signing).toMatchObject({
+      signingKey: '6522D8594AC6BB6792DF2F1995FD1BFAD9B3C34A',
+      signingName: 'Cairn',
+      signingEmail: 'cairn@example.com',
+      format: 'openpgp',
+      merges: ['approved', 'headsigned'],
+      defaultTrustModel: 'collaboratorcommitter',
+    });
+  });
+
+  it('lets the first never or always replace the MERGES list, as Gitea, and reads "default" as collaborator', () => {
+    const signing = (ini: string) => load(`[repository.signing]\n${ini}\n`).config.repository.signing;
+    expect(signing('MERGES = pubkey, always, never').merges).toEqual(['always']);
+    expect(signing('MERGES = never, always').merges).toEqual(['never']);
+    expect(signing('MERGES = ,').merges).toEqual(['never']);
+    expect(signing('DEFAULT_TRUST_MODEL = default').defaultTrustModel).toBe('collaborator');
+    expect(signing('SIGNING_KEY = none').signingKey).toBe('none');
+  });
+
+  it('finds the GnuPG home under the work directory\'s git home unless GNUPGHOME is set', () => {
+    const { config } = load(undefined, { CAIRN_WORK_DIR: 'work', GNUPGHOME: 'keys' });
+    expect(config.repository.signing.home).toBe(path.join(config.workDir, 'home'));
+    expect(config.repository.signing.gnupgHome).toBe(path.join(path.dirname(config.workDir), 'keys'));
+  });
+
+  it('stops start-up for an unknown MERGES rule, an ssh SIGNING_FORMAT or an unknown trust model, naming the key', () => {
+    const merges = configError(() => load('[repository.signing]\nMERGES = pubkey, sometimes\n'));
+    expect(merges.key).toBe('repository.signing.MERGES');
+    expect(merges.message).toContain('[repository.signing] MERGES');
+    expect(merges.message).toContain('expected a comma-separated list of never, always, pubkey, twofa, approved, basesigned, headsigned, commitssigned');
+    const fromEnv = configError(() => load(undefined, { CAIRN__repository_0X2E_signing__MERGES: 'parentsigned' }));
+    expect(fromEnv.message).toContain('CAIRN__repository_0X2E_signing__MERGES');
+    const format = configError(() => load('[repository.signing]\nSIGNING_FORMAT = ssh\n'));
+    expect(format.key).toBe('repository.signing.SIGNING_FORMAT');
+    expect(format.message).toContain('ssh signing is not supported');
+    expect(configError(() => load('[repository.signing]\nDEFAULT_TRUST_MODEL = everyone\n')).key).toBe('repository.signing.DEFAULT_TRUST_MODEL');
   });
 });
 
@@ -643,5 +714,14 @@ describe('[database] from Gitea keys', () => {
 
   it('brackets a bare IPv6 host', () => {
     expect(load('[database]\nDB_TYPE = postgres\nHOST = ::1\n').config.database.url).toBe('postgres://[::1]/gitea');
+  });
+});
+
+describe('[repository.issue]', () => {
+  it('reads MAX_PINNED (default 3) and accepts LOCK_REASONS silently', () => {
+    expect(load().config.repository.issue.maxPinned).toBe(3);
+    const { config, warnings } = load('[repository.issue]\nMAX_PINNED = 5\nLOCK_REASONS = Too heated,Off-topic\n');
+    expect(warnings).toEqual([]);
+    expect(config.repository.issue.maxPinned).toBe(5);
   });
 });

@@ -39,7 +39,9 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const warnings: string[] = [];
   applyEnvOverrides(sections, env, warnings);
   warnings.push(...unknownSettingWarnings(sections, configPath));
-  const config = readSettings(new SettingsReader(sections), { workDir, configPath }, warnings);
+  // gpg's own variable: where the instance's signing key lives when it is not under the work directory.
+  const gnupgHome = nonEmpty(env.GNUPGHOME);
+  const config = readSettings(new SettingsReader(sections), { workDir, configPath, gnupgHome: gnupgHome && path.resolve(cwd, gnupgHome) }, warnings);
   return { config, warnings };
 }
 

@@ -2,13 +2,14 @@
  * Builds the typed CairnConfig from the raw settings: every contract setting with its default
  * (RUN-CONTRACT.md, Gitea's modules/setting/*.go), aliases for Gitea's own spellings, and validation.
  */
+import * as path from 'node:path';
 import { ConfigError } from './errors';
 import { readDatabaseUrl } from './database-url';
 import { readServiceEndpoints } from './endpoints';
 import { DEFAULT_SECTION } from './raw-sections';
 import { resolveRepoUnits } from './repo-units';
 import type { SettingsReader } from './settings-reader';
-import type { CairnConfig } from './types';
+import { type CairnConfig, MERGE_SIGNING_RULES, type MergeSigningRule, TRUST_MODELS } from './types';
 import { type HostPort, formatHostPort, parseBoolean, parseHost, parseHostPort, parseList, parseUrl } from './values';
 
 export const VISIBILITIES = ['public', 'limited', 'private'] as const;
@@ -31,7 +32,7 @@ const NON_NEGATIVE = { min: 0 };
 
 export function readSettings(
   reader: SettingsReader,
-  paths: { workDir: string; configPath: string },
+  paths: { workDir: string; configPath: string; gnupgHome?: string },
   warnings: string[],
 ): CairnConfig {
   const server = readServer(reader);
@@ -112,7 +113,7 @@ export function readSettings(
       disableQueryAuthToken: reader.boolean('security', 'DISABLE_QUERY_AUTH_TOKEN', false),
       minPasswordLength: reader.integer('security', 'MIN_PASSWORD_LENGTH', 8, POSITIVE),
     },
-    repository: readRepository(reader, warnings),
+    repository: readRepository(reader, paths, warnings),
     migrations: {
       allowedDomains: reader.list('migrations', 'ALLOWED_DOMAINS', [], { lowerCase: true }),
       blockedDomains: reader.list('migrations', 'BLOCKED_DOMAINS', [], { lowerCase: true }),
@@ -198,7 +199,7 @@ function readBus(reader: SettingsReader): CairnConfig['bus'] {
   return { url: servers.join(','), servers };
 }
 
-function readRepository(reader: SettingsReader, warnings: string[]): CairnConfig['repository'] {
+function readRepository(reader: SettingsReader, paths: { workDir: string; gnupgHome?: string }, warnings: string[]): CairnConfig['repository'] {
   // As Gitea: turning off packages or actions disables their unit everywhere.
   const disabledUnits = reader.list('repository', 'DISABLED_REPO_UNITS', []);
   if (!reader.boolean('packages', 'ENABLED', true)) disabledUnits.push('repo.packages');
@@ -222,6 +223,55 @@ function readRepository(reader: SettingsReader, warnings: string[]): CairnConfig
     disableStars: reader.boolean('repository', 'DISABLE_STARS', false),
     forcePrivate: reader.boolean('repository', 'FORCE_PRIVATE', false),
     maxCreationLimit: reader.integer('repository', 'MAX_CREATION_LIMIT', -1, { min: -1 }),
+    issue: { maxPinned: reader.integer('repository.issue', 'MAX_PINNED', 3, NON_NEGATIVE) },
+    signing: readSigning(reader, paths),
+    pullRequest: { addCoCommitterTrailers: reader.boolean('repository.pull-request', 'ADD_CO_COMMITTER_TRAILERS', true) },
+  };
+}
+
+const DEFAULT_MERGE_SIGNING: readonly MergeSigningRule[] = ['pubkey', 'twofa', 'basesigned', 'commitssigned'];
+
+/**
+ * Gitea's signingModeFromStrings for MERGES, strictly: every entry must be a rule (Gitea drops unknown ones
+ * silently; a typo here would quietly change what gets signed). The first "never" or "always" replaces the list.
+ */
+function parseMergeSigningRules(text: string): MergeSigningRule[] | undefined {
+  const rules: MergeSigningRule[] = [];
+  for (const word of parseList(text.toLowerCase())) {
+    const rule = MERGE_SIGNING_RULES.find((candidate) => candidate === word);
+    if (rule === undefined) return undefined;
+    if (rule === 'never' || rule === 'always') return [rule];
+    if (!rules.includes(rule)) rules.push(rule);
+  }
+  return rules.length === 0 ? ['never'] : rules;
+}
+
+/** `[repository.signing]` (Gitea's modules/setting/repository.go Signing), and where gpg finds the key. */
+function readSigning(reader: SettingsReader, paths: { workDir: string; gnupgHome?: string }): CairnConfig['repository']['signing'] {
+  const section = 'repository.signing';
+  reader.parse(
+    section,
+    'SIGNING_FORMAT',
+    'openpgp',
+    (text) => (text.toLowerCase() === 'openpgp' ? 'openpgp' : undefined),
+    'expected openpgp (Cairn signs with OpenPGP keys through gpg only; ssh signing is not supported)',
+  );
+  const home = path.join(paths.workDir, 'home');
+  return {
+    signingKey: reader.string(section, 'SIGNING_KEY', 'default'),
+    signingName: reader.string(section, 'SIGNING_NAME', ''),
+    signingEmail: reader.string(section, 'SIGNING_EMAIL', ''),
+    format: 'openpgp',
+    merges: reader.parse(
+      section,
+      'MERGES',
+      [...DEFAULT_MERGE_SIGNING],
+      parseMergeSigningRules,
+      `expected a comma-separated list of ${MERGE_SIGNING_RULES.join(', ')}`,
+    ),
+    defaultTrustModel: reader.choice(section, 'DEFAULT_TRUST_MODEL', 'collaborator', TRUST_MODELS, { default: 'collaborator' }),
+    home,
+    gnupgHome: paths.gnupgHome ?? path.join(home, '.gnupg'),
   };
 }
 

@@ -19,6 +19,38 @@ export interface ServiceEndpoint {
   addr: string;
 }
 
+/** Gitea's `[repository.signing] MERGES` rules, in the order SignMerge checks them. */
+export const MERGE_SIGNING_RULES = ['never', 'always', 'pubkey', 'twofa', 'approved', 'basesigned', 'headsigned', 'commitssigned'] as const;
+export type MergeSigningRule = (typeof MERGE_SIGNING_RULES)[number];
+
+/** Gitea's trust models (`[repository.signing] DEFAULT_TRUST_MODEL`); "default" reads as "collaborator". */
+export const TRUST_MODELS = ['collaborator', 'committer', 'collaboratorcommitter'] as const;
+export type TrustModel = (typeof TRUST_MODELS)[number];
+
+export interface SigningConfig {
+  /**
+   * `SIGNING_KEY`: "default" (the key named by `user.signingkey` in `<home>/.gitconfig` when `commit.gpgsign` is
+   * true there, as Gitea's git home), "none", or a key id, fingerprint or user id gpg knows. Default "default".
+   */
+  signingKey: string;
+  /** `SIGNING_NAME` / `SIGNING_EMAIL`: the signer's identity with an explicit key (default ""). */
+  signingName: string;
+  signingEmail: string;
+  /** `SIGNING_FORMAT`: only "openpgp" (the default); "ssh" stops start-up. */
+  format: 'openpgp';
+  /**
+   * `MERGES`: when a pull request merge is signed (default pubkey, twofa, basesigned, commitssigned). As Gitea,
+   * a "never" or "always" in the list replaces the whole list by itself (the first one written wins).
+   */
+  merges: MergeSigningRule[];
+  /** `DEFAULT_TRUST_MODEL` (default collaborator): committer models make the signer a signed merge's committer. */
+  defaultTrustModel: TrustModel;
+  /** `<work dir>/home`: git-storage's git home (Gitea's `[git] HOME_PATH`), holding `.gitconfig`. */
+  home: string;
+  /** The GnuPG home gpg signs with: `$GNUPGHOME` when set, else `<home>/.gnupg`. */
+  gnupgHome: string;
+}
+
 export interface CairnConfig {
   /** `CAIRN_WORK_DIR` (default ./data), absolute. */
   workDir: string;
@@ -116,6 +148,20 @@ export interface CairnConfig {
     disableStars: boolean;
     forcePrivate: boolean;
     maxCreationLimit: number; // -1
+    /** `[repository.issue]` (Gitea's Repository.Issue). */
+    issue: {
+      /** `MAX_PINNED`: pinned issues per repository, and as many pinned pull requests (default 3). */
+      maxPinned: number;
+    };
+    /** `[repository.signing]`: the instance's key for the commits Cairn writes (Gitea's Repository.Signing). */
+    signing: SigningConfig;
+    pullRequest: {
+      /**
+       * `[repository.pull-request] ADD_CO_COMMITTER_TRAILERS` (default true): a squash commit whose author (the pull
+       * request's poster) is not its committer (the merger) ends with `Co-authored-by:` and `Co-committed-by:`.
+       */
+      addCoCommitterTrailers: boolean;
+    };
   };
   migrations: {
     /** Host patterns, lower-cased. */

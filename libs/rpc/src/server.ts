@@ -169,6 +169,10 @@ function serveCall(
   const abort = new AbortController();
   const events: NodeJS.EventEmitter = call;
   events.on('cancelled', () => abort.abort());
+  // Under load grpc-js may close a cancelled stream without the 'cancelled' event reaching us first.
+  events.on('close', () => {
+    if (call.cancelled) abort.abort();
+  });
   const pastDeadline = (slackMs = 0) => deadline !== undefined && Date.now() >= deadline.getTime() - slackMs;
   const cancelCode = () => (pastDeadline(DEADLINE_SLACK_MS) ? Code.DEADLINE_EXCEEDED : Code.CANCELLED);
   const ctx: RpcContext = { requestId, metadata: call.metadata, logger: handlerLogger, deadline, signal: abort.signal };

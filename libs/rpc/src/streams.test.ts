@@ -171,7 +171,8 @@ describe('streaming rpcs', () => {
       received.push(item);
       if (received.length === 3) break;
     }
-    await until(() => seen.finallyRan);
+    // The generator's finally and the abort event come from different server callbacks, in either order.
+    await until(() => seen.finallyRan && seen.aborted);
     expect(seen.aborted).toBe(true);
     expect(seen.produced).toBeLessThan(1000000);
     await until(() => rpcLines('Count').at(-1)?.code === 'CANCELLED');
@@ -189,7 +190,7 @@ describe('streaming rpcs', () => {
       })(),
     );
     expect(error.code).toBe(Code.CANCELLED);
-    await until(() => seen.finallyRan);
+    await until(() => seen.finallyRan && seen.aborted);
     expect(seen.aborted).toBe(true);
 
     const early = await streamRejection(client.count('n:1', { signal: AbortSignal.abort() }));

@@ -62,8 +62,8 @@ const NULLABLE: Record<string, string[]> = {
   PullRequestMeta: ['merged_at'],
   // A head repository that is gone (or that the caller may not read).
   PRBranchInfo: ['repo'],
-  // Reviews by users (no team), review comments nobody resolved.
-  PullReview: ['team'],
+  // Reviews by users (no team) and teams' review requests (no user), review comments nobody resolved.
+  PullReview: ['team', 'user'],
   PullReviewComment: ['resolver'],
 };
 
@@ -87,6 +87,8 @@ const NULL_WHEN_EMPTY = [
 const CORRECTED_STATUSES: Record<string, Record<number, number>> = {
   'POST /repos/{owner}/{repo}/tags': { 201: 200 },
   'POST /repos/{owner}/{repo}/transfer': { 201: 202 },
+  // MergePullRequest answers a scheduled merge (`merge_when_checks_succeed`) 201 without a body, undescribed.
+  'POST /repos/{owner}/{repo}/pulls/{index}/merge': { 201: 200 },
 };
 
 /**

@@ -113,6 +113,7 @@ describe('pull-request routes', () => {
       mergedAt: undefined,
       allowMaintainerEdit: false,
       requestedReviewerIds: [],
+      requestedReviewerTeamIds: [],
       ...fields,
     };
   }
@@ -131,6 +132,8 @@ describe('pull-request routes', () => {
       commentsCount: 0,
       submitted: new Date('2025-02-01T00:00:00Z'),
       updated: new Date('2025-02-01T00:00:00Z'),
+      reviewerTeamId: 0,
+      timelineCommentId: 0,
       ...fields,
     };
   }
@@ -390,7 +393,7 @@ describe('pull-request routes', () => {
 
   describe('merging', () => {
     it('merges with the style and the doer as merger, accepting legacy CamelCase keys', async () => {
-      pulls.answers.mergePull = async () => ({ pull: pull(1, { hasMerged: true }) });
+      pulls.answers.mergePull = async () => ({ pull: pull(1, { hasMerged: true }), scheduled: false });
       const res = await call(
         '/api/v1/repos/alice/demo/pulls/1/merge',
         jsonBody('POST', { Do: 'squash', MergeTitleField: ' Squashed ', merge_message_field: 'body', head_commit_id: HEAD_SHA, force_merge: true, delete_branch_after_merge: true }, { Authorization: CAROL }),
@@ -430,6 +433,32 @@ describe('pull-request routes', () => {
         throw new CairnError(Code.ABORTED, 'Merge Conflict Error: a.txt');
       };
       expect((await merge({ do: 'merge' })).status).toBe(409);
+    });
+
+    it('answers a scheduled merge 201 without a body, a second schedule 409, and cancels with DELETE', async () => {
+      const merge = () => call('/api/v1/repos/alice/demo/pulls/1/merge', jsonBody('POST', { Do: 'merge', merge_when_checks_succeed: true }, { Authorization: CAROL }));
+      pulls.answers.mergePull = async () => ({ pull: pull(1), scheduled: true });
+      const scheduled = await merge();
+      expect({ status: scheduled.status, text: scheduled.text }).toEqual({ status: 201, text: '' });
+      expect(pulls.calls<MergePullRequest>('mergePull')[0]).toMatchObject({ mergeWhenChecksSucceed: true, style: 'merge' });
+      pulls.answers.mergePull = async () => {
+        throw CairnError.exists('pull request is already scheduled to auto merge when checks succeed [pull_id: 1]');
+      };
+      expect(await merge()).toMatchObject({ status: 409, body: { message: 'pull request is already scheduled to auto merge when checks succeed [pull_id: 1]' } });
+
+      const cancel = () => call('/api/v1/repos/alice/demo/pulls/1/merge', { method: 'DELETE', headers: { Authorization: CAROL } });
+      pulls.answers.cancelAutoMerge = async () => ({});
+      expect((await cancel()).status).toBe(204);
+      expect(pulls.calls('cancelAutoMerge')).toEqual([expect.objectContaining({ index: 1 })]);
+      pulls.answers.cancelAutoMerge = async () => {
+        throw CairnError.notFound('no scheduled auto merge');
+      };
+      expect((await cancel()).status).toBe(404);
+      pulls.answers.cancelAutoMerge = async () => {
+        throw CairnError.denied('user has no permission to cancel the scheduled auto merge');
+      };
+      expect(await cancel()).toMatchObject({ status: 403, body: { message: 'user has no permission to cancel the scheduled auto merge' } });
+      expect((await call('/api/v1/repos/alice/demo/pulls/1/merge', { method: 'DELETE' })).status).toBe(401);
     });
 
     it('says 204 for a merged pull request and 404 for one that is not', async () => {
@@ -597,6 +626,7 @@ describe('pull-request routes', () => {
             diffHunk: '@@ -1 +1 @@',
             created: new Date('2025-02-01T00:00:00Z'),
             updated: new Date('2025-02-01T00:00:00Z'),
+            resolverId: 0,
           },
         ],
       });

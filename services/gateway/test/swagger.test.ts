@@ -254,6 +254,7 @@ describe('API description', () => {
         'GET /repos/{owner}/{repo}/pulls/{base}/{head}',
         'GET /repos/{owner}/{repo}/pulls/{index}/merge',
         'POST /repos/{owner}/{repo}/pulls/{index}/merge',
+        'DELETE /repos/{owner}/{repo}/pulls/{index}/merge',
         'POST /repos/{owner}/{repo}/pulls/{index}/requested_reviewers',
         'DELETE /repos/{owner}/{repo}/pulls/{index}/requested_reviewers',
         'GET /repos/{owner}/{repo}/pulls/{index}/reviews',
@@ -264,6 +265,15 @@ describe('API description', () => {
         'GET /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments',
         'POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/dismissals',
         'POST /repos/{owner}/{repo}/pulls/{index}/reviews/{id}/undismissals',
+        'POST /repos/{owner}/{repo}/pulls/comments/{id}/resolve',
+        'POST /repos/{owner}/{repo}/pulls/comments/{id}/unresolve',
+        'POST /repos/{owner}/{repo}/issues/{index}/pin',
+        'DELETE /repos/{owner}/{repo}/issues/{index}/pin',
+        'PATCH /repos/{owner}/{repo}/issues/{index}/pin/{position}',
+        'GET /repos/{owner}/{repo}/issues/pinned',
+        'GET /repos/{owner}/{repo}/pulls/pinned',
+        'GET /repos/{owner}/{repo}/new_pin_allowed',
+        'POST /repos/{owner}/{repo}/pulls/{index}/update',
       ].sort(),
     );
   });

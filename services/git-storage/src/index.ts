@@ -10,6 +10,7 @@ import { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_se
 import { createRpcClient } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { GIT_STREAM, GIT_SUBJECTS } from './events/subjects';
+import { createInstanceSigning } from './git/signing';
 import { startHookServer } from './push/hook-server';
 import { createGitStorageServer } from './server';
 
@@ -35,6 +36,9 @@ export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger, bus } = options;
   const root = path.join(config.workDir, 'repositories');
   await mkdir(root, { recursive: true });
+  // The git home (Gitea's `[git] HOME_PATH`): its .gitconfig names the key for SIGNING_KEY = default.
+  await mkdir(config.repository.signing.home, { recursive: true });
+  const signing = createInstanceSigning(config.repository.signing);
   return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA }, async ({ db, onStop }) => {
     // Connects on its first call (a protected push checking commit signatures).
     const gpgKeys = createRpcClient(GpgKeyServiceService, { target: config.services.accounts.addr, service: 'accounts', logger });
@@ -47,6 +51,6 @@ export async function start(options: StartOptions): Promise<RunningService> {
     onStop(() => hooks.stop());
     // `[api] DEFAULT_MAX_BLOB_SIZE = 0` only hides content in Gitea's reads; it must not refuse every written file.
     const maxFileSize = config.api.defaultMaxBlobSize > 0 ? config.api.defaultMaxBlobSize : undefined;
-    return createGitStorageServer({ root, db, logger, gpgKeys, maxFileSize }, hooks, logger);
+    return createGitStorageServer({ root, db, logger, gpgKeys, signing, maxFileSize }, hooks, logger);
   });
 }

@@ -177,6 +177,7 @@ describe('verification', () => {
         const keys = request.emails.filter((email) => email.toLowerCase() === 'cid@example.com');
         return { keys: keys.map((email) => ({ email, userId: 42, publicKey, keyIds: [keyring.listKey(signer).keyId] })) };
       },
+      listGpgKeys: () => Promise.reject(new Error('not asked here')),
     };
   });
 
@@ -204,8 +205,15 @@ describe('verification', () => {
     const { commits } = await listCommits(repo, { withVerification: true });
     expect(asked).toEqual([{ emails: ['cid@example.com', 'eve@example.com'] }]);
     const bySha = new Map(commits.map((commit) => [commit.sha, commit.verification]));
-    const none = { signerEmail: '', signerUserId: 0, keyId: '' };
-    expect(bySha.get(good)).toEqual({ verified: true, reason: '', signerEmail: 'cid@example.com', signerUserId: 42, keyId: keyring.listKey(signer).keyId });
+    const none = { signerEmail: '', signerUserId: 0, keyId: '', signerName: '' };
+    expect(bySha.get(good)).toEqual({
+      verified: true,
+      reason: '',
+      signerEmail: 'cid@example.com',
+      signerUserId: 42,
+      keyId: keyring.listKey(signer).keyId,
+      signerName: '',
+    });
     expect(bySha.get(foreign)).toEqual({ verified: false, reason: 'gpg.error.no_gpg_keys_found', ...none });
     expect(bySha.get(unknown)).toEqual({ verified: false, reason: 'gpg.error.no_gpg_keys_found', ...none });
     expect(bySha.get(garbled)).toEqual({ verified: false, reason: 'gpg.error.extract_sign', ...none });

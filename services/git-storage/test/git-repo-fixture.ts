@@ -103,6 +103,7 @@ export async function startGitStorageFixture(): Promise<GitStorageFixture> {
     logger,
     gpgKeys: {
       findVerificationKeys: () => Promise.reject(CairnError.internal('these tests verify no signatures')),
+      listGpgKeys: () => Promise.reject(CairnError.internal('these tests list no GPG keys')),
     },
     maxFileSize: 1024 * 1024,
   };

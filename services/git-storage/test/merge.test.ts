@@ -61,6 +61,8 @@ function mergeRequest(repo: TestRepository, style: string, fields: Partial<Merge
     committer: COMMITTER,
     push: PUSH,
     sign: false,
+    requireSigned: false,
+    approved: false,
     ...fields,
   };
 }
@@ -218,8 +220,9 @@ describe('Merge', () => {
     const { repo, feature, mainTip } = diverged();
     const stale = await rejection(merges.merge(mergeRequest(repo, 'merge', { expectedHeadCommitId: feature[0] })));
     expect([stale.code, stale.reason]).toEqual([Code.FAILED_PRECONDITION, 'head_out_of_date']);
-    const sign = await rejection(merges.merge(mergeRequest(repo, 'merge', { sign: true })));
-    expect([sign.code, sign.message]).toEqual([Code.FAILED_PRECONDITION, 'wont sign: nokey']);
+    // No [repository.signing] key in this fixture: a required signature is refused, nothing is written.
+    const sign = await rejection(merges.merge(mergeRequest(repo, 'merge', { sign: true, requireSigned: true })));
+    expect([sign.code, sign.message, sign.reason]).toEqual([Code.FAILED_PRECONDITION, 'wont sign: nokey', 'wont_sign']);
     expect(rev(repo, 'main')).toBe(mainTip);
     const { mergeCommitId } = await merges.merge(mergeRequest(repo, 'merge', { expectedHeadCommitId: feature[1]!.toUpperCase() }));
     expect(rev(repo, 'main')).toBe(mergeCommitId);
@@ -364,5 +367,40 @@ describe('comparisons', () => {
     expect((await rejection(ask(root.slice(0, 10), 'main'))).code).toBe(Code.INVALID_ARGUMENT);
     expect((await rejection(ask(root, 'no..pe'))).code).toBe(Code.INVALID_ARGUMENT);
     expect((await rejection(ask(root, 'gone'))).code).toBe(Code.NOT_FOUND);
+  });
+});
+
+describe('FindMergeCommit', () => {
+  const find = (repo: TestRepository, head: string, baseBranch = 'main') => merges.findMergeCommit({ repository: repo.repository, baseBranch, head });
+
+  it('finds the first merge commit between the head and the base, or the head itself after a fast-forward', async () => {
+    const { repo, feature } = diverged();
+    const head = feature[1]!;
+    expect(await find(repo, 'refs/heads/feature')).toEqual({ found: false, commit: undefined });
+
+    const { mergeCommitId } = await merges.merge(mergeRequest(repo, 'merge'));
+    // main moves on with another commit and a later merge: the first merge stays the one found.
+    fixture.commitOn(repo, 'main', [{ files: { 'later.txt': 'later\n' }, message: 'later', at: T0 + 600 }]);
+    git(['update-ref', 'refs/heads/other', rev(repo, 'main~1')], { cwd: repo.gitDir });
+    fixture.commitOn(repo, 'other', [{ files: { 'o.txt': 'other\n' }, message: 'other', at: T0 + 700 }]);
+    await merges.merge(mergeRequest(repo, 'merge', { head: 'refs/heads/other' }));
+    const found = await find(repo, head);
+    expect(found).toMatchObject({
+      found: true,
+      commit: { sha: mergeCommitId, parentShas: [expect.any(String), head], author: { name: AUTHOR.name, email: AUTHOR.email, when: AUTHOR.when } },
+    });
+    expect(found.commit?.committer).toMatchObject({ email: COMMITTER.email, when: COMMITTER.when });
+    expect(await find(repo, 'refs/heads/feature')).toEqual(found);
+
+    const ff = diverged();
+    git(['update-ref', 'refs/heads/main', ff.feature[1]!], { cwd: ff.repo.gitDir });
+    expect(await find(ff.repo, ff.feature[1]!)).toMatchObject({ found: true, commit: { sha: ff.feature[1], message: 'feature two\n' } });
+  });
+
+  it('refuses bad names and answers NOT_FOUND for a missing branch or head', async () => {
+    const { repo, root } = diverged();
+    expect((await rejection(find(repo, root, 'no..pe'))).code).toBe(Code.INVALID_ARGUMENT);
+    expect(await rejection(find(repo, root, 'gone'))).toMatchObject({ code: Code.NOT_FOUND, reason: 'branch_not_found' });
+    expect(await rejection(find(repo, '0123456789'.repeat(4)))).toMatchObject({ code: Code.NOT_FOUND, reason: 'revision_not_found' });
   });
 });

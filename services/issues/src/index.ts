@@ -10,14 +10,21 @@ import type { CairnConfig } from '@cairn/config';
 import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import { MergeServiceService, RefServiceService } from '@cairn/proto/cairn/git/v1/git_service';
-import { BranchProtectionServiceService, CommitStatusServiceService, RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
+import {
+  BranchProtectionServiceService,
+  CollaboratorServiceService,
+  CommitStatusServiceService,
+  RepoServiceService,
+} from '@cairn/proto/cairn/repos/v1/repos_service';
 import { createRpcClient, type RpcClientHandle } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, ISSUES_STREAM, ISSUES_SUBJECTS, REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
 import { startAccountEventsConsumer, startOrgEventsConsumer } from './events/accounts-consumer';
 import { startRepoEventsConsumer } from './events/repos-consumer';
 import { GIT_STREAM, GIT_SUBJECTS, startGitEventsConsumer, startPullEventsConsumer } from './events/git-consumer';
+import { startCommitStatusConsumer, startReviewEventsConsumer } from './events/auto-merge-consumer';
 import type { IssuesContext } from './rpc/context';
 import { createIssuesServer } from './server';
 
@@ -47,11 +54,13 @@ function serviceContext(config: CairnConfig, logger: Logger, db: Database): { co
     logger,
     config,
     users: client(UserServiceService, 'accounts'),
+    teams: client(TeamServiceService, 'accounts'),
     git: { merge: client(MergeServiceService, 'git-storage'), refs: client(RefServiceService, 'git-storage') },
     repos: {
       repos: client(RepoServiceService, 'repos'),
       protections: client(BranchProtectionServiceService, 'repos'),
       statuses: client(CommitStatusServiceService, 'repos'),
+      collaborators: client(CollaboratorServiceService, 'repos'),
     },
   };
   return { context, close: () => handles.forEach((handle) => handle.close()) };
@@ -81,6 +90,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
     consumers.push(await startOrgEventsConsumer({ db, bus, logger }));
     consumers.push(await startGitEventsConsumer(context, bus));
     consumers.push(await startPullEventsConsumer(context, bus));
+    consumers.push(await startCommitStatusConsumer(context, bus));
+    consumers.push(await startReviewEventsConsumer(context, bus));
     return createIssuesServer(context, logger);
   });
 }

@@ -1,9 +1,11 @@
 /**
  * A real gRPC server standing in for accounts in issues' service tests: ResolveName answers from a fixed table of
- * accounts (what @mentions resolve to), every other method UNIMPLEMENTED. Pass `env()` to startService.
+ * accounts (what @mentions resolve to); TeamService's ListTeams and ListUserTeams answer from `teams` and
+ * `memberships` (team review requests); every other method UNIMPLEMENTED. Pass `env()` to startService.
  */
 import { silentLogger } from '@cairn/log';
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { Team, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import { type AsyncServiceOf, CairnError, Code, createRpcServer, type RpcServer } from '@cairn/rpc';
 
 export interface FakeAccount {
@@ -21,6 +23,10 @@ export interface FakeAccounts {
   server: RpcServer;
   /** Names ResolveName was asked for, in order. */
   asked: string[];
+  /** Teams of organizations (ListTeams answers those of the organization named, by `orgId` ↔ owner name `owner<id>`). */
+  teams: Team[];
+  /** user id → the ids of their teams (ListUserTeams). */
+  memberships: Map<number, number[]>;
   /** Configuration pointing issues at this server. */
   env(): Record<string, string>;
   stop(): Promise<void>;
@@ -53,11 +59,38 @@ export async function startFakeAccounts(accounts: readonly FakeAccount[]): Promi
       throw CairnError.notFound(`user does not exist [uid: 0, name: ${request.name}]`);
     },
   });
+  const teams: Team[] = [];
+  const memberships = new Map<number, number[]>();
+  const teamsUnimplemented = Object.fromEntries(
+    Object.keys(TeamServiceService).map((key) => [
+      key,
+      async () => {
+        throw new CairnError(Code.UNIMPLEMENTED, `${key} is not part of this test`);
+      },
+    ]),
+  ) as unknown as AsyncServiceOf<typeof TeamServiceService>;
+  server.addService(TeamServiceService, {
+    ...teamsUnimplemented,
+    async listTeams(request) {
+      const found = teams.filter((team) => `owner${team.orgId}` === request.org);
+      return { teams: found, total: found.length };
+    },
+    async listUserTeams(request) {
+      const ids = memberships.get(request.userId) ?? [];
+      const found = teams.filter((team) => ids.includes(team.id) && (request.orgId === 0 || team.orgId === request.orgId));
+      return { teams: found.map((team) => ({ teamId: team.id, orgId: team.orgId, name: team.name, permission: team.permission, includesAllRepositories: false, canCreateOrgRepo: false, unitsMap: team.unitsMap })) };
+    },
+    async batchGetTeams(request) {
+      return { teams: teams.filter((team) => request.ids.includes(team.id)) };
+    },
+  });
   const port = await server.start('127.0.0.1:0');
   server.setServing(true);
   return {
     server,
     asked,
+    teams,
+    memberships,
     env: () => ({ CAIRN__services_0X2E_accounts__ADDR: `127.0.0.1:${port}` }),
     stop: () => server.stop(),
   };

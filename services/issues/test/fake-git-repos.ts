@@ -1,13 +1,22 @@
 /**
  * Real gRPC servers standing in for git-storage and repos in the pull-request service tests: branches per
  * repository (GetBranch), pull heads and merge checks (SyncPullHead copies the branch's tip, CheckMerge answers
- * `mergeStatus`), repositories as each user sees them (GetRepository, for reviewers' permissions), no branch
- * protection. Every other method is UNIMPLEMENTED. Pass `env()` to startService.
+ * `mergeStatus`), repositories as each user sees them (GetRepository, for reviewers' permissions), a pull request's
+ * diff (GetDiff, from `diffs`), a repository's teams (ListRepoTeams, from `repoTeams`), and branch protection as far
+ * as reviews ask: no rule, unless `approvals` lists who may approve in a repository (a rule with the approvals allow
+ * list on); without one, code writers (as `repositories` answers them) are official reviewers. Every other method is
+ * UNIMPLEMENTED. Pass `env()` to startService.
  */
 import { encodeEnvKey } from '@cairn/config';
 import { silentLogger } from '@cairn/log';
 import { Commit, MergeServiceService, RefServiceService } from '@cairn/proto/cairn/git/v1/git_service';
-import { BranchProtectionServiceService, RepoServiceService, type RepositoryWithPermission } from '@cairn/proto/cairn/repos/v1/repos_service';
+import {
+  BranchProtection,
+  BranchProtectionServiceService,
+  CollaboratorServiceService,
+  RepoServiceService,
+  type RepositoryWithPermission,
+} from '@cairn/proto/cairn/repos/v1/repos_service';
 import { type AsyncServiceOf, CairnError, Code, createRpcServer, type RpcServer } from '@cairn/rpc';
 
 export interface FakeGitRepos {
@@ -21,6 +30,16 @@ export interface FakeGitRepos {
   mergeDown: boolean;
   /** Pull heads synced, as `${baseRepoId}:${index}` → commit. */
   heads: Map<string, string>;
+  /** repo id → what GetDiff streams (in small chunks). */
+  diffs: Map<number, string>;
+  /** GetDiff requests, in order. */
+  diffRequests: Array<{ repoId: number; base: string; head: string }>;
+  /** repo id → the teams with access to it (ListRepoTeams). */
+  repoTeams: Map<number, number[]>;
+  /** repo id → the approvals allow list of the rule protecting every branch (users and teams). */
+  approvals: Map<number, { userIds: number[]; teamIds: number[] }>;
+  /** user id → their team ids, for the approvals allow list. */
+  userTeams: Map<number, number[]>;
   setBranch(repoId: number, name: string, commit: string): void;
   env(): Record<string, string>;
   stop(): Promise<void>;
@@ -44,6 +63,11 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
     mergeStatus: 'mergeable',
     mergeDown: false,
     heads: new Map(),
+    diffs: new Map(),
+    diffRequests: [],
+    repoTeams: new Map(),
+    approvals: new Map(),
+    userTeams: new Map(),
     setBranch(repoId, name, commit) {
       const branches = fake.branches.get(repoId) ?? new Map<string, string>();
       branches.set(name, commit);
@@ -78,6 +102,18 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
       const base = tip(request.repository?.repoId ?? 0, request.baseBranch);
       return { status: fake.mergeStatus, mergeBase: base, baseCommitId: base, headCommitId: head, conflictedFiles: [] };
     },
+    async *getDiff(request) {
+      const repoId = request.repository?.repoId ?? 0;
+      fake.diffRequests.push({ repoId, base: request.base, head: request.head });
+      const diff = fake.diffs.get(repoId) ?? '';
+      for (let i = 0; i < diff.length; i += 16) yield { data: Buffer.from(diff.slice(i, i + 16)) };
+    },
+  });
+  server.addService(CollaboratorServiceService, {
+    ...unimplemented(CollaboratorServiceService),
+    async listRepoTeams(request) {
+      return { teamIds: fake.repoTeams.get(request.repoId) ?? [] };
+    },
   });
   server.addService(RepoServiceService, {
     ...unimplemented(RepoServiceService),
@@ -90,7 +126,25 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
   server.addService(BranchProtectionServiceService, {
     ...unimplemented(BranchProtectionServiceService),
     async matchBranchProtection(request) {
-      return { matches: request.branches.map((branch) => ({ branch, protection: undefined, userCanPush: true, userCanMerge: true })) };
+      const viewerId = request.viewer?.userId ?? 0;
+      const seen = fake.repositories.get(`${viewerId}:${request.repoId}`)?.permission?.units['repo.code'];
+      const writesCode = seen === 'write' || seen === 'admin' || seen === 'owner';
+      const approvals = fake.approvals.get(request.repoId);
+      const teams = fake.userTeams.get(viewerId) ?? [];
+      const official =
+        approvals === undefined ? writesCode : approvals.userIds.includes(viewerId) || approvals.teamIds.some((team) => teams.includes(team));
+      const protection = approvals === undefined ? undefined : BranchProtection.fromPartial({ ruleName: '*', enableApprovalsWhitelist: true });
+      return {
+        matches: request.branches.map((branch) => ({
+          branch,
+          protection,
+          userCanPush: true,
+          userCanMerge: true,
+          userCanForcePush: true,
+          officialReviewer: official,
+          approvalsWhitelistTeamIds: approvals?.teamIds ?? [],
+        })),
+      };
     },
   });
   const port = await server.start('127.0.0.1:0');

@@ -1,9 +1,9 @@
 /**
  * A real gRPC server standing in for git-storage, repos and accounts in the merge tests: branches, pull heads and
  * merge checks (SyncPullHead copies the branch's tip; CheckMerge answers `checkStatus`), Merge (answers a new commit,
- * or `mergeError` when set), IsAncestor over `baseCommits`, changed files, branch deletion, repositories by id,
- * one branch protection rule with the merger's user_can_merge, combined commit statuses and users. Every call is
- * recorded. Other methods are UNIMPLEMENTED. Pass `env()` to startService.
+ * or `mergeError` when set), ListCommitsBetween (`pullCommits`), IsAncestor over `baseCommits`, FindMergeCommit (`mergeCommit`, else the head itself),
+ * changed files, branch deletion, repositories by id, one branch protection rule with the merger's user_can_merge,
+ * combined commit statuses and users (by id and by e-mail). Every merge is recorded. Other methods are UNIMPLEMENTED. Pass `env()` to startService.
  */
 import { encodeEnvKey } from '@cairn/config';
 import { silentLogger } from '@cairn/log';
@@ -30,6 +30,10 @@ export interface FakeMergeServices {
   conflictedFiles: string[];
   /** Commits contained in every base branch (IsAncestor). */
   baseCommits: Set<string>;
+  /** What ListCommitsBetween answers (every pull request's commits, newest first). */
+  pullCommits: Commit[];
+  /** What FindMergeCommit answers when set; otherwise it finds the head itself, without an author. */
+  mergeCommit: Commit | undefined;
   /** The rule for branches it names (by exact name), and whether the caller may merge. */
   protections: Map<string, BranchProtection>;
   userCanMerge: boolean;
@@ -67,6 +71,8 @@ export async function startFakeMergeServices(): Promise<FakeMergeServices> {
     checkStatus: 'mergeable',
     conflictedFiles: [],
     baseCommits: new Set(),
+    mergeCommit: undefined,
+    pullCommits: [],
     protections: new Map(),
     userCanMerge: true,
     statuses: [],
@@ -142,6 +148,14 @@ export async function startFakeMergeServices(): Promise<FakeMergeServices> {
       const contained = fake.baseCommits.has(request.commit);
       return { exists: contained, ancestor: contained };
     },
+    async listCommitsBetween(request) {
+      const limit = request.page?.limit ?? 30;
+      const page = request.page?.page ?? 1;
+      return { commits: fake.pullCommits.slice((page - 1) * limit, page * limit), total: fake.pullCommits.length };
+    },
+    async findMergeCommit(request) {
+      return { found: true, commit: fake.mergeCommit ?? Commit.fromPartial({ sha: request.head }) };
+    },
   });
   server.addService(RepoServiceService, {
     ...unimplemented(RepoServiceService),
@@ -155,7 +169,7 @@ export async function startFakeMergeServices(): Promise<FakeMergeServices> {
     ...unimplemented(BranchProtectionServiceService),
     async matchBranchProtection(request) {
       return {
-        matches: request.branches.map((branch) => ({ branch, protection: fake.protections.get(branch), userCanPush: fake.userCanMerge, userCanMerge: fake.userCanMerge })),
+        matches: request.branches.map((branch) => ({ branch, protection: fake.protections.get(branch), userCanPush: fake.userCanMerge, userCanMerge: fake.userCanMerge, userCanForcePush: fake.userCanMerge, officialReviewer: true, approvalsWhitelistTeamIds: [] })),
       };
     },
   });
@@ -170,6 +184,15 @@ export async function startFakeMergeServices(): Promise<FakeMergeServices> {
     ...unimplemented(UserServiceService),
     async batchGetUsers(request) {
       return { users: request.ids.flatMap((id) => (fake.users.has(id) ? [User.fromPartial(fake.users.get(id) ?? {})] : [])) };
+    },
+    async batchGetUsersByEmail(request) {
+      const owners = [...fake.users.values()];
+      return {
+        users: request.emails.flatMap((email) => {
+          const user = owners.find((candidate) => candidate.email.toLowerCase() === email.toLowerCase());
+          return user === undefined ? [] : [{ email, user: User.fromPartial(user) }];
+        }),
+      };
     },
   });
   const port = await server.start('127.0.0.1:0');

@@ -2,6 +2,7 @@ import { encodeEvent, uuidv7 } from '@cairn/bus';
 import { silentLogger } from '@cairn/log';
 import { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
+import { Commit } from '@cairn/proto/cairn/git/v1/git_service';
 import { IssueEvent, PullRequestEvent } from '@cairn/proto/cairn/issues/v1/events';
 import type { RepoScope } from '@cairn/proto/cairn/issues/v1/issues_service';
 import { CreatePullRequest, EditPullRequest, MergePullRequest, PullServiceService, type PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
@@ -45,6 +46,7 @@ beforeEach(() => {
   fake.merges.length = 0;
   fake.deletedBranches.length = 0;
   fake.baseCommits.clear();
+  fake.pullCommits = [];
 });
 
 interface Repo {
@@ -138,7 +140,10 @@ describe('merging', () => {
       author: { name: 'Alice', email: 'alice@example.com' },
       committer: { name: 'Alice', email: 'alice@example.com' },
       push: { pusherId: ALICE, repoOwnerId: 100 },
-      sign: false,
+      // Always asked to sign (Gitea signs whenever the MERGES rules allow); required only by a protection rule.
+      sign: true,
+      requireSigned: false,
+      approved: false,
     });
     expect(merged).toMatchObject({ hasMerged: true, mergerId: ALICE, mergedCommitId: fake.branches.get(repo.id)?.get('main'), issue: { isClosed: true } });
     expect(merged?.mergedAt).toBeInstanceOf(Date);
@@ -180,7 +185,7 @@ describe('merging', () => {
     fake.mergeError = CairnError.precondition('wont sign: nokey');
     fake.protections.set('main', BranchProtection.fromPartial({ ruleName: 'main', requireSignedCommits: true }));
     await expectRefused(pulls.mergePull(mergeRequest(repo, index)), 'wont sign: nokey');
-    expect(fake.merges.at(-1)?.sign).toBe(true);
+    expect(fake.merges.at(-1)).toMatchObject({ sign: true, requireSigned: true, approved: false });
     expect((await pullRow(repo.id, index)).has_merged).toBe(false);
   });
 
@@ -247,10 +252,13 @@ describe('branch protection', () => {
     await expectRefused(pulls.mergePull(mergeRequest(repo, index, { forceMerge: true })), Refusal.approvals); // a writer, not an admin
     const { pull: merged } = await pulls.mergePull(mergeRequest(repo, index, { forceMerge: true }, ADMIN, 'admin'));
     expect(merged?.hasMerged).toBe(true);
+    // Only a dismissed approval: not "approved" for the [repository.signing] MERGES rule.
+    expect(fake.merges.at(-1)?.approved).toBe(false);
 
     const second = await openPull(repo, 'Second', 'feature');
     await approve(repo.id, second.issue?.index ?? 0, 20, second.headCommitId);
     expect((await pulls.mergePull(mergeRequest(repo, second.issue?.index ?? 0))).pull?.hasMerged).toBe(true);
+    expect(fake.merges.at(-1)?.approved).toBe(true);
   });
 
   it('requires the status checks the rule names on the head commit', async () => {
@@ -334,6 +342,62 @@ describe('merger signature', () => {
     fake.users.set(ALICE, User.fromPartial({ id: ALICE, login: 'Alice', fullName: '', keepEmailPrivate: true, email: 'a@x' }));
     await pulls.mergePull(mergeRequest(repo, index, { mergerName: '', mergerEmail: '' }));
     expect(fake.merges[0]).toMatchObject({ author: { name: 'Alice', email: 'alice@noreply.localhost' }, push: { pusherName: 'Alice' } });
+  });
+});
+
+describe('fast-forward-only', () => {
+  it("answers a base that is not the head's ancestor 409 (Gitea's diverging fast-forward-only error)", async () => {
+    const repo = newRepo();
+    const index = (await openPull(repo)).issue?.index ?? 0;
+    fake.mergeError = CairnError.precondition('the base branch is not an ancestor of the head', { reason: 'not_fast_forward' });
+    const error = await refusal(pulls.mergePull(mergeRequest(repo, index, { style: 'fast-forward-only' })));
+    expect({ code: error.code, message: error.message, reason: error.reason }).toEqual({
+      code: Code.ABORTED,
+      message: 'Not possible to fast-forward, aborting.',
+      reason: 'not_fast_forward',
+    });
+    expect((await pullRow(repo.id, index)).has_merged).toBe(false);
+  });
+});
+
+describe('squash author', () => {
+  const CAROL = 14;
+
+  it("is the poster, as one of the pull request's commits names them, with Gitea's co-author trailers", async () => {
+    const repo = newRepo();
+    const index = (await openPull(repo, 'Squash me')).issue?.index ?? 0;
+    fake.users.set(BOB, User.fromPartial({ id: BOB, login: 'bob', fullName: 'Bob Builder', email: 'bob@example.com' }));
+    fake.users.set(CAROL, User.fromPartial({ id: CAROL, login: 'carol', email: 'carol@example.com' }));
+    fake.pullCommits = [
+      Commit.fromPartial({ sha: SHA(61), author: { name: 'Carol', email: 'carol@example.com' } }),
+      Commit.fromPartial({ sha: SHA(62), author: { name: 'Bobby', email: 'BOB@example.com' } }),
+      Commit.fromPartial({ sha: SHA(63), author: { name: 'Bob at home', email: 'bob@example.com' } }),
+    ];
+    await pulls.mergePull(mergeRequest(repo, index, { style: 'squash', message: 'details' }));
+    expect(fake.merges[0]).toMatchObject({
+      style: 'squash',
+      author: { name: 'Bobby', email: 'BOB@example.com' },
+      committer: { name: 'Alice', email: 'alice@example.com' },
+      message: `Squash me (#${index})\n\ndetails\nCo-authored-by: Bobby <BOB@example.com>\nCo-committed-by: Bobby <BOB@example.com>\n`,
+    });
+  });
+
+  it("falls back to the poster's git identity, and adds no trailers when the poster merges", async () => {
+    const repo = newRepo();
+    const first = (await openPull(repo)).issue?.index ?? 0;
+    fake.users.set(BOB, User.fromPartial({ id: BOB, login: 'Bob', fullName: '', email: 'bob@example.com', keepEmailPrivate: true }));
+    fake.pullCommits = [Commit.fromPartial({ sha: SHA(64), author: { name: 'Someone', email: 'someone@example.com' } })];
+    await pulls.mergePull(mergeRequest(repo, first, { style: 'squash' }));
+    expect(fake.merges[0]).toMatchObject({ author: { name: 'Bob', email: 'bob@noreply.localhost' }, committer: { name: 'Alice' } });
+    expect(fake.merges[0]?.message).toBe(`Add feature (#${first})\nCo-authored-by: Bob <bob@noreply.localhost>\nCo-committed-by: Bob <bob@noreply.localhost>\n`);
+
+    const second = (await openPull(repo, 'By Bob')).issue?.index ?? 0;
+    await pulls.mergePull(mergeRequest(repo, second, { style: 'squash', mergerName: 'Bob', mergerEmail: 'bob@noreply.localhost' }));
+    expect(fake.merges[1]).toMatchObject({ author: { name: 'Bob', email: 'bob@noreply.localhost' }, message: `By Bob (#${second})` });
+    // Other styles keep the merger as the author.
+    const third = (await openPull(repo, 'Merged')).issue?.index ?? 0;
+    await pulls.mergePull(mergeRequest(repo, third));
+    expect(fake.merges[2]).toMatchObject({ author: { name: 'Alice' }, message: `Merge pull request 'Merged' (#${third}) from feature into main` });
   });
 });
 
@@ -426,17 +490,40 @@ describe('checks on pushes', () => {
     const plain = newRepo();
     const plainIndex = (await openPull(plain)).issue?.index ?? 0;
     fake.checkStatus = 'ancestor';
+    // Without a merge commit: the head itself, by the repository's owner (its author is nobody known).
     await publishPush(repo.id, 'refs/heads/main', SHA(3), BOB);
     await publishPush(plain.id, 'refs/heads/main', SHA(3));
     const row = await eventually(
       () => pullRow(repo.id, index),
       (value) => value.has_merged === true,
     );
-    expect(row).toMatchObject({ status: 'manually_merged', merge_style: 'manually-merged', merger_id: String(BOB), is_closed: true, merged_commit_id: SHA(repo.id * 10 + 1) });
+    expect(row).toMatchObject({ status: 'manually_merged', merge_style: 'manually-merged', merger_id: '100', is_closed: true, merged_commit_id: SHA(repo.id * 10 + 1) });
     const plainRow = await eventually(
       () => pullRow(plain.id, plainIndex),
       (value) => value.status === 'ancestor',
     );
     expect(plainRow.has_merged).toBe(false);
+  });
+
+  it("records a detected manual merge's merge commit, its author as the merger and its author time", async () => {
+    const repo = newRepo({ autodetectManualMerge: true });
+    const index = (await openPull(repo)).issue?.index ?? 0;
+    fake.users.set(BOB, User.fromPartial({ id: BOB, login: 'bob', email: 'bob@example.com' }));
+    const mergedAt = new Date('2024-03-04T05:06:07Z');
+    fake.mergeCommit = Commit.fromPartial({ sha: SHA(888), author: { name: 'Bob', email: 'BOB@example.com', when: mergedAt, timezone: '+0100' } });
+    fake.checkStatus = 'ancestor';
+    const seq = await h.lastSeq();
+    try {
+      await publishPush(repo.id, 'refs/heads/main', SHA(888), ALICE);
+      const row = await eventually(
+        () => pullRow(repo.id, index),
+        (value) => value.has_merged === true,
+      );
+      expect(row).toMatchObject({ status: 'manually_merged', merger_id: String(BOB), merged_commit_id: SHA(888), merged_at: mergedAt });
+      const merged = (await h.outbox(seq)).find((event) => event.subject === 'cairn.pull_request.merged');
+      expect(merged && decoded(PullRequestEvent, merged)).toMatchObject({ meta: { actorId: BOB }, pull: { mergerId: BOB, mergedCommitId: SHA(888), mergedAt } });
+    } finally {
+      fake.mergeCommit = undefined;
+    }
   });
 });

@@ -50,6 +50,7 @@ async function edit(repoId: number, index: number, userId: number, mode: 'read' 
     milestoneId: 0,
     baseBranch: '',
     allowMaintainerEdit: false,
+    contentVersion: 0,
     ...fields,
   });
   if (pull === undefined) throw new Error('EditPull answered without a pull request');
@@ -237,7 +238,7 @@ describe('reading and listing', () => {
     expect((await failure(unknown)).code).toBe(Code.NOT_FOUND);
 
     const list = (state: string, more: Record<string, unknown> = {}) =>
-      fixture.pulls.listPulls({ scope: as(repoId, 0, 'read'), state, sort: '', milestoneId: 0, labelIds: [], posterId: 0, page: undefined, ...more });
+      fixture.pulls.listPulls({ scope: as(repoId, 0, 'read'), state, sort: '', milestoneId: 0, labelIds: [], posterId: 0, page: undefined, baseBranch: '', ...more });
     const open = await list('');
     expect(open.pulls.map((pull) => pull.issue?.index)).toEqual([third.issue?.index, second.issue?.index]);
     expect(open.total).toBe(2);
@@ -246,7 +247,7 @@ describe('reading and listing', () => {
     expect(all.pulls.map((pull) => pull.issue?.index)).toEqual([third.issue?.index]);
     expect(all.total).toBe(3);
     expect((await list('all', { posterId: READER })).pulls.map((pull) => pull.issue?.index)).toEqual([third.issue?.index]);
-    expect((await failure(fixture.pulls.listPulls({ scope: as(repoId, 0, 'none'), state: '', sort: '', milestoneId: 0, labelIds: [], posterId: 0 }))).code).toBe(Code.NOT_FOUND);
+    expect((await failure(fixture.pulls.listPulls({ scope: as(repoId, 0, 'none'), state: '', sort: '', milestoneId: 0, labelIds: [], posterId: 0, baseBranch: '' }))).code).toBe(Code.NOT_FOUND);
   });
 });
 

@@ -1,11 +1,13 @@
 /**
  * ReviewService on a real database, with git-storage and repos faked: creating reviews (states, what each needs,
  * the poster's own pull request, official reviews, line comments, pending reviews and who sees them), submitting,
- * listing, deleting, dismissing, staleness, review requests (and issue search's review_requested filter), and
- * the events of each change.
+ * listing, deleting, dismissing, staleness, review requests of users and teams (and issue search's review_requested
+ * filter), official reviewers under an approvals allow list, line comments' diff excerpts, resolving conversations,
+ * and the events of each change.
  */
 import { PullReviewEvent } from '@cairn/proto/cairn/issues/v1/events';
-import { IssueFilter, SearchIssuesRequest } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { Team } from '@cairn/proto/cairn/accounts/v1/orgs_service';
+import { IssueFilter, type RepoScope, SearchIssuesRequest } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { CreateReviewRequest, Review } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import { Code } from '@cairn/rpc';
 import { decoded } from './harness';
@@ -124,6 +126,7 @@ describe('creating reviews', () => {
       milestoneId: 0,
       baseBranch: '',
       allowMaintainerEdit: false,
+      contentVersion: 0,
     });
     expect((await failure(fixture.reviews.createReview(reviewRequest(repoId, WRITER, 'write', { state: 'APPROVED' })))).message).toBe(
       "can't submit review for a closed or merged PR",
@@ -232,7 +235,7 @@ describe('review requests', () => {
   test('writers ask and withdraw; an approval answers; issue search finds pull requests by review_requested', async () => {
     const { repoId, issueId } = await pullRepo();
     const ask = (userId: number, mode: 'read' | 'write', reviewerIds: number[]) =>
-      fixture.reviews.requestReviewers({ scope: as(repoId, userId, mode), index: 1, reviewerIds });
+      fixture.reviews.requestReviewers({ scope: as(repoId, userId, mode), index: 1, reviewerIds, teamNames: [] });
     expect((await failure(ask(READER, 'read', [WRITER]))).message).toMatch(/^Doer can't choose reviewer/);
     expect((await failure(ask(WRITER, 'write', [POSTER]))).message).toMatch(/^poster of pr can't be reviewer/);
     expect((await failure(ask(WRITER, 'write', [ADMIN]))).message).toMatch(/^Reviewer can't read/);
@@ -267,14 +270,166 @@ describe('review requests', () => {
 
     await ask(POSTER, 'write', [WRITER]);
     // The reviewer withdraws themselves; READER cannot withdraw someone else.
-    expect((await failure(fixture.reviews.cancelReviewRequests({ scope: as(repoId, READER, 'read'), index: 1, reviewerIds: [WRITER] }))).message).toMatch(
+    expect((await failure(fixture.reviews.cancelReviewRequests({ scope: as(repoId, READER, 'read'), index: 1, reviewerIds: [WRITER], teamNames: [] }))).message).toMatch(
       /^Doer can't remove reviewer/,
     );
     const before = await fixture.harness.lastSeq();
-    await fixture.reviews.cancelReviewRequests({ scope: as(repoId, WRITER, 'read'), index: 1, reviewerIds: [WRITER] });
+    await fixture.reviews.cancelReviewRequests({ scope: as(repoId, WRITER, 'read'), index: 1, reviewerIds: [WRITER], teamNames: [] });
     expect((await fixture.harness.outbox(before)).map((row) => row.subject)).toEqual(['cairn.pull_request.review_request_removed']);
     expect((await fixture.pulls.getPull({ scope: as(repoId, 0, 'read'), index: 1 })).pull?.requestedReviewerIds).toEqual([]);
     const { rows } = await fixture.harness.sql.query('SELECT 1 FROM reviews WHERE issue_id = $1 AND reviewer_id = $2 AND type = 4', [issueId, WRITER]);
     expect(rows).toHaveLength(0);
+  });
+});
+
+/** The scope of a repository of organization `owner100` (the harness's default owner). */
+function orgAs(repoId: number, userId: number, mode: 'read' | 'write' | 'admin', more: { private?: boolean } = {}): RepoScope {
+  const scoped = as(repoId, userId, mode, more);
+  if (scoped.repository?.repository !== undefined) scoped.repository.repository.ownerType = 1;
+  return scoped;
+}
+
+describe('official reviewers', () => {
+  test("with an approvals allow list on the base branch's rule, only those on it are official (code writers not excepted)", async () => {
+    const { repoId } = await pullRepo();
+    fixture.git.approvals.set(repoId, { userIds: [READER], teamIds: [] });
+    expect(await review(reviewRequest(repoId, READER, 'read', { state: 'APPROVED' }))).toMatchObject({ official: true });
+    expect(await review(reviewRequest(repoId, WRITER, 'write', { state: 'APPROVED' }))).toMatchObject({ official: false });
+    // A comment is never official; a review request of a listed user is.
+    expect(await review(reviewRequest(repoId, READER, 'read'))).toMatchObject({ official: false });
+    fixture.git.approvals.set(repoId, { userIds: [WRITER], teamIds: [] });
+    const { reviews } = await fixture.reviews.requestReviewers({ scope: as(repoId, POSTER, 'read'), index: 1, reviewerIds: [WRITER], teamNames: [] });
+    expect(reviews).toMatchObject([{ reviewerId: WRITER, state: 'REQUEST_REVIEW', official: true }]);
+  });
+});
+
+describe('line comments', () => {
+  test("keep Gitea's diff hunk: the file's hunk cut to the line and the lines above it", async () => {
+    const { repoId, head } = await pullRepo();
+    fixture.git.diffs.set(
+      repoId,
+      [
+        'diff --git a/b.txt b/b.txt',
+        'index 1..2 100644',
+        '--- a/b.txt',
+        '+++ b/b.txt',
+        '@@ -1 +1 @@',
+        '-x',
+        '+y',
+        'diff --git a/f.txt b/f.txt',
+        'index 1111111..2222222 100644',
+        '--- a/f.txt',
+        '+++ b/f.txt',
+        '@@ -1,3 +1,8 @@',
+        ' one',
+        '+two',
+        '+three',
+        '+four',
+        '+five',
+        '+six',
+        ' seven',
+        ' eight',
+        '',
+      ].join('\n'),
+    );
+    const made = await review(
+      reviewRequest(repoId, READER, 'read', {
+        comments: [
+          { path: 'f.txt', body: 'here', oldPosition: 0, newPosition: 7 },
+          { path: 'b.txt', body: 'gone', oldPosition: 1, newPosition: 0 },
+          { path: 'none.txt', body: 'no diff', oldPosition: 0, newPosition: 1 },
+        ],
+      }),
+    );
+    expect(made.timelineCommentId).toBeGreaterThan(0);
+    const { comments } = await fixture.reviews.listReviewComments({ scope: as(repoId, READER, 'read'), index: 1, id: made.id });
+    expect(comments.map((comment) => comment.diffHunk)).toEqual(['@@ -2,1 +4,4 @@\n+four\n+five\n+six\n seven', '@@ -1 +1 @@\n-x', '']);
+    expect(fixture.git.diffRequests.filter((request) => request.repoId === repoId)).toEqual([{ repoId, base: expect.any(String), head }]);
+  });
+});
+
+describe('resolving conversations', () => {
+  test("the poster, pull-request writers and official reviewers resolve and unresolve a review comment's conversation", async () => {
+    const { repoId } = await pullRepo();
+    const made = await review(reviewRequest(repoId, WRITER, 'write', { comments: [{ path: 'a', body: 'x', oldPosition: 0, newPosition: 1 }] }));
+    const { comments } = await fixture.reviews.listReviewComments({ scope: as(repoId, READER, 'read'), index: 1, id: made.id });
+    const id = comments[0].id;
+    expect(comments[0].resolverId).toBe(0);
+    const mark = (userId: number, mode: 'read' | 'write', resolve: boolean, commentId = id, more: { archived?: boolean } = {}) =>
+      fixture.reviews.resolveReviewComment({ scope: as(repoId, userId, mode, more), id: commentId, resolve });
+    const resolver = async (): Promise<number> =>
+      (await fixture.reviews.listReviewComments({ scope: as(repoId, READER, 'read'), index: 1, id: made.id })).comments[0].resolverId;
+    expect(await failure(mark(READER, 'read', true))).toMatchObject({ code: Code.PERMISSION_DENIED, message: 'user should have permission to resolve comment' });
+    await mark(POSTER, 'read', true);
+    expect(await resolver()).toBe(POSTER);
+    // Already resolved: unchanged.
+    await mark(WRITER, 'write', true);
+    expect(await resolver()).toBe(POSTER);
+    await mark(WRITER, 'write', false);
+    expect(await resolver()).toBe(0);
+    expect((await failure(mark(POSTER, 'read', true, id, { archived: true }))).code).toBe(Code.PERMISSION_DENIED);
+    expect(await failure(mark(POSTER, 'read', true, made.timelineCommentId))).toMatchObject({ code: Code.INVALID_ARGUMENT, message: 'comment is not a review comment' });
+    expect((await failure(mark(POSTER, 'read', true, 999999))).code).toBe(Code.NOT_FOUND);
+    expect((await failure(fixture.reviews.resolveReviewComment({ scope: as(freshRepo(fixture.git), POSTER, 'read'), id, resolve: true }))).code).toBe(Code.NOT_FOUND);
+  });
+});
+
+describe('team review requests', () => {
+  const ORG = 100;
+  const TEAM = 31;
+  const OTHER_TEAM = 32;
+
+  beforeAll(() => {
+    fixture.accounts.teams.push(
+      Team.fromPartial({ id: TEAM, orgId: ORG, name: 'Reviewers', permission: 'none', unitsMap: { 'repo.code': 'write', 'repo.pulls': 'write' } }),
+      Team.fromPartial({ id: OTHER_TEAM, orgId: ORG, name: 'Readers', permission: 'none', unitsMap: { 'repo.code': 'read' } }),
+    );
+    fixture.accounts.memberships.set(READER, [TEAM]);
+  });
+
+  test('teams of the organization are asked by name, answered by a member\'s approval, and found by review_requested', async () => {
+    const { repoId, issueId } = await pullRepo();
+    const ask = (userId: number, mode: 'read' | 'write', teamNames: string[], more: { private?: boolean } = {}) =>
+      fixture.reviews.requestReviewers({ scope: orgAs(repoId, userId, mode, more), index: 1, reviewerIds: [], teamNames });
+    expect(await failure(ask(WRITER, 'write', ['nobody']))).toMatchObject({ code: Code.NOT_FOUND, message: "Team 'nobody' not exist" });
+    expect((await failure(ask(READER, 'read', ['reviewers']))).message).toMatch(/^Doer can't choose reviewer/);
+    expect((await failure(ask(WRITER, 'write', ['reviewers'], { private: true }))).message).toMatch(/^Reviewing team can't read repo/);
+    // On a user's repository, team reviewers are ignored (as Gitea).
+    expect((await fixture.reviews.requestReviewers({ scope: as(repoId, WRITER, 'write'), index: 1, reviewerIds: [], teamNames: ['reviewers'] })).reviews).toEqual([]);
+
+    const seq = await fixture.harness.lastSeq();
+    const { reviews } = await ask(WRITER, 'write', ['reviewers']);
+    // Official in the answer (the asker writes the code); Gitea then clears the team's official flags.
+    expect(reviews).toMatchObject([{ reviewerId: 0, reviewerTeamId: TEAM, state: 'REQUEST_REVIEW', official: true }]);
+    expect(await fixture.harness.outbox(seq)).toEqual([]);
+    expect((await ask(WRITER, 'write', ['REVIEWERS'])).reviews).toEqual([]);
+    const listed = await fixture.reviews.listReviews({ scope: as(repoId, 0, 'read'), index: 1, page: undefined });
+    expect(listed.reviews).toMatchObject([{ reviewerTeamId: TEAM, official: false }]);
+    expect((await fixture.pulls.getPull({ scope: as(repoId, 0, 'read'), index: 1 })).pull?.requestedReviewerTeamIds).toEqual([TEAM]);
+
+    const requestedOf = async (userId: number): Promise<number[]> =>
+      (
+        await fixture.harness.issues.searchIssues(
+          SearchIssuesRequest.fromPartial({ repoIds: [], pullRepoIds: [repoId], filter: IssueFilter.fromPartial({ reviewRequestedId: userId }) }),
+        )
+      ).issues.map((issue) => issue.id);
+    expect(await requestedOf(READER)).toEqual([issueId]);
+    expect(await requestedOf(WRITER)).toEqual([]);
+
+    // A member's comment does not answer the request; their approval does.
+    await review(reviewRequest(repoId, READER, 'read'));
+    expect((await fixture.pulls.getPull({ scope: as(repoId, 0, 'read'), index: 1 })).pull?.requestedReviewerTeamIds).toEqual([TEAM]);
+    await review({ ...reviewRequest(repoId, READER, 'read', { state: 'APPROVED' }), scope: orgAs(repoId, READER, 'read') });
+    expect((await fixture.pulls.getPull({ scope: as(repoId, 0, 'read'), index: 1 })).pull?.requestedReviewerTeamIds).toEqual([]);
+    expect(await requestedOf(READER)).toEqual([]);
+
+    // A private repository's team with access may be asked; a cancellation withdraws the request.
+    fixture.git.repoTeams.set(repoId, [OTHER_TEAM]);
+    expect((await ask(WRITER, 'write', ['readers'], { private: true })).reviews).toMatchObject([{ reviewerTeamId: OTHER_TEAM }]);
+    expect(
+      (await failure(fixture.reviews.cancelReviewRequests({ scope: orgAs(repoId, READER, 'read'), index: 1, reviewerIds: [], teamNames: ['readers'] }))).message,
+    ).toMatch(/^Doer can't remove reviewer/);
+    await fixture.reviews.cancelReviewRequests({ scope: orgAs(repoId, WRITER, 'write'), index: 1, reviewerIds: [], teamNames: ['readers'] });
+    expect((await fixture.pulls.getPull({ scope: as(repoId, 0, 'read'), index: 1 })).pull?.requestedReviewerTeamIds).toEqual([]);
   });
 });

@@ -60,10 +60,10 @@ it('declares the git and repos streams and consumes cairn.git.pushed and cairn.r
   expect(streams).toEqual([
     { name: 'CAIRN_GIT', subjects: ['cairn.git.>'] },
     // The same subjects as repos declares (services/repos/src/events/subjects.ts): a stream's subjects must not differ.
-    { name: 'CAIRN_REPOS', subjects: ['cairn.repo.>', 'cairn.collaborator.>'] },
+    { name: 'CAIRN_REPOS', subjects: ['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>'] },
   ]);
   expect([GIT_STREAM, GIT_SUBJECTS]).toEqual(['CAIRN_GIT', ['cairn.git.>']]);
-  expect([REPOS_STREAM, REPOS_SUBJECTS]).toEqual(['CAIRN_REPOS', ['cairn.repo.>', 'cairn.collaborator.>']]);
+  expect([REPOS_STREAM, REPOS_SUBJECTS]).toEqual(['CAIRN_REPOS', ['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>']]);
   expect(consumers).toEqual([
     expect.objectContaining({ stream: 'CAIRN_GIT', durable: 'notifications-activity', filterSubject: 'cairn.git.pushed' }),
     expect.objectContaining({ stream: 'CAIRN_REPOS', durable: 'notifications-repos', filterSubject: 'cairn.repo.deleted' }),

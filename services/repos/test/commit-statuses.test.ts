@@ -1,7 +1,10 @@
 /**
  * CommitStatusService over gRPC on a real database: who may create and read statuses, per-commit indexes,
- * list orders and filters, and the combined state of the latest status of every context.
+ * list orders and filters, the combined state of the latest status of every context, and the event each status
+ * publishes.
  */
+import { decodeEvent } from '@cairn/bus';
+import { CommitStatusCreated } from '@cairn/proto/cairn/repos/v1/events';
 import { Code } from '@cairn/rpc';
 import { startReposHarness, type ReposHarness } from './support/repos-harness';
 
@@ -58,6 +61,9 @@ describe('CommitStatusService', () => {
       creatorId: writer,
     });
     expect(first.status?.created).toBeInstanceOf(Date);
+    // Published in the status's transaction, for issues' scheduled merges.
+    const event = decodeEvent(CommitStatusCreated, await h.lastEvent('cairn.commit_status.created'));
+    expect(event).toMatchObject({ meta: { actorId: writer, repoId }, repoId, sha: SHA, context: 'ci/build', state: 'pending', index: 1, targetUrl: 'https://ci/1' });
     const second = await create(owner, { state: 'success', context: 'ci/build' });
     expect(second.status?.id).toBe(2);
     // Another commit counts from 1 again.

@@ -53,7 +53,7 @@ it('declares its stream and the accounts and git streams, with durable consumers
   const service = await start({ config, logger, bus: spy, listen: '127.0.0.1:0' });
   await service.stop();
   expect(streams.map((stream) => stream.name)).toEqual(['CAIRN_REPOS', 'CAIRN_ACCOUNTS', 'CAIRN_GIT']);
-  expect(streams[0].subjects).toEqual(['cairn.repo.>', 'cairn.collaborator.>']);
+  expect(streams[0].subjects).toEqual(['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>']);
   expect(consumers.map((consumer) => [consumer.stream, consumer.durable, consumer.filterSubject])).toEqual([
     ['CAIRN_ACCOUNTS', 'repos-accounts', 'cairn.>'],
     ['CAIRN_GIT', 'repos-git', 'cairn.git.pushed'],

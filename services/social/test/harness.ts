@@ -22,7 +22,7 @@ import { ACCOUNTS_STREAM, ConsumedSubject, ISSUES_STREAM, REPOS_STREAM, start, t
 /** The producers' streams, as repos, accounts and issues declare them. */
 export const PRODUCER_STREAMS: ReadonlyArray<[string, string[]]> = [
   [ISSUES_STREAM, ['cairn.issue.>', 'cairn.issue_comment.>', 'cairn.label.>', 'cairn.milestone.>', 'cairn.pull_request.>', 'cairn.pull_review.>']],
-  [REPOS_STREAM, ['cairn.repo.>', 'cairn.collaborator.>']],
+  [REPOS_STREAM, ['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>']],
   [ACCOUNTS_STREAM, ['cairn.user.>', 'cairn.access_token.>', 'cairn.org.>', 'cairn.org_member.>', 'cairn.team.>', 'cairn.team_member.>']],
 ];
 

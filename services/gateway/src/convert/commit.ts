@@ -151,7 +151,8 @@ type SignerNames = ReadonlyMap<number, string>;
 export function toVerification(commit: Commit, signers: SignerNames = new Map()): ApiVerification {
   if (commit.signature === '') return { verified: false, reason: NOT_SIGNED_REASON, signature: '', signer: null, payload: '' };
   const checked = commit.verification;
-  const name = checked?.verified ? signers.get(checked.signerUserId) : undefined;
+  // The instance's own key belongs to no user: its signer is named by git-storage (SIGNING_NAME).
+  const name = checked?.verified ? (checked.signerUserId === 0 && checked.signerName !== '' ? checked.signerName : signers.get(checked.signerUserId)) : undefined;
   const signed = { signature: commit.signature, payload: commit.signedPayload };
   if (checked === undefined || name === undefined) {
     // A verified signer gone since (deleted account) vouches for nothing.
@@ -219,7 +220,7 @@ async function commitUsers(services: GatewayServices, viewer: Actor | undefined,
 
 /** The user names of the verified commits' signers: one accounts BatchGetUsers, none when nothing is verified. */
 async function signerNames(services: GatewayServices, viewer: Actor | undefined, commits: readonly Commit[]): Promise<SignerNames> {
-  const ids = new Set(commits.flatMap((commit) => (commit.verification?.verified ? [commit.verification.signerUserId] : [])));
+  const ids = new Set(commits.flatMap((commit) => (commit.verification?.verified && commit.verification.signerUserId > 0 ? [commit.verification.signerUserId] : [])));
   if (ids.size === 0) return new Map();
   const { users } = await services.clients.users.batchGetUsers({ ids: [...ids], viewer });
   return new Map(users.map((user) => [user.id, user.login]));

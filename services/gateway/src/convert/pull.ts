@@ -21,10 +21,12 @@ import { Code, isCairnError } from '@cairn/rpc';
 import type { GatewayServices } from '../api/types';
 import { gitRepositoryOf } from '../git/storage-ref';
 import { ghostUser } from './ghost-user';
+import type { ApiTeam } from './org';
 import { type ApiIssue, toApiIssues } from './issue';
 import type { ApiLabel } from './label';
 import type { ApiMilestone } from './milestone';
 import { type ApiRepository, repoHtmlUrl, toApiRepositories } from './repository';
+import { teamsById } from './review';
 import { type ApiUser, toApiUser } from './user';
 
 /** Gitea's `[repository.pull-request] WORK_IN_PROGRESS_PREFIXES` default. */
@@ -58,7 +60,7 @@ export interface ApiPullRequest {
   assignee: ApiUser | null;
   assignees: ApiUser[] | null;
   requested_reviewers: ApiUser[];
-  requested_reviewers_teams: never[];
+  requested_reviewers_teams: ApiTeam[];
   state: 'open' | 'closed';
   draft: boolean;
   is_locked: boolean;
@@ -199,7 +201,7 @@ export async function toApiPullRequests(
   }
 
   const issues = pulls.map(issueOf);
-  const [apiIssues, apiRepos, users, baseHeads, headHeads, reviewCounts] = await Promise.all([
+  const [apiIssues, apiRepos, users, baseHeads, headHeads, reviewCounts, teams] = await Promise.all([
     toApiIssues(services, viewer, issues, new Map([[baseRepo.id, baseRepo]])),
     toApiRepositories(services, viewer, readable),
     usersById(services, pulls.flatMap((pull) => [...pull.requestedReviewerIds, ...(pull.hasMerged ? [pull.mergerId] : [])])),
@@ -208,6 +210,7 @@ export async function toApiPullRequests(
       [...headBranchKeys].map(async ([key, { repository, branch }]) => [key, await branchHead(services, gitRepositoryOf(repository), branch)] as const),
     ).then((entries) => new Map(entries)),
     Promise.all(pulls.map((pull) => submittedReviewCount(services, scope, issueOf(pull).index))),
+    teamsById(services, viewer, pulls.flatMap((pull) => pull.requestedReviewerTeamIds)),
   ]);
   const apiRepoById = new Map(readable.map((item, position) => [item.repository?.id ?? 0, apiRepos[position]]));
   const userView = { rootUrl };
@@ -240,7 +243,7 @@ export async function toApiPullRequests(
         assignee: apiIssue.assignee,
         assignees: apiIssue.assignees,
         requested_reviewers: pull.requestedReviewerIds.flatMap((id) => apiUser(id) ?? []),
-        requested_reviewers_teams: [],
+        requested_reviewers_teams: pull.requestedReviewerTeamIds.flatMap((id) => teams.get(id) ?? []),
         state: apiIssue.state,
         draft: isWorkInProgress(issue.title),
         is_locked: apiIssue.is_locked,

@@ -1,10 +1,10 @@
 /**
  * issues' reviews → Gitea's `PullReview` and `PullReviewComment` (services/convert/pull_review.go `ToPullReview`,
  * `ToPullReviewCommentList`). Reviewers and posters are shaped for the caller (`ToUser(ctx, user, doer)`) with one
- * accounts call per answer; a user whose account is gone is Gitea's Ghost. Reviews come from users, never teams
- * (Cairn has no team review requests), so `team` is null. A review's `html_url` is the anchor of the comment Gitea
- * writes for it, which the issues service does not name: it is left empty, as Gitea leaves it for a review without
- * that comment.
+ * accounts call per answer; a user whose account is gone is Gitea's Ghost. A team's review request has the team
+ * (one more accounts call) and `user` null, as Gitea's ToUser of no reviewer. A review's `html_url` is the anchor
+ * of its timeline comment (`<pull>#issuecomment-<id>`), empty for a review without one (pending reviews, requests);
+ * a review comment's `resolver` is who resolved its conversation, null while unresolved.
  */
 import { goTime } from '@cairn/http';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
@@ -13,6 +13,7 @@ import type { Review, ReviewComment } from '@cairn/proto/cairn/issues/v1/pulls_s
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { GatewayServices } from '../api/types';
 import { ghostUser } from './ghost-user';
+import { type ApiTeam, toApiTeam } from './org';
 import { repoHtmlUrl } from './repository';
 import { type ApiUser, toApiUser } from './user';
 
@@ -24,8 +25,8 @@ const REVIEW_STATES: readonly string[] = ['APPROVED', 'PENDING', 'COMMENT', 'REQ
 /** Gitea's `api.PullReview`, keys in its order. */
 export interface ApiPullReview {
   id: number;
-  user: ApiUser;
-  team: null;
+  user: ApiUser | null;
+  team: ApiTeam | null;
   state: ApiReviewState | '';
   body: string;
   commit_id: string;
@@ -75,6 +76,14 @@ async function usersFor(services: GatewayServices, viewer: Actor | undefined, id
   };
 }
 
+/** Gitea's `api.Team` of each of the teams `ids` that still exist (read by id: no access check, as Gitea's ToTeam). */
+export async function teamsById(services: GatewayServices, viewer: Actor | undefined, ids: readonly number[]): Promise<Map<number, ApiTeam>> {
+  const wanted = [...new Set(ids.filter((id) => id > 0))];
+  if (wanted.length === 0) return new Map();
+  const { teams } = await services.clients.teams.batchGetTeams({ viewer, ids: wanted });
+  return new Map(teams.map((team) => [team.id, toApiTeam(team, services.config.server.rootUrl)]));
+}
+
 function pullHtmlUrl(services: GatewayServices, repository: Repository, index: number): string {
   return `${repoHtmlUrl(services.config.server.rootUrl, repository)}/pulls/${index}`;
 }
@@ -87,12 +96,16 @@ export async function toApiPullReviews(
   repository: Repository,
   index: number,
 ): Promise<ApiPullReview[]> {
-  const user = await usersFor(services, viewer, reviews.map((review) => review.reviewerId));
+  const [user, teams] = await Promise.all([
+    usersFor(services, viewer, reviews.map((review) => review.reviewerId)),
+    teamsById(services, viewer, reviews.map((review) => review.reviewerTeamId)),
+  ]);
   const pullUrl = pullHtmlUrl(services, repository, index);
   return reviews.map((review) => ({
     id: review.id,
-    user: user(review.reviewerId),
-    team: null,
+    // A team's request has no reviewer: Gitea's ToUser(nil) is null.
+    user: review.reviewerId > 0 ? user(review.reviewerId) : null,
+    team: teams.get(review.reviewerTeamId) ?? null,
     state: REVIEW_STATES.includes(review.state) ? (review.state as ApiReviewState) : '',
     body: review.body,
     commit_id: review.commitId,
@@ -102,7 +115,7 @@ export async function toApiPullReviews(
     comments_count: review.commentsCount,
     submitted_at: goTime(review.submitted),
     updated_at: goTime(review.updated),
-    html_url: '',
+    html_url: review.timelineCommentId > 0 ? `${pullUrl}#issuecomment-${review.timelineCommentId}` : '',
     pull_request_url: pullUrl,
   }));
 }
@@ -130,14 +143,14 @@ export async function toApiPullReviewComments(
   repository: Repository,
   index: number,
 ): Promise<ApiPullReviewComment[]> {
-  const user = await usersFor(services, viewer, comments.map((comment) => comment.posterId));
+  const user = await usersFor(services, viewer, comments.flatMap((comment) => [comment.posterId, comment.resolverId]));
   const pullUrl = pullHtmlUrl(services, repository, index);
   const anchorBase = review.state === 'PENDING' ? `${pullUrl}/files` : pullUrl;
   return comments.map((comment) => ({
     id: comment.id,
     body: comment.body,
     user: user(comment.posterId),
-    resolver: null,
+    resolver: comment.resolverId > 0 ? user(comment.resolverId) : null,
     pull_request_review_id: comment.reviewId,
     created_at: goTime(comment.created),
     updated_at: goTime(comment.updated),

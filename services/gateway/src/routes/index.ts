@@ -6,6 +6,7 @@ import { registerIssueSearchRoutes } from './issues/issue-search';
 import { registerIssueRoutes } from './issues/issues';
 import { registerLabelRoutes } from './issues/labels';
 import { registerMilestoneRoutes } from './issues/milestones';
+import { registerPinRoutes } from './issues/pins';
 import { registerReactionRoutes } from './issues/reactions';
 import { registerIssueSubscriptionRoutes } from './issues/subscriptions';
 import { registerTimeTrackingRoutes } from './issues/times';
@@ -88,6 +89,8 @@ export function registerRoutes(api: ApiRegistry): void {
   // Issues: /issues/comments… before /issues/{index}… (express matches in registration order).
   registerCommentRoutes(api);
   registerReactionRoutes(api);
+  // /issues/pinned and /pulls/pinned before /issues/{index} and /pulls/{index} (and /pulls/{base}/{head}).
+  registerPinRoutes(api);
   registerIssueRoutes(api);
   registerLabelRoutes(api);
   registerMilestoneRoutes(api);

@@ -1,11 +1,19 @@
 /**
  * Commit signature verification (Gitea's models/asymkey ParseCommitWithSignature), for `require_signed_commits`
  * and the API's `verification`: a commit is verified when its `gpgsig` is an OpenPGP signature over the commit
- * without that header, made by a key registered (and verified) for the committer's e-mail address.
+ * without that header, made by a key registered (and verified) for the committer's e-mail address, or else made by
+ * the instance's own signing key (whatever the committer: the signer is then the key's SIGNING_NAME / EMAIL).
  */
 import type * as OpenPgp from 'openpgp' with { 'resolution-mode': 'import' };
 import type { VerificationKey } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
 import type { Commit, Verification } from '@cairn/proto/cairn/git/v1/git_service';
+
+/** The instance's signing key (git/signing.ts): armored public key(s) and the signer it vouches for. */
+export interface InstanceKey {
+  armoredKeys: string;
+  name: string;
+  email: string;
+}
 
 const PGP_SIGNATURE = '-----BEGIN PGP SIGNATURE-----';
 
@@ -37,10 +45,35 @@ function parseKey(cache: KeyCache, armored: string): Promise<OpenPgp.PublicKey |
 }
 
 function unverified(reason: string): Verification {
-  return { verified: false, reason, signerEmail: '', signerUserId: 0, keyId: '' };
+  return { verified: false, reason, signerEmail: '', signerUserId: 0, keyId: '', signerName: '' };
 }
 
-async function verifyCommit(commit: Commit, keys: readonly VerificationKey[], cache: KeyCache): Promise<Verification> {
+/** The long id of the first of `keys` that made `signature` over `payload`, or undefined. */
+async function signingKeyId(openpgp: typeof OpenPgp, payload: string, signature: OpenPgp.Signature, keys: OpenPgp.PublicKey[]): Promise<string | undefined> {
+  try {
+    const message = await openpgp.createMessage({ binary: Buffer.from(payload, 'utf8') });
+    const { signatures } = await openpgp.verify({ message, signature, verificationKeys: keys, format: 'binary' });
+    for (const result of signatures) {
+      if (await result.verified.then(() => true, () => false)) return result.keyID.toHex().toUpperCase();
+    }
+  } catch {
+    // A signature these keys cannot check verifies nothing.
+  }
+  return undefined;
+}
+
+/** The instance key with its keys parsed. */
+interface ParsedInstanceKey {
+  key: InstanceKey;
+  keys: OpenPgp.PublicKey[];
+}
+
+async function verifyCommit(
+  commit: Commit,
+  keys: readonly VerificationKey[],
+  cache: KeyCache,
+  instance: ParsedInstanceKey | undefined,
+): Promise<Verification> {
   if (commit.signature === '') return unverified(NOT_SIGNED_REASON);
   // Other kinds (SSH signatures) match no GPG key, as in Gitea without SSH keys.
   if (!commit.signature.startsWith(PGP_SIGNATURE)) return unverified(NO_KEY_REASON);
@@ -56,36 +89,43 @@ async function verifyCommit(commit: Commit, keys: readonly VerificationKey[], ca
   for (const candidate of candidates) {
     const parsed = await parseKey(cache, candidate.publicKey);
     if (parsed === undefined) continue;
-    try {
-      const message = await openpgp.createMessage({ binary: Buffer.from(commit.signedPayload, 'utf8') });
-      const { signatures } = await openpgp.verify({ message, signature, verificationKeys: [parsed], format: 'binary' });
-      for (const result of signatures) {
-        if (await result.verified.then(() => true, () => false)) {
-          return { verified: true, reason: '', signerEmail: candidate.email, signerUserId: candidate.userId, keyId: result.keyID.toHex().toUpperCase() };
-        }
-      }
-    } catch {
-      // A signature this key cannot check verifies nothing; the next candidate may.
-    }
+    const keyId = await signingKeyId(openpgp, commit.signedPayload, signature, [parsed]);
+    if (keyId !== undefined) return { verified: true, reason: '', signerEmail: candidate.email, signerUserId: candidate.userId, keyId, signerName: '' };
+  }
+  // Gitea's default-key check: the instance signed it (a merge it wrote), whoever the committer is.
+  if (instance !== undefined && instance.keys.length > 0) {
+    const keyId = await signingKeyId(openpgp, commit.signedPayload, signature, instance.keys);
+    if (keyId !== undefined) return { verified: true, reason: '', signerEmail: instance.key.email, signerUserId: 0, keyId, signerName: instance.key.name };
   }
   return unverified(NO_KEY_REASON);
 }
 
 /**
  * Verifies each of `commits` (in order): the keys of every signed commit's committer come from one `findKeys`
- * call. `stopAt` ends the work early (the push check needs only the first unverified commit).
+ * call, then the instance's key (`instanceKey`, asked for once, and only when a signed commit needs it). `stopAt`
+ * ends the work early (the push check needs only the first unverified commit).
  */
 export async function verifyCommits(
   commits: readonly Commit[],
   findKeys: (emails: string[]) => Promise<VerificationKey[]>,
   stopAt: (verification: Verification) => boolean = () => false,
+  instanceKey: () => Promise<InstanceKey | undefined> = async () => undefined,
 ): Promise<Verification[]> {
   const emails = [...new Set(commits.flatMap((commit) => (commit.signature !== '' && commit.committer?.email ? [commit.committer.email] : [])))];
   const keys = emails.length === 0 ? [] : await findKeys(emails);
   const cache: KeyCache = new Map();
+  let instance: Promise<ParsedInstanceKey | undefined> | undefined;
+  const loadInstance = () =>
+    (instance ??= instanceKey().then(async (key) => {
+      if (key === undefined) return undefined;
+      const openpgp = await loadOpenPgp();
+      const keys = await openpgp.readKeys({ armoredKeys: key.armoredKeys }).catch(() => []);
+      return { key, keys };
+    }));
   const verifications: Verification[] = [];
   for (const commit of commits) {
-    const verification = await verifyCommit(commit, keys, cache);
+    const signed = commit.signature.startsWith(PGP_SIGNATURE);
+    const verification = await verifyCommit(commit, keys, cache, signed ? await loadInstance() : undefined);
     verifications.push(verification);
     if (stopAt(verification)) break;
   }

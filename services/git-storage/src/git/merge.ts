@@ -18,6 +18,17 @@ export async function isAncestor(gitDir: string, ancestor: string, descendant: s
   return exitCode === 0;
 }
 
+/**
+ * The first merge commit on the ancestry path from `head` to `tip` (oldest first: the merge that brought `head`
+ * in, as Gitea's getMergeCommit finds it); undefined when the path has none (a fast-forward).
+ */
+export async function firstMergeOnPath(gitDir: string, head: string, tip: string): Promise<string | undefined> {
+  // --reverse is applied after --max-count, so the whole (ids-only) list is read and its first line kept.
+  const { stdout } = await runGit(['rev-list', '--ancestry-path', '--merges', '--reverse', '--end-of-options', `${head}..${tip}`], { gitDir });
+  const first = stdout.toString('utf8').split('\n', 1)[0]?.trim() ?? '';
+  return first === '' ? undefined : first;
+}
+
 /** FAILED_PRECONDITION for two histories without a common commit (Gitea refuses to merge them too). */
 export function unrelatedHistories(): CairnError {
   return CairnError.precondition('the base and head have no common history', { reason: 'no_merge_base' });
@@ -60,11 +71,22 @@ export interface NewCommit {
   message: string;
   /** GIT_AUTHOR_* and GIT_COMMITTER_* (identity.ts). */
   identity: NodeJS.ProcessEnv;
+  /** Signs the commit (`--gpg-sign`) with this key, gpg reached through `env` and the `-c` settings `config`. */
+  sign?: CommitSigning;
+}
+
+/** What git needs to sign: the key for `--gpg-sign=`, gpg's environment (GNUPGHOME) and `-c` settings. */
+export interface CommitSigning {
+  keyId: string;
+  env: NodeJS.ProcessEnv;
+  config: readonly string[];
 }
 
 /** Writes a commit object (no ref moves) and answers its id. */
 export async function commitTree(gitDir: string, commit: NewCommit): Promise<string> {
   const parents = commit.parents.flatMap((parent) => ['-p', parent]);
-  const { stdout } = await runGit(['commit-tree', ...parents, commit.tree], { gitDir, env: commit.identity, stdin: commit.message });
+  const sign = commit.sign;
+  const args = sign === undefined ? ['commit-tree', ...parents, commit.tree] : [...sign.config, 'commit-tree', ...parents, `--gpg-sign=${sign.keyId}`, commit.tree];
+  const { stdout } = await runGit(args, { gitDir, env: { ...commit.identity, ...sign?.env }, stdin: commit.message });
   return stdout.toString('utf8').trim();
 }

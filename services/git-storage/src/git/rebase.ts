@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { CairnError } from '@cairn/rpc';
 import { runGit } from './command';
+import type { CommitSigning } from './merge';
 
 export type RebaseResult = { ok: true; tip: string } | { ok: false; conflicts: string[] };
 
@@ -30,12 +31,21 @@ async function withWorktree<T>(gitDir: string, scratchRoot: string, commit: stri
 /**
  * The commits of `head` not in `onto`, replayed on `onto` (git's defaults: merge commits linearized, commits
  * whose change is already upstream dropped). The replayed commits keep their authors; their committer is
- * `committerEnv` (GIT_COMMITTER_*). Answers the new tip, or the conflicting paths of the first commit that
- * does not apply.
+ * `committerEnv` (GIT_COMMITTER_*); with `sign`, each is signed (`--gpg-sign`). Answers the new tip, or the
+ * conflicting paths of the first commit that does not apply.
  */
-export async function rebaseOnto(gitDir: string, scratchRoot: string, head: string, onto: string, committerEnv: NodeJS.ProcessEnv): Promise<RebaseResult> {
+export async function rebaseOnto(
+  gitDir: string,
+  scratchRoot: string,
+  head: string,
+  onto: string,
+  committerEnv: NodeJS.ProcessEnv,
+  sign?: CommitSigning,
+): Promise<RebaseResult> {
   return withWorktree(gitDir, scratchRoot, head, async (cwd) => {
-    const rebased = await runGit(['rebase', '--quiet', '--no-autosquash', '--end-of-options', onto], { cwd, env: committerEnv, okExitCodes: [0, 1] });
+    const args = ['rebase', '--quiet', '--no-autosquash', '--end-of-options', onto];
+    const signed = sign === undefined ? args : [...sign.config, 'rebase', `--gpg-sign=${sign.keyId}`, ...args.slice(1)];
+    const rebased = await runGit(signed, { cwd, env: { ...committerEnv, ...sign?.env }, okExitCodes: [0, 1] });
     if (rebased.exitCode !== 0) {
       const { stdout } = await runGit(['diff', '--name-only', '-z', '--diff-filter=U'], { cwd });
       const conflicts = stdout.toString('utf8').split('\0').filter((file) => file !== '');

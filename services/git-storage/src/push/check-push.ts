@@ -13,7 +13,7 @@ import { runGit } from '../git/command';
 import { readObjects } from '../git/objects';
 import type { RefUpdate } from '../git/ref-update';
 import { BRANCH_PREFIX, ZERO_SHA } from '../git/refs';
-import { verifyCommits } from '../domain/commit-signatures';
+import { type InstanceKey, verifyCommits } from '../domain/commit-signatures';
 
 export interface PushCheck {
   gitDir: string;
@@ -22,6 +22,8 @@ export interface PushCheck {
   quarantine: NodeJS.ProcessEnv;
   /** accounts' verified keys for these committer e-mail addresses. */
   findKeys(emails: string[]): Promise<VerificationKey[]>;
+  /** The instance's signing key: commits it signed (merges Cairn wrote) count as verified, as in Gitea. */
+  instanceKey?(): Promise<InstanceKey | undefined>;
 }
 
 /** Whether `newSha` descends from `oldSha` (the update is a fast-forward). */
@@ -60,6 +62,7 @@ async function firstUnverifiedCommit(check: PushCheck, shas: readonly string[]):
     commits.filter((commit) => commit !== undefined),
     check.findKeys,
     (verification) => !verification.verified,
+    check.instanceKey,
   );
   const first = verifications.findIndex((verification) => !verification.verified);
   return first === -1 ? undefined : shas[first];

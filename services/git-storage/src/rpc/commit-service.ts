@@ -9,10 +9,10 @@ import { lookupRevision, resolveRevision } from '../git/revisions';
 import type { GitStorageContext } from './context';
 
 export function createCommitService(context: GitStorageContext): AsyncServiceOf<typeof CommitServiceService> {
-  /** Fills each commit's verification: one accounts call for all their committers' keys. */
+  /** Fills each commit's verification: one accounts call for all their committers' keys, then the instance key. */
   async function addVerifications(commits: Commit[], ctx: RpcContext): Promise<void> {
     const findKeys = async (emails: string[]) => (await context.gpgKeys.findVerificationKeys({ emails }, { signal: ctx.signal })).keys;
-    const verifications = await verifyCommits(commits, findKeys);
+    const verifications = await verifyCommits(commits, findKeys, undefined, async () => context.signing?.verificationKey());
     for (const [i, commit] of commits.entries()) commit.verification = verifications[i];
   }
 

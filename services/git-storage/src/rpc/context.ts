@@ -3,6 +3,7 @@ import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
 import type { AsyncClientOf } from '@cairn/rpc';
 import type { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
+import type { InstanceSigning } from '../git/signing';
 
 export interface GitStorageContext {
   /** `$CAIRN_WORK_DIR/repositories`: every storage's repositories below it (storage/layout.ts). */
@@ -10,8 +11,13 @@ export interface GitStorageContext {
   /** git-storage's schema: the outbox of cairn.git.* events. */
   db: Database;
   logger: Logger;
-  /** accounts' GPG keys, for signature checks (the signed-commit push rule, CommitService's verification). */
-  gpgKeys: Pick<AsyncClientOf<typeof GpgKeyServiceService>, 'findVerificationKeys'>;
+  /**
+   * accounts' GPG keys, for signature checks (the signed-commit push rule, CommitService's verification) and the
+   * MERGES rule "pubkey" (whether the merger has a key).
+   */
+  gpgKeys: Pick<AsyncClientOf<typeof GpgKeyServiceService>, 'findVerificationKeys' | 'listGpgKeys'>;
+  /** The instance's signing key (`[repository.signing]`); unset: none, as SIGNING_KEY = none. */
+  signing?: InstanceSigning;
   /** Largest file WriteFiles accepts, in bytes (`[api] DEFAULT_MAX_BLOB_SIZE`); unset: 10 MiB, Gitea's default. */
   maxFileSize?: number;
 }

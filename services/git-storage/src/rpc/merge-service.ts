@@ -4,7 +4,6 @@
  * `commit-tree`) or git's own rebase in a temporary worktree, then move the base branch with a compare-and-swap
  * and publish cairn.git.pushed, like every other ref move of the API.
  */
-import path from 'node:path';
 import type { PageRequest } from '@cairn/proto/cairn/common/v1/common';
 import type { MergeRequest, MergeServiceService, Repository } from '@cairn/proto/cairn/git/v1/git_service';
 import { type AsyncServiceOf, CairnError, Code } from '@cairn/rpc';
@@ -16,7 +15,7 @@ import { commitishSpec, parseCommitId, resolveCommitishes } from '../git/commiti
 import { changedFilesSince, countCommitsBetween, diffCommand, listCommitsBetween, parseDiffFormat } from '../git/compare';
 import { identityEnvironment } from '../git/identity';
 import { addStats, readCommits } from '../git/log';
-import { commitTree, isAncestor, mergeBase, mergeTrees, treeOf, unrelatedHistories } from '../git/merge';
+import { type CommitSigning, commitTree, firstMergeOnPath, isAncestor, mergeBase, mergeTrees, treeOf, unrelatedHistories } from '../git/merge';
 import { openRepository, requireRepository } from '../git/open-repository';
 import { rebaseOnto } from '../git/rebase';
 import { findRef, pageOf } from '../git/ref-list';
@@ -24,26 +23,10 @@ import { updateRefs } from '../git/ref-update';
 import { branchRef } from '../git/refs';
 import { peelToCommits } from '../git/revisions';
 import { streamGit } from '../git/stream';
-import { DEFAULT_STORAGE } from '../storage/layout';
 import type { GitStorageContext } from './context';
-
-const branchNotFound = (name: string) => CairnError.notFound(`branch "${name}" does not exist`, { reason: 'branch_not_found' });
-
-/** The most conflicting paths a merge_conflict message names. */
-const MAX_LISTED_CONFLICTS = 100;
-
-function mergeConflict(files: readonly string[]): CairnError {
-  const listed = files.slice(0, MAX_LISTED_CONFLICTS).join(', ');
-  const more = files.length > MAX_LISTED_CONFLICTS ? ` and ${files.length - MAX_LISTED_CONFLICTS} more` : '';
-  return new CairnError(Code.ABORTED, `merge conflict in: ${listed}${more}`, { reason: 'merge_conflict' });
-}
-
-/** The tip of branch `name`; NOT_FOUND (reason `branch_not_found`) when it does not exist. */
-async function branchTip(gitDir: string, name: string): Promise<string> {
-  const [sha] = await peelToCommits(gitDir, [branchRef(name)]);
-  if (sha === undefined) throw branchNotFound(name);
-  return sha;
-}
+import { mergeSigner, signedPlan } from './merge-signing';
+import { branchNotFound, branchTip, mergeConflict, scratchRoot } from './merge-support';
+import { updateBranch } from './update-branch';
 
 /** Validates both sides before any git runs, then resolves them (NOT_FOUND for one that names nothing). */
 async function resolveRange(gitDir: string, base: string, head: string): Promise<{ base: string; head: string }> {
@@ -61,11 +44,6 @@ function pageWindow(page: PageRequest | undefined): { page: number; limit: numbe
   const limit = page?.limit ?? 0;
   if (number < 0 || limit < 0) throw CairnError.invalid('page and limit must not be negative', { reason: 'invalid_page' });
   return { page: Math.max(number, 1), limit };
-}
-
-/** Where merges make their temporary worktrees: `<root>/<storage>/.tmp` (no storage's hash directory starts with "."). */
-function scratchRoot(root: string, repository: Repository): string {
-  return path.join(root, repository.storage === '' ? DEFAULT_STORAGE : repository.storage, '.tmp');
 }
 
 export function createMergeService(context: GitStorageContext): AsyncServiceOf<typeof MergeServiceService> {
@@ -171,6 +149,21 @@ export function createMergeService(context: GitStorageContext): AsyncServiceOf<t
       if (exists === undefined) return { exists: false, ancestor: false };
       return { exists: true, ancestor: await isAncestor(gitDir, commit, tip) };
     },
+
+    async updateBranch(request) {
+      return updateBranch(context, request);
+    },
+
+    async findMergeCommit(request) {
+      branchRef(request.baseBranch);
+      const headSpec = commitishSpec(request.head, 'head');
+      const gitDir = await open(request.repository);
+      const tip = await branchTip(gitDir, request.baseBranch);
+      const [head = ''] = await resolveCommitishes(gitDir, [{ spec: headSpec, value: request.head }]);
+      if (!(await isAncestor(gitDir, head, tip))) return { found: false, commit: undefined };
+      const [commit] = await readCommits(gitDir, [(await firstMergeOnPath(gitDir, head, tip)) ?? head]);
+      return { found: true, commit };
+    },
   };
 }
 
@@ -185,6 +178,8 @@ interface MergePlan {
   identity: NodeJS.ProcessEnv;
   /** GIT_COMMITTER_* for replayed commits. */
   committerEnv: NodeJS.ProcessEnv;
+  /** How the new commits are signed (merge-signing.ts signedPlan); unset: unsigned. */
+  sign?: CommitSigning;
 }
 
 function planMerge(request: MergeRequest): MergePlan {
@@ -207,12 +202,10 @@ function planMerge(request: MergeRequest): MergePlan {
   return { style, baseBranch: request.baseBranch, headSpec, expectedHead, message, identity, committerEnv };
 }
 
-/** Merge: validate, refuse signing, write the new commits, swap the base branch, publish. */
+/** Merge: validate, decide signing, write the new commits, swap the base branch, publish. */
 async function merge(context: GitStorageContext, request: MergeRequest) {
   const plan = planMerge(request);
   const push = requirePush(request.push);
-  // No `[repository.signing]` key is configured anywhere in Cairn: a signed merge is impossible (Gitea's refusal).
-  if (request.sign) throw CairnError.precondition('wont sign: nokey', { reason: 'wont_sign' });
   const repository = requireRepository(request.repository);
   const gitDir = await openRepository(context.root, repository);
   const baseSha = await branchTip(gitDir, plan.baseBranch);
@@ -224,7 +217,10 @@ async function merge(context: GitStorageContext, request: MergeRequest) {
   if (base === undefined) throw unrelatedHistories();
   if (base === headSha) throw CairnError.precondition('the head is already contained in the base branch', { reason: 'already_merged' });
 
-  const newSha = await writeMerge(gitDir, scratchRoot(context.root, repository), plan, { base: baseSha, head: headSha, mergeBase: base });
+  const tips = { base: baseSha, head: headSha, mergeBase: base };
+  // Gitea's SignMerge: signed when asked and the MERGES rules allow; a refusal throws only when required.
+  const signer = await mergeSigner(context, request, gitDir, tips);
+  const newSha = await writeMerge(gitDir, scratchRoot(context.root, repository), signer === undefined ? plan : signedPlan(plan, signer), tips);
   // A rebase whose every change is already in the base leaves it where it is.
   if (newSha === baseSha) return { mergeCommitId: newSha };
   const update = { ref: branchRef(plan.baseBranch), oldSha: baseSha, newSha };
@@ -249,15 +245,15 @@ async function writeMerge(gitDir: string, scratch: string, plan: MergePlan, tips
       const merged = await mergeTrees(gitDir, tips.base, tips.head);
       if (merged.conflicts.length > 0) throw mergeConflict(merged.conflicts);
       const parents = plan.style === 'merge' ? [tips.base, tips.head] : [tips.base];
-      return commitTree(gitDir, { tree: merged.tree, parents, message: plan.message, identity: plan.identity });
+      return commitTree(gitDir, { tree: merged.tree, parents, message: plan.message, identity: plan.identity, sign: plan.sign });
     }
     case 'rebase':
     case 'rebase-merge': {
-      const rebased = await rebaseOnto(gitDir, scratch, tips.head, tips.base, plan.committerEnv);
+      const rebased = await rebaseOnto(gitDir, scratch, tips.head, tips.base, plan.committerEnv, plan.sign);
       if (!rebased.ok) throw mergeConflict(rebased.conflicts);
       if (plan.style === 'rebase' || rebased.tip === tips.base) return rebased.tip;
       const tree = await treeOf(gitDir, rebased.tip);
-      return commitTree(gitDir, { tree, parents: [tips.base, rebased.tip], message: plan.message, identity: plan.identity });
+      return commitTree(gitDir, { tree, parents: [tips.base, rebased.tip], message: plan.message, identity: plan.identity, sign: plan.sign });
     }
   }
 }

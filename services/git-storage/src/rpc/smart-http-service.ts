@@ -110,6 +110,7 @@ export function createSmartHttpService(context: GitStorageContext, hooks: HookSe
             rules: first.rules,
             quarantine,
             findKeys: async (emails) => (await context.gpgKeys.findVerificationKeys({ emails }, { signal: ctx.signal })).keys,
+            instanceKey: async () => context.signing?.verificationKey(),
           },
           updates,
         );

@@ -66,6 +66,8 @@ export function requestedFilter(filter: IssueFilter | undefined, states: boolean
       assigneeId: Math.max(filter?.assignedId ?? 0, 0),
       mentionedId: Math.max(filter?.mentionedId ?? 0, 0),
       reviewRequestedId: Math.max(filter?.reviewRequestedId ?? 0, 0),
+      // Filled in by the caller from accounts (rpc/review-requests.ts reviewRequestedTeams).
+      reviewRequestedTeamIds: [],
       reviewedId: Math.max(filter?.reviewedId ?? 0, 0),
     },
   };

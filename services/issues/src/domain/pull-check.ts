@@ -5,11 +5,13 @@
  * "empty", "ancestor"; "error" when git-storage cannot answer), the merge base, the head and the conflicting files.
  * A head that moved publishes cairn.pull_request.synchronized (and, under `dismiss_stale_approvals`, dismisses the
  * approvals); a changed status publishes cairn.pull_request.mergeability_changed. With the repository's
- * `autodetect_manual_merge`, a head the base branch already contains marks the pull request manually merged.
+ * `autodetect_manual_merge`, a head the base branch already contains marks the pull request manually merged, as
+ * Gitea's manuallyMerged records it: by the commit that merged it (git-storage's FindMergeCommit), merged at that
+ * commit's author time, by the user owning its author e-mail, else by the repository's owner.
  * The new-pull-request path, the pushes consumer and the CheckPull RPC all run this.
  */
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
-import type { CheckMergeResponse, Repository as GitRepository } from '@cairn/proto/cairn/git/v1/git_service';
+import type { CheckMergeResponse, Commit, Repository as GitRepository } from '@cairn/proto/cairn/git/v1/git_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { CairnError, Code } from '@cairn/rpc';
 import { enqueuePullEvent } from '../events/pull-events';
@@ -54,7 +56,7 @@ export async function repositoryById(context: Pick<IssuesContext, 'repos'>, id: 
 export interface CheckPullOptions {
   /** The base repository when the caller has it (the request's scope); looked up otherwise. */
   base?: Repository;
-  /** Who caused the check: the events' actor and a detected manual merge's merger (0: the repository's owner). */
+  /** Who caused the check, for the events it publishes (0: the repository's owner). */
   actorId?: number;
 }
 
@@ -110,6 +112,45 @@ async function dismissesStaleApprovals(context: IssuesContext, base: Repository,
   }
 }
 
+/** The user owning `email` (accounts' GetUserByEmail); undefined for none, or when accounts refuses (Gitea ignores that). */
+async function userIdByEmail(context: IssuesContext, email: string): Promise<number | undefined> {
+  if (email === '') return undefined;
+  try {
+    const { users } = await context.users.batchGetUsersByEmail({ emails: [email], viewer: internalActor() });
+    return users.find((found) => found.user !== undefined)?.user?.id;
+  } catch (error) {
+    if (isTransient(error)) throw error;
+    context.logger.warn({ err: error }, 'looking up the user of a merge commit failed');
+    return undefined;
+  }
+}
+
+/** The merge that brought a detected manual merge's head into the base branch (Gitea's getMergeCommit). */
+interface DetectedMerge {
+  commitId: string;
+  mergerId: number;
+  mergedAt: Date | undefined;
+}
+
+/**
+ * Gitea's manuallyMerged: the first merge commit from the head to the base branch (the head itself after a
+ * fast-forward), merged by the user whose e-mail is that commit's author e-mail, else by the repository's owner, at
+ * the commit's author time. Undefined when git-storage no longer finds the head in the branch.
+ */
+async function findDetectedMerge(context: IssuesContext, base: Repository, pull: PullRow, headCommitId: string): Promise<DetectedMerge | undefined> {
+  let commit: Commit | undefined;
+  try {
+    const answer = await context.git.merge.findMergeCommit({ repository: gitRepositoryOfRepo(base), baseBranch: pull.base_branch, head: headCommitId });
+    commit = answer.found ? answer.commit : undefined;
+  } catch (error) {
+    if (isTransient(error)) throw error;
+    context.logger.warn({ err: error, repo_id: base.id, index: pull.index }, 'finding the merge commit of a manual merge failed');
+  }
+  if (commit === undefined) return undefined;
+  const email = commit.author?.email.trim() ?? '';
+  return { commitId: commit.sha, mergerId: (await userIdByEmail(context, email)) ?? base.ownerId, mergedAt: commit.author?.when };
+}
+
 /**
  * Checks an open pull request now and records what changed; merged and closed ones are answered as they are.
  * Answers the row as it is afterwards.
@@ -122,7 +163,10 @@ export async function checkPull(context: IssuesContext, pull: PullRow, options: 
   const actorId = options.actorId ?? 0;
   const headMoved = outcome.headCommitId !== undefined && pull.head_commit_id !== '' && outcome.headCommitId !== pull.head_commit_id;
   const dismiss = headMoved && outcome.headCommitId !== undefined && (await dismissesStaleApprovals(context, base, pull.base_branch));
-  const detectedMerge = outcome.status === 'ancestor' && base.autodetectManualMerge && outcome.headCommitId !== undefined;
+  const detectedMerge =
+    outcome.status === 'ancestor' && base.autodetectManualMerge && outcome.headCommitId !== undefined
+      ? await findDetectedMerge(context, base, pull, outcome.headCommitId)
+      : undefined;
 
   return context.db.pool.transaction(async (tx) => {
     const current = await requirePullByIssueId(tx, pull.issue_id, true);
@@ -151,11 +195,11 @@ export async function checkPull(context: IssuesContext, pull: PullRow, options: 
         await enqueuePullEvent(tx, 'mergeability_changed', { actorId: eventActor, pull: message, repoPrivate: base.private, changed: ['status'] });
       }
     }
-    if (detectedMerge && outcome.headCommitId !== undefined) {
-      // Gitea's manuallyMerged: the base branch contains the head; without the pusher, the repository's owner merged it.
+    if (detectedMerge !== undefined) {
       row = await finishMerge(tx, row, {
-        commitId: outcome.headCommitId,
-        mergerId: eventActor,
+        commitId: detectedMerge.commitId,
+        mergerId: detectedMerge.mergerId,
+        mergedAt: detectedMerge.mergedAt,
         style: 'manually-merged',
         status: 'manually_merged',
         repoPrivate: base.private,

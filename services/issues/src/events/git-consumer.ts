@@ -3,7 +3,8 @@
  * queue):
  * - `issues-git` on git-storage's stream: a push to a branch re-checks every open pull request into it (base) or
  *   from it (head, in this repository or a fork); domain/pull-check.ts also marks a pull request manually merged
- *   when the repository detects manual merges and the base branch now contains the head.
+ *   when the repository detects manual merges and the base branch now contains the head (with the commit that
+ *   merged it, its author as the merger and its time, as Gitea's manuallyMerged).
  * - `issues-pulls` on issues' own stream: a pull request opened, reopened or given another base branch
  *   (cairn.pull_request.opened, .reopened, .edited with "base") is checked — CreatePull checks at once too; this
  *   settles the ones git-storage could not answer then, and edits of the base, which leave them "checking".
@@ -55,7 +56,7 @@ async function checkPulls(context: IssuesContext, pulls: readonly PullRow[], act
 }
 
 /** Records the event as handled once the work (outside any transaction: it calls git-storage) is done. */
-function handledAfter<T extends { meta?: { eventId: string } | undefined }>(
+export function handledAfter<T extends { meta?: { eventId: string } | undefined }>(
   context: IssuesContext,
   consumer: string,
   type: EventDecoder<T>,

@@ -56,13 +56,15 @@ export const Subject = {
   reviewDeleted: 'cairn.pull_review.deleted',
 } as const;
 
-/** repos' stream: a deleted repository takes its issues along. */
+/** repos' stream: a deleted repository takes its issues along; a successful commit status tries scheduled merges. */
 export const REPOS_STREAM = 'CAIRN_REPOS';
-export const REPOS_SUBJECTS: readonly string[] = ['cairn.repo.>', 'cairn.collaborator.>'];
+export const REPOS_SUBJECTS: readonly string[] = ['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>'];
 export const REPOS_CONSUMER = 'issues-repos';
 /** Other services' events issues consumes (proto/cairn/repos/v1/events.proto, proto/cairn/accounts/v1/events.proto). */
 export const ConsumedSubject = {
   repoDeleted: 'cairn.repo.deleted',
+  /** A CI status on a commit: scheduled merges of pull requests with that head are tried (events/auto-merge-consumer.ts). */
+  commitStatusCreated: 'cairn.commit_status.created',
   userDeleted: 'cairn.user.deleted',
   orgDeleted: 'cairn.org.deleted',
 } as const;

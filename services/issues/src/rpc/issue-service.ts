@@ -8,7 +8,7 @@
  *   new issue for its poster.
  * - Editing: the poster or an issue writer (else a bare PERMISSION_DENIED); the poster changes title, body, ref and
  *   state, writers also assignees, milestone and deadline. A body sent with a stale content_version is ABORTED.
- * - Deleting: repository admins and site admins. Locking: issue writers.
+ * - Deleting: repository admins and site admins. Locking: issue writers. Pinning: rpc/pin-service.ts.
  * - Every change writes its events (events/issue-events.ts) in its transaction; archived repositories take none.
  */
 import type { IssueServiceService } from '@cairn/proto/cairn/issues/v1/issues_service';
@@ -24,6 +24,8 @@ import { findIssuesByIds, toIssue, toIssues } from '../store/issues';
 import { openCounters } from '../store/repo-counters';
 import type { IssuesContext } from './context';
 import { guard } from './guard';
+import { reviewRequestedTeams } from './review-requests';
+import { createPinService } from './pin-service';
 import { applyEdit, checkEdit, checkEditRequest, checkOpening, lockedRow, openIssue, writeEvents } from './issue-changes';
 
 /** BatchGetIssues answers at most this many ids per call. */
@@ -60,7 +62,11 @@ export function createIssueService(context: IssuesContext): AsyncServiceOf<typeo
       const window = rowWindow(request.page);
       const repo = { repoId: access.repository.id, ownerId: access.repository.ownerId };
       return guard(async () => {
-        const conditions = { ...requested.conditions, ...(await resolveRepoNames(db.pool, repo, requested.named)) };
+        const conditions = {
+          ...requested.conditions,
+          ...(await resolveRepoNames(db.pool, repo, requested.named)),
+          ...(await reviewRequestedTeams(context, requested.conditions.reviewRequestedId)),
+        };
         return isPlain(conditions)
           ? plainIssueList(db.pool, { repoId: repo.repoId, kinds: conditions.kinds, states: conditions.states, ...window })
           : filteredIssueList(db.pool, { repoId: repo.repoId, conditions, ...window });
@@ -109,7 +115,7 @@ export function createIssueService(context: IssuesContext): AsyncServiceOf<typeo
       const window = rowWindow(request.page);
       return guard(async () => {
         const names = await resolveSearchNames(db.pool, [...new Set([...issueRepoIds, ...pullRepoIds])], requested.named);
-        const conditions = { ...requested.conditions, ...names };
+        const conditions = { ...requested.conditions, ...names, ...(await reviewRequestedTeams(context, requested.conditions.reviewRequestedId)) };
         const page = await searchIssuePage(db.pool, { issueRepoIds, pullRepoIds, conditions, ...window });
         return { issues: await toIssues(db.pool, page.rows), total: page.total };
       });
@@ -152,5 +158,8 @@ export function createIssueService(context: IssuesContext): AsyncServiceOf<typeo
       if (request.repoIds.length > MAX_BATCH_IDS) throw CairnError.invalid(`at most ${MAX_BATCH_IDS} ids per call`);
       return guard(async () => ({ counters: await openCounters(db.pool, request.repoIds) }));
     },
+
+    // PinIssue, UnpinIssue, MoveIssuePin, ListPinnedIssues, GetNewPinsAllowed.
+    ...createPinService(context),
   };
 }

@@ -4,7 +4,8 @@
  * statuses, then git-storage's Merge in the style, as the merger, signed when the rule requires signed commits; or,
  * for "manually-merged", the given commit checked to be contained in the base branch. The merge is recorded, the
  * issue closed and the head branch deleted when asked (same repository, not the default branch, not protected, no
- * other open pull request from it).
+ * other open pull request from it). rpc/auto-merge.ts answers the RPC: it calls mergeNow, or schedules the merge
+ * and has its scheduler merge through mergeNow later.
  */
 import type { Signature } from '@cairn/proto/cairn/git/v1/git_service';
 import type { MergePullRequest, MergePullResponse } from '@cairn/proto/cairn/issues/v1/pulls_service';
@@ -13,6 +14,7 @@ import { actorOf, CairnError, Code } from '@cairn/rpc';
 import {
   checkMergeable,
   changedProtectedFiles,
+  grantedApprovals,
   isFullCommitId,
   type MergeStyle,
   mergeMessage,
@@ -23,13 +25,14 @@ import {
 } from '../domain/merge-rules';
 import { finishMerge } from '../domain/merge-record';
 import { type Access, accessOf, canWriteCode, isRepoAdmin, requireNotArchived, requireSignedIn } from '../domain/permissions';
+import { userGitIdentity } from '../domain/git-signature';
 import { readablePull } from '../domain/pull-access';
 import { gitRepositoryOfRepo, internalActor, pullHeadRef, repositoryById } from '../domain/pull-check';
-import { findIssueByIndex } from '../store/issues';
+import { findIssueByIndex, type IssueRow } from '../store/issues';
 import { hasOtherOpenPullFromHead, reviewFactsOf } from '../store/pull-outcomes';
 import { requirePullByIssueId, toPullRequest, type PullRow } from '../store/pulls';
 import type { IssuesContext } from './context';
-import { guard } from './guard';
+import { mergeAuthor } from './squash-author';
 
 /** Statuses read per page of GetCombinedStatus (its latest status per context) and pages at most. */
 const STATUS_PAGE = 50;
@@ -43,7 +46,7 @@ function codeIs(error: unknown, ...codes: Code[]): error is CairnError {
 }
 
 /** The base branch's rule and whether the merger may merge (repos: code write, or the rule's merge allow list). */
-async function matchBase(context: IssuesContext, access: Access, branch: string): Promise<BranchProtectionMatch | undefined> {
+export async function matchBase(context: IssuesContext, access: Access, branch: string): Promise<BranchProtectionMatch | undefined> {
   try {
     const { matches } = await context.repos.protections.matchBranchProtection({ viewer: actorOf(access.viewer), repoId: access.repository.id, branches: [branch] });
     return matches[0];
@@ -109,8 +112,9 @@ async function signatureOf(context: IssuesContext, request: MergePullRequest, me
     const user = users.find((candidate) => candidate.id === mergerId);
     if (user === undefined) throw CairnError.notFound('user does not exist', { reason: 'user_not_found' });
     login = user.login;
-    if (name === '') name = user.fullName.trim() || user.login;
-    if (email === '') email = user.keepEmailPrivate || user.email === '' ? `${user.login.toLowerCase()}@${context.config.service.noReplyAddress}` : user.email;
+    const identity = userGitIdentity(user, context.config.service.noReplyAddress);
+    if (name === '') name = identity.name;
+    if (email === '') email = identity.email;
   }
   return { signature: { name, email, when: new Date(), timezone: '+0000' }, login };
 }
@@ -121,6 +125,8 @@ function mergeFailure(error: unknown): unknown {
   if (error.code === Code.FAILED_PRECONDITION) {
     if (error.reason === 'head_out_of_date') return new CairnError(Code.ABORTED, 'head out of date', { reason: 'head_out_of_date', cause: error });
     if (error.reason === 'base_out_of_date') return new CairnError(Code.ABORTED, 'merge push out of date', { reason: 'base_out_of_date', cause: error });
+    // Gitea's ErrMergeDivergingFastForwardOnly (git's words; Gitea's API leaves it a 500): a conflict, 409 here.
+    if (error.reason === 'not_fast_forward') return new CairnError(Code.ABORTED, 'Not possible to fast-forward, aborting.', { reason: 'not_fast_forward', cause: error });
     if (error.message.startsWith('wont sign')) return refused(error.message);
   }
   return error;
@@ -167,20 +173,56 @@ async function record(context: IssuesContext, pull: PullRow, merge: Parameters<t
   });
 }
 
-export function mergePull(context: IssuesContext, request: MergePullRequest): Promise<MergePullResponse> {
-  return guard(() => merge(context, request));
+/**
+ * A merge request read for its caller: the pull request and its issue, the style, the merger. MergePull reads one per
+ * call (rpc/auto-merge.ts then merges it now or schedules it); a scheduled merge reads one as its scheduler.
+ */
+export interface MergeOrder {
+  request: MergePullRequest;
+  access: Access;
+  style: MergeStyle;
+  pull: PullRow;
+  issue: IssueRow;
+  mergerId: number;
 }
 
-async function merge(context: IssuesContext, request: MergePullRequest): Promise<MergePullResponse> {
+export async function readMergeOrder(context: IssuesContext, request: MergePullRequest): Promise<MergeOrder> {
   const access = accessOf(request.scope);
   const style: MergeStyle = parseMergeStyle(request.style);
   const pull = await readablePull(context.db.pool, access, request.index);
   const mergerId = requireSignedIn(access);
   requireNotArchived(access);
-  const base = access.repository;
-  const issue = await findIssueByIndex(context.db.pool, base.id, pull.index);
+  const issue = await findIssueByIndex(context.db.pool, access.repository.id, pull.index);
   if (issue === undefined) throw CairnError.notFound('pull request does not exist', { reason: 'pull_not_found' });
+  return { request, access, style, pull, issue, mergerId };
+}
 
+/** The commit message: the request's title and body, or Gitea's default for the style. */
+export async function mergeCommitMessage(context: IssuesContext, order: MergeOrder): Promise<string> {
+  const { access, pull, issue, style, request } = order;
+  const base = access.repository;
+  return mergeMessage(
+    style,
+    {
+      title: issue.title,
+      index: pull.index,
+      headBranch: pull.head_branch,
+      baseBranch: pull.base_branch,
+      headRepoFullName: await headRepoName(context, base, pull),
+      externalTracker: base.units.some((unit) => unit.key === 'repo.ext_issues'),
+    },
+    request.title,
+    request.message,
+  );
+}
+
+/**
+ * The merge itself, for MergePull and for scheduled merges alike: Gitea's general checks (CheckPullMergeable with
+ * MergeCheckTypeGeneral or Manually), then the merge, its record and the head branch's deletion when asked.
+ */
+export async function mergeNow(context: IssuesContext, order: MergeOrder): Promise<MergePullResponse> {
+  const { request, access, style, pull, issue, mergerId } = order;
+  const base = access.repository;
   const match = pull.has_merged || pull.is_closed ? undefined : await matchBase(context, access, pull.base_branch);
   const protection = match?.protection;
   const gatherProtection = protection !== undefined && style !== 'manually-merged' && (pull.status === 'mergeable' || pull.status === 'empty');
@@ -198,21 +240,10 @@ async function merge(context: IssuesContext, request: MergePullRequest): Promise
   if (style === 'manually-merged') {
     merged = await mergeManually(context, base, pull, request.mergeCommitId.trim(), mergerId);
   } else {
-    const message = mergeMessage(
-      style,
-      {
-        title: issue.title,
-        index: pull.index,
-        headBranch: pull.head_branch,
-        baseBranch: pull.base_branch,
-        headRepoFullName: await headRepoName(context, base, pull),
-        externalTracker: base.units.some((unit) => unit.key === 'repo.ext_issues'),
-      },
-      request.title,
-      request.message,
-    );
+    const message = await mergeCommitMessage(context, order);
     const { signature, login } = await signatureOf(context, request, mergerId);
     pusherName = login;
+    const authored = await mergeAuthor(context, { base, pull, posterId: issue.poster_id, style, merger: signature, message });
     let mergeCommitId: string;
     try {
       ({ mergeCommitId } = await context.git.merge.merge({
@@ -221,11 +252,15 @@ async function merge(context: IssuesContext, request: MergePullRequest): Promise
         head: pullHeadRef(pull.index),
         style,
         expectedHeadCommitId: request.headCommitId.trim(),
-        message,
-        author: signature,
+        message: authored.message,
+        author: authored.author,
         committer: signature,
         push: { pusherId: mergerId, repoOwnerId: base.ownerId, repoPrivate: base.private, pusherName: login },
-        sign: protection?.requireSignedCommits === true,
+        // Gitea's SignMerge runs for every merge; the protection's require_signed_commits makes a refusal fatal.
+        sign: true,
+        requireSigned: protection?.requireSignedCommits === true,
+        // MERGES' "approved": a protection rule and at least one granted approval under it.
+        approved: protection !== undefined && grantedApprovals(protection, await reviewFactsOf(context.db.pool, pull.issue_id, pull.head_commit_id)) >= 1,
       }));
     } catch (error) {
       throw mergeFailure(error);
@@ -233,5 +268,5 @@ async function merge(context: IssuesContext, request: MergePullRequest): Promise
     merged = await record(context, pull, { commitId: mergeCommitId, mergerId, style, repoPrivate: base.private });
   }
   if (request.deleteBranchAfterMerge) await deleteHeadBranch(context, access, merged, pusherName);
-  return { pull: await toPullRequest(context.db.pool, merged) };
+  return { pull: await toPullRequest(context.db.pool, merged), scheduled: false };
 }

@@ -1,7 +1,8 @@
 /**
  * PullServiceService (proto/cairn/issues/v1/pulls_service.proto): pull requests as Gitea's routers/api/v1/repo/
- * pull.go decides them — creating, reading, listing and editing here; merging (rpc/pull-merge.ts) and the
- * mergeability check (domain/pull-check.ts) are the merge area's, which MergePull and CheckPull call.
+ * pull.go decides them — creating, reading, listing and editing here; updating the head (rpc/pull-update.ts),
+ * merging (rpc/pull-merge.ts) and the mergeability check (domain/pull-check.ts) are the merge area's, which
+ * UpdatePull, MergePull and CheckPull call.
  *
  * - Reading needs the pulls unit readable: else NOT_FOUND (an issue's number is no pull request either).
  * - Creating needs a signed-in reader of pull requests and of the code of both repositories; the issue half is
@@ -9,7 +10,7 @@
  *   for writers only). Head equal to base in one repository is INVALID_ARGUMENT, a missing branch NOT_FOUND, an
  *   open pull request for the same targets ALREADY_EXISTS. A new pull request is "checking" and is checked right
  *   after it is stored (when git-storage cannot answer now it stays "checking" for the next check).
- * - Editing: the issue half as EditIssue; the base branch (must exist; the pull request goes back to "checking");
+ * - Editing: the issue half as EditIssue (a body sent with a stale content_version is ABORTED); the base branch (must exist; the pull request goes back to "checking");
  *   allow_maintainer_edit by the poster only; a merged pull request keeps its state (FAILED_PRECONDITION). The
  *   consumer of cairn.pull_request.edited (events/git-consumer.ts) re-checks a pull request given a new base.
  */
@@ -36,7 +37,9 @@ import { findIssuesByIds } from '../store/issues';
 import type { IssuesContext } from './context';
 import { guard } from './guard';
 import { applyEdit, checkEdit, checkEditRequest, checkOpening, lockedRow, openIssue, writeEvents } from './issue-changes';
-import { mergePull } from './pull-merge';
+import { createPinnedPullService } from './pin-service';
+import { cancelAutoMerge, mergePull } from './auto-merge';
+import { updatePull } from './pull-update';
 import { checkReviewers, requestReviews } from './review-requests';
 
 
@@ -85,7 +88,7 @@ export function createPullService(context: IssuesContext): AsyncServiceOf<typeof
       await requireBranch(context, access, baseBranch);
       await requireBranch(context, headAccess, headBranch);
       // The new pull request's poster is the viewer (its issue id is only needed to withdraw requests).
-      const reviewers = await checkReviewers(context, access, { issue_id: 0, poster_id: checked.posterId }, request.reviewerIds, true);
+      const reviewers = await checkReviewers(context, access, { issue_id: 0, poster_id: checked.posterId, base_branch: baseBranch }, request.reviewerIds, true);
       const stored = await guard(() =>
         db.pool.transaction(async (tx) => {
           // openIssue takes the repository's numbering lock first, so two creations for the same targets are
@@ -145,6 +148,7 @@ export function createPullService(context: IssuesContext): AsyncServiceOf<typeof
           milestoneId: request.milestoneId,
           labelIds: request.labelIds,
           posterId: request.posterId,
+          baseBranch: request.baseBranch,
           ...window,
         });
         return { pulls: await toPullRequests(db.pool, page.rows), total: page.total };
@@ -153,7 +157,8 @@ export function createPullService(context: IssuesContext): AsyncServiceOf<typeof
 
     async editPull(request) {
       const access = accessOf(request.scope);
-      const edit = { ...request, ref: '', contentVersion: 0, fields: new Set(request.fields.filter((field) => field !== 'ref' && field !== 'content_version')) };
+      // content_version guards the body as for issues (applyEdit: ABORTED when the body changed since).
+      const edit = { ...request, ref: '', fields: new Set(request.fields.filter((field) => field !== 'ref')) };
       checkEditRequest(access, edit);
       const baseBranch = edit.fields.has('base') && request.baseBranch !== '' ? requireBranchName(request.baseBranch, 'base') : undefined;
       const current = await guard(() => readablePull(db.pool, access, request.index));
@@ -214,6 +219,12 @@ export function createPullService(context: IssuesContext): AsyncServiceOf<typeof
     },
 
     mergePull: (request) => mergePull(context, request),
+    cancelAutoMerge: (request) => cancelAutoMerge(context, request),
+
+    updatePull: (request) => updatePull(context, request),
+
+    // ListPinnedPulls (pinning itself is IssueService's).
+    ...createPinnedPullService(context),
 
     async checkPull(request) {
       const access = accessOf(request.scope);

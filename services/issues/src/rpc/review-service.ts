@@ -6,23 +6,26 @@
  *   that is not archived. A review of another pull request, or someone else's pending review, is NOT_FOUND.
  * - Create: APPROVED / REQUEST_CHANGES / COMMENT, anything else PENDING (domain/review-rules.ts); a reviewer's
  *   pending review is reused (its line comments kept); line comments become code comments; the commit defaults
- *   to the head; approvals and change requests are official when the reviewer writes the code, and answer a
- *   review request. Approving or rejecting a closed pull request is INVALID_ARGUMENT.
+ *   to the head, and each keeps its diff excerpt (rpc/review-diff.ts); approvals and change requests are official
+ *   as Gitea's IsOfficialReviewer decides (the base branch rule's approvals allow list, else code write), and answer
+ *   the reviewer's review request and those of their teams. Approving or rejecting a closed pull request is
+ *   INVALID_ARGUMENT.
  * - Submit: only a pending review, into a non-pending state. Delete: the reviewer or a site admin; never a
  *   review request. Dismiss / undismiss: repository admins, approvals and change requests of open pull requests.
- * - Requested reviewers: rpc/review-requests.ts. Events: cairn.pull_review.submitted / .dismissed / .undismissed /
+ * - Requested reviewers (users and teams): rpc/review-requests.ts. Resolving a review comment's conversation: the
+ *   pull request's poster, pull-request writers and official reviewers (Gitea's CanMarkConversation). Events: cairn.pull_review.submitted / .dismissed / .undismissed /
  *   .deleted, cairn.pull_request.review_requested / .review_request_removed.
  */
 import type { DatabaseTransactionConnection } from '@cairn/db';
 import type { NewReviewComment, ReviewServiceService } from '@cairn/proto/cairn/issues/v1/pulls_service';
-import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
+import { type AsyncServiceOf, actorOf, CairnError } from '@cairn/rpc';
 import { rowWindow } from '../domain/issue-filters';
 import { requireBodySize } from '../domain/issue-text';
-import { type Access, accessOf, canWriteCode, isRepoAdmin, requireNotArchived, requireSignedIn } from '../domain/permissions';
+import { type Access, accessOf, canWrite, isRepoAdmin, requireNotArchived, requireSignedIn } from '../domain/permissions';
 import { readablePull } from '../domain/pull-access';
 import { requireReviewContent, reviewTypeOf } from '../domain/review-rules';
 import { enqueuePullEvent, enqueueReviewEvent, type ReviewChange } from '../events/pull-events';
-import { REVIEW_COMMENT } from '../store/comments';
+import { CODE_COMMENT, REVIEW_COMMENT } from '../store/comments';
 import { type PullRow, requirePullByIssueId, toPullRequest } from '../store/pulls';
 import {
   DISMISS_REVIEW_COMMENT,
@@ -34,6 +37,7 @@ import {
   clearOfficial,
   deleteReviewRow,
   findPendingReview,
+  findRepoComment,
   findReview,
   insertCodeComments,
   insertReview,
@@ -41,15 +45,18 @@ import {
   latestDecidingReview,
   listCodeComments,
   listReviews,
+  openTeamRequests,
   removeReviewRequest,
   restoreOfficial,
   setDismissed,
+  setResolver,
   submitReviewRow,
   toReview,
 } from '../store/reviews';
 import type { IssuesContext } from './context';
 import { guard } from './guard';
-import { cancelReviews, checkReviewers, requestReviews } from './review-requests';
+import { commentPatches } from './review-diff';
+import { cancelReviews, cancelTeamReviews, checkReviewers, checkTeams, isOfficialReviewer, requestReviews, requestTeamReviews } from './review-requests';
 
 /** Line comments per review (Gitea has no limit; this keeps one request's work bounded). */
 export const MAX_REVIEW_COMMENTS = 1000;
@@ -88,6 +95,12 @@ interface Submission {
   body: string;
   commitId: string;
   comments: readonly NewReviewComment[];
+  /** Each comment's patch (rpc/review-diff.ts), in order. */
+  patches: readonly string[];
+  /** The reviewer is an official reviewer (asked of repos before the transaction). */
+  official: boolean;
+  /** The reviewer's teams in the repository's organization: an approval or change request answers their requests. */
+  teamIds: ReadonlySet<number>;
 }
 
 /**
@@ -104,12 +117,12 @@ async function submit(tx: DatabaseTransactionConnection, access: Access, pull: P
   const pending = await findPendingReview(tx, pull.issue_id, reviewerId);
   requireReviewContent(type, submission.body, (pending?.comments_count ?? 0) + submission.comments.length);
   if (deciding) await clearOfficial(tx, pull.issue_id, reviewerId);
-  const values = { type, body: submission.body, commitId: submission.commitId, official: deciding && canWriteCode(access) };
+  const values = { type, body: submission.body, commitId: submission.commitId, official: deciding && submission.official };
   const review =
     pending === undefined
       ? await insertReview(tx, { ...values, repoId: pull.repo_id, issueId: pull.issue_id, reviewerId })
       : await submitReviewRow(tx, pending.id, values);
-  const comments: NewCodeComment[] = submission.comments.map((comment) => ({
+  const comments: NewCodeComment[] = submission.comments.map((comment, i) => ({
     repoId: pull.repo_id,
     issueId: pull.issue_id,
     reviewId: review.id,
@@ -118,6 +131,7 @@ async function submit(tx: DatabaseTransactionConnection, access: Access, pull: P
     path: comment.path,
     line: signedLine(comment),
     commitId: submission.commitId,
+    patch: submission.patches[i] ?? '',
   }));
   await insertCodeComments(tx, comments);
   if (type === ReviewType.pending) return (await findReview(tx, pull.issue_id, review.id)) ?? review;
@@ -130,7 +144,13 @@ async function submit(tx: DatabaseTransactionConnection, access: Access, pull: P
     body: submission.body,
     commitId: submission.commitId,
   });
-  if (deciding) await removeReviewRequest(tx, pull.issue_id, reviewerId);
+  if (deciding) {
+    await removeReviewRequest(tx, pull.issue_id, reviewerId);
+    // Gitea's SubmitReview: the requests of the reviewer's teams are answered too.
+    for (const request of await openTeamRequests(tx, pull.issue_id)) {
+      if (submission.teamIds.has(request.teamId)) await deleteReviewRow(tx, request.id);
+    }
+  }
   return (await findReview(tx, pull.issue_id, review.id)) ?? review;
 }
 
@@ -141,6 +161,18 @@ async function reviewEvent(tx: DatabaseTransactionConnection, access: Access, pu
 
 export function createReviewService(context: IssuesContext): AsyncServiceOf<typeof ReviewServiceService> {
   const { db } = context;
+
+  /**
+   * What a submission of `type` needs from other services, asked before its transaction: whether the viewer is an
+   * official reviewer, and (when teams wait for an answer) the viewer's teams in the organization.
+   */
+  async function reviewerFacts(access: Access, pull: PullRow, type: ReviewTypeValue): Promise<Pick<Submission, 'official' | 'teamIds'>> {
+    if (type !== ReviewType.approve && type !== ReviewType.reject) return { official: false, teamIds: new Set() };
+    const official = await isOfficialReviewer(context, pull.repo_id, pull.base_branch, actorOf(access.viewer));
+    if ((await openTeamRequests(db.pool, pull.issue_id)).length === 0) return { official, teamIds: new Set() };
+    const { teams } = await context.teams.listUserTeams({ userId: access.viewer.id, orgId: access.repository.ownerId });
+    return { official, teamIds: new Set(teams.map((team) => team.teamId)) };
+  }
 
   /** The pull request for a change: signed in, not archived, readable. */
   async function pullForChange(access: Access, index: number): Promise<PullRow> {
@@ -193,11 +225,13 @@ export function createReviewService(context: IssuesContext): AsyncServiceOf<type
         throw CairnError.invalid('commit_id is not a commit id', { reason: 'invalid_commit_id' });
       }
       const type = reviewTypeOf(request.state, { isPoster: pull.poster_id === access.viewer.id, body: request.body, hasComments: comments.length > 0 });
+      const facts = await guard(() => reviewerFacts(access, pull, type));
+      const patches = await commentPatches(context, access, pull, comments);
       const review = await guard(() =>
         db.pool.transaction(async (tx) => {
           const current = await requirePullByIssueId(tx, pull.issue_id, true);
           const commitId = request.commitId !== '' ? request.commitId : current.head_commit_id;
-          const made = await submit(tx, access, current, { type, body: request.body, commitId, comments });
+          const made = await submit(tx, access, current, { type, body: request.body, commitId, comments, patches, ...facts });
           if (type !== ReviewType.pending) await reviewEvent(tx, access, current, made, 'submitted');
           return made;
         }),
@@ -213,12 +247,13 @@ export function createReviewService(context: IssuesContext): AsyncServiceOf<type
       if (pending.type !== ReviewType.pending) throw CairnError.invalid('only a pending review can be submitted', { reason: 'review_not_pending' });
       const type = reviewTypeOf(request.state, { isPoster: pull.poster_id === access.viewer.id, body: request.body, hasComments: pending.comments_count > 0 });
       if (type === ReviewType.pending) throw CairnError.invalid('review stay pending', { reason: 'review_stays_pending' });
+      const facts = await guard(() => reviewerFacts(access, pull, type));
       const review = await guard(() =>
         db.pool.transaction(async (tx) => {
           const current = await requirePullByIssueId(tx, pull.issue_id, true);
           // Only the reviewer's own pending review is submitted (a site admin sees others' but submits their own).
           if (pending.reviewer_id !== access.viewer.id) throw CairnError.notFound(`review does not exist [id: ${request.id}]`, { reason: 'review_not_found' });
-          const made = await submit(tx, access, current, { type, body: request.body, commitId: current.head_commit_id, comments: [] });
+          const made = await submit(tx, access, current, { type, body: request.body, commitId: current.head_commit_id, comments: [], patches: [], ...facts });
           await reviewEvent(tx, access, current, made, 'submitted');
           return made;
         }),
@@ -278,10 +313,13 @@ export function createReviewService(context: IssuesContext): AsyncServiceOf<type
       const access = accessOf(request.scope);
       const pull = await pullForChange(access, request.index);
       const reviewers = await checkReviewers(context, access, pull, request.reviewerIds, true);
+      const teams = await checkTeams(context, access, pull, request.teamNames, true);
       const made = await guard(() =>
         db.pool.transaction(async (tx) => {
           const current = await requirePullByIssueId(tx, pull.issue_id, true);
           const reviews = await requestReviews(tx, current, reviewers);
+          // Gitea tells a team's members one by one; Cairn's events name users only, so team requests publish none.
+          const teamReviews = await requestTeamReviews(tx, current, teams);
           if (reviews.length > 0) {
             const message = await toPullRequest(tx, current);
             await enqueuePullEvent(tx, 'review_requested', {
@@ -291,7 +329,7 @@ export function createReviewService(context: IssuesContext): AsyncServiceOf<type
               reviewerIds: reviews.map((review) => review.reviewer_id),
             });
           }
-          return reviews;
+          return [...reviews, ...teamReviews];
         }),
       );
       return { reviews: made.map(toReview) };
@@ -301,9 +339,11 @@ export function createReviewService(context: IssuesContext): AsyncServiceOf<type
       const access = accessOf(request.scope);
       const pull = await pullForChange(access, request.index);
       const reviewers = await checkReviewers(context, access, pull, request.reviewerIds, false);
+      const teams = await checkTeams(context, access, pull, request.teamNames, false);
       await guard(() =>
         db.pool.transaction(async (tx) => {
           const current = await requirePullByIssueId(tx, pull.issue_id, true);
+          await cancelTeamReviews(tx, current, teams);
           const removed = await cancelReviews(
             tx,
             current,
@@ -325,5 +365,26 @@ export function createReviewService(context: IssuesContext): AsyncServiceOf<type
 
     dismissReview: (request) => dismissal(request, true, request.message, request.priors),
     undismissReview: (request) => dismissal(request, false, '', false),
+
+    async resolveReviewComment(request) {
+      const access = accessOf(request.scope);
+      const viewerId = requireSignedIn(access);
+      const comment = await guard(() => findRepoComment(db.pool, access.repository.id, request.id));
+      if (comment === undefined) throw CairnError.notFound(`comment does not exist [id: ${request.id}]`, { reason: 'comment_not_found' });
+      // Review comments are on pull requests only; the comment's must be readable.
+      if (comment.type !== CODE_COMMENT) throw CairnError.invalid('comment is not a review comment', { reason: 'not_review_comment' });
+      const pull = await guard(async () => readablePull(db.pool, access, (await requirePullByIssueId(db.pool, comment.issue_id)).index));
+      // Gitea's CanMarkConversation: never in an archived repository; the poster, pull-request writers, official reviewers.
+      const allowed =
+        !access.repository.archived &&
+        (viewerId === pull.poster_id ||
+          canWrite(access, true) ||
+          (await isOfficialReviewer(context, access.repository.id, pull.base_branch, actorOf(access.viewer))));
+      if (!allowed) throw CairnError.denied('user should have permission to resolve comment', { reason: 'resolve_forbidden' });
+      // Gitea's MarkConversation changes nothing when the conversation already is as asked.
+      if (request.resolve && comment.resolve_doer_id === 0) await guard(() => setResolver(db.pool, comment.id, viewerId));
+      if (!request.resolve && comment.resolve_doer_id !== 0) await guard(() => setResolver(db.pool, comment.id, 0));
+      return {};
+    },
   };
 }

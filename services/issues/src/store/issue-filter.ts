@@ -27,6 +27,8 @@ export interface IssueConditions {
   assigneeId: number;
   mentionedId: number;
   reviewRequestedId: number;
+  /** The teams of `reviewRequestedId` (their open team review requests count too, as in Gitea). */
+  reviewRequestedTeamIds: readonly number[];
   reviewedId: number;
 }
 
@@ -70,8 +72,12 @@ export function issueConditions(filter: IssueConditions, repoScope: FragmentSqlT
     conditions.push(sql.fragment`EXISTS (SELECT 1 FROM issue_mentions im WHERE im.issue_id = i.id AND im.user_id = ${filter.mentionedId})`);
   }
   if (filter.reviewRequestedId > 0) {
+    // Gitea's applyReviewRequestedCondition: asked in person or through a team, and not the poster.
+    const teams = filter.reviewRequestedTeamIds.length === 0 ? sql.fragment`FALSE` : sql.fragment`EXISTS (
+      SELECT 1 FROM reviews tr WHERE tr.issue_id = i.id AND tr.type = 4 AND tr.reviewer_team_id = ANY(${sql.array([...filter.reviewRequestedTeamIds], 'int8')}))`;
     conditions.push(
-      sql.fragment`i.is_pull AND EXISTS (SELECT 1 FROM review_requests rr WHERE rr.issue_id = i.id AND rr.reviewer_id = ${filter.reviewRequestedId})`,
+      sql.fragment`i.is_pull AND i.poster_id <> ${filter.reviewRequestedId} AND (
+        EXISTS (SELECT 1 FROM review_requests rr WHERE rr.issue_id = i.id AND rr.reviewer_id = ${filter.reviewRequestedId}) OR ${teams})`,
     );
   }
   // Gitea's applyReviewedCondition: what others posted that the user reviewed (a review other than a request) or

@@ -15,13 +15,16 @@ export interface MergeRecord {
   style: string;
   /** manually_merged for manual merges; otherwise the status stays. */
   status?: PullStatus;
+  /** When it was merged: a detected manual merge's commit time; unset is now. */
+  mergedAt?: Date;
 }
 
-/** Marks the pull request merged now (the caller closes its issue in the same transaction). */
+/** Marks the pull request merged (the caller closes its issue in the same transaction). */
 export async function recordMerge(tx: DatabaseTransactionConnection, issueId: number, merge: MergeRecord): Promise<PullRow> {
   await tx.query(sql.unsafe`
     UPDATE pull_requests
-    SET has_merged = true, merged_commit_id = ${merge.commitId}, merger_id = ${merge.mergerId}, merged_at = now(),
+    SET has_merged = true, merged_commit_id = ${merge.commitId}, merger_id = ${merge.mergerId},
+        merged_at = ${merge.mergedAt === undefined ? sql.fragment`now()` : sql.timestamp(merge.mergedAt)},
         merge_style = ${merge.style}, status = ${merge.status ?? sql.fragment`status`}
     WHERE issue_id = ${issueId}`);
   return requirePullByIssueId(tx, issueId);

@@ -147,6 +147,8 @@ export interface PullListQuery {
   /** Pull requests carrying any of these labels (Gitea joins issue_label with IN). */
   labelIds: readonly number[];
   posterId: number;
+  /** Only pull requests into this base branch; "" = any. */
+  baseBranch: string;
   skip: number;
   limit: number;
 }
@@ -156,6 +158,7 @@ export async function listPulls(db: CommonQueryMethods, query: PullListQuery): P
   if (query.states.length === 1) conditions.push(sql.fragment`i.is_closed = ${query.states[0]}`);
   if (query.milestoneId > 0) conditions.push(sql.fragment`i.milestone_id = ${query.milestoneId}`);
   if (query.posterId > 0) conditions.push(sql.fragment`i.poster_id = ${query.posterId}`);
+  if (query.baseBranch !== '') conditions.push(sql.fragment`p.base_branch = ${query.baseBranch}`);
   const labelIds = query.labelIds.filter((id) => Number.isSafeInteger(id) && id > 0);
   if (labelIds.length > 0) {
     conditions.push(sql.fragment`EXISTS (SELECT 1 FROM issue_labels il WHERE il.issue_id = i.id AND il.label_id = ANY(${sql.array(labelIds, 'int8')}))`);
@@ -182,11 +185,27 @@ export async function requestedReviewersOf(db: CommonQueryMethods, issueIds: rea
   return requested;
 }
 
+/** The teams asked to review and not yet answered (REQUEST_REVIEW reviews of a team), per pull request, by team id. */
+export async function requestedTeamsOf(db: CommonQueryMethods, issueIds: readonly number[]): Promise<Map<number, number[]>> {
+  const requested = new Map<number, number[]>();
+  if (issueIds.length === 0) return requested;
+  const rows = await db.any(sql.type(z.object({ issue_id: z.number(), reviewer_team_id: z.number() }))`
+    SELECT DISTINCT issue_id, reviewer_team_id FROM reviews
+    WHERE issue_id = ANY(${sql.array([...issueIds], 'int8')}) AND reviewer_team_id > 0 AND type = 4
+    ORDER BY issue_id, reviewer_team_id`);
+  for (const row of rows) requested.set(row.issue_id, [...(requested.get(row.issue_id) ?? []), row.reviewer_team_id]);
+  return requested;
+}
+
 /** PullRequest messages for `rows`, in their order, each with its issue (toIssues) and requested reviewers. */
 export async function toPullRequests(db: CommonQueryMethods, rows: readonly PullRow[]): Promise<PullRequest[]> {
   if (rows.length === 0) return [];
   const issueIds = rows.map((row) => row.issue_id);
-  const [issueRows, requested] = await Promise.all([findIssuesByIds(db, issueIds), requestedReviewersOf(db, issueIds)]);
+  const [issueRows, requested, requestedTeams] = await Promise.all([
+    findIssuesByIds(db, issueIds),
+    requestedReviewersOf(db, issueIds),
+    requestedTeamsOf(db, issueIds),
+  ]);
   const issues = new Map((await toIssues(db, issueRows)).map((issue) => [issue.id, issue]));
   return rows.map((row) => ({
     issue: issues.get(row.issue_id),
@@ -203,6 +222,7 @@ export async function toPullRequests(db: CommonQueryMethods, rows: readonly Pull
     mergedAt: row.merged_at ?? undefined,
     allowMaintainerEdit: row.allow_maintainer_edit,
     requestedReviewerIds: requested.get(row.issue_id) ?? [],
+    requestedReviewerTeamIds: requestedTeams.get(row.issue_id) ?? [],
   }));
 }
 

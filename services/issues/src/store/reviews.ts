@@ -1,10 +1,13 @@
 /**
  * The `reviews` table (Gitea's review), review comments (`comments` rows of type 21 with a review), the reviews'
  * timeline entries, and `review_requests` (the reviewers asked and not yet answered; issue search's
- * review_requested filter reads it).
+ * review_requested filter reads it). A team's review request is a `reviews` row with the team and no reviewer
+ * (migration 0005), deleted when answered or withdrawn. Review comments keep their diff excerpt (`patch`) and who
+ * resolved their conversation (`resolve_doer_id`).
  */
 import { sql, z, type CommonQueryMethods, type DatabaseTransactionConnection } from '@cairn/db';
 import type { Review, ReviewComment } from '@cairn/proto/cairn/issues/v1/pulls_service';
+import { diffHunkOf } from '../domain/diff-hunk';
 import { CODE_COMMENT, REVIEW_COMMENT } from './comments';
 
 /** Gitea's ReviewType. */
@@ -26,7 +29,10 @@ export const reviewRow = z.object({
   id: z.number(),
   repo_id: z.number(),
   issue_id: z.number(),
+  /** 0 for a team's review request. */
   reviewer_id: z.number(),
+  /** A team's review request: the team (else 0). */
+  reviewer_team_id: z.number(),
   type: z.number(),
   body: z.string(),
   commit_id: z.string(),
@@ -35,15 +41,18 @@ export const reviewRow = z.object({
   /** The pull request's head has moved past the commit the review was made on. */
   stale: z.boolean(),
   comments_count: z.number(),
+  /** The review's timeline comment (type 22), 0 when it has none. */
+  timeline_comment_id: z.number(),
   created: z.date(),
   updated: z.date(),
 });
 export type ReviewRow = z.infer<typeof reviewRow>;
 
 /** `reviewRow` over `reviews r` (staleness against the pull request's current head). */
-const REVIEW_COLUMNS = sql.fragment`r.id, r.repo_id, r.issue_id, r.reviewer_id, r.type, r.body, r.commit_id, r.official, r.dismissed,
+const REVIEW_COLUMNS = sql.fragment`r.id, r.repo_id, r.issue_id, r.reviewer_id, r.reviewer_team_id, r.type, r.body, r.commit_id, r.official, r.dismissed,
   (r.commit_id <> '' AND p.head_commit_id <> '' AND r.commit_id <> p.head_commit_id) AS stale,
   (SELECT count(*) FROM comments c WHERE c.review_id = r.id AND c.type = ${CODE_COMMENT})::int8 AS comments_count,
+  COALESCE((SELECT min(c.id) FROM comments c WHERE c.review_id = r.id AND c.type = ${REVIEW_COMMENT}), 0)::int8 AS timeline_comment_id,
   r.created, r.updated`;
 const REVIEWS = sql.fragment`reviews r JOIN pull_requests p ON p.issue_id = r.issue_id`;
 
@@ -61,6 +70,8 @@ export function toReview(row: ReviewRow): Review {
     commentsCount: row.comments_count,
     submitted: row.created,
     updated: row.updated,
+    reviewerTeamId: row.reviewer_team_id,
+    timelineCommentId: row.timeline_comment_id,
   };
 }
 
@@ -187,13 +198,15 @@ export interface NewCodeComment {
   /** Gitea's signed line: negative on the old side. */
   line: number;
   commitId: string;
+  /** Gitea's patch: the file's diff headers and the hunk cut around the line (domain/diff-hunk.ts). */
+  patch: string;
 }
 
 export async function insertCodeComments(tx: DatabaseTransactionConnection, comments: readonly NewCodeComment[]): Promise<void> {
   for (const c of comments) {
     await tx.query(sql.unsafe`
-      INSERT INTO comments (repo_id, issue_id, type, poster_id, body, review_id, tree_path, line, commit_sha, old_ref)
-      VALUES (${c.repoId}, ${c.issueId}, ${CODE_COMMENT}, ${c.posterId}, ${c.body}, ${c.reviewId}, ${c.path}, ${c.line}, ${c.commitId}, ${c.commitId})`);
+      INSERT INTO comments (repo_id, issue_id, type, poster_id, body, review_id, tree_path, line, commit_sha, old_ref, patch)
+      VALUES (${c.repoId}, ${c.issueId}, ${CODE_COMMENT}, ${c.posterId}, ${c.body}, ${c.reviewId}, ${c.path}, ${c.line}, ${c.commitId}, ${c.commitId}, ${c.patch})`);
   }
 }
 
@@ -207,13 +220,14 @@ const codeCommentRow = z.object({
   commit_sha: z.string(),
   old_ref: z.string(),
   patch: z.string(),
+  resolve_doer_id: z.number(),
   created: z.date(),
   updated: z.date(),
 });
 
 export async function listCodeComments(db: CommonQueryMethods, reviewId: number): Promise<ReviewComment[]> {
   const rows = await db.any(sql.type(codeCommentRow)`
-    SELECT id, review_id, poster_id, body, tree_path, line, commit_sha, old_ref, patch, created, updated
+    SELECT id, review_id, poster_id, body, tree_path, line, commit_sha, old_ref, patch, resolve_doer_id, created, updated
     FROM comments WHERE review_id = ${reviewId} AND type = ${CODE_COMMENT} ORDER BY created, id`);
   return rows.map((row) => ({
     id: row.id,
@@ -226,9 +240,10 @@ export async function listCodeComments(db: CommonQueryMethods, reviewId: number)
     // Gitea's PullReviewComment: position is the new side's line, original_position the old side's.
     position: row.line > 0 ? row.line : 0,
     originalPosition: row.line < 0 ? -row.line : 0,
-    diffHunk: row.patch,
+    diffHunk: diffHunkOf(row.patch),
     created: row.created,
     updated: row.updated,
+    resolverId: row.resolve_doer_id,
   }));
 }
 
@@ -244,4 +259,48 @@ export async function removeReviewRequest(tx: DatabaseTransactionConnection, iss
   const rows = await tx.any(sql.type(z.object({ reviewer_id: z.number() }))`
     DELETE FROM review_requests WHERE issue_id = ${issueId} AND reviewer_id = ${reviewerId} RETURNING reviewer_id`);
   return rows.length > 0;
+}
+
+/** The team's latest review row on the pull request (Gitea's GetTeamReviewerByIssueIDAndTeamID): its open request. */
+export async function findTeamRequest(db: CommonQueryMethods, issueId: number, teamId: number): Promise<ReviewRow | undefined> {
+  const row = await db.maybeOne(sql.type(reviewRow)`
+    SELECT ${REVIEW_COLUMNS} FROM ${REVIEWS} WHERE r.issue_id = ${issueId} AND r.reviewer_team_id = ${teamId} ORDER BY r.id DESC LIMIT 1`);
+  return row ?? undefined;
+}
+
+/** Asks a team to review: a REQUEST_REVIEW review with the team and no reviewer. */
+export async function insertTeamRequest(tx: DatabaseTransactionConnection, request: { repoId: number; issueId: number; teamId: number; official: boolean }): Promise<ReviewRow> {
+  const id = await tx.oneFirst(sql.type(z.object({ id: z.number() }))`
+    INSERT INTO reviews (repo_id, issue_id, reviewer_id, reviewer_team_id, type, official)
+    VALUES (${request.repoId}, ${request.issueId}, 0, ${request.teamId}, ${ReviewType.request}, ${request.official})
+    RETURNING id`);
+  return requireReview(tx, id);
+}
+
+/** Gitea's AddTeamReviewRequest ends by clearing the team's official flags: the request just made included. */
+export async function clearTeamOfficial(tx: DatabaseTransactionConnection, issueId: number, teamId: number): Promise<void> {
+  await tx.query(sql.unsafe`UPDATE reviews SET official = false WHERE issue_id = ${issueId} AND reviewer_team_id = ${teamId} AND official`);
+}
+
+/** The open team requests of a pull request, by team id (Gitea's SubmitReview answers those of the reviewer's teams). */
+export async function openTeamRequests(db: CommonQueryMethods, issueId: number): Promise<Array<{ id: number; teamId: number }>> {
+  const rows = await db.any(sql.type(z.object({ id: z.number(), reviewer_team_id: z.number() }))`
+    SELECT id, reviewer_team_id FROM reviews WHERE issue_id = ${issueId} AND reviewer_team_id > 0 AND type = ${ReviewType.request} ORDER BY id`);
+  return rows.map((row) => ({ id: row.id, teamId: row.reviewer_team_id }));
+}
+
+const resolvableRow = z.object({ id: z.number(), issue_id: z.number(), type: z.number(), resolve_doer_id: z.number() });
+export type ResolvableComment = z.infer<typeof resolvableRow>;
+
+/** A comment of the repository, any type (NOT_FOUND is the caller's), for resolving its conversation. */
+export async function findRepoComment(db: CommonQueryMethods, repoId: number, id: number): Promise<ResolvableComment | undefined> {
+  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+  const row = await db.maybeOne(sql.type(resolvableRow)`
+    SELECT id, issue_id, type, resolve_doer_id FROM comments WHERE id = ${id} AND repo_id = ${repoId}`);
+  return row ?? undefined;
+}
+
+/** Gitea's MarkConversation: who resolved the conversation, 0 to unresolve. */
+export async function setResolver(db: CommonQueryMethods, id: number, resolverId: number): Promise<void> {
+  await db.query(sql.unsafe`UPDATE comments SET resolve_doer_id = ${resolverId} WHERE id = ${id}`);
 }

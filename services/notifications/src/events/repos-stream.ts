@@ -4,7 +4,7 @@
  * idempotent) so it can bind before the producer first runs.
  */
 export const REPOS_STREAM = 'CAIRN_REPOS';
-export const REPOS_SUBJECTS: readonly string[] = ['cairn.repo.>', 'cairn.collaborator.>'];
+export const REPOS_SUBJECTS: readonly string[] = ['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>'];
 
 export const ReposSubject = {
   repoDeleted: 'cairn.repo.deleted',

@@ -8,6 +8,7 @@ import type { EventMeta } from '@cairn/proto/cairn/common/v1/common';
 import {
   CollaboratorAdded,
   CollaboratorRemoved,
+  CommitStatusCreated,
   RepoCreated,
   RepoDeleted,
   RepoForked,
@@ -17,6 +18,7 @@ import {
   RepoUpdated,
 } from '@cairn/proto/cairn/repos/v1/events';
 import { toRepository } from '../rpc/repository-message';
+import type { StoredStatus } from '../store/commit-statuses';
 import type { RepoRow } from '../store/repositories';
 import { Subject } from './subjects';
 
@@ -86,4 +88,17 @@ export function enqueueCollaboratorAdded(tx: Tx, change: { repoId: number; userI
 
 export function enqueueCollaboratorRemoved(tx: Tx, change: { repoId: number; userId: number }, actorId: number): Promise<string> {
   return enqueue(tx, Subject.collaboratorRemoved, CollaboratorRemoved, { actorId, repoId: change.repoId }, (meta) => ({ meta, ...change }));
+}
+
+export function enqueueCommitStatusCreated(tx: Tx, status: StoredStatus): Promise<string> {
+  return enqueue(tx, Subject.commitStatusCreated, CommitStatusCreated, { actorId: status.creatorId, repoId: status.repoId }, (meta) => ({
+    meta,
+    repoId: status.repoId,
+    sha: status.sha,
+    context: status.context,
+    state: status.state,
+    index: status.index,
+    targetUrl: status.targetUrl,
+    description: status.description,
+  }));
 }

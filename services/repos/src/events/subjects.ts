@@ -3,7 +3,8 @@
  * it consumes.
  */
 export const REPOS_STREAM = 'CAIRN_REPOS';
-export const REPOS_SUBJECTS: readonly string[] = ['cairn.repo.>', 'cairn.collaborator.>'];
+/** Every service that creates CAIRN_REPOS (its consumers do, to bind early) must name the same subjects. */
+export const REPOS_SUBJECTS: readonly string[] = ['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>'];
 
 export const Subject = {
   repoCreated: 'cairn.repo.created',
@@ -15,6 +16,8 @@ export const Subject = {
   repoTransferred: 'cairn.repo.transferred',
   collaboratorAdded: 'cairn.collaborator.added',
   collaboratorRemoved: 'cairn.collaborator.removed',
+  /** CommitStatusCreated: a CI status reported for a commit (issues' `issues-automerge` tries scheduled merges). */
+  commitStatusCreated: 'cairn.commit_status.created',
 } as const;
 
 /**

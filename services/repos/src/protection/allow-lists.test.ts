@@ -1,4 +1,4 @@
-import { rulesListTeams, userCanForcePush, userCanMerge, userCanPush, type EvaluatedRule, type RuleSubject } from './allow-lists';
+import { rulesListTeams, userCanForcePush, userCanMerge, userCanPush, userIsOfficialReviewer, type EvaluatedRule, type RuleSubject } from './allow-lists';
 
 const NO_LIST = { userIds: [], teamIds: [] };
 
@@ -78,9 +78,24 @@ describe('userCanMerge', () => {
 });
 
 describe('rulesListTeams', () => {
-  it('is true when a push, force-push or merge list names a team', () => {
+  it('is true when a push, force-push, merge or approvals list names a team', () => {
     expect(rulesListTeams([rule()])).toBe(false);
-    expect(rulesListTeams([rule({ allowLists: { ...rule().allowLists, approvals: { userIds: [], teamIds: [1] } } })])).toBe(false);
+    expect(rulesListTeams([rule({ allowLists: { ...rule().allowLists, approvals: { userIds: [], teamIds: [1] } } })])).toBe(true);
     expect(rulesListTeams([rule(), rule({ allowLists: { ...rule().allowLists, merge: { userIds: [], teamIds: [1] } } })])).toBe(true);
+  });
+});
+
+describe('userIsOfficialReviewer', () => {
+  it('counts code writers without an approvals list', () => {
+    expect(userIsOfficialReviewer({ ...rule(), enableApprovalsWhitelist: false }, writer)).toBe(true);
+    expect(userIsOfficialReviewer({ ...rule(), enableApprovalsWhitelist: false }, reader)).toBe(false);
+  });
+
+  it('counts only listed users and teams with one, code writers not excepted', () => {
+    const listed = { ...rule({ allowLists: { ...rule().allowLists, approvals: { userIds: [2], teamIds: [10] } } }), enableApprovalsWhitelist: true };
+    expect(userIsOfficialReviewer(listed, reader)).toBe(true);
+    expect(userIsOfficialReviewer(listed, teamWriter)).toBe(true);
+    expect(userIsOfficialReviewer(listed, writer)).toBe(false);
+    expect(userIsOfficialReviewer(listed, anonymous)).toBe(false);
   });
 });

@@ -52,7 +52,21 @@ export function userCanMerge(rule: EvaluatedRule, subject: RuleSubject): boolean
   return rule.enableMergeWhitelist ? isListed(rule.allowLists.merge, subject) : subject.canWriteCode;
 }
 
+/**
+ * Gitea's IsUserOfficialReviewer: with the approvals allow list on, the users and teams on it (Gitea keeps only
+ * users who may read pull requests on it, which a reviewer does); without it, whoever may write the code.
+ */
+export function userIsOfficialReviewer(rule: EvaluatedRule & Pick<ProtectionRule, 'enableApprovalsWhitelist'>, subject: RuleSubject): boolean {
+  if (!rule.enableApprovalsWhitelist) return subject.canWriteCode;
+  if (subject.userId <= 0) return false;
+  const list = rule.allowLists.approvals;
+  return list.userIds.includes(subject.userId) || list.teamIds.some((teamId) => subject.teamIds.has(teamId));
+}
+
 /** Whether evaluating these rules needs the user's teams at all. */
 export function rulesListTeams(rules: readonly EvaluatedRule[]): boolean {
-  return rules.some(({ allowLists }) => allowLists.push.teamIds.length + allowLists.forcePush.teamIds.length + allowLists.merge.teamIds.length > 0);
+  return rules.some(
+    ({ allowLists }) =>
+      allowLists.push.teamIds.length + allowLists.forcePush.teamIds.length + allowLists.merge.teamIds.length + allowLists.approvals.teamIds.length > 0,
+  );
 }

@@ -13,7 +13,7 @@ import {
 import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
 import { AccessMode, OWNER_ORG, unitMode } from '../domain/access';
 import { allowListNames, listsInRequest, namesOf, resolveAllowLists, withLists, type AllowListNames } from '../protection/allow-list-names';
-import { rulesListTeams, userCanMerge, userCanPush, type RuleSubject } from '../protection/allow-lists';
+import { rulesListTeams, userCanForcePush, userCanMerge, userCanPush, userIsOfficialReviewer, type RuleSubject } from '../protection/allow-lists';
 import { inPriorityOrder, ruleForBranch, type ProtectionRule } from '../protection/rule';
 import { ruleNameAfterEdit, settingsAfterEdit, settingsForCreate } from '../protection/settings';
 import {
@@ -196,8 +196,24 @@ export function createBranchProtectionService(context: ReposContext): AsyncServi
         return {
           matches: matched.map(({ branch, rule }) =>
             rule === undefined
-              ? { branch, protection: undefined, userCanPush: subject.canWriteCode, userCanMerge: subject.canWriteCode }
-              : { branch, protection: toBranchProtection(rule), userCanPush: userCanPush(rule, subject), userCanMerge: userCanMerge(rule, subject) },
+              ? {
+                  branch,
+                  protection: undefined,
+                  userCanPush: subject.canWriteCode,
+                  userCanMerge: subject.canWriteCode,
+                  userCanForcePush: subject.canWriteCode,
+                  officialReviewer: subject.canWriteCode,
+                  approvalsWhitelistTeamIds: [],
+                }
+              : {
+                  branch,
+                  protection: toBranchProtection(rule),
+                  userCanPush: userCanPush(rule, subject),
+                  userCanMerge: userCanMerge(rule, subject),
+                  userCanForcePush: userCanForcePush(rule, subject),
+                  officialReviewer: userIsOfficialReviewer(rule, subject),
+                  approvalsWhitelistTeamIds: rule.enableApprovalsWhitelist ? rule.allowLists.approvals.teamIds : [],
+                },
           ),
         };
       }),

@@ -1,7 +1,7 @@
 /**
  * CommitStatusService: statuses CI systems report on commits (Gitea's routers/api/v1/repo/status.go). Readers of
- * the code unit list them; its writers create them (archived repositories included, as in Gitea). The gateway
- * resolves refs to the full commit id before calling.
+ * the code unit list them; its writers create them (archived repositories included, as in Gitea), each publishing
+ * cairn.commit_status.created in the same transaction. The gateway resolves refs to the full commit id before calling.
  *
  * A status's `id` in answers is its index among the commit's statuses (1, 2, …): that is what Gitea answers as
  * the status id.
@@ -11,6 +11,7 @@ import type { AsyncServiceOf } from '@cairn/rpc';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import { assertFullSha, combineStates, newStatusFields, stateFilter, statusOrder } from '../domain/commit-status';
 import { pageWindow } from '../domain/paging';
+import { enqueueCommitStatusCreated } from '../events/outbox';
 import { insertStatus, latestStatuses, listStatuses, type StoredStatus } from '../store/commit-statuses';
 import type { ReposContext } from './context';
 import { guard } from './guard';
@@ -48,7 +49,11 @@ export function createCommitStatusService(context: ReposContext): AsyncServiceOf
       const repoId = await repoFor(request.actor, request.repoId, { unit: CODE, mode: 'write', archived: 'allow' }, request.sha);
       const fields = newStatusFields(request);
       const status = await guard(() =>
-        db.pool.transaction((tx) => insertStatus(tx, { ...fields, repoId, sha: request.sha, creatorId: request.actor?.userId ?? 0 })),
+        db.pool.transaction(async (tx) => {
+          const created = await insertStatus(tx, { ...fields, repoId, sha: request.sha, creatorId: request.actor?.userId ?? 0 });
+          await enqueueCommitStatusCreated(tx, created);
+          return created;
+        }),
       );
       return { status: toCommitStatus(status) };
     },

@@ -6,10 +6,15 @@
  * resolves names to ids and answers Gitea's statuses:
  * - create 201 (`head` equal to `base`: 422 `Invalid PullRequest: There are no changes between the head and the
  *   base`; a missing branch, fork or milestone: 404; an open pull request with the same branches: 409);
- * - edit 201 (Gitea's status), with labels replaced when a writer sends them;
+ * - list with Gitea's filters, `base_branch` included;
+ * - edit 201 (Gitea's status), with labels replaced when a writer sends them; a body with a stale `content_version`
+ *   409;
+ * - update 200 (`style=rebase` or a merge of the base into the head, as the doer), 422 when merged, closed or
+ *   already up to date, 409 on a conflict, a bare 403 without the right to push to the head branch;
  * - merge 200, or 405 with Gitea's reason (style not allowed, not mergeable: `Please try again later`, already
  *   merged, protection unmet, `wont sign: nokey`), 409 when the merge conflicts or the head moved; `GET …/merge` 204
- *   when merged, 404 when not.
+ *   when merged, 404 when not; `merge_when_checks_succeed` 201 when scheduled (409 when already), `DELETE …/merge`
+ *   204 when a schedule was cancelled.
  */
 import { EXPOSE_HEADERS_HEADER, type GoField, HttpError, go, goFormBool, goFormString, goStruct } from '@cairn/http';
 import type { PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
@@ -193,6 +198,7 @@ async function createPull(ctx: ApiContext<CreatePullBody>): Promise<ApiReply> {
       deadline: undefined,
       baseBranch: '',
       allowMaintainerEdit: true,
+      contentVersion: 0,
     });
     created = pullOf(edited.pull);
   }
@@ -207,6 +213,7 @@ async function editPull(ctx: ApiContext<EditPullBody>): Promise<ApiReply> {
   const fields: string[] = [];
   if (body.title !== '') fields.push('title');
   if (body.body !== undefined) fields.push('body');
+  if (body.content_version !== undefined) fields.push('content_version');
   let deadline: Date | undefined;
   if (body.due_date !== undefined || body.unset_due_date !== undefined) {
     if (body.unset_due_date !== true) {
@@ -239,6 +246,7 @@ async function editPull(ctx: ApiContext<EditPullBody>): Promise<ApiReply> {
     deadline,
     baseBranch: body.base,
     allowMaintainerEdit: body.allow_maintainer_edit ?? false,
+    contentVersion: body.content_version ?? 0,
   });
   const edited = pullOf(pull);
   if (writer && body.labels !== undefined && edited.issue !== undefined) {
@@ -325,6 +333,7 @@ async function listPulls<B>(ctx: ApiContext<B>): Promise<ApiReply> {
     labelIds,
     posterId,
     page: pageRequest(page, limit),
+    baseBranch: goFormString(ctx.query, 'base_branch').trim(),
   });
   ctx.setLinkHeader(total, limit);
   ctx.setTotalCount(total);
@@ -335,7 +344,7 @@ async function mergePull(ctx: ApiContext<MergeBody>): Promise<ApiReply> {
   const { body } = ctx;
   const doer = doerOf(ctx);
   const signature = doerSignature(doer, ctx.services.config);
-  await ctx.services.clients.pulls.mergePull({
+  const { scheduled } = await ctx.services.clients.pulls.mergePull({
     scope: repoScopeOf(ctx),
     index: pullIndexOf(ctx),
     style: body.Do,
@@ -347,6 +356,23 @@ async function mergePull(ctx: ApiContext<MergeBody>): Promise<ApiReply> {
     deleteBranchAfterMerge: body.delete_branch_after_merge,
     mergerName: signature.name,
     mergerEmail: signature.email,
+    mergeWhenChecksSucceed: body.merge_when_checks_succeed,
+  });
+  // Gitea: 201 without a body when the merge was scheduled (even if its first try merged already), else 200.
+  return { status: scheduled ? 201 : 200 };
+}
+
+/** Gitea's UpdatePullRequest: `style=rebase` rebases, anything else merges; the doer commits. */
+async function updatePull<B>(ctx: ApiContext<B>): Promise<ApiReply> {
+  const doer = doerOf(ctx);
+  const signature = doerSignature(doer, ctx.services.config);
+  await ctx.services.clients.pulls.updatePull({
+    scope: repoScopeOf(ctx),
+    index: pullIndexOf(ctx),
+    style: goFormString(ctx.query, 'style'),
+    updaterName: signature.name,
+    updaterEmail: signature.email,
+    updaterLogin: doer.login,
   });
   return { status: 200 };
 }
@@ -501,6 +527,28 @@ export function registerPullRoutes(api: ApiRegistry): void {
     operationId: 'repoMergePullRequest',
     body: MergePullRequestForm,
     handler: pullHandler(mergePull),
+  });
+
+  api.route({
+    ...PULL_CHANGER,
+    method: 'delete',
+    path: '/repos/{owner}/{repo}/pulls/{index}/merge',
+    operationId: 'repoCancelScheduledAutoMerge',
+    // Nothing scheduled: bare 404; neither the scheduler nor a repository admin: 403 with Gitea's message.
+    handler: pullHandler(async (ctx) => {
+      await ctx.services.clients.pulls.cancelAutoMerge({ scope: repoScopeOf(ctx), index: pullIndexOf(ctx) });
+      return noContent();
+    }),
+  });
+
+  api.route({
+    ...PULL_CHANGER,
+    // Merged, closed or already up to date: 422; a conflict or a head that moved: 409; no push right: a bare 403.
+    errors: { ...TRACKER_ERRORS, codes: { [Code.FAILED_PRECONDITION]: 422, [Code.ABORTED]: 409 } },
+    method: 'post',
+    path: '/repos/{owner}/{repo}/pulls/{index}/update',
+    operationId: 'repoUpdatePullRequest',
+    handler: pullHandler(updatePull),
   });
 }
 

@@ -5,18 +5,22 @@
  * submitted, not into pending again — 422; dismissals by repository admins, of approvals and change requests, on open
  * pull requests — 403; deleting by the reviewer or a site admin — 403; IsValidReviewRequest — 422). This file reads
  * bodies, resolves reviewers and answers Gitea's statuses: create, submit, dismiss and undismiss 200 with the
- * PullReview; requested reviewers by user name or e-mail (404 `User 'x' not exist`), 201 with the review requests
- * made, 204 when cancelled. Cairn has no team review requests: team reviewers on an organization's repository are 422.
+ * PullReview; requested reviewers by user name or e-mail (404 `User 'x' not exist`) and, on an organization's
+ * repository, teams by name (the service's 404 `Team 'x' not exist`), 201 with the review requests made, 204 when
+ * cancelled. Resolving and unresolving a review comment's conversation: 204; 400 for a comment that is not a review
+ * comment, 403 for someone who may not (the service's CanMarkConversation).
  */
 import { type GoField, HttpError, go, goStruct } from '@cairn/http';
+import { Code, isCairnError } from '@cairn/rpc';
 import type { NewReviewComment, Review } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
-import { type ApiContext, type ApiReply, ORGANIZATION_TYPE, json, noContent, repoOf } from '../../api/types';
+import { type ApiContext, type ApiReply, json, noContent, repoOf } from '../../api/types';
 import { toApiPullReview, toApiPullReviewComments, toApiPullReviews } from '../../convert/review';
 import { repoScopeOf } from '../../issues/scope';
 import { MAX_ASSIGNEES, accountIdByName, pageRequest } from '../issues/issue-params';
 import { PULL_READER, PULL_SIGNED_IN, pullHandler, pullIndexOf } from './pull-context';
+import { TRACKER_ERRORS } from '../../issues/tracker-answers';
 import { registerPullByBranchesRoute } from './pulls';
 
 /** A review comment as Gitea's `api.CreatePullReviewComment` reads it. */
@@ -112,9 +116,6 @@ async function getReview<B>(ctx: ApiContext<B>): Promise<Review> {
 /** Reviewers named in a request: user names, or e-mail addresses (with `@`); 404 `User 'x' not exist` for none. */
 async function reviewerIds(ctx: ApiContext<ReviewRequestBody>): Promise<number[]> {
   const { body } = ctx;
-  if (body.team_reviewers.length > 0 && repoOf(ctx).repository.ownerType === ORGANIZATION_TYPE) {
-    throw HttpError.unprocessable('team reviewers are not supported');
-  }
   const names = [...new Set(body.reviewers)];
   if (names.length > MAX_ASSIGNEES) throw HttpError.unprocessable(`too many reviewers: at most ${MAX_ASSIGNEES}`);
   const emails = names.filter((name) => name.includes('@'));
@@ -132,7 +133,35 @@ async function reviewerIds(ctx: ApiContext<ReviewRequestBody>): Promise<number[]
   return [...new Set(ids)];
 }
 
+/** The service's unknown team is Gitea's `Team 'x' not exist` 404 (the route's tracker answer would drop the message). */
+async function teamNamed<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isCairnError(error) && error.code === Code.NOT_FOUND && error.reason === 'team_not_found') throw HttpError.notFound(error.message);
+    throw error;
+  }
+}
+
+/** Gitea's resolve and unresolve of a review comment's conversation (`POST …/pulls/comments/{id}/resolve`). */
+function registerResolveRoute(api: ApiRegistry, action: 'resolve' | 'unresolve'): void {
+  api.route({
+    ...PULL_SIGNED_IN,
+    errors: { ...TRACKER_ERRORS, reasons: { ...TRACKER_ERRORS.reasons, not_review_comment: 400 } },
+    method: 'post',
+    path: `/repos/{owner}/{repo}/pulls/comments/{id}/${action}`,
+    operationId: action === 'resolve' ? 'repoResolvePullReviewComment' : 'repoUnresolvePullReviewComment',
+    handler: pullHandler(async (ctx) => {
+      await ctx.services.clients.reviews.resolveReviewComment({ scope: repoScopeOf(ctx), id: pathInt64(ctx.params.id), resolve: action === 'resolve' });
+      return noContent();
+    }),
+  });
+}
+
 export function registerReviewRoutes(api: ApiRegistry): void {
+  registerResolveRoute(api, 'resolve');
+  registerResolveRoute(api, 'unresolve');
+
   api.route({
     ...PULL_READER,
     method: 'get',
@@ -255,7 +284,10 @@ export function registerReviewRoutes(api: ApiRegistry): void {
     body: PullReviewRequestOptions,
     handler: pullHandler(async (ctx) => {
       const index = pullIndexOf(ctx);
-      const { reviews } = await ctx.services.clients.reviews.requestReviewers({ scope: repoScopeOf(ctx), index, reviewerIds: await reviewerIds(ctx) });
+      const reviewers = await reviewerIds(ctx);
+      const { reviews } = await teamNamed(() =>
+        ctx.services.clients.reviews.requestReviewers({ scope: repoScopeOf(ctx), index, reviewerIds: reviewers, teamNames: ctx.body.team_reviewers }),
+      );
       return json(201, await toApiPullReviews(ctx.services, ctx.viewer, reviews, repoOf(ctx).repository, index));
     }),
   });
@@ -267,7 +299,10 @@ export function registerReviewRoutes(api: ApiRegistry): void {
     operationId: 'repoDeletePullReviewRequests',
     body: PullReviewRequestOptions,
     handler: pullHandler(async (ctx) => {
-      await ctx.services.clients.reviews.cancelReviewRequests({ scope: repoScopeOf(ctx), index: pullIndexOf(ctx), reviewerIds: await reviewerIds(ctx) });
+      const reviewers = await reviewerIds(ctx);
+      await teamNamed(() =>
+        ctx.services.clients.reviews.cancelReviewRequests({ scope: repoScopeOf(ctx), index: pullIndexOf(ctx), reviewerIds: reviewers, teamNames: ctx.body.team_reviewers }),
+      );
       return noContent();
     }),
   });

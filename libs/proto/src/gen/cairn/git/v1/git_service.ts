@@ -96,7 +96,8 @@ export interface Commit {
 
 /**
  * Verification is a commit's signature checked against the GPG keys registered for its committer's e-mail
- * (accounts' FindVerificationKeys), as Gitea's ParseCommitWithSignature does.
+ * (accounts' FindVerificationKeys), then against the instance's signing key, as Gitea's ParseCommitWithSignature
+ * does.
  */
 export interface Verification {
   verified: boolean;
@@ -111,6 +112,12 @@ export interface Verification {
   signerUserId: number;
   /** When verified: the long id (upper-case hex) of the key or subkey that made the signature. */
   keyId: string;
+  /**
+   * When verified by the instance's own signing key (`[repository.signing]`, which belongs to no user: signer_user_id
+   * is 0): the signer's name (SIGNING_NAME, or user.name of the git home for SIGNING_KEY = default); signer_email is
+   * then its e-mail. Empty otherwise.
+   */
+  signerName: string;
 }
 
 /** Branch is a branch with its head commit. */
@@ -652,8 +659,28 @@ export interface MergeRequest {
   push?:
     | PushContext
     | undefined;
-  /** Sign the new commits with the instance's key (`[repository.signing]`). */
+  /**
+   * Sign the new commits with the instance's key (`[repository.signing] SIGNING_KEY`) when the MERGES rules allow
+   * it (Gitea's SignMerge, asked for every merge): the merge or squash commit, the rebase styles' replayed commits
+   * and rebase-merge's merge commit ("fast-forward-only" writes no commit). When the rules refuse, the merge is
+   * written unsigned unless `require_signed`. The rules, in the configured order, stop at the first refusal:
+   * "never" refuses; "always" accepts; "pubkey": the merger (push.pusher_id) has a GPG key; "twofa" always refuses
+   * (Cairn has no two-factor enrolment: as Gitea for a user without it); "approved": `approved` below;
+   * "basesigned" / "headsigned": the base / head tip is verified; "commitssigned": the head tip and every commit of
+   * merge-base..head are verified (a commit signed by the instance key counts as verified).
+   */
   sign: boolean;
+  /**
+   * A refused signature is an error (the base branch's protection requires signed commits): FAILED_PRECONDITION
+   * (reason "wont_sign") with message "wont sign: <rule>", where <rule> is the first refusing rule or "nokey" when
+   * no key is configured; nothing is written. Meaningful only with `sign`.
+   */
+  requireSigned: boolean;
+  /**
+   * For the MERGES rule "approved" (Gitea's): the base branch has a protection rule and the pull request has at
+   * least one granted approval under it (official, not dismissed, not stale when the rule ignores stale ones).
+   */
+  approved: boolean;
 }
 
 export interface MergeResponse {
@@ -669,6 +696,63 @@ export interface IsAncestorRequest {
 export interface IsAncestorResponse {
   exists: boolean;
   ancestor: boolean;
+}
+
+export interface UpdateBranchRequest {
+  /** The repository whose branch brings the new commits (a pull request's base repository). */
+  baseRepository?:
+    | Repository
+    | undefined;
+  /** The branch whose commits are brought in. */
+  baseBranch: string;
+  /** The repository whose branch moves: the base repository itself or a fork of it on the same storage. */
+  headRepository?:
+    | Repository
+    | undefined;
+  /** The branch that moves. */
+  headBranch: string;
+  /** "merge" or "rebase". */
+  style: string;
+  /** "merge": the merge commit's message (required). */
+  message: string;
+  /** "merge": the merge commit's author and committer; "rebase": the replayed commits' committer (authors stay). */
+  committer?:
+    | Signature
+    | undefined;
+  /** When set, the head branch must still point at this commit. */
+  expectedHeadCommitId: string;
+  /** Who updates, for cairn.git.pushed (published for the head repository). */
+  push?: PushContext | undefined;
+}
+
+export interface UpdateBranchResponse {
+  /** The head branch's tip before the update. */
+  oldHeadCommitId: string;
+  /** The head branch's tip now. */
+  newHeadCommitId: string;
+  /** The base branch's tip that was brought in. */
+  baseCommitId: string;
+}
+
+export interface FindMergeCommitRequest {
+  /** The repository holding both the head and the base branch (a pull request's base repository). */
+  repository?:
+    | Repository
+    | undefined;
+  /** The branch that may contain the head (a short name, e.g. "main"). */
+  baseBranch: string;
+  /** The commit that was merged: a commit id or a full ref name (e.g. "refs/pull/3/head"). */
+  head: string;
+}
+
+export interface FindMergeCommitResponse {
+  /** Whether `base_branch` contains `head`; when false, `commit` is unset. */
+  found: boolean;
+  /**
+   * The merge commit (or the head itself, for a fast-forward), with its author and committer; no stats or
+   * verification.
+   */
+  commit?: Commit | undefined;
 }
 
 function createBaseRepository(): Repository {
@@ -1426,7 +1510,7 @@ export const Commit: MessageFns<Commit> = {
 };
 
 function createBaseVerification(): Verification {
-  return { verified: false, reason: "", signerEmail: "", signerUserId: 0, keyId: "" };
+  return { verified: false, reason: "", signerEmail: "", signerUserId: 0, keyId: "", signerName: "" };
 }
 
 export const Verification: MessageFns<Verification> = {
@@ -1445,6 +1529,9 @@ export const Verification: MessageFns<Verification> = {
     }
     if (message.keyId !== "") {
       writer.uint32(42).string(message.keyId);
+    }
+    if (message.signerName !== "") {
+      writer.uint32(50).string(message.signerName);
     }
     return writer;
   },
@@ -1502,6 +1589,14 @@ export const Verification: MessageFns<Verification> = {
             message.keyId = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.signerName = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1533,6 +1628,11 @@ export const Verification: MessageFns<Verification> = {
         : isSet(object.key_id)
         ? globalThis.String(object.key_id)
         : "",
+      signerName: isSet(object.signerName)
+        ? globalThis.String(object.signerName)
+        : isSet(object.signer_name)
+        ? globalThis.String(object.signer_name)
+        : "",
     };
   },
 
@@ -1553,6 +1653,9 @@ export const Verification: MessageFns<Verification> = {
     if (message.keyId !== "") {
       obj.keyId = message.keyId;
     }
+    if (message.signerName !== "") {
+      obj.signerName = message.signerName;
+    }
     return obj;
   },
 
@@ -1566,6 +1669,7 @@ export const Verification: MessageFns<Verification> = {
     message.signerEmail = object.signerEmail ?? "";
     message.signerUserId = object.signerUserId ?? 0;
     message.keyId = object.keyId ?? "";
+    message.signerName = object.signerName ?? "";
     return message;
   },
 };
@@ -8619,6 +8723,8 @@ function createBaseMergeRequest(): MergeRequest {
     committer: undefined,
     push: undefined,
     sign: false,
+    requireSigned: false,
+    approved: false,
   };
 }
 
@@ -8653,6 +8759,12 @@ export const MergeRequest: MessageFns<MergeRequest> = {
     }
     if (message.sign !== false) {
       writer.uint32(80).bool(message.sign);
+    }
+    if (message.requireSigned !== false) {
+      writer.uint32(88).bool(message.requireSigned);
+    }
+    if (message.approved !== false) {
+      writer.uint32(96).bool(message.approved);
     }
     return writer;
   },
@@ -8750,6 +8862,22 @@ export const MergeRequest: MessageFns<MergeRequest> = {
             message.sign = reader.bool();
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.requireSigned = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.approved = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8782,6 +8910,12 @@ export const MergeRequest: MessageFns<MergeRequest> = {
       committer: isSet(object.committer) ? Signature.fromJSON(object.committer) : undefined,
       push: isSet(object.push) ? PushContext.fromJSON(object.push) : undefined,
       sign: isSet(object.sign) ? globalThis.Boolean(object.sign) : false,
+      requireSigned: isSet(object.requireSigned)
+        ? globalThis.Boolean(object.requireSigned)
+        : isSet(object.require_signed)
+        ? globalThis.Boolean(object.require_signed)
+        : false,
+      approved: isSet(object.approved) ? globalThis.Boolean(object.approved) : false,
     };
   },
 
@@ -8817,6 +8951,12 @@ export const MergeRequest: MessageFns<MergeRequest> = {
     if (message.sign !== false) {
       obj.sign = message.sign;
     }
+    if (message.requireSigned !== false) {
+      obj.requireSigned = message.requireSigned;
+    }
+    if (message.approved !== false) {
+      obj.approved = message.approved;
+    }
     return obj;
   },
 
@@ -8843,6 +8983,8 @@ export const MergeRequest: MessageFns<MergeRequest> = {
       ? PushContext.fromPartial(object.push)
       : undefined;
     message.sign = object.sign ?? false;
+    message.requireSigned = object.requireSigned ?? false;
+    message.approved = object.approved ?? false;
     return message;
   },
 };
@@ -9104,6 +9246,548 @@ export const IsAncestorResponse: MessageFns<IsAncestorResponse> = {
     const message = createBaseIsAncestorResponse();
     message.exists = object.exists ?? false;
     message.ancestor = object.ancestor ?? false;
+    return message;
+  },
+};
+
+function createBaseUpdateBranchRequest(): UpdateBranchRequest {
+  return {
+    baseRepository: undefined,
+    baseBranch: "",
+    headRepository: undefined,
+    headBranch: "",
+    style: "",
+    message: "",
+    committer: undefined,
+    expectedHeadCommitId: "",
+    push: undefined,
+  };
+}
+
+export const UpdateBranchRequest: MessageFns<UpdateBranchRequest> = {
+  encode(message: UpdateBranchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.baseRepository !== undefined) {
+      Repository.encode(message.baseRepository, writer.uint32(10).fork()).join();
+    }
+    if (message.baseBranch !== "") {
+      writer.uint32(18).string(message.baseBranch);
+    }
+    if (message.headRepository !== undefined) {
+      Repository.encode(message.headRepository, writer.uint32(26).fork()).join();
+    }
+    if (message.headBranch !== "") {
+      writer.uint32(34).string(message.headBranch);
+    }
+    if (message.style !== "") {
+      writer.uint32(42).string(message.style);
+    }
+    if (message.message !== "") {
+      writer.uint32(50).string(message.message);
+    }
+    if (message.committer !== undefined) {
+      Signature.encode(message.committer, writer.uint32(58).fork()).join();
+    }
+    if (message.expectedHeadCommitId !== "") {
+      writer.uint32(66).string(message.expectedHeadCommitId);
+    }
+    if (message.push !== undefined) {
+      PushContext.encode(message.push, writer.uint32(74).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateBranchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateBranchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.baseRepository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.baseBranch = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.headRepository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.headBranch = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.style = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.committer = Signature.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.expectedHeadCommitId = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.push = PushContext.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateBranchRequest {
+    return {
+      baseRepository: isSet(object.baseRepository)
+        ? Repository.fromJSON(object.baseRepository)
+        : isSet(object.base_repository)
+        ? Repository.fromJSON(object.base_repository)
+        : undefined,
+      baseBranch: isSet(object.baseBranch)
+        ? globalThis.String(object.baseBranch)
+        : isSet(object.base_branch)
+        ? globalThis.String(object.base_branch)
+        : "",
+      headRepository: isSet(object.headRepository)
+        ? Repository.fromJSON(object.headRepository)
+        : isSet(object.head_repository)
+        ? Repository.fromJSON(object.head_repository)
+        : undefined,
+      headBranch: isSet(object.headBranch)
+        ? globalThis.String(object.headBranch)
+        : isSet(object.head_branch)
+        ? globalThis.String(object.head_branch)
+        : "",
+      style: isSet(object.style) ? globalThis.String(object.style) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      committer: isSet(object.committer) ? Signature.fromJSON(object.committer) : undefined,
+      expectedHeadCommitId: isSet(object.expectedHeadCommitId)
+        ? globalThis.String(object.expectedHeadCommitId)
+        : isSet(object.expected_head_commit_id)
+        ? globalThis.String(object.expected_head_commit_id)
+        : "",
+      push: isSet(object.push) ? PushContext.fromJSON(object.push) : undefined,
+    };
+  },
+
+  toJSON(message: UpdateBranchRequest): unknown {
+    const obj: any = {};
+    if (message.baseRepository !== undefined) {
+      obj.baseRepository = Repository.toJSON(message.baseRepository);
+    }
+    if (message.baseBranch !== "") {
+      obj.baseBranch = message.baseBranch;
+    }
+    if (message.headRepository !== undefined) {
+      obj.headRepository = Repository.toJSON(message.headRepository);
+    }
+    if (message.headBranch !== "") {
+      obj.headBranch = message.headBranch;
+    }
+    if (message.style !== "") {
+      obj.style = message.style;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.committer !== undefined) {
+      obj.committer = Signature.toJSON(message.committer);
+    }
+    if (message.expectedHeadCommitId !== "") {
+      obj.expectedHeadCommitId = message.expectedHeadCommitId;
+    }
+    if (message.push !== undefined) {
+      obj.push = PushContext.toJSON(message.push);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateBranchRequest>, I>>(base?: I): UpdateBranchRequest {
+    return UpdateBranchRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateBranchRequest>, I>>(object: I): UpdateBranchRequest {
+    const message = createBaseUpdateBranchRequest();
+    message.baseRepository = (object.baseRepository !== undefined && object.baseRepository !== null)
+      ? Repository.fromPartial(object.baseRepository)
+      : undefined;
+    message.baseBranch = object.baseBranch ?? "";
+    message.headRepository = (object.headRepository !== undefined && object.headRepository !== null)
+      ? Repository.fromPartial(object.headRepository)
+      : undefined;
+    message.headBranch = object.headBranch ?? "";
+    message.style = object.style ?? "";
+    message.message = object.message ?? "";
+    message.committer = (object.committer !== undefined && object.committer !== null)
+      ? Signature.fromPartial(object.committer)
+      : undefined;
+    message.expectedHeadCommitId = object.expectedHeadCommitId ?? "";
+    message.push = (object.push !== undefined && object.push !== null)
+      ? PushContext.fromPartial(object.push)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateBranchResponse(): UpdateBranchResponse {
+  return { oldHeadCommitId: "", newHeadCommitId: "", baseCommitId: "" };
+}
+
+export const UpdateBranchResponse: MessageFns<UpdateBranchResponse> = {
+  encode(message: UpdateBranchResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.oldHeadCommitId !== "") {
+      writer.uint32(10).string(message.oldHeadCommitId);
+    }
+    if (message.newHeadCommitId !== "") {
+      writer.uint32(18).string(message.newHeadCommitId);
+    }
+    if (message.baseCommitId !== "") {
+      writer.uint32(26).string(message.baseCommitId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateBranchResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateBranchResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.oldHeadCommitId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.newHeadCommitId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.baseCommitId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateBranchResponse {
+    return {
+      oldHeadCommitId: isSet(object.oldHeadCommitId)
+        ? globalThis.String(object.oldHeadCommitId)
+        : isSet(object.old_head_commit_id)
+        ? globalThis.String(object.old_head_commit_id)
+        : "",
+      newHeadCommitId: isSet(object.newHeadCommitId)
+        ? globalThis.String(object.newHeadCommitId)
+        : isSet(object.new_head_commit_id)
+        ? globalThis.String(object.new_head_commit_id)
+        : "",
+      baseCommitId: isSet(object.baseCommitId)
+        ? globalThis.String(object.baseCommitId)
+        : isSet(object.base_commit_id)
+        ? globalThis.String(object.base_commit_id)
+        : "",
+    };
+  },
+
+  toJSON(message: UpdateBranchResponse): unknown {
+    const obj: any = {};
+    if (message.oldHeadCommitId !== "") {
+      obj.oldHeadCommitId = message.oldHeadCommitId;
+    }
+    if (message.newHeadCommitId !== "") {
+      obj.newHeadCommitId = message.newHeadCommitId;
+    }
+    if (message.baseCommitId !== "") {
+      obj.baseCommitId = message.baseCommitId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateBranchResponse>, I>>(base?: I): UpdateBranchResponse {
+    return UpdateBranchResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateBranchResponse>, I>>(object: I): UpdateBranchResponse {
+    const message = createBaseUpdateBranchResponse();
+    message.oldHeadCommitId = object.oldHeadCommitId ?? "";
+    message.newHeadCommitId = object.newHeadCommitId ?? "";
+    message.baseCommitId = object.baseCommitId ?? "";
+    return message;
+  },
+};
+
+function createBaseFindMergeCommitRequest(): FindMergeCommitRequest {
+  return { repository: undefined, baseBranch: "", head: "" };
+}
+
+export const FindMergeCommitRequest: MessageFns<FindMergeCommitRequest> = {
+  encode(message: FindMergeCommitRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repository !== undefined) {
+      Repository.encode(message.repository, writer.uint32(10).fork()).join();
+    }
+    if (message.baseBranch !== "") {
+      writer.uint32(18).string(message.baseBranch);
+    }
+    if (message.head !== "") {
+      writer.uint32(26).string(message.head);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindMergeCommitRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindMergeCommitRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.baseBranch = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.head = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindMergeCommitRequest {
+    return {
+      repository: isSet(object.repository) ? Repository.fromJSON(object.repository) : undefined,
+      baseBranch: isSet(object.baseBranch)
+        ? globalThis.String(object.baseBranch)
+        : isSet(object.base_branch)
+        ? globalThis.String(object.base_branch)
+        : "",
+      head: isSet(object.head) ? globalThis.String(object.head) : "",
+    };
+  },
+
+  toJSON(message: FindMergeCommitRequest): unknown {
+    const obj: any = {};
+    if (message.repository !== undefined) {
+      obj.repository = Repository.toJSON(message.repository);
+    }
+    if (message.baseBranch !== "") {
+      obj.baseBranch = message.baseBranch;
+    }
+    if (message.head !== "") {
+      obj.head = message.head;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindMergeCommitRequest>, I>>(base?: I): FindMergeCommitRequest {
+    return FindMergeCommitRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindMergeCommitRequest>, I>>(object: I): FindMergeCommitRequest {
+    const message = createBaseFindMergeCommitRequest();
+    message.repository = (object.repository !== undefined && object.repository !== null)
+      ? Repository.fromPartial(object.repository)
+      : undefined;
+    message.baseBranch = object.baseBranch ?? "";
+    message.head = object.head ?? "";
+    return message;
+  },
+};
+
+function createBaseFindMergeCommitResponse(): FindMergeCommitResponse {
+  return { found: false, commit: undefined };
+}
+
+export const FindMergeCommitResponse: MessageFns<FindMergeCommitResponse> = {
+  encode(message: FindMergeCommitResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.found !== false) {
+      writer.uint32(8).bool(message.found);
+    }
+    if (message.commit !== undefined) {
+      Commit.encode(message.commit, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindMergeCommitResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindMergeCommitResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.found = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.commit = Commit.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindMergeCommitResponse {
+    return {
+      found: isSet(object.found) ? globalThis.Boolean(object.found) : false,
+      commit: isSet(object.commit) ? Commit.fromJSON(object.commit) : undefined,
+    };
+  },
+
+  toJSON(message: FindMergeCommitResponse): unknown {
+    const obj: any = {};
+    if (message.found !== false) {
+      obj.found = message.found;
+    }
+    if (message.commit !== undefined) {
+      obj.commit = Commit.toJSON(message.commit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindMergeCommitResponse>, I>>(base?: I): FindMergeCommitResponse {
+    return FindMergeCommitResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindMergeCommitResponse>, I>>(object: I): FindMergeCommitResponse {
+    const message = createBaseFindMergeCommitResponse();
+    message.found = object.found ?? false;
+    message.commit = (object.commit !== undefined && object.commit !== null)
+      ? Commit.fromPartial(object.commit)
+      : undefined;
     return message;
   },
 };
@@ -10141,6 +10825,44 @@ export const MergeServiceService = {
     responseSerialize: (value: IsAncestorResponse): Buffer => Buffer.from(IsAncestorResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): IsAncestorResponse => IsAncestorResponse.decode(value),
   },
+  /**
+   * UpdateBranch brings `head_branch` of `head_repository` up to date with `base_branch` of `base_repository` (a
+   * pull request's "update branch"): "merge" commits a merge of the base into the head on the head branch, "rebase"
+   * replays the head's own commits on the base. The head branch moves by compare-and-swap and the move publishes
+   * cairn.git.pushed for the head repository. FAILED_PRECONDITION (reason "up_to_date") when the head already
+   * contains the base, ABORTED (reason "merge_conflict") on a conflict, FAILED_PRECONDITION (reason
+   * "head_out_of_date") when the head branch is not `expected_head_commit_id` or moved meanwhile, NOT_FOUND
+   * (reason "branch_not_found") for a missing branch.
+   */
+  updateBranch: {
+    path: "/cairn.git.v1.MergeService/UpdateBranch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateBranchRequest): Buffer => Buffer.from(UpdateBranchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateBranchRequest => UpdateBranchRequest.decode(value),
+    responseSerialize: (value: UpdateBranchResponse): Buffer =>
+      Buffer.from(UpdateBranchResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateBranchResponse => UpdateBranchResponse.decode(value),
+  },
+  /**
+   * FindMergeCommit finds the commit that brought `head` into `base_branch` (Gitea's getMergeCommit, for manual
+   * merges detected on push): the first merge commit on the ancestry path from `head` to the branch's tip
+   * (`git rev-list --ancestry-path --merges --reverse head..base`), or the head itself when there is none (a
+   * fast-forward or a plain push of the head). `found` is false when the branch does not contain `head`.
+   * NOT_FOUND (reason "branch_not_found") for a missing branch, (reason "revision_not_found") when `head` names no
+   * commit.
+   */
+  findMergeCommit: {
+    path: "/cairn.git.v1.MergeService/FindMergeCommit" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FindMergeCommitRequest): Buffer =>
+      Buffer.from(FindMergeCommitRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FindMergeCommitRequest => FindMergeCommitRequest.decode(value),
+    responseSerialize: (value: FindMergeCommitResponse): Buffer =>
+      Buffer.from(FindMergeCommitResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FindMergeCommitResponse => FindMergeCommitResponse.decode(value),
+  },
 } as const;
 
 export interface MergeServiceServer extends UntypedServiceImplementation {
@@ -10172,6 +10894,25 @@ export interface MergeServiceServer extends UntypedServiceImplementation {
   merge: handleUnaryCall<MergeRequest, MergeResponse>;
   /** IsAncestor says whether `commit` exists and is contained in `ref` (manual merges). */
   isAncestor: handleUnaryCall<IsAncestorRequest, IsAncestorResponse>;
+  /**
+   * UpdateBranch brings `head_branch` of `head_repository` up to date with `base_branch` of `base_repository` (a
+   * pull request's "update branch"): "merge" commits a merge of the base into the head on the head branch, "rebase"
+   * replays the head's own commits on the base. The head branch moves by compare-and-swap and the move publishes
+   * cairn.git.pushed for the head repository. FAILED_PRECONDITION (reason "up_to_date") when the head already
+   * contains the base, ABORTED (reason "merge_conflict") on a conflict, FAILED_PRECONDITION (reason
+   * "head_out_of_date") when the head branch is not `expected_head_commit_id` or moved meanwhile, NOT_FOUND
+   * (reason "branch_not_found") for a missing branch.
+   */
+  updateBranch: handleUnaryCall<UpdateBranchRequest, UpdateBranchResponse>;
+  /**
+   * FindMergeCommit finds the commit that brought `head` into `base_branch` (Gitea's getMergeCommit, for manual
+   * merges detected on push): the first merge commit on the ancestry path from `head` to the branch's tip
+   * (`git rev-list --ancestry-path --merges --reverse head..base`), or the head itself when there is none (a
+   * fast-forward or a plain push of the head). `found` is false when the branch does not contain `head`.
+   * NOT_FOUND (reason "branch_not_found") for a missing branch, (reason "revision_not_found") when `head` names no
+   * commit.
+   */
+  findMergeCommit: handleUnaryCall<FindMergeCommitRequest, FindMergeCommitResponse>;
 }
 
 export interface MergeServiceClient extends Client {
@@ -10291,6 +11032,53 @@ export interface MergeServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: IsAncestorResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * UpdateBranch brings `head_branch` of `head_repository` up to date with `base_branch` of `base_repository` (a
+   * pull request's "update branch"): "merge" commits a merge of the base into the head on the head branch, "rebase"
+   * replays the head's own commits on the base. The head branch moves by compare-and-swap and the move publishes
+   * cairn.git.pushed for the head repository. FAILED_PRECONDITION (reason "up_to_date") when the head already
+   * contains the base, ABORTED (reason "merge_conflict") on a conflict, FAILED_PRECONDITION (reason
+   * "head_out_of_date") when the head branch is not `expected_head_commit_id` or moved meanwhile, NOT_FOUND
+   * (reason "branch_not_found") for a missing branch.
+   */
+  updateBranch(
+    request: UpdateBranchRequest,
+    callback: (error: ServiceError | null, response: UpdateBranchResponse) => void,
+  ): ClientUnaryCall;
+  updateBranch(
+    request: UpdateBranchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateBranchResponse) => void,
+  ): ClientUnaryCall;
+  updateBranch(
+    request: UpdateBranchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateBranchResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * FindMergeCommit finds the commit that brought `head` into `base_branch` (Gitea's getMergeCommit, for manual
+   * merges detected on push): the first merge commit on the ancestry path from `head` to the branch's tip
+   * (`git rev-list --ancestry-path --merges --reverse head..base`), or the head itself when there is none (a
+   * fast-forward or a plain push of the head). `found` is false when the branch does not contain `head`.
+   * NOT_FOUND (reason "branch_not_found") for a missing branch, (reason "revision_not_found") when `head` names no
+   * commit.
+   */
+  findMergeCommit(
+    request: FindMergeCommitRequest,
+    callback: (error: ServiceError | null, response: FindMergeCommitResponse) => void,
+  ): ClientUnaryCall;
+  findMergeCommit(
+    request: FindMergeCommitRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FindMergeCommitResponse) => void,
+  ): ClientUnaryCall;
+  findMergeCommit(
+    request: FindMergeCommitRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FindMergeCommitResponse) => void,
   ): ClientUnaryCall;
 }
 

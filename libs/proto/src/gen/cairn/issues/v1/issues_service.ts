@@ -85,6 +85,7 @@ export interface Issue {
     | undefined;
   /** Seconds. */
   timeEstimate: number;
+  /** Position among the repository's pinned issues (or pinned pull requests), from 1; 0 when not pinned. */
   pinOrder: number;
   originalAuthor: string;
   originalAuthorId: number;
@@ -245,6 +246,50 @@ export interface RepoIssueCounters {
 
 export interface GetRepoIssueCountersResponse {
   counters: RepoIssueCounters[];
+}
+
+export interface PinIssueRequest {
+  scope?: RepoScope | undefined;
+  index: number;
+}
+
+export interface PinIssueResponse {
+}
+
+export interface UnpinIssueRequest {
+  scope?: RepoScope | undefined;
+  index: number;
+}
+
+export interface UnpinIssueResponse {
+}
+
+export interface MoveIssuePinRequest {
+  scope?: RepoScope | undefined;
+  index: number;
+  /** The new pin_order, from 1. */
+  position: number;
+}
+
+export interface MoveIssuePinResponse {
+}
+
+export interface ListPinnedIssuesRequest {
+  scope?: RepoScope | undefined;
+}
+
+export interface ListPinnedIssuesResponse {
+  /** Lowest pin_order first (every one has pin_order > 0). */
+  issues: Issue[];
+}
+
+export interface GetNewPinsAllowedRequest {
+  scope?: RepoScope | undefined;
+}
+
+export interface GetNewPinsAllowedResponse {
+  issues: boolean;
+  pullRequests: boolean;
 }
 
 /**
@@ -4037,6 +4082,733 @@ export const GetRepoIssueCountersResponse: MessageFns<GetRepoIssueCountersRespon
   fromPartial<I extends Exact<DeepPartial<GetRepoIssueCountersResponse>, I>>(object: I): GetRepoIssueCountersResponse {
     const message = createBaseGetRepoIssueCountersResponse();
     message.counters = object.counters?.map((e) => RepoIssueCounters.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePinIssueRequest(): PinIssueRequest {
+  return { scope: undefined, index: 0 };
+}
+
+export const PinIssueRequest: MessageFns<PinIssueRequest> = {
+  encode(message: PinIssueRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      RepoScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.index !== 0) {
+      writer.uint32(16).int64(message.index);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PinIssueRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePinIssueRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = RepoScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.index = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PinIssueRequest {
+    return {
+      scope: isSet(object.scope) ? RepoScope.fromJSON(object.scope) : undefined,
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+    };
+  },
+
+  toJSON(message: PinIssueRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = RepoScope.toJSON(message.scope);
+    }
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PinIssueRequest>, I>>(base?: I): PinIssueRequest {
+    return PinIssueRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PinIssueRequest>, I>>(object: I): PinIssueRequest {
+    const message = createBasePinIssueRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? RepoScope.fromPartial(object.scope)
+      : undefined;
+    message.index = object.index ?? 0;
+    return message;
+  },
+};
+
+function createBasePinIssueResponse(): PinIssueResponse {
+  return {};
+}
+
+export const PinIssueResponse: MessageFns<PinIssueResponse> = {
+  encode(_: PinIssueResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PinIssueResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePinIssueResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): PinIssueResponse {
+    return {};
+  },
+
+  toJSON(_: PinIssueResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PinIssueResponse>, I>>(base?: I): PinIssueResponse {
+    return PinIssueResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PinIssueResponse>, I>>(_: I): PinIssueResponse {
+    const message = createBasePinIssueResponse();
+    return message;
+  },
+};
+
+function createBaseUnpinIssueRequest(): UnpinIssueRequest {
+  return { scope: undefined, index: 0 };
+}
+
+export const UnpinIssueRequest: MessageFns<UnpinIssueRequest> = {
+  encode(message: UnpinIssueRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      RepoScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.index !== 0) {
+      writer.uint32(16).int64(message.index);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnpinIssueRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnpinIssueRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = RepoScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.index = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnpinIssueRequest {
+    return {
+      scope: isSet(object.scope) ? RepoScope.fromJSON(object.scope) : undefined,
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+    };
+  },
+
+  toJSON(message: UnpinIssueRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = RepoScope.toJSON(message.scope);
+    }
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnpinIssueRequest>, I>>(base?: I): UnpinIssueRequest {
+    return UnpinIssueRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnpinIssueRequest>, I>>(object: I): UnpinIssueRequest {
+    const message = createBaseUnpinIssueRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? RepoScope.fromPartial(object.scope)
+      : undefined;
+    message.index = object.index ?? 0;
+    return message;
+  },
+};
+
+function createBaseUnpinIssueResponse(): UnpinIssueResponse {
+  return {};
+}
+
+export const UnpinIssueResponse: MessageFns<UnpinIssueResponse> = {
+  encode(_: UnpinIssueResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnpinIssueResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnpinIssueResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): UnpinIssueResponse {
+    return {};
+  },
+
+  toJSON(_: UnpinIssueResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnpinIssueResponse>, I>>(base?: I): UnpinIssueResponse {
+    return UnpinIssueResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnpinIssueResponse>, I>>(_: I): UnpinIssueResponse {
+    const message = createBaseUnpinIssueResponse();
+    return message;
+  },
+};
+
+function createBaseMoveIssuePinRequest(): MoveIssuePinRequest {
+  return { scope: undefined, index: 0, position: 0 };
+}
+
+export const MoveIssuePinRequest: MessageFns<MoveIssuePinRequest> = {
+  encode(message: MoveIssuePinRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      RepoScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.index !== 0) {
+      writer.uint32(16).int64(message.index);
+    }
+    if (message.position !== 0) {
+      writer.uint32(24).int64(message.position);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MoveIssuePinRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMoveIssuePinRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = RepoScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.index = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.position = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MoveIssuePinRequest {
+    return {
+      scope: isSet(object.scope) ? RepoScope.fromJSON(object.scope) : undefined,
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      position: isSet(object.position) ? globalThis.Number(object.position) : 0,
+    };
+  },
+
+  toJSON(message: MoveIssuePinRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = RepoScope.toJSON(message.scope);
+    }
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.position !== 0) {
+      obj.position = Math.round(message.position);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MoveIssuePinRequest>, I>>(base?: I): MoveIssuePinRequest {
+    return MoveIssuePinRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MoveIssuePinRequest>, I>>(object: I): MoveIssuePinRequest {
+    const message = createBaseMoveIssuePinRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? RepoScope.fromPartial(object.scope)
+      : undefined;
+    message.index = object.index ?? 0;
+    message.position = object.position ?? 0;
+    return message;
+  },
+};
+
+function createBaseMoveIssuePinResponse(): MoveIssuePinResponse {
+  return {};
+}
+
+export const MoveIssuePinResponse: MessageFns<MoveIssuePinResponse> = {
+  encode(_: MoveIssuePinResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MoveIssuePinResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMoveIssuePinResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): MoveIssuePinResponse {
+    return {};
+  },
+
+  toJSON(_: MoveIssuePinResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MoveIssuePinResponse>, I>>(base?: I): MoveIssuePinResponse {
+    return MoveIssuePinResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MoveIssuePinResponse>, I>>(_: I): MoveIssuePinResponse {
+    const message = createBaseMoveIssuePinResponse();
+    return message;
+  },
+};
+
+function createBaseListPinnedIssuesRequest(): ListPinnedIssuesRequest {
+  return { scope: undefined };
+}
+
+export const ListPinnedIssuesRequest: MessageFns<ListPinnedIssuesRequest> = {
+  encode(message: ListPinnedIssuesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      RepoScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPinnedIssuesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPinnedIssuesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = RepoScope.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPinnedIssuesRequest {
+    return { scope: isSet(object.scope) ? RepoScope.fromJSON(object.scope) : undefined };
+  },
+
+  toJSON(message: ListPinnedIssuesRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = RepoScope.toJSON(message.scope);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPinnedIssuesRequest>, I>>(base?: I): ListPinnedIssuesRequest {
+    return ListPinnedIssuesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPinnedIssuesRequest>, I>>(object: I): ListPinnedIssuesRequest {
+    const message = createBaseListPinnedIssuesRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? RepoScope.fromPartial(object.scope)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListPinnedIssuesResponse(): ListPinnedIssuesResponse {
+  return { issues: [] };
+}
+
+export const ListPinnedIssuesResponse: MessageFns<ListPinnedIssuesResponse> = {
+  encode(message: ListPinnedIssuesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.issues) {
+      Issue.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPinnedIssuesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPinnedIssuesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.issues.push(Issue.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPinnedIssuesResponse {
+    return { issues: globalThis.Array.isArray(object?.issues) ? object.issues.map((e: any) => Issue.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: ListPinnedIssuesResponse): unknown {
+    const obj: any = {};
+    if (message.issues?.length) {
+      obj.issues = message.issues.map((e) => Issue.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPinnedIssuesResponse>, I>>(base?: I): ListPinnedIssuesResponse {
+    return ListPinnedIssuesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPinnedIssuesResponse>, I>>(object: I): ListPinnedIssuesResponse {
+    const message = createBaseListPinnedIssuesResponse();
+    message.issues = object.issues?.map((e) => Issue.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetNewPinsAllowedRequest(): GetNewPinsAllowedRequest {
+  return { scope: undefined };
+}
+
+export const GetNewPinsAllowedRequest: MessageFns<GetNewPinsAllowedRequest> = {
+  encode(message: GetNewPinsAllowedRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      RepoScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNewPinsAllowedRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNewPinsAllowedRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = RepoScope.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNewPinsAllowedRequest {
+    return { scope: isSet(object.scope) ? RepoScope.fromJSON(object.scope) : undefined };
+  },
+
+  toJSON(message: GetNewPinsAllowedRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = RepoScope.toJSON(message.scope);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetNewPinsAllowedRequest>, I>>(base?: I): GetNewPinsAllowedRequest {
+    return GetNewPinsAllowedRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetNewPinsAllowedRequest>, I>>(object: I): GetNewPinsAllowedRequest {
+    const message = createBaseGetNewPinsAllowedRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? RepoScope.fromPartial(object.scope)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetNewPinsAllowedResponse(): GetNewPinsAllowedResponse {
+  return { issues: false, pullRequests: false };
+}
+
+export const GetNewPinsAllowedResponse: MessageFns<GetNewPinsAllowedResponse> = {
+  encode(message: GetNewPinsAllowedResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.issues !== false) {
+      writer.uint32(8).bool(message.issues);
+    }
+    if (message.pullRequests !== false) {
+      writer.uint32(16).bool(message.pullRequests);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNewPinsAllowedResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNewPinsAllowedResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.issues = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pullRequests = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNewPinsAllowedResponse {
+    return {
+      issues: isSet(object.issues) ? globalThis.Boolean(object.issues) : false,
+      pullRequests: isSet(object.pullRequests)
+        ? globalThis.Boolean(object.pullRequests)
+        : isSet(object.pull_requests)
+        ? globalThis.Boolean(object.pull_requests)
+        : false,
+    };
+  },
+
+  toJSON(message: GetNewPinsAllowedResponse): unknown {
+    const obj: any = {};
+    if (message.issues !== false) {
+      obj.issues = message.issues;
+    }
+    if (message.pullRequests !== false) {
+      obj.pullRequests = message.pullRequests;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetNewPinsAllowedResponse>, I>>(base?: I): GetNewPinsAllowedResponse {
+    return GetNewPinsAllowedResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetNewPinsAllowedResponse>, I>>(object: I): GetNewPinsAllowedResponse {
+    const message = createBaseGetNewPinsAllowedResponse();
+    message.issues = object.issues ?? false;
+    message.pullRequests = object.pullRequests ?? false;
     return message;
   },
 };
@@ -11231,6 +12003,79 @@ export const IssueServiceService = {
       Buffer.from(GetRepoIssueCountersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetRepoIssueCountersResponse => GetRepoIssueCountersResponse.decode(value),
   },
+  /**
+   * PinIssue pins an issue or pull request at the end of its kind's pins (pin_order = highest + 1), as Gitea's
+   * PinIssue: repository admins only (PERMISSION_DENIED with Gitea's reqAdmin message); at most `[repository.issue]
+   * MAX_PINNED` per kind (INVALID_ARGUMENT, reason max_pinned); an issue already pinned stays as it is. Writes a
+   * pin timeline entry. Archived repositories: FAILED_PRECONDITION.
+   */
+  pinIssue: {
+    path: "/cairn.issues.v1.IssueService/PinIssue" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PinIssueRequest): Buffer => Buffer.from(PinIssueRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PinIssueRequest => PinIssueRequest.decode(value),
+    responseSerialize: (value: PinIssueResponse): Buffer => Buffer.from(PinIssueResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PinIssueResponse => PinIssueResponse.decode(value),
+  },
+  /**
+   * UnpinIssue removes the pin (nothing happens when there is none; the other pins keep their pin_order, as in
+   * Gitea). Same permission as PinIssue; writes an unpin timeline entry.
+   */
+  unpinIssue: {
+    path: "/cairn.issues.v1.IssueService/UnpinIssue" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UnpinIssueRequest): Buffer => Buffer.from(UnpinIssueRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UnpinIssueRequest => UnpinIssueRequest.decode(value),
+    responseSerialize: (value: UnpinIssueResponse): Buffer => Buffer.from(UnpinIssueResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UnpinIssueResponse => UnpinIssueResponse.decode(value),
+  },
+  /**
+   * MoveIssuePin moves a pinned issue to `position` (≥ 1; else INVALID_ARGUMENT, reason invalid_position), shifting
+   * the pins between its old and new place by one, as Gitea's MovePin; nothing happens when the issue is not
+   * pinned. Same permission as PinIssue.
+   */
+  moveIssuePin: {
+    path: "/cairn.issues.v1.IssueService/MoveIssuePin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MoveIssuePinRequest): Buffer => Buffer.from(MoveIssuePinRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MoveIssuePinRequest => MoveIssuePinRequest.decode(value),
+    responseSerialize: (value: MoveIssuePinResponse): Buffer =>
+      Buffer.from(MoveIssuePinResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MoveIssuePinResponse => MoveIssuePinResponse.decode(value),
+  },
+  /**
+   * ListPinnedIssues answers the repository's pinned issues (not pull requests: PullService's ListPinnedPulls) in
+   * pin order; none when the viewer may not read issues.
+   */
+  listPinnedIssues: {
+    path: "/cairn.issues.v1.IssueService/ListPinnedIssues" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPinnedIssuesRequest): Buffer =>
+      Buffer.from(ListPinnedIssuesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPinnedIssuesRequest => ListPinnedIssuesRequest.decode(value),
+    responseSerialize: (value: ListPinnedIssuesResponse): Buffer =>
+      Buffer.from(ListPinnedIssuesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPinnedIssuesResponse => ListPinnedIssuesResponse.decode(value),
+  },
+  /**
+   * GetNewPinsAllowed answers whether one more issue and one more pull request may be pinned (Gitea's
+   * NewIssuePinsAllowed: fewer pinned than MAX_PINNED).
+   */
+  getNewPinsAllowed: {
+    path: "/cairn.issues.v1.IssueService/GetNewPinsAllowed" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetNewPinsAllowedRequest): Buffer =>
+      Buffer.from(GetNewPinsAllowedRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetNewPinsAllowedRequest => GetNewPinsAllowedRequest.decode(value),
+    responseSerialize: (value: GetNewPinsAllowedResponse): Buffer =>
+      Buffer.from(GetNewPinsAllowedResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetNewPinsAllowedResponse => GetNewPinsAllowedResponse.decode(value),
+  },
 } as const;
 
 export interface IssueServiceServer extends UntypedServiceImplementation {
@@ -11273,6 +12118,34 @@ export interface IssueServiceServer extends UntypedServiceImplementation {
    * caller asks only about repositories the viewer may read.
    */
   getRepoIssueCounters: handleUnaryCall<GetRepoIssueCountersRequest, GetRepoIssueCountersResponse>;
+  /**
+   * PinIssue pins an issue or pull request at the end of its kind's pins (pin_order = highest + 1), as Gitea's
+   * PinIssue: repository admins only (PERMISSION_DENIED with Gitea's reqAdmin message); at most `[repository.issue]
+   * MAX_PINNED` per kind (INVALID_ARGUMENT, reason max_pinned); an issue already pinned stays as it is. Writes a
+   * pin timeline entry. Archived repositories: FAILED_PRECONDITION.
+   */
+  pinIssue: handleUnaryCall<PinIssueRequest, PinIssueResponse>;
+  /**
+   * UnpinIssue removes the pin (nothing happens when there is none; the other pins keep their pin_order, as in
+   * Gitea). Same permission as PinIssue; writes an unpin timeline entry.
+   */
+  unpinIssue: handleUnaryCall<UnpinIssueRequest, UnpinIssueResponse>;
+  /**
+   * MoveIssuePin moves a pinned issue to `position` (≥ 1; else INVALID_ARGUMENT, reason invalid_position), shifting
+   * the pins between its old and new place by one, as Gitea's MovePin; nothing happens when the issue is not
+   * pinned. Same permission as PinIssue.
+   */
+  moveIssuePin: handleUnaryCall<MoveIssuePinRequest, MoveIssuePinResponse>;
+  /**
+   * ListPinnedIssues answers the repository's pinned issues (not pull requests: PullService's ListPinnedPulls) in
+   * pin order; none when the viewer may not read issues.
+   */
+  listPinnedIssues: handleUnaryCall<ListPinnedIssuesRequest, ListPinnedIssuesResponse>;
+  /**
+   * GetNewPinsAllowed answers whether one more issue and one more pull request may be pinned (Gitea's
+   * NewIssuePinsAllowed: fewer pinned than MAX_PINNED).
+   */
+  getNewPinsAllowed: handleUnaryCall<GetNewPinsAllowedRequest, GetNewPinsAllowedResponse>;
 }
 
 export interface IssueServiceClient extends Client {
@@ -11440,6 +12313,104 @@ export interface IssueServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetRepoIssueCountersResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * PinIssue pins an issue or pull request at the end of its kind's pins (pin_order = highest + 1), as Gitea's
+   * PinIssue: repository admins only (PERMISSION_DENIED with Gitea's reqAdmin message); at most `[repository.issue]
+   * MAX_PINNED` per kind (INVALID_ARGUMENT, reason max_pinned); an issue already pinned stays as it is. Writes a
+   * pin timeline entry. Archived repositories: FAILED_PRECONDITION.
+   */
+  pinIssue(
+    request: PinIssueRequest,
+    callback: (error: ServiceError | null, response: PinIssueResponse) => void,
+  ): ClientUnaryCall;
+  pinIssue(
+    request: PinIssueRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PinIssueResponse) => void,
+  ): ClientUnaryCall;
+  pinIssue(
+    request: PinIssueRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PinIssueResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * UnpinIssue removes the pin (nothing happens when there is none; the other pins keep their pin_order, as in
+   * Gitea). Same permission as PinIssue; writes an unpin timeline entry.
+   */
+  unpinIssue(
+    request: UnpinIssueRequest,
+    callback: (error: ServiceError | null, response: UnpinIssueResponse) => void,
+  ): ClientUnaryCall;
+  unpinIssue(
+    request: UnpinIssueRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UnpinIssueResponse) => void,
+  ): ClientUnaryCall;
+  unpinIssue(
+    request: UnpinIssueRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UnpinIssueResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * MoveIssuePin moves a pinned issue to `position` (≥ 1; else INVALID_ARGUMENT, reason invalid_position), shifting
+   * the pins between its old and new place by one, as Gitea's MovePin; nothing happens when the issue is not
+   * pinned. Same permission as PinIssue.
+   */
+  moveIssuePin(
+    request: MoveIssuePinRequest,
+    callback: (error: ServiceError | null, response: MoveIssuePinResponse) => void,
+  ): ClientUnaryCall;
+  moveIssuePin(
+    request: MoveIssuePinRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MoveIssuePinResponse) => void,
+  ): ClientUnaryCall;
+  moveIssuePin(
+    request: MoveIssuePinRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MoveIssuePinResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListPinnedIssues answers the repository's pinned issues (not pull requests: PullService's ListPinnedPulls) in
+   * pin order; none when the viewer may not read issues.
+   */
+  listPinnedIssues(
+    request: ListPinnedIssuesRequest,
+    callback: (error: ServiceError | null, response: ListPinnedIssuesResponse) => void,
+  ): ClientUnaryCall;
+  listPinnedIssues(
+    request: ListPinnedIssuesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPinnedIssuesResponse) => void,
+  ): ClientUnaryCall;
+  listPinnedIssues(
+    request: ListPinnedIssuesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPinnedIssuesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GetNewPinsAllowed answers whether one more issue and one more pull request may be pinned (Gitea's
+   * NewIssuePinsAllowed: fewer pinned than MAX_PINNED).
+   */
+  getNewPinsAllowed(
+    request: GetNewPinsAllowedRequest,
+    callback: (error: ServiceError | null, response: GetNewPinsAllowedResponse) => void,
+  ): ClientUnaryCall;
+  getNewPinsAllowed(
+    request: GetNewPinsAllowedRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetNewPinsAllowedResponse) => void,
+  ): ClientUnaryCall;
+  getNewPinsAllowed(
+    request: GetNewPinsAllowedRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetNewPinsAllowedResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -41,6 +41,8 @@ export interface PullRequest {
   allowMaintainerEdit: boolean;
   /** Reviewers asked (users) who have not reviewed since. */
   requestedReviewerIds: number[];
+  /** Teams asked to review whose request no member has answered yet (organization repositories). */
+  requestedReviewerTeamIds: number[];
 }
 
 export interface CreatePullRequest {
@@ -96,7 +98,11 @@ export interface ListPullsRequest {
   milestoneId: number;
   labelIds: number[];
   posterId: number;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** Only pull requests into this base branch; "" = any. */
+  baseBranch: string;
 }
 
 export interface ListPullsResponse {
@@ -121,6 +127,11 @@ export interface EditPullRequest {
   deadline?: Date | undefined;
   baseBranch: string;
   allowMaintainerEdit: boolean;
+  /**
+   * With "content_version" in `fields` (and "body"): the issue's content_version the body was edited from; another
+   * one is ABORTED ("the issue is already changed").
+   */
+  contentVersion: number;
 }
 
 export interface MergePullRequest {
@@ -139,10 +150,25 @@ export interface MergePullRequest {
   /** The merger's name and e-mail for the merge commit (the gateway knows the user). */
   mergerName: string;
   mergerEmail: string;
+  /** Schedule the merge for when the head's required status checks succeed instead of merging now. */
+  mergeWhenChecksSucceed: boolean;
 }
 
 export interface MergePullResponse {
-  pull?: PullRequest | undefined;
+  /** The pull request after the call (merged, or as it is when only scheduled). */
+  pull?:
+    | PullRequest
+    | undefined;
+  /** merge_when_checks_succeed recorded a schedule (Gitea answers 201); the first try may have merged already. */
+  scheduled: boolean;
+}
+
+export interface CancelAutoMergeRequest {
+  scope?: RepoScope | undefined;
+  index: number;
+}
+
+export interface CancelAutoMergeResponse {
 }
 
 export interface CheckPullResponse {
@@ -152,6 +178,32 @@ export interface CheckPullResponse {
 export interface CheckPullRequest {
   scope?: RepoScope | undefined;
   index: number;
+}
+
+export interface UpdatePullRequest {
+  scope?: RepoScope | undefined;
+  index: number;
+  /** "merge" (default, also for any other value, as Gitea) or "rebase". */
+  style: string;
+  /** The updater's git name and e-mail for the merge commit or the replayed commits' committer (the gateway knows the user). */
+  updaterName: string;
+  updaterEmail: string;
+  /** The updater's login (cairn.git.pushed's pusher name). */
+  updaterLogin: string;
+}
+
+export interface UpdatePullResponse {
+  /** The pull request as it is now (its check of the new head comes with cairn.git.pushed). */
+  pull?: PullRequest | undefined;
+}
+
+export interface ListPinnedPullsRequest {
+  scope?: RepoScope | undefined;
+}
+
+export interface ListPinnedPullsResponse {
+  /** Lowest pin_order first (every one has pin_order > 0). */
+  pulls: PullRequest[];
 }
 
 /** Review is a pull-request review. */
@@ -168,7 +220,13 @@ export interface Review {
   dismissed: boolean;
   commentsCount: number;
   submitted?: Date | undefined;
-  updated?: Date | undefined;
+  updated?:
+    | Date
+    | undefined;
+  /** A team's review request (REQUEST_REVIEW) has this team and no reviewer (reviewer_id 0). */
+  reviewerTeamId: number;
+  /** The review's timeline comment (its html_url anchor); 0 while it has none (pending reviews, requests). */
+  timelineCommentId: number;
 }
 
 /** ReviewComment is a comment on a line of a pull request's diff, part of a review. */
@@ -182,9 +240,14 @@ export interface ReviewComment {
   originalCommitId: string;
   position: number;
   originalPosition: number;
+  /** Gitea's diff_hunk: the hunk of the pull request's diff around the line, cut when the comment was made. */
   diffHunk: string;
   created?: Date | undefined;
-  updated?: Date | undefined;
+  updated?:
+    | Date
+    | undefined;
+  /** Who marked the conversation resolved; 0 while unresolved. */
+  resolverId: number;
 }
 
 export interface NewReviewComment {
@@ -263,6 +326,11 @@ export interface RequestReviewersRequest {
   scope?: RepoScope | undefined;
   index: number;
   reviewerIds: number[];
+  /**
+   * Teams of the repository's organization, by name (ignored for a user's repository, as Gitea): NOT_FOUND
+   * "Team 'x' not exist" for an unknown one; a private repository's team must have access to it.
+   */
+  teamNames: string[];
 }
 
 export interface RequestReviewersResponse {
@@ -274,6 +342,8 @@ export interface CancelReviewRequestsRequest {
   scope?: RepoScope | undefined;
   index: number;
   reviewerIds: number[];
+  /** As in RequestReviewersRequest. */
+  teamNames: string[];
 }
 
 export interface CancelReviewRequestsResponse {
@@ -301,6 +371,19 @@ export interface UndismissReviewRequest {
   id: number;
 }
 
+export interface ResolveReviewCommentRequest {
+  scope?:
+    | RepoScope
+    | undefined;
+  /** The review comment's id. */
+  id: number;
+  /** true: resolve; false: unresolve. */
+  resolve: boolean;
+}
+
+export interface ResolveReviewCommentResponse {
+}
+
 function createBasePullRequest(): PullRequest {
   return {
     issue: undefined,
@@ -317,6 +400,7 @@ function createBasePullRequest(): PullRequest {
     mergedAt: undefined,
     allowMaintainerEdit: false,
     requestedReviewerIds: [],
+    requestedReviewerTeamIds: [],
   };
 }
 
@@ -364,6 +448,13 @@ export const PullRequest: MessageFns<PullRequest> = {
     if (message.requestedReviewerIds.length !== 0) {
       writer.uint32(114).fork();
       for (const v of message.requestedReviewerIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.requestedReviewerTeamIds.length !== 0) {
+      writer.uint32(122).fork();
+      for (const v of message.requestedReviewerTeamIds) {
         writer.int64(v);
       }
       writer.join();
@@ -506,6 +597,24 @@ export const PullRequest: MessageFns<PullRequest> = {
 
             break;
           }
+          case 15: {
+            if (tag === 120) {
+              message.requestedReviewerTeamIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 122) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.requestedReviewerTeamIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -582,6 +691,11 @@ export const PullRequest: MessageFns<PullRequest> = {
         : globalThis.Array.isArray(object?.requested_reviewer_ids)
         ? object.requested_reviewer_ids.map((e: any) => globalThis.Number(e))
         : [],
+      requestedReviewerTeamIds: globalThis.Array.isArray(object?.requestedReviewerTeamIds)
+        ? object.requestedReviewerTeamIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.requested_reviewer_team_ids)
+        ? object.requested_reviewer_team_ids.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -629,6 +743,9 @@ export const PullRequest: MessageFns<PullRequest> = {
     if (message.requestedReviewerIds?.length) {
       obj.requestedReviewerIds = message.requestedReviewerIds.map((e) => Math.round(e));
     }
+    if (message.requestedReviewerTeamIds?.length) {
+      obj.requestedReviewerTeamIds = message.requestedReviewerTeamIds.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -651,6 +768,7 @@ export const PullRequest: MessageFns<PullRequest> = {
     message.mergedAt = object.mergedAt ?? undefined;
     message.allowMaintainerEdit = object.allowMaintainerEdit ?? false;
     message.requestedReviewerIds = object.requestedReviewerIds?.map((e) => e) || [];
+    message.requestedReviewerTeamIds = object.requestedReviewerTeamIds?.map((e) => e) || [];
     return message;
   },
 };
@@ -1392,7 +1510,16 @@ export const GetPullByBranchesRequest: MessageFns<GetPullByBranchesRequest> = {
 };
 
 function createBaseListPullsRequest(): ListPullsRequest {
-  return { scope: undefined, state: "", sort: "", milestoneId: 0, labelIds: [], posterId: 0, page: undefined };
+  return {
+    scope: undefined,
+    state: "",
+    sort: "",
+    milestoneId: 0,
+    labelIds: [],
+    posterId: 0,
+    page: undefined,
+    baseBranch: "",
+  };
 }
 
 export const ListPullsRequest: MessageFns<ListPullsRequest> = {
@@ -1421,6 +1548,9 @@ export const ListPullsRequest: MessageFns<ListPullsRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(58).fork()).join();
+    }
+    if (message.baseBranch !== "") {
+      writer.uint32(66).string(message.baseBranch);
     }
     return writer;
   },
@@ -1504,6 +1634,14 @@ export const ListPullsRequest: MessageFns<ListPullsRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.baseBranch = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1537,6 +1675,11 @@ export const ListPullsRequest: MessageFns<ListPullsRequest> = {
         ? globalThis.Number(object.poster_id)
         : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      baseBranch: isSet(object.baseBranch)
+        ? globalThis.String(object.baseBranch)
+        : isSet(object.base_branch)
+        ? globalThis.String(object.base_branch)
+        : "",
     };
   },
 
@@ -1563,6 +1706,9 @@ export const ListPullsRequest: MessageFns<ListPullsRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.baseBranch !== "") {
+      obj.baseBranch = message.baseBranch;
+    }
     return obj;
   },
 
@@ -1582,6 +1728,7 @@ export const ListPullsRequest: MessageFns<ListPullsRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.baseBranch = object.baseBranch ?? "";
     return message;
   },
 };
@@ -1753,6 +1900,7 @@ function createBaseEditPullRequest(): EditPullRequest {
     deadline: undefined,
     baseBranch: "",
     allowMaintainerEdit: false,
+    contentVersion: 0,
   };
 }
 
@@ -1794,6 +1942,9 @@ export const EditPullRequest: MessageFns<EditPullRequest> = {
     }
     if (message.allowMaintainerEdit !== false) {
       writer.uint32(88).bool(message.allowMaintainerEdit);
+    }
+    if (message.contentVersion !== 0) {
+      writer.uint32(96).int64(message.contentVersion);
     }
     return writer;
   },
@@ -1909,6 +2060,14 @@ export const EditPullRequest: MessageFns<EditPullRequest> = {
             message.allowMaintainerEdit = reader.bool();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.contentVersion = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1950,6 +2109,11 @@ export const EditPullRequest: MessageFns<EditPullRequest> = {
         : isSet(object.allow_maintainer_edit)
         ? globalThis.Boolean(object.allow_maintainer_edit)
         : false,
+      contentVersion: isSet(object.contentVersion)
+        ? globalThis.Number(object.contentVersion)
+        : isSet(object.content_version)
+        ? globalThis.Number(object.content_version)
+        : 0,
     };
   },
 
@@ -1988,6 +2152,9 @@ export const EditPullRequest: MessageFns<EditPullRequest> = {
     if (message.allowMaintainerEdit !== false) {
       obj.allowMaintainerEdit = message.allowMaintainerEdit;
     }
+    if (message.contentVersion !== 0) {
+      obj.contentVersion = Math.round(message.contentVersion);
+    }
     return obj;
   },
 
@@ -2009,6 +2176,7 @@ export const EditPullRequest: MessageFns<EditPullRequest> = {
     message.deadline = object.deadline ?? undefined;
     message.baseBranch = object.baseBranch ?? "";
     message.allowMaintainerEdit = object.allowMaintainerEdit ?? false;
+    message.contentVersion = object.contentVersion ?? 0;
     return message;
   },
 };
@@ -2026,6 +2194,7 @@ function createBaseMergePullRequest(): MergePullRequest {
     deleteBranchAfterMerge: false,
     mergerName: "",
     mergerEmail: "",
+    mergeWhenChecksSucceed: false,
   };
 }
 
@@ -2063,6 +2232,9 @@ export const MergePullRequest: MessageFns<MergePullRequest> = {
     }
     if (message.mergerEmail !== "") {
       writer.uint32(90).string(message.mergerEmail);
+    }
+    if (message.mergeWhenChecksSucceed !== false) {
+      writer.uint32(96).bool(message.mergeWhenChecksSucceed);
     }
     return writer;
   },
@@ -2168,6 +2340,14 @@ export const MergePullRequest: MessageFns<MergePullRequest> = {
             message.mergerEmail = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.mergeWhenChecksSucceed = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2217,6 +2397,11 @@ export const MergePullRequest: MessageFns<MergePullRequest> = {
         : isSet(object.merger_email)
         ? globalThis.String(object.merger_email)
         : "",
+      mergeWhenChecksSucceed: isSet(object.mergeWhenChecksSucceed)
+        ? globalThis.Boolean(object.mergeWhenChecksSucceed)
+        : isSet(object.merge_when_checks_succeed)
+        ? globalThis.Boolean(object.merge_when_checks_succeed)
+        : false,
     };
   },
 
@@ -2255,6 +2440,9 @@ export const MergePullRequest: MessageFns<MergePullRequest> = {
     if (message.mergerEmail !== "") {
       obj.mergerEmail = message.mergerEmail;
     }
+    if (message.mergeWhenChecksSucceed !== false) {
+      obj.mergeWhenChecksSucceed = message.mergeWhenChecksSucceed;
+    }
     return obj;
   },
 
@@ -2276,18 +2464,22 @@ export const MergePullRequest: MessageFns<MergePullRequest> = {
     message.deleteBranchAfterMerge = object.deleteBranchAfterMerge ?? false;
     message.mergerName = object.mergerName ?? "";
     message.mergerEmail = object.mergerEmail ?? "";
+    message.mergeWhenChecksSucceed = object.mergeWhenChecksSucceed ?? false;
     return message;
   },
 };
 
 function createBaseMergePullResponse(): MergePullResponse {
-  return { pull: undefined };
+  return { pull: undefined, scheduled: false };
 }
 
 export const MergePullResponse: MessageFns<MergePullResponse> = {
   encode(message: MergePullResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.pull !== undefined) {
       PullRequest.encode(message.pull, writer.uint32(10).fork()).join();
+    }
+    if (message.scheduled !== false) {
+      writer.uint32(16).bool(message.scheduled);
     }
     return writer;
   },
@@ -2313,6 +2505,14 @@ export const MergePullResponse: MessageFns<MergePullResponse> = {
             message.pull = PullRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.scheduled = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2326,13 +2526,19 @@ export const MergePullResponse: MessageFns<MergePullResponse> = {
   },
 
   fromJSON(object: any): MergePullResponse {
-    return { pull: isSet(object.pull) ? PullRequest.fromJSON(object.pull) : undefined };
+    return {
+      pull: isSet(object.pull) ? PullRequest.fromJSON(object.pull) : undefined,
+      scheduled: isSet(object.scheduled) ? globalThis.Boolean(object.scheduled) : false,
+    };
   },
 
   toJSON(message: MergePullResponse): unknown {
     const obj: any = {};
     if (message.pull !== undefined) {
       obj.pull = PullRequest.toJSON(message.pull);
+    }
+    if (message.scheduled !== false) {
+      obj.scheduled = message.scheduled;
     }
     return obj;
   },
@@ -2345,6 +2551,146 @@ export const MergePullResponse: MessageFns<MergePullResponse> = {
     message.pull = (object.pull !== undefined && object.pull !== null)
       ? PullRequest.fromPartial(object.pull)
       : undefined;
+    message.scheduled = object.scheduled ?? false;
+    return message;
+  },
+};
+
+function createBaseCancelAutoMergeRequest(): CancelAutoMergeRequest {
+  return { scope: undefined, index: 0 };
+}
+
+export const CancelAutoMergeRequest: MessageFns<CancelAutoMergeRequest> = {
+  encode(message: CancelAutoMergeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      RepoScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.index !== 0) {
+      writer.uint32(16).int64(message.index);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelAutoMergeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelAutoMergeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = RepoScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.index = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelAutoMergeRequest {
+    return {
+      scope: isSet(object.scope) ? RepoScope.fromJSON(object.scope) : undefined,
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+    };
+  },
+
+  toJSON(message: CancelAutoMergeRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = RepoScope.toJSON(message.scope);
+    }
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelAutoMergeRequest>, I>>(base?: I): CancelAutoMergeRequest {
+    return CancelAutoMergeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelAutoMergeRequest>, I>>(object: I): CancelAutoMergeRequest {
+    const message = createBaseCancelAutoMergeRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? RepoScope.fromPartial(object.scope)
+      : undefined;
+    message.index = object.index ?? 0;
+    return message;
+  },
+};
+
+function createBaseCancelAutoMergeResponse(): CancelAutoMergeResponse {
+  return {};
+}
+
+export const CancelAutoMergeResponse: MessageFns<CancelAutoMergeResponse> = {
+  encode(_: CancelAutoMergeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelAutoMergeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelAutoMergeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): CancelAutoMergeResponse {
+    return {};
+  },
+
+  toJSON(_: CancelAutoMergeResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelAutoMergeResponse>, I>>(base?: I): CancelAutoMergeResponse {
+    return CancelAutoMergeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelAutoMergeResponse>, I>>(_: I): CancelAutoMergeResponse {
+    const message = createBaseCancelAutoMergeResponse();
     return message;
   },
 };
@@ -2505,6 +2851,376 @@ export const CheckPullRequest: MessageFns<CheckPullRequest> = {
   },
 };
 
+function createBaseUpdatePullRequest(): UpdatePullRequest {
+  return { scope: undefined, index: 0, style: "", updaterName: "", updaterEmail: "", updaterLogin: "" };
+}
+
+export const UpdatePullRequest: MessageFns<UpdatePullRequest> = {
+  encode(message: UpdatePullRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      RepoScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.index !== 0) {
+      writer.uint32(16).int64(message.index);
+    }
+    if (message.style !== "") {
+      writer.uint32(26).string(message.style);
+    }
+    if (message.updaterName !== "") {
+      writer.uint32(34).string(message.updaterName);
+    }
+    if (message.updaterEmail !== "") {
+      writer.uint32(42).string(message.updaterEmail);
+    }
+    if (message.updaterLogin !== "") {
+      writer.uint32(50).string(message.updaterLogin);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdatePullRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdatePullRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = RepoScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.index = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.style = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.updaterName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.updaterEmail = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.updaterLogin = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdatePullRequest {
+    return {
+      scope: isSet(object.scope) ? RepoScope.fromJSON(object.scope) : undefined,
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      style: isSet(object.style) ? globalThis.String(object.style) : "",
+      updaterName: isSet(object.updaterName)
+        ? globalThis.String(object.updaterName)
+        : isSet(object.updater_name)
+        ? globalThis.String(object.updater_name)
+        : "",
+      updaterEmail: isSet(object.updaterEmail)
+        ? globalThis.String(object.updaterEmail)
+        : isSet(object.updater_email)
+        ? globalThis.String(object.updater_email)
+        : "",
+      updaterLogin: isSet(object.updaterLogin)
+        ? globalThis.String(object.updaterLogin)
+        : isSet(object.updater_login)
+        ? globalThis.String(object.updater_login)
+        : "",
+    };
+  },
+
+  toJSON(message: UpdatePullRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = RepoScope.toJSON(message.scope);
+    }
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.style !== "") {
+      obj.style = message.style;
+    }
+    if (message.updaterName !== "") {
+      obj.updaterName = message.updaterName;
+    }
+    if (message.updaterEmail !== "") {
+      obj.updaterEmail = message.updaterEmail;
+    }
+    if (message.updaterLogin !== "") {
+      obj.updaterLogin = message.updaterLogin;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdatePullRequest>, I>>(base?: I): UpdatePullRequest {
+    return UpdatePullRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdatePullRequest>, I>>(object: I): UpdatePullRequest {
+    const message = createBaseUpdatePullRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? RepoScope.fromPartial(object.scope)
+      : undefined;
+    message.index = object.index ?? 0;
+    message.style = object.style ?? "";
+    message.updaterName = object.updaterName ?? "";
+    message.updaterEmail = object.updaterEmail ?? "";
+    message.updaterLogin = object.updaterLogin ?? "";
+    return message;
+  },
+};
+
+function createBaseUpdatePullResponse(): UpdatePullResponse {
+  return { pull: undefined };
+}
+
+export const UpdatePullResponse: MessageFns<UpdatePullResponse> = {
+  encode(message: UpdatePullResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pull !== undefined) {
+      PullRequest.encode(message.pull, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdatePullResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdatePullResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pull = PullRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdatePullResponse {
+    return { pull: isSet(object.pull) ? PullRequest.fromJSON(object.pull) : undefined };
+  },
+
+  toJSON(message: UpdatePullResponse): unknown {
+    const obj: any = {};
+    if (message.pull !== undefined) {
+      obj.pull = PullRequest.toJSON(message.pull);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdatePullResponse>, I>>(base?: I): UpdatePullResponse {
+    return UpdatePullResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdatePullResponse>, I>>(object: I): UpdatePullResponse {
+    const message = createBaseUpdatePullResponse();
+    message.pull = (object.pull !== undefined && object.pull !== null)
+      ? PullRequest.fromPartial(object.pull)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListPinnedPullsRequest(): ListPinnedPullsRequest {
+  return { scope: undefined };
+}
+
+export const ListPinnedPullsRequest: MessageFns<ListPinnedPullsRequest> = {
+  encode(message: ListPinnedPullsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      RepoScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPinnedPullsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPinnedPullsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = RepoScope.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPinnedPullsRequest {
+    return { scope: isSet(object.scope) ? RepoScope.fromJSON(object.scope) : undefined };
+  },
+
+  toJSON(message: ListPinnedPullsRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = RepoScope.toJSON(message.scope);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPinnedPullsRequest>, I>>(base?: I): ListPinnedPullsRequest {
+    return ListPinnedPullsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPinnedPullsRequest>, I>>(object: I): ListPinnedPullsRequest {
+    const message = createBaseListPinnedPullsRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? RepoScope.fromPartial(object.scope)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListPinnedPullsResponse(): ListPinnedPullsResponse {
+  return { pulls: [] };
+}
+
+export const ListPinnedPullsResponse: MessageFns<ListPinnedPullsResponse> = {
+  encode(message: ListPinnedPullsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.pulls) {
+      PullRequest.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPinnedPullsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPinnedPullsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pulls.push(PullRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPinnedPullsResponse {
+    return {
+      pulls: globalThis.Array.isArray(object?.pulls) ? object.pulls.map((e: any) => PullRequest.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListPinnedPullsResponse): unknown {
+    const obj: any = {};
+    if (message.pulls?.length) {
+      obj.pulls = message.pulls.map((e) => PullRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPinnedPullsResponse>, I>>(base?: I): ListPinnedPullsResponse {
+    return ListPinnedPullsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPinnedPullsResponse>, I>>(object: I): ListPinnedPullsResponse {
+    const message = createBaseListPinnedPullsResponse();
+    message.pulls = object.pulls?.map((e) => PullRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseReview(): Review {
   return {
     id: 0,
@@ -2519,6 +3235,8 @@ function createBaseReview(): Review {
     commentsCount: 0,
     submitted: undefined,
     updated: undefined,
+    reviewerTeamId: 0,
+    timelineCommentId: 0,
   };
 }
 
@@ -2559,6 +3277,12 @@ export const Review: MessageFns<Review> = {
     }
     if (message.updated !== undefined) {
       Timestamp.encode(toTimestamp(message.updated), writer.uint32(98).fork()).join();
+    }
+    if (message.reviewerTeamId !== 0) {
+      writer.uint32(104).int64(message.reviewerTeamId);
+    }
+    if (message.timelineCommentId !== 0) {
+      writer.uint32(112).int64(message.timelineCommentId);
     }
     return writer;
   },
@@ -2672,6 +3396,22 @@ export const Review: MessageFns<Review> = {
             message.updated = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.reviewerTeamId = longToNumber(reader.int64());
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.timelineCommentId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2714,6 +3454,16 @@ export const Review: MessageFns<Review> = {
         : 0,
       submitted: isSet(object.submitted) ? fromJsonTimestamp(object.submitted) : undefined,
       updated: isSet(object.updated) ? fromJsonTimestamp(object.updated) : undefined,
+      reviewerTeamId: isSet(object.reviewerTeamId)
+        ? globalThis.Number(object.reviewerTeamId)
+        : isSet(object.reviewer_team_id)
+        ? globalThis.Number(object.reviewer_team_id)
+        : 0,
+      timelineCommentId: isSet(object.timelineCommentId)
+        ? globalThis.Number(object.timelineCommentId)
+        : isSet(object.timeline_comment_id)
+        ? globalThis.Number(object.timeline_comment_id)
+        : 0,
     };
   },
 
@@ -2755,6 +3505,12 @@ export const Review: MessageFns<Review> = {
     if (message.updated !== undefined) {
       obj.updated = message.updated.toISOString();
     }
+    if (message.reviewerTeamId !== 0) {
+      obj.reviewerTeamId = Math.round(message.reviewerTeamId);
+    }
+    if (message.timelineCommentId !== 0) {
+      obj.timelineCommentId = Math.round(message.timelineCommentId);
+    }
     return obj;
   },
 
@@ -2775,6 +3531,8 @@ export const Review: MessageFns<Review> = {
     message.commentsCount = object.commentsCount ?? 0;
     message.submitted = object.submitted ?? undefined;
     message.updated = object.updated ?? undefined;
+    message.reviewerTeamId = object.reviewerTeamId ?? 0;
+    message.timelineCommentId = object.timelineCommentId ?? 0;
     return message;
   },
 };
@@ -2793,6 +3551,7 @@ function createBaseReviewComment(): ReviewComment {
     diffHunk: "",
     created: undefined,
     updated: undefined,
+    resolverId: 0,
   };
 }
 
@@ -2833,6 +3592,9 @@ export const ReviewComment: MessageFns<ReviewComment> = {
     }
     if (message.updated !== undefined) {
       Timestamp.encode(toTimestamp(message.updated), writer.uint32(98).fork()).join();
+    }
+    if (message.resolverId !== 0) {
+      writer.uint32(104).int64(message.resolverId);
     }
     return writer;
   },
@@ -2946,6 +3708,14 @@ export const ReviewComment: MessageFns<ReviewComment> = {
             message.updated = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.resolverId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2996,6 +3766,11 @@ export const ReviewComment: MessageFns<ReviewComment> = {
         : "",
       created: isSet(object.created) ? fromJsonTimestamp(object.created) : undefined,
       updated: isSet(object.updated) ? fromJsonTimestamp(object.updated) : undefined,
+      resolverId: isSet(object.resolverId)
+        ? globalThis.Number(object.resolverId)
+        : isSet(object.resolver_id)
+        ? globalThis.Number(object.resolver_id)
+        : 0,
     };
   },
 
@@ -3037,6 +3812,9 @@ export const ReviewComment: MessageFns<ReviewComment> = {
     if (message.updated !== undefined) {
       obj.updated = message.updated.toISOString();
     }
+    if (message.resolverId !== 0) {
+      obj.resolverId = Math.round(message.resolverId);
+    }
     return obj;
   },
 
@@ -3057,6 +3835,7 @@ export const ReviewComment: MessageFns<ReviewComment> = {
     message.diffHunk = object.diffHunk ?? "";
     message.created = object.created ?? undefined;
     message.updated = object.updated ?? undefined;
+    message.resolverId = object.resolverId ?? 0;
     return message;
   },
 };
@@ -4308,7 +5087,7 @@ export const ListReviewCommentsResponse: MessageFns<ListReviewCommentsResponse> 
 };
 
 function createBaseRequestReviewersRequest(): RequestReviewersRequest {
-  return { scope: undefined, index: 0, reviewerIds: [] };
+  return { scope: undefined, index: 0, reviewerIds: [], teamNames: [] };
 }
 
 export const RequestReviewersRequest: MessageFns<RequestReviewersRequest> = {
@@ -4325,6 +5104,9 @@ export const RequestReviewersRequest: MessageFns<RequestReviewersRequest> = {
         writer.int64(v);
       }
       writer.join();
+    }
+    for (const v of message.teamNames) {
+      writer.uint32(34).string(v!);
     }
     return writer;
   },
@@ -4376,6 +5158,14 @@ export const RequestReviewersRequest: MessageFns<RequestReviewersRequest> = {
 
             break;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.teamNames.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4397,6 +5187,11 @@ export const RequestReviewersRequest: MessageFns<RequestReviewersRequest> = {
         : globalThis.Array.isArray(object?.reviewer_ids)
         ? object.reviewer_ids.map((e: any) => globalThis.Number(e))
         : [],
+      teamNames: globalThis.Array.isArray(object?.teamNames)
+        ? object.teamNames.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.team_names)
+        ? object.team_names.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -4411,6 +5206,9 @@ export const RequestReviewersRequest: MessageFns<RequestReviewersRequest> = {
     if (message.reviewerIds?.length) {
       obj.reviewerIds = message.reviewerIds.map((e) => Math.round(e));
     }
+    if (message.teamNames?.length) {
+      obj.teamNames = message.teamNames;
+    }
     return obj;
   },
 
@@ -4424,6 +5222,7 @@ export const RequestReviewersRequest: MessageFns<RequestReviewersRequest> = {
       : undefined;
     message.index = object.index ?? 0;
     message.reviewerIds = object.reviewerIds?.map((e) => e) || [];
+    message.teamNames = object.teamNames?.map((e) => e) || [];
     return message;
   },
 };
@@ -4498,7 +5297,7 @@ export const RequestReviewersResponse: MessageFns<RequestReviewersResponse> = {
 };
 
 function createBaseCancelReviewRequestsRequest(): CancelReviewRequestsRequest {
-  return { scope: undefined, index: 0, reviewerIds: [] };
+  return { scope: undefined, index: 0, reviewerIds: [], teamNames: [] };
 }
 
 export const CancelReviewRequestsRequest: MessageFns<CancelReviewRequestsRequest> = {
@@ -4515,6 +5314,9 @@ export const CancelReviewRequestsRequest: MessageFns<CancelReviewRequestsRequest
         writer.int64(v);
       }
       writer.join();
+    }
+    for (const v of message.teamNames) {
+      writer.uint32(34).string(v!);
     }
     return writer;
   },
@@ -4566,6 +5368,14 @@ export const CancelReviewRequestsRequest: MessageFns<CancelReviewRequestsRequest
 
             break;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.teamNames.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4587,6 +5397,11 @@ export const CancelReviewRequestsRequest: MessageFns<CancelReviewRequestsRequest
         : globalThis.Array.isArray(object?.reviewer_ids)
         ? object.reviewer_ids.map((e: any) => globalThis.Number(e))
         : [],
+      teamNames: globalThis.Array.isArray(object?.teamNames)
+        ? object.teamNames.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.team_names)
+        ? object.team_names.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -4601,6 +5416,9 @@ export const CancelReviewRequestsRequest: MessageFns<CancelReviewRequestsRequest
     if (message.reviewerIds?.length) {
       obj.reviewerIds = message.reviewerIds.map((e) => Math.round(e));
     }
+    if (message.teamNames?.length) {
+      obj.teamNames = message.teamNames;
+    }
     return obj;
   },
 
@@ -4614,6 +5432,7 @@ export const CancelReviewRequestsRequest: MessageFns<CancelReviewRequestsRequest
       : undefined;
     message.index = object.index ?? 0;
     message.reviewerIds = object.reviewerIds?.map((e) => e) || [];
+    message.teamNames = object.teamNames?.map((e) => e) || [];
     return message;
   },
 };
@@ -5046,6 +5865,161 @@ export const UndismissReviewRequest: MessageFns<UndismissReviewRequest> = {
   },
 };
 
+function createBaseResolveReviewCommentRequest(): ResolveReviewCommentRequest {
+  return { scope: undefined, id: 0, resolve: false };
+}
+
+export const ResolveReviewCommentRequest: MessageFns<ResolveReviewCommentRequest> = {
+  encode(message: ResolveReviewCommentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      RepoScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.id !== 0) {
+      writer.uint32(16).int64(message.id);
+    }
+    if (message.resolve !== false) {
+      writer.uint32(24).bool(message.resolve);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveReviewCommentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveReviewCommentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = RepoScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.resolve = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveReviewCommentRequest {
+    return {
+      scope: isSet(object.scope) ? RepoScope.fromJSON(object.scope) : undefined,
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      resolve: isSet(object.resolve) ? globalThis.Boolean(object.resolve) : false,
+    };
+  },
+
+  toJSON(message: ResolveReviewCommentRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = RepoScope.toJSON(message.scope);
+    }
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.resolve !== false) {
+      obj.resolve = message.resolve;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveReviewCommentRequest>, I>>(base?: I): ResolveReviewCommentRequest {
+    return ResolveReviewCommentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveReviewCommentRequest>, I>>(object: I): ResolveReviewCommentRequest {
+    const message = createBaseResolveReviewCommentRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? RepoScope.fromPartial(object.scope)
+      : undefined;
+    message.id = object.id ?? 0;
+    message.resolve = object.resolve ?? false;
+    return message;
+  },
+};
+
+function createBaseResolveReviewCommentResponse(): ResolveReviewCommentResponse {
+  return {};
+}
+
+export const ResolveReviewCommentResponse: MessageFns<ResolveReviewCommentResponse> = {
+  encode(_: ResolveReviewCommentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveReviewCommentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveReviewCommentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ResolveReviewCommentResponse {
+    return {};
+  },
+
+  toJSON(_: ResolveReviewCommentResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveReviewCommentResponse>, I>>(base?: I): ResolveReviewCommentResponse {
+    return ResolveReviewCommentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveReviewCommentResponse>, I>>(_: I): ResolveReviewCommentResponse {
+    const message = createBaseResolveReviewCommentResponse();
+    return message;
+  },
+};
+
 export type PullServiceService = typeof PullServiceService;
 export const PullServiceService = {
   /**
@@ -5106,7 +6080,9 @@ export const PullServiceService = {
   /**
    * MergePull merges as Gitea's MergePullRequest decides (style allowed, permission, mergeability, protection,
    * force_merge by repository admins, manual merges). FAILED_PRECONDITION with Gitea's message where Gitea answers
-   * 405; ABORTED where it answers 409.
+   * 405; ABORTED where it answers 409. With `merge_when_checks_succeed` (Gitea's MergeCheckTypeAuto) unmet branch
+   * protection requirements do not refuse: the merge is scheduled (`scheduled`; ALREADY_EXISTS when one is already)
+   * and tried at once and again on each successful commit status of the head, approval or dismissal.
    */
   mergePull: {
     path: "/cairn.issues.v1.PullService/MergePull" as const,
@@ -5116,6 +6092,21 @@ export const PullServiceService = {
     requestDeserialize: (value: Buffer): MergePullRequest => MergePullRequest.decode(value),
     responseSerialize: (value: MergePullResponse): Buffer => Buffer.from(MergePullResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): MergePullResponse => MergePullResponse.decode(value),
+  },
+  /**
+   * CancelAutoMerge drops the pull request's scheduled auto-merge (Gitea's CancelScheduledAutoMerge): NOT_FOUND
+   * when none is scheduled; PERMISSION_DENIED unless the viewer scheduled it or is a repository admin.
+   */
+  cancelAutoMerge: {
+    path: "/cairn.issues.v1.PullService/CancelAutoMerge" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CancelAutoMergeRequest): Buffer =>
+      Buffer.from(CancelAutoMergeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelAutoMergeRequest => CancelAutoMergeRequest.decode(value),
+    responseSerialize: (value: CancelAutoMergeResponse): Buffer =>
+      Buffer.from(CancelAutoMergeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CancelAutoMergeResponse => CancelAutoMergeResponse.decode(value),
   },
   /**
    * CheckPull recomputes a pull request's head and mergeability now (the consumer of pushes and new pull requests
@@ -5129,6 +6120,40 @@ export const PullServiceService = {
     requestDeserialize: (value: Buffer): CheckPullRequest => CheckPullRequest.decode(value),
     responseSerialize: (value: CheckPullResponse): Buffer => Buffer.from(CheckPullResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CheckPullResponse => CheckPullResponse.decode(value),
+  },
+  /**
+   * UpdatePull brings the head branch up to date with the base branch (Gitea's UpdatePullRequest): "merge" (the
+   * default) merges the base into the head as the updater, "rebase" replays the head's commits on the base. Needs
+   * push access to the head branch (or, with allow_maintainer_edit, the right to merge into the base branch and the
+   * poster's push access); rebasing also needs force-push and the base repository's allow_rebase_update
+   * (PERMISSION_DENIED without a message otherwise). FAILED_PRECONDITION for a merged or closed pull request and for
+   * a head that already contains the base; ABORTED on a conflict ("merge failed because of conflict" / "rebase
+   * failed because of conflict") or a head that moved meanwhile. The move publishes cairn.git.pushed, whose
+   * consumer re-checks the pull request.
+   */
+  updatePull: {
+    path: "/cairn.issues.v1.PullService/UpdatePull" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdatePullRequest): Buffer => Buffer.from(UpdatePullRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdatePullRequest => UpdatePullRequest.decode(value),
+    responseSerialize: (value: UpdatePullResponse): Buffer => Buffer.from(UpdatePullResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdatePullResponse => UpdatePullResponse.decode(value),
+  },
+  /**
+   * ListPinnedPulls answers the repository's pinned pull requests in pin order (Gitea's GetPinnedIssues for pulls;
+   * pinning is IssueService's PinIssue). NOT_FOUND when the viewer may not read pull requests.
+   */
+  listPinnedPulls: {
+    path: "/cairn.issues.v1.PullService/ListPinnedPulls" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPinnedPullsRequest): Buffer =>
+      Buffer.from(ListPinnedPullsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPinnedPullsRequest => ListPinnedPullsRequest.decode(value),
+    responseSerialize: (value: ListPinnedPullsResponse): Buffer =>
+      Buffer.from(ListPinnedPullsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPinnedPullsResponse => ListPinnedPullsResponse.decode(value),
   },
 } as const;
 
@@ -5149,14 +6174,37 @@ export interface PullServiceServer extends UntypedServiceImplementation {
   /**
    * MergePull merges as Gitea's MergePullRequest decides (style allowed, permission, mergeability, protection,
    * force_merge by repository admins, manual merges). FAILED_PRECONDITION with Gitea's message where Gitea answers
-   * 405; ABORTED where it answers 409.
+   * 405; ABORTED where it answers 409. With `merge_when_checks_succeed` (Gitea's MergeCheckTypeAuto) unmet branch
+   * protection requirements do not refuse: the merge is scheduled (`scheduled`; ALREADY_EXISTS when one is already)
+   * and tried at once and again on each successful commit status of the head, approval or dismissal.
    */
   mergePull: handleUnaryCall<MergePullRequest, MergePullResponse>;
+  /**
+   * CancelAutoMerge drops the pull request's scheduled auto-merge (Gitea's CancelScheduledAutoMerge): NOT_FOUND
+   * when none is scheduled; PERMISSION_DENIED unless the viewer scheduled it or is a repository admin.
+   */
+  cancelAutoMerge: handleUnaryCall<CancelAutoMergeRequest, CancelAutoMergeResponse>;
   /**
    * CheckPull recomputes a pull request's head and mergeability now (the consumer of pushes and new pull requests
    * calls the same code).
    */
   checkPull: handleUnaryCall<CheckPullRequest, CheckPullResponse>;
+  /**
+   * UpdatePull brings the head branch up to date with the base branch (Gitea's UpdatePullRequest): "merge" (the
+   * default) merges the base into the head as the updater, "rebase" replays the head's commits on the base. Needs
+   * push access to the head branch (or, with allow_maintainer_edit, the right to merge into the base branch and the
+   * poster's push access); rebasing also needs force-push and the base repository's allow_rebase_update
+   * (PERMISSION_DENIED without a message otherwise). FAILED_PRECONDITION for a merged or closed pull request and for
+   * a head that already contains the base; ABORTED on a conflict ("merge failed because of conflict" / "rebase
+   * failed because of conflict") or a head that moved meanwhile. The move publishes cairn.git.pushed, whose
+   * consumer re-checks the pull request.
+   */
+  updatePull: handleUnaryCall<UpdatePullRequest, UpdatePullResponse>;
+  /**
+   * ListPinnedPulls answers the repository's pinned pull requests in pin order (Gitea's GetPinnedIssues for pulls;
+   * pinning is IssueService's PinIssue). NOT_FOUND when the viewer may not read pull requests.
+   */
+  listPinnedPulls: handleUnaryCall<ListPinnedPullsRequest, ListPinnedPullsResponse>;
 }
 
 export interface PullServiceClient extends Client {
@@ -5246,7 +6294,9 @@ export interface PullServiceClient extends Client {
   /**
    * MergePull merges as Gitea's MergePullRequest decides (style allowed, permission, mergeability, protection,
    * force_merge by repository admins, manual merges). FAILED_PRECONDITION with Gitea's message where Gitea answers
-   * 405; ABORTED where it answers 409.
+   * 405; ABORTED where it answers 409. With `merge_when_checks_succeed` (Gitea's MergeCheckTypeAuto) unmet branch
+   * protection requirements do not refuse: the merge is scheduled (`scheduled`; ALREADY_EXISTS when one is already)
+   * and tried at once and again on each successful commit status of the head, approval or dismissal.
    */
   mergePull(
     request: MergePullRequest,
@@ -5262,6 +6312,25 @@ export interface PullServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: MergePullResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * CancelAutoMerge drops the pull request's scheduled auto-merge (Gitea's CancelScheduledAutoMerge): NOT_FOUND
+   * when none is scheduled; PERMISSION_DENIED unless the viewer scheduled it or is a repository admin.
+   */
+  cancelAutoMerge(
+    request: CancelAutoMergeRequest,
+    callback: (error: ServiceError | null, response: CancelAutoMergeResponse) => void,
+  ): ClientUnaryCall;
+  cancelAutoMerge(
+    request: CancelAutoMergeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CancelAutoMergeResponse) => void,
+  ): ClientUnaryCall;
+  cancelAutoMerge(
+    request: CancelAutoMergeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CancelAutoMergeResponse) => void,
   ): ClientUnaryCall;
   /**
    * CheckPull recomputes a pull request's head and mergeability now (the consumer of pushes and new pull requests
@@ -5281,6 +6350,50 @@ export interface PullServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CheckPullResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * UpdatePull brings the head branch up to date with the base branch (Gitea's UpdatePullRequest): "merge" (the
+   * default) merges the base into the head as the updater, "rebase" replays the head's commits on the base. Needs
+   * push access to the head branch (or, with allow_maintainer_edit, the right to merge into the base branch and the
+   * poster's push access); rebasing also needs force-push and the base repository's allow_rebase_update
+   * (PERMISSION_DENIED without a message otherwise). FAILED_PRECONDITION for a merged or closed pull request and for
+   * a head that already contains the base; ABORTED on a conflict ("merge failed because of conflict" / "rebase
+   * failed because of conflict") or a head that moved meanwhile. The move publishes cairn.git.pushed, whose
+   * consumer re-checks the pull request.
+   */
+  updatePull(
+    request: UpdatePullRequest,
+    callback: (error: ServiceError | null, response: UpdatePullResponse) => void,
+  ): ClientUnaryCall;
+  updatePull(
+    request: UpdatePullRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdatePullResponse) => void,
+  ): ClientUnaryCall;
+  updatePull(
+    request: UpdatePullRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdatePullResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListPinnedPulls answers the repository's pinned pull requests in pin order (Gitea's GetPinnedIssues for pulls;
+   * pinning is IssueService's PinIssue). NOT_FOUND when the viewer may not read pull requests.
+   */
+  listPinnedPulls(
+    request: ListPinnedPullsRequest,
+    callback: (error: ServiceError | null, response: ListPinnedPullsResponse) => void,
+  ): ClientUnaryCall;
+  listPinnedPulls(
+    request: ListPinnedPullsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPinnedPullsResponse) => void,
+  ): ClientUnaryCall;
+  listPinnedPulls(
+    request: ListPinnedPullsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPinnedPullsResponse) => void,
   ): ClientUnaryCall;
 }
 
@@ -5401,6 +6514,23 @@ export const ReviewServiceService = {
       Buffer.from(UndismissReviewResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UndismissReviewResponse => UndismissReviewResponse.decode(value),
   },
+  /**
+   * ResolveReviewComment marks a review comment's conversation resolved (or, with `resolve` false, unresolved) as
+   * Gitea's MarkConversation: the pull request's poster, whoever writes pull requests, or an official reviewer.
+   * NOT_FOUND for a comment of another repository; INVALID_ARGUMENT (reason not_review_comment) for a comment that is
+   * not a review comment; PERMISSION_DENIED otherwise (archived repositories included). Already so: no change.
+   */
+  resolveReviewComment: {
+    path: "/cairn.issues.v1.ReviewService/ResolveReviewComment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveReviewCommentRequest): Buffer =>
+      Buffer.from(ResolveReviewCommentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveReviewCommentRequest => ResolveReviewCommentRequest.decode(value),
+    responseSerialize: (value: ResolveReviewCommentResponse): Buffer =>
+      Buffer.from(ResolveReviewCommentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveReviewCommentResponse => ResolveReviewCommentResponse.decode(value),
+  },
 } as const;
 
 export interface ReviewServiceServer extends UntypedServiceImplementation {
@@ -5418,6 +6548,13 @@ export interface ReviewServiceServer extends UntypedServiceImplementation {
   /** Dismiss / undismiss an approval or a change request (repository admins; Gitea's rules). */
   dismissReview: handleUnaryCall<DismissReviewRequest, DismissReviewResponse>;
   undismissReview: handleUnaryCall<UndismissReviewRequest, UndismissReviewResponse>;
+  /**
+   * ResolveReviewComment marks a review comment's conversation resolved (or, with `resolve` false, unresolved) as
+   * Gitea's MarkConversation: the pull request's poster, whoever writes pull requests, or an official reviewer.
+   * NOT_FOUND for a comment of another repository; INVALID_ARGUMENT (reason not_review_comment) for a comment that is
+   * not a review comment; PERMISSION_DENIED otherwise (archived repositories included). Already so: no change.
+   */
+  resolveReviewComment: handleUnaryCall<ResolveReviewCommentRequest, ResolveReviewCommentResponse>;
 }
 
 export interface ReviewServiceClient extends Client {
@@ -5574,6 +6711,27 @@ export interface ReviewServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UndismissReviewResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ResolveReviewComment marks a review comment's conversation resolved (or, with `resolve` false, unresolved) as
+   * Gitea's MarkConversation: the pull request's poster, whoever writes pull requests, or an official reviewer.
+   * NOT_FOUND for a comment of another repository; INVALID_ARGUMENT (reason not_review_comment) for a comment that is
+   * not a review comment; PERMISSION_DENIED otherwise (archived repositories included). Already so: no change.
+   */
+  resolveReviewComment(
+    request: ResolveReviewCommentRequest,
+    callback: (error: ServiceError | null, response: ResolveReviewCommentResponse) => void,
+  ): ClientUnaryCall;
+  resolveReviewComment(
+    request: ResolveReviewCommentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResolveReviewCommentResponse) => void,
+  ): ClientUnaryCall;
+  resolveReviewComment(
+    request: ResolveReviewCommentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResolveReviewCommentResponse) => void,
   ): ClientUnaryCall;
 }
 

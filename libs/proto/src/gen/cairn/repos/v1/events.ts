@@ -94,6 +94,25 @@ export interface CollaboratorRemoved {
   userId: number;
 }
 
+/**
+ * Subject cairn.commit_status.created: a status was reported for a commit of a repository (CreateCommitStatus;
+ * Gitea's CreateCommitStatus notification). `meta.actor_id` is the reporter. Scheduled auto-merges of pull requests
+ * whose head is `sha` are tried again on it.
+ */
+export interface CommitStatusCreated {
+  meta?: EventMeta | undefined;
+  repoId: number;
+  /** Full commit sha. */
+  sha: string;
+  context: string;
+  /** "pending", "success", "error", "failure", "warning" or "skipped". */
+  state: string;
+  /** The status's index among the commit's statuses (the id Gitea answers). */
+  index: number;
+  targetUrl: string;
+  description: string;
+}
+
 function createBaseRepoCreated(): RepoCreated {
   return { meta: undefined, repository: undefined };
 }
@@ -1177,6 +1196,195 @@ export const CollaboratorRemoved: MessageFns<CollaboratorRemoved> = {
     message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
     message.repoId = object.repoId ?? 0;
     message.userId = object.userId ?? 0;
+    return message;
+  },
+};
+
+function createBaseCommitStatusCreated(): CommitStatusCreated {
+  return { meta: undefined, repoId: 0, sha: "", context: "", state: "", index: 0, targetUrl: "", description: "" };
+}
+
+export const CommitStatusCreated: MessageFns<CommitStatusCreated> = {
+  encode(message: CommitStatusCreated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.repoId !== 0) {
+      writer.uint32(16).int64(message.repoId);
+    }
+    if (message.sha !== "") {
+      writer.uint32(26).string(message.sha);
+    }
+    if (message.context !== "") {
+      writer.uint32(34).string(message.context);
+    }
+    if (message.state !== "") {
+      writer.uint32(42).string(message.state);
+    }
+    if (message.index !== 0) {
+      writer.uint32(48).int64(message.index);
+    }
+    if (message.targetUrl !== "") {
+      writer.uint32(58).string(message.targetUrl);
+    }
+    if (message.description !== "") {
+      writer.uint32(66).string(message.description);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CommitStatusCreated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCommitStatusCreated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.sha = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.context = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.index = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.targetUrl = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CommitStatusCreated {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : 0,
+      sha: isSet(object.sha) ? globalThis.String(object.sha) : "",
+      context: isSet(object.context) ? globalThis.String(object.context) : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      targetUrl: isSet(object.targetUrl)
+        ? globalThis.String(object.targetUrl)
+        : isSet(object.target_url)
+        ? globalThis.String(object.target_url)
+        : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+    };
+  },
+
+  toJSON(message: CommitStatusCreated): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.repoId !== 0) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.sha !== "") {
+      obj.sha = message.sha;
+    }
+    if (message.context !== "") {
+      obj.context = message.context;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.targetUrl !== "") {
+      obj.targetUrl = message.targetUrl;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CommitStatusCreated>, I>>(base?: I): CommitStatusCreated {
+    return CommitStatusCreated.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CommitStatusCreated>, I>>(object: I): CommitStatusCreated {
+    const message = createBaseCommitStatusCreated();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.repoId = object.repoId ?? 0;
+    message.sha = object.sha ?? "";
+    message.context = object.context ?? "";
+    message.state = object.state ?? "";
+    message.index = object.index ?? 0;
+    message.targetUrl = object.targetUrl ?? "";
+    message.description = object.description ?? "";
     return message;
   },
 };

@@ -679,6 +679,15 @@ export interface BranchProtectionMatch {
   protection?: BranchProtection | undefined;
   userCanPush: boolean;
   userCanMerge: boolean;
+  /** The user may force-push (Gitea's CanUserForcePush; without a rule, whoever may push). */
+  userCanForcePush: boolean;
+  /**
+   * The user's approvals and change requests count (Gitea's IsOfficialReviewer): on the rule's approvals allow list
+   * when it has one on, else (and without a rule) whoever may write the code.
+   */
+  officialReviewer: boolean;
+  /** The teams on the rule's approvals allow list (Gitea's IsOfficialReviewerTeam), when it is on. */
+  approvalsWhitelistTeamIds: number[];
 }
 
 export interface MatchBranchProtectionResponse {
@@ -11493,7 +11502,15 @@ export const MatchBranchProtectionRequest: MessageFns<MatchBranchProtectionReque
 };
 
 function createBaseBranchProtectionMatch(): BranchProtectionMatch {
-  return { branch: "", protection: undefined, userCanPush: false, userCanMerge: false };
+  return {
+    branch: "",
+    protection: undefined,
+    userCanPush: false,
+    userCanMerge: false,
+    userCanForcePush: false,
+    officialReviewer: false,
+    approvalsWhitelistTeamIds: [],
+  };
 }
 
 export const BranchProtectionMatch: MessageFns<BranchProtectionMatch> = {
@@ -11509,6 +11526,19 @@ export const BranchProtectionMatch: MessageFns<BranchProtectionMatch> = {
     }
     if (message.userCanMerge !== false) {
       writer.uint32(32).bool(message.userCanMerge);
+    }
+    if (message.userCanForcePush !== false) {
+      writer.uint32(40).bool(message.userCanForcePush);
+    }
+    if (message.officialReviewer !== false) {
+      writer.uint32(48).bool(message.officialReviewer);
+    }
+    if (message.approvalsWhitelistTeamIds.length !== 0) {
+      writer.uint32(58).fork();
+      for (const v of message.approvalsWhitelistTeamIds) {
+        writer.int64(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -11558,6 +11588,40 @@ export const BranchProtectionMatch: MessageFns<BranchProtectionMatch> = {
             message.userCanMerge = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.userCanForcePush = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.officialReviewer = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag === 56) {
+              message.approvalsWhitelistTeamIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 58) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.approvalsWhitelistTeamIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -11584,6 +11648,21 @@ export const BranchProtectionMatch: MessageFns<BranchProtectionMatch> = {
         : isSet(object.user_can_merge)
         ? globalThis.Boolean(object.user_can_merge)
         : false,
+      userCanForcePush: isSet(object.userCanForcePush)
+        ? globalThis.Boolean(object.userCanForcePush)
+        : isSet(object.user_can_force_push)
+        ? globalThis.Boolean(object.user_can_force_push)
+        : false,
+      officialReviewer: isSet(object.officialReviewer)
+        ? globalThis.Boolean(object.officialReviewer)
+        : isSet(object.official_reviewer)
+        ? globalThis.Boolean(object.official_reviewer)
+        : false,
+      approvalsWhitelistTeamIds: globalThis.Array.isArray(object?.approvalsWhitelistTeamIds)
+        ? object.approvalsWhitelistTeamIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.approvals_whitelist_team_ids)
+        ? object.approvals_whitelist_team_ids.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -11601,6 +11680,15 @@ export const BranchProtectionMatch: MessageFns<BranchProtectionMatch> = {
     if (message.userCanMerge !== false) {
       obj.userCanMerge = message.userCanMerge;
     }
+    if (message.userCanForcePush !== false) {
+      obj.userCanForcePush = message.userCanForcePush;
+    }
+    if (message.officialReviewer !== false) {
+      obj.officialReviewer = message.officialReviewer;
+    }
+    if (message.approvalsWhitelistTeamIds?.length) {
+      obj.approvalsWhitelistTeamIds = message.approvalsWhitelistTeamIds.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -11615,6 +11703,9 @@ export const BranchProtectionMatch: MessageFns<BranchProtectionMatch> = {
       : undefined;
     message.userCanPush = object.userCanPush ?? false;
     message.userCanMerge = object.userCanMerge ?? false;
+    message.userCanForcePush = object.userCanForcePush ?? false;
+    message.officialReviewer = object.officialReviewer ?? false;
+    message.approvalsWhitelistTeamIds = object.approvalsWhitelistTeamIds?.map((e) => e) || [];
     return message;
   },
 };
