@@ -65,6 +65,19 @@ const NULLABLE: Record<string, string[]> = {
   // Reviews by users (no team) and teams' review requests (no user), review comments nobody resolved.
   PullReview: ['team', 'user'],
   PullReviewComment: ['resolver'],
+  // A timeline entry's references that its type does not have (Go pointers without omitempty).
+  TimelineComment: [
+    'old_milestone',
+    'milestone',
+    'tracked_time',
+    'ref_issue',
+    'ref_comment',
+    'label',
+    'assignee',
+    'assignee_team',
+    'resolve_doer',
+    'dependent_issue',
+  ],
 };
 
 /** List properties whose items Gitea may send as `null`: the deleted paths of a multi-file change. */

@@ -212,6 +212,7 @@ describe('API description', () => {
         'POST /repos/{owner}/{repo}/issues/{index}/comments',
         'PATCH /repos/{owner}/{repo}/issues/{index}/comments/{id}',
         'DELETE /repos/{owner}/{repo}/issues/{index}/comments/{id}',
+        'GET /repos/{owner}/{repo}/issues/{index}/timeline',
         'GET /repos/{owner}/{repo}/issues/{index}/subscriptions',
         'GET /repos/{owner}/{repo}/issues/{index}/subscriptions/check',
         'PUT /repos/{owner}/{repo}/issues/{index}/subscriptions/{user}',

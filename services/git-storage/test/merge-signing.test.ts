@@ -210,6 +210,17 @@ describe('signed merges', () => {
       keyId: keyring.listKey(instanceKey).keyId,
       signerName: 'Cairn',
     });
+    // A pull request's commit list verifies too: the merge commit is signed, the branch's own commit is not.
+    const between = await merges.listCommitsBetween({
+      repository: repo.repository,
+      base: 'refs/heads/feature',
+      head: mergeCommitId,
+      page: { page: 1, limit: 0 },
+      withFiles: false,
+      withVerification: true,
+    });
+    expect(between.commits.map((c) => [c.sha === mergeCommitId, c.verification?.verified])).toContainEqual([true, true]);
+    expect(between.commits.filter((c) => c.sha !== mergeCommitId).every((c) => c.verification?.reason === 'gpg.error.not_signed_commit')).toBe(true);
     // Without the key configured, the same commit matches no registered key.
     configure({ signingKey: 'none' });
     const again = await fixture.commits.getCommit({ repository: repo.repository, revision: mergeCommitId, withStats: false, withVerification: true });

@@ -307,18 +307,18 @@ describe('SyncPullHead', () => {
 describe('comparisons', () => {
   it('ListCommitsBetween pages the head-only commits newest first, with files when asked', async () => {
     const { repo, feature } = diverged();
-    const all = await merges.listCommitsBetween({ repository: repo.repository, base: 'main', head: 'refs/heads/feature', page: { page: 1, limit: 0 }, withFiles: false });
+    const all = await merges.listCommitsBetween({ repository: repo.repository, base: 'main', head: 'refs/heads/feature', page: { page: 1, limit: 0 }, withFiles: false, withVerification: false });
     expect(all.total).toBe(2);
     expect(all.commits.map((commit) => commit.sha)).toEqual([feature[1], feature[0]]);
     expect(all.commits[0]?.files).toEqual([]);
-    const second = await merges.listCommitsBetween({ repository: repo.repository, base: 'refs/heads/main', head: feature[1]!, page: { page: 2, limit: 1 }, withFiles: true });
+    const second = await merges.listCommitsBetween({ repository: repo.repository, base: 'refs/heads/main', head: feature[1]!, page: { page: 2, limit: 1 }, withFiles: true, withVerification: false });
     expect(second.total).toBe(2);
     expect(second.commits.map((commit) => [commit.message, commit.additions, commit.files.map((file) => file.filename)])).toEqual([
       ['feature one\n', 1, ['f.txt']],
     ]);
-    const beyond = await merges.listCommitsBetween({ repository: repo.repository, base: 'main', head: 'feature', page: { page: 1_000_000_000, limit: 1_000_000_000 }, withFiles: false });
+    const beyond = await merges.listCommitsBetween({ repository: repo.repository, base: 'main', head: 'feature', page: { page: 1_000_000_000, limit: 1_000_000_000 }, withFiles: false, withVerification: false });
     expect(beyond).toEqual({ commits: [], total: 2 });
-    const negative = await rejection(merges.listCommitsBetween({ repository: repo.repository, base: 'main', head: 'feature', page: { page: -1, limit: 5 }, withFiles: false }));
+    const negative = await rejection(merges.listCommitsBetween({ repository: repo.repository, base: 'main', head: 'feature', page: { page: -1, limit: 5 }, withFiles: false, withVerification: false }));
     expect(negative.code).toBe(Code.INVALID_ARGUMENT);
   });
 

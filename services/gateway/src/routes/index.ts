@@ -2,6 +2,7 @@
 import type { ApiRegistry } from '../api/registry';
 import { registerAdminUserRoutes } from './admin/users';
 import { registerCommentRoutes } from './issues/comments';
+import { registerTimelineRoutes } from './issues/timeline';
 import { registerIssueSearchRoutes } from './issues/issue-search';
 import { registerIssueRoutes } from './issues/issues';
 import { registerLabelRoutes } from './issues/labels';
@@ -88,6 +89,7 @@ export function registerRoutes(api: ApiRegistry): void {
   registerSubscriptionRoutes(api);
   // Issues: /issues/comments… before /issues/{index}… (express matches in registration order).
   registerCommentRoutes(api);
+  registerTimelineRoutes(api);
   registerReactionRoutes(api);
   // /issues/pinned and /pulls/pinned before /issues/{index} and /pulls/{index} (and /pulls/{base}/{head}).
   registerPinRoutes(api);

@@ -1,21 +1,14 @@
 /** CommitService: history pages and single commits, through the git CLI (log.ts). */
-import type { Commit, CommitServiceService } from '@cairn/proto/cairn/git/v1/git_service';
-import { type AsyncServiceOf, CairnError, type RpcContext } from '@cairn/rpc';
-import { verifyCommits } from '../domain/commit-signatures';
+import type { CommitServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
 import { addStats, countCommits, listCommitShas, readCommits, type HistoryFilter } from '../git/log';
 import { openRepository } from '../git/open-repository';
 import { normalizeRepoPath } from '../git/paths';
 import { lookupRevision, resolveRevision } from '../git/revisions';
+import { addVerifications } from './commit-verification';
 import type { GitStorageContext } from './context';
 
 export function createCommitService(context: GitStorageContext): AsyncServiceOf<typeof CommitServiceService> {
-  /** Fills each commit's verification: one accounts call for all their committers' keys, then the instance key. */
-  async function addVerifications(commits: Commit[], ctx: RpcContext): Promise<void> {
-    const findKeys = async (emails: string[]) => (await context.gpgKeys.findVerificationKeys({ emails }, { signal: ctx.signal })).keys;
-    const verifications = await verifyCommits(commits, findKeys, undefined, async () => context.signing?.verificationKey());
-    for (const [i, commit] of commits.entries()) commit.verification = verifications[i];
-  }
-
   return {
     async listCommits(request, ctx) {
       const path = normalizeRepoPath(request.path);
@@ -27,7 +20,7 @@ export function createCommitService(context: GitStorageContext): AsyncServiceOf<
       const [shas, total] = await Promise.all([listCommitShas(gitDir, filter, skip, request.limit), countCommits(gitDir, filter)]);
       const commits = await readCommits(gitDir, shas);
       if (request.withStats) await addStats(gitDir, commits);
-      if (request.withVerification) await addVerifications(commits, ctx);
+      if (request.withVerification) await addVerifications(context, commits, ctx.signal);
       return { commits, total };
     },
 
@@ -38,7 +31,7 @@ export function createCommitService(context: GitStorageContext): AsyncServiceOf<
       if (resolved === undefined) throw CairnError.notFound(`commit "${request.revision}" does not exist`, { reason: 'revision_not_found' });
       const [commit] = await readCommits(gitDir, [resolved.sha]);
       if (commit !== undefined && request.withStats) await addStats(gitDir, [commit]);
-      if (commit !== undefined && request.withVerification) await addVerifications([commit], ctx);
+      if (commit !== undefined && request.withVerification) await addVerifications(context, [commit], ctx.signal);
       return { commit };
     },
   };

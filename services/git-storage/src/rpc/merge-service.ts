@@ -23,6 +23,7 @@ import { updateRefs } from '../git/ref-update';
 import { branchRef } from '../git/refs';
 import { peelToCommits } from '../git/revisions';
 import { streamGit } from '../git/stream';
+import { addVerifications } from './commit-verification';
 import type { GitStorageContext } from './context';
 import { mergeSigner, signedPlan } from './merge-signing';
 import { branchNotFound, branchTip, mergeConflict, scratchRoot } from './merge-support';
@@ -95,7 +96,7 @@ export function createMergeService(context: GitStorageContext): AsyncServiceOf<t
       return { ...answer, status };
     },
 
-    async listCommitsBetween(request) {
+    async listCommitsBetween(request, ctx) {
       const { page, limit } = pageWindow(request.page);
       const gitDir = await open(request.repository);
       const range = await resolveRange(gitDir, request.base, request.head);
@@ -104,6 +105,7 @@ export function createMergeService(context: GitStorageContext): AsyncServiceOf<t
       if (skip >= total) return { commits: [], total };
       const commits = await readCommits(gitDir, await listCommitsBetween(gitDir, range.base, range.head, skip, limit));
       if (request.withFiles) await addStats(gitDir, commits);
+      if (request.withVerification) await addVerifications(context, commits, ctx.signal);
       return { commits, total };
     },
 

@@ -18,7 +18,9 @@ import { enqueuePullEvent } from '../events/pull-events';
 import type { IssuesContext } from '../rpc/context';
 import { dismissStaleApprovals } from '../store/pull-outcomes';
 import { requirePullByIssueId, toPullRequest, updatePullStatus, type PullRow, type PullStatus } from '../store/pulls';
+import { insertTimelineEntries } from '../store/timeline';
 import { finishMerge } from './merge-record';
+import { TimelineType, pushBody } from './timeline-entries';
 
 /** A site admin's view for service-internal lookups (repositories, protections): they decide nothing for a viewer. */
 export function internalActor(asId = 1): Actor {
@@ -152,6 +154,34 @@ async function findDetectedMerge(context: IssuesContext, base: Repository, pull:
 }
 
 /**
+ * A push's pull_push content (Gitea's CreatePushPullComment): the commits from the old head to the new one, oldest
+ * first, or a force push's old and new head. Undefined when git-storage cannot say (the entry is left out, logged).
+ */
+async function pushedCommits(context: IssuesContext, base: Repository, pull: PullRow, newHead: string): Promise<string | undefined> {
+  const repository = gitRepositoryOfRepo(base);
+  try {
+    const ancestry = await context.git.merge.isAncestor({ repository, commit: pull.head_commit_id, ref: pullHeadRef(pull.index) });
+    if (!ancestry.exists || !ancestry.ancestor) return pushBody(true, [pull.head_commit_id, newHead]);
+    const commitIds: string[] = [];
+    for (let page = 1; page <= PUSH_COMMIT_PAGES; page += 1) {
+      const answer = await context.git.merge.listCommitsBetween({ repository, base: pull.head_commit_id, head: newHead, page: { page, limit: PUSH_COMMIT_PAGE }, withFiles: false, withVerification: false });
+      commitIds.push(...answer.commits.map((commit) => commit.sha));
+      if (answer.commits.length < PUSH_COMMIT_PAGE || commitIds.length >= answer.total) break;
+    }
+    // Gitea writes nothing for a push that added no commits.
+    return commitIds.length === 0 ? undefined : pushBody(false, commitIds.reverse());
+  } catch (error) {
+    if (isTransient(error)) throw error;
+    context.logger.warn({ err: error, repo_id: base.id, index: pull.index }, 'reading the commits of a push to a pull request failed');
+    return undefined;
+  }
+}
+
+/** A push's commits read per page, and pages at most (Gitea lists them all; a huge push keeps its newest 1000). */
+const PUSH_COMMIT_PAGE = 100;
+const PUSH_COMMIT_PAGES = 10;
+
+/**
  * Checks an open pull request now and records what changed; merged and closed ones are answered as they are.
  * Answers the row as it is afterwards.
  */
@@ -163,6 +193,7 @@ export async function checkPull(context: IssuesContext, pull: PullRow, options: 
   const actorId = options.actorId ?? 0;
   const headMoved = outcome.headCommitId !== undefined && pull.head_commit_id !== '' && outcome.headCommitId !== pull.head_commit_id;
   const dismiss = headMoved && outcome.headCommitId !== undefined && (await dismissesStaleApprovals(context, base, pull.base_branch));
+  const push = headMoved && outcome.headCommitId !== undefined ? await pushedCommits(context, base, pull, outcome.headCommitId) : undefined;
   const detectedMerge =
     outcome.status === 'ancestor' && base.autodetectManualMerge && outcome.headCommitId !== undefined
       ? await findDetectedMerge(context, base, pull, outcome.headCommitId)
@@ -190,6 +221,10 @@ export async function checkPull(context: IssuesContext, pull: PullRow, options: 
     const moved = outcome.headCommitId !== undefined && current.head_commit_id !== '' && current.head_commit_id !== outcome.headCommitId;
     if (moved || current.status !== row.status) {
       const message = await toPullRequest(tx, row);
+      // Gitea's CreatePushPullComment, for the head this check read the push from.
+      if (moved && push !== undefined && current.head_commit_id === pull.head_commit_id) {
+        await insertTimelineEntries(tx, [{ repoId: current.repo_id, issueId: current.issue_id, posterId: eventActor, type: TimelineType.pullPush, body: push }]);
+      }
       if (moved) await enqueuePullEvent(tx, 'synchronized', { actorId: eventActor, pull: message, repoPrivate: base.private, changed: ['head'] });
       if (current.status !== row.status) {
         await enqueuePullEvent(tx, 'mergeability_changed', { actorId: eventActor, pull: message, repoPrivate: base.private, changed: ['status'] });

@@ -15,7 +15,8 @@
  *   requirements must be met too. A refused try leaves the schedule for the next trigger; merging (closing) drops it.
  * - CancelAutoMerge: the scheduler or a repository admin (else PERMISSION_DENIED with Gitea's message).
  * Signing is git-storage's answer when the merge runs, so a required signature that cannot be made refuses the try,
- * not the schedule (Gitea asks before scheduling). Gitea's timeline comments for (un)scheduling are not written.
+ * not the schedule (Gitea asks before scheduling). Scheduling and cancelling write Gitea's pull_scheduled_merge and
+ * pull_cancel_scheduled_merge timeline entries.
  */
 import { MergePullRequest, type CancelAutoMergeRequest, type CancelAutoMergeResponse, type MergePullResponse } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import type { RepositoryWithPermission } from '@cairn/proto/cairn/repos/v1/repos_service';
@@ -24,6 +25,8 @@ import { checkMergeable, refused, Refusal } from '../domain/merge-rules';
 import { accessOf, isRepoAdmin, requireNotArchived, requireSignedIn } from '../domain/permissions';
 import { readablePull } from '../domain/pull-access';
 import { internalActor } from '../domain/pull-check';
+import { TimelineType } from '../domain/timeline-entries';
+import { insertTimelineEntries } from '../store/timeline';
 import { type AutoMergeRow, type AutoMergeStyle, claimAutoMerge, deleteAutoMerge, findAutoMerge, insertAutoMerge, releaseAutoMerge } from '../store/auto-merges';
 import { requirePullByIssueId, toPullRequest, type PullRow } from '../store/pulls';
 import type { IssuesContext } from './context';
@@ -71,6 +74,7 @@ async function scheduleAutoMerge(context: IssuesContext, order: MergeOrder, styl
         reason: 'auto_merge_scheduled',
       });
     }
+    await insertTimelineEntries(tx, [{ repoId: pull.repo_id, issueId: pull.issue_id, posterId: mergerId, type: TimelineType.scheduledMerge }]);
   });
   context.logger.info({ repo_id: pull.repo_id, index: pull.index, doer_id: mergerId, style }, 'pull request scheduled to merge when checks succeed');
   await tryAutoMerge(context, pull.issue_id, pull.head_commit_id).catch((error: unknown) => {
@@ -90,7 +94,11 @@ export function cancelAutoMerge(context: IssuesContext, request: CancelAutoMerge
     if (scheduled.doer_id !== viewerId && !isRepoAdmin(access)) {
       throw CairnError.denied('user has no permission to cancel the scheduled auto merge', { reason: 'auto_merge_cancel_denied' });
     }
-    if (!(await deleteAutoMerge(context.db.pool, pull.issue_id))) throw CairnError.notFound('no scheduled auto merge', { reason: 'auto_merge_not_found' });
+    await context.db.pool.transaction(async (tx) => {
+      if (!(await deleteAutoMerge(tx, pull.issue_id))) throw CairnError.notFound('no scheduled auto merge', { reason: 'auto_merge_not_found' });
+      // Gitea's RemoveScheduledAutoMerge entry (a merge that uses the schedule removes it without one).
+      await insertTimelineEntries(tx, [{ repoId: pull.repo_id, issueId: pull.issue_id, posterId: viewerId, type: TimelineType.cancelScheduledMerge }]);
+    });
     return {};
   });
 }

@@ -35,6 +35,7 @@ import { findIssuesByIds, toIssue } from '../store/issues';
 import { insertMentions, resolveMentions } from '../store/mentions';
 import type { IssuesContext } from './context';
 import { guard } from './guard';
+import { listTimelineOf } from './timeline-service';
 
 /** Gitea's `repo.issues.comment_on_locked`. */
 export const COMMENT_ON_LOCKED_MESSAGE = 'You cannot comment on a locked issue.';
@@ -78,6 +79,8 @@ async function issueOf(tx: DatabaseTransactionConnection, row: CommentRow): Prom
 export function createCommentService(context: IssuesContext): AsyncServiceOf<typeof CommentServiceService> {
   const { db } = context;
   return {
+    listTimeline: (request) => listTimelineOf(context, request),
+
     async listIssueComments(request) {
       const access = accessOf(request.scope);
       return guard(async () => {

@@ -1,7 +1,8 @@
 /**
  * Opening and editing an issue's own fields, shared by IssueService (issues) and PullService (the issue half of a
  * pull request), so both follow the same rules: what only writers may set, mentions, content_version, state, and
- * the IssueEvents of each change (written by the caller, after whatever else its transaction adds).
+ * the timeline entries of each change (Gitea's comment types, written here in the change's transaction) and the
+ * IssueEvents of each change (written by the caller, after whatever else its transaction adds).
  */
 import type { DatabaseTransactionConnection } from '@cairn/db';
 import type { Issue } from '@cairn/proto/cairn/issues/v1/issues_service';
@@ -9,13 +10,25 @@ import { CairnError, Code } from '@cairn/rpc';
 import { keepLastOfEachScope } from '../domain/exclusive-labels';
 import { requireBodySize, requireTitle } from '../domain/issue-text';
 import { type Access, canWrite, requireNotArchived, requireRead, requireSignedIn } from '../domain/permissions';
+import {
+  type EntryPlace,
+  type TimelineEntry,
+  TimelineType,
+  assigneeEntries,
+  deadlineEntry,
+  labelEntries,
+  milestoneEntry,
+  shortRef,
+  stateEntry,
+} from '../domain/timeline-entries';
 import { type IssueChange, enqueueIssueEvent } from '../events/issue-events';
 import { attachLabels } from '../store/issue-labels';
-import { type IssueColumns, allocateIssueIndex, insertIssue, lockIssueRow, replaceAssignees, updateIssueColumns } from '../store/issue-writes';
+import { type AssigneeChange, type IssueColumns, allocateIssueIndex, insertIssue, lockIssueRow, replaceAssignees, updateIssueColumns } from '../store/issue-writes';
 import { type IssueRow, toIssue } from '../store/issues';
 import { resolveIssueLabels } from '../store/labels';
 import { insertMentions, resolveMentions } from '../store/mentions';
 import { requireMilestone } from '../store/milestones';
+import { insertTimelineEntries } from '../store/timeline';
 import type { IssuesContext } from './context';
 
 export function requireUserIds(ids: readonly number[]): number[] {
@@ -128,12 +141,16 @@ export async function openIssue(tx: DatabaseTransactionConnection, access: Acces
   });
   // One label per exclusive scope: the one named last in the request.
   const requested = [...labels].sort((a, b) => opening.labelIds.lastIndexOf(a.id) - opening.labelIds.lastIndexOf(b.id));
-  await attachLabels(
-    tx,
-    row.id,
-    keepLastOfEachScope(requested).map((label) => label.id),
-  );
+  const attached = keepLastOfEachScope(requested).map((label) => label.id);
+  await attachLabels(tx, row.id, attached);
   const assigned = await replaceAssignees(tx, row.id, checked.assigneeIds);
+  // Gitea's NewIssue: an entry per label and for the milestone, then one per assignee.
+  const place = { repoId, issueId: row.id, posterId: checked.posterId };
+  await insertTimelineEntries(tx, [
+    ...labelEntries(place, { added: [...attached].sort((a, b) => a - b), removed: [] }),
+    ...(row.milestone_id === null ? [] : [milestoneEntry(place, null, row.milestone_id)]),
+    ...assigneeEntries(place, assigned),
+  ]);
   const newlyMentioned = await insertMentions(tx, row.id, checked.mentioned);
   const issue = await toIssue(tx, row);
   const events: PendingEvent[] = [{ change: 'opened', addedAssigneeIds: assigned.added, mentionedUserIds: newlyMentioned }];
@@ -191,8 +208,8 @@ export interface EditedIssue {
   events: PendingEvent[];
 }
 
-/** Applies the edit to the locked row `row`. */
-export async function applyEdit(tx: DatabaseTransactionConnection, row: IssueRow, checked: CheckedEdit): Promise<EditedIssue> {
+/** Applies the edit to the locked row `row`; `editorId` is who the timeline entries name. */
+export async function applyEdit(tx: DatabaseTransactionConnection, row: IssueRow, checked: CheckedEdit, editorId: number): Promise<EditedIssue> {
   const { edit, writer, assigneeIds, deadline } = checked;
   const { fields } = edit;
   if (fields.has('body') && fields.has('content_version') && edit.contentVersion !== row.content_version) {
@@ -227,6 +244,7 @@ export async function applyEdit(tx: DatabaseTransactionConnection, row: IssueRow
   const assigned = assigneeIds === undefined ? { added: [], removed: [] } : await replaceAssignees(tx, row.id, assigneeIds);
   const touched = Object.keys(columns).length > 0 || assigned.added.length > 0 || assigned.removed.length > 0;
   const after = touched ? await updateIssueColumns(tx, row.id, columns) : row;
+  await insertTimelineEntries(tx, editEntries({ repoId: row.repo_id, issueId: row.id, posterId: editorId }, row, after, assigned));
   const newlyMentioned = edited.includes('body') ? await insertMentions(tx, row.id, checked.mentioned) : [];
   const issue = await toIssue(tx, after);
   const events: PendingEvent[] = [];
@@ -245,4 +263,22 @@ export async function applyEdit(tx: DatabaseTransactionConnection, row: IssueRow
   if (milestoned) events.push({ change: 'milestoned', changed: ['milestone'] });
   if (columns.isClosed !== undefined) events.push({ change: columns.isClosed ? 'closed' : 'reopened', changed: ['state'] });
   return { before: row, after, issue, events };
+}
+
+/**
+ * The timeline entries of an edit, in the order Gitea's EditIssue writes them: title, ref, deadline, assignees,
+ * milestone, state.
+ */
+function editEntries(place: EntryPlace, before: IssueRow, after: IssueRow, assigned: AssigneeChange): TimelineEntry[] {
+  const entries: TimelineEntry[] = [];
+  if (after.title !== before.title) entries.push({ ...place, type: TimelineType.changeTitle, oldTitle: before.title, newTitle: after.title });
+  if (after.ref !== before.ref) entries.push({ ...place, type: TimelineType.changeIssueRef, oldRef: shortRef(before.ref), newRef: shortRef(after.ref) });
+  if (!sameTime(before.deadline, after.deadline)) {
+    const deadline = deadlineEntry(place, before.deadline, after.deadline);
+    if (deadline !== undefined) entries.push(deadline);
+  }
+  entries.push(...assigneeEntries(place, assigned));
+  if (after.milestone_id !== before.milestone_id) entries.push(milestoneEntry(place, before.milestone_id, after.milestone_id));
+  if (after.is_closed !== before.is_closed) entries.push(stateEntry(place, after.is_closed));
+  return entries;
 }

@@ -81,7 +81,7 @@ export function createIssueService(context: IssuesContext): AsyncServiceOf<typeo
       const checked = await checkEdit(context, access, current, edit);
       const issue = await guard(() =>
         db.pool.transaction(async (tx) => {
-          const edited = await applyEdit(tx, await lockedRow(tx, current), checked);
+          const edited = await applyEdit(tx, await lockedRow(tx, current), checked, access.viewer.id);
           await writeEvents(tx, access, edited.issue, edited.events);
           return edited.issue;
         }),

@@ -12,9 +12,11 @@ import { readablePlace, writablePlace, type LabelPlace } from '../domain/label-o
 import { labelValues } from '../domain/label-values';
 import { pageWindow } from '../domain/paging';
 import { type Access, accessOf, canWrite, requireNotArchived, requireSignedIn } from '../domain/permissions';
+import { labelEntries } from '../domain/timeline-entries';
 import { enqueueIssueLabeled, enqueueLabelEvent } from '../events/label-events';
 import { Subject } from '../events/subjects';
 import { attachLabels, detachLabels, labelsOfIssue, lockIssueForLabels } from '../store/issue-labels';
+import { insertTimelineEntries } from '../store/timeline';
 import { type IssueRow, type LabelRow, toIssue, toLabel } from '../store/issues';
 import { deleteLabel, findLabel, findLabelByName, insertLabel, listLabels, resolveIssueLabels, updateLabel } from '../store/labels';
 import type { IssuesContext } from './context';
@@ -73,6 +75,8 @@ export function createLabelService(context: IssuesContext): AsyncServiceOf<typeo
         if (removed.length === 0 && added.length === 0) return current;
         await detachLabels(tx, issue.id, removed.map((label) => label.id));
         await attachLabels(tx, issue.id, added.map((label) => label.id));
+        const place = { repoId: issue.repo_id, issueId: issue.id, posterId: access.viewer.id };
+        await insertTimelineEntries(tx, labelEntries(place, { added: added.map((label) => label.id), removed: removed.map((label) => label.id) }));
         const after = await toIssue(tx, issue);
         await enqueueIssueLabeled(tx, { issue: after, repoPrivate: access.repository.private, added, removed }, access.viewer.id);
         return labelsOfIssue(tx, issue.id);

@@ -28,9 +28,11 @@ import { type Access, accessOf, canWriteCode, isRepoAdmin, requireNotArchived, r
 import { userGitIdentity } from '../domain/git-signature';
 import { readablePull } from '../domain/pull-access';
 import { gitRepositoryOfRepo, internalActor, pullHeadRef, repositoryById } from '../domain/pull-check';
+import { TimelineType } from '../domain/timeline-entries';
 import { findIssueByIndex, type IssueRow } from '../store/issues';
 import { hasOtherOpenPullFromHead, reviewFactsOf } from '../store/pull-outcomes';
 import { requirePullByIssueId, toPullRequest, type PullRow } from '../store/pulls';
+import { insertTimelineEntries } from '../store/timeline';
 import type { IssuesContext } from './context';
 import { mergeAuthor } from './squash-author';
 
@@ -152,6 +154,12 @@ async function deleteHeadBranch(context: IssuesContext, access: Access, pull: Pu
       name: pull.head_branch,
       push: { pusherId: access.viewer.id, repoOwnerId: base.ownerId, repoPrivate: base.private, pusherName: mergerName },
     });
+    // Gitea's AddDeleteBranchComment, once the branch is gone.
+    await context.db.pool.transaction((tx) =>
+      insertTimelineEntries(tx, [
+        { repoId: base.id, issueId: pull.issue_id, posterId: access.viewer.id, type: TimelineType.deleteBranch, oldRef: pull.head_branch },
+      ]),
+    );
   } catch (error) {
     context.logger.warn({ err: error, repo_id: base.id, index: pull.index, branch: pull.head_branch }, 'could not delete the head branch after merging');
   }

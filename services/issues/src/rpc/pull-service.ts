@@ -21,6 +21,7 @@ import { readablePull } from '../domain/pull-access';
 import { headAccessOf, requireBranch, requireBranchName } from '../domain/pull-targets';
 import { checkPull } from '../domain/pull-check';
 import { type Access, accessOf, canReadCode, requireRead, requireSignedIn } from '../domain/permissions';
+import { TimelineType } from '../domain/timeline-entries';
 import { type PullChange, enqueuePullEvent } from '../events/pull-events';
 import {
   findNewestPullByBranches,
@@ -34,6 +35,7 @@ import {
   updatePullColumns,
 } from '../store/pulls';
 import { findIssuesByIds } from '../store/issues';
+import { insertTimelineEntries } from '../store/timeline';
 import type { IssuesContext } from './context';
 import { guard } from './guard';
 import { applyEdit, checkEdit, checkEditRequest, checkOpening, lockedRow, openIssue, writeEvents } from './issue-changes';
@@ -105,7 +107,7 @@ export function createPullService(context: IssuesContext): AsyncServiceOf<typeof
             );
           }
           let row = await insertPull(tx, { issueId: opened.row.id, headRepoId: target.headRepoId, headBranch, baseBranch });
-          await requestReviews(tx, row, reviewers);
+          await requestReviews(tx, row, reviewers, access.viewer.id);
           row = await requirePullByIssueId(tx, row.issue_id);
           const created = await toPullRequest(tx, row);
           await writeEvents(tx, access, opened.issue, opened.events);
@@ -191,13 +193,17 @@ export function createPullService(context: IssuesContext): AsyncServiceOf<typeof
               throw new CairnError(Code.ALREADY_EXISTS, `pull request already exists for these targets [id: ${clash.issue_id}]`, { reason: 'pull_exists' });
             }
           }
-          const edited = await applyEdit(tx, locked, checked);
+          const edited = await applyEdit(tx, locked, checked, access.viewer.id);
           const changed: string[] = [];
           const columns: Parameters<typeof updatePullColumns>[2] = {};
           if (changeBase) {
             columns.baseBranch = baseBranch;
             columns.status = 'checking';
             changed.push('base');
+            // Gitea's ChangeTargetBranch entry.
+            await insertTimelineEntries(tx, [
+              { repoId: before.repo_id, issueId: before.issue_id, posterId: access.viewer.id, type: TimelineType.changeTargetBranch, oldRef: before.base_branch, newRef: baseBranch },
+            ]);
           }
           if (edit.fields.has('allow_maintainer_edit') && request.allowMaintainerEdit !== before.allow_maintainer_edit) {
             columns.allowMaintainerEdit = request.allowMaintainerEdit;

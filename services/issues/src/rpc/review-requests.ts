@@ -13,7 +13,9 @@ import type { BranchProtectionMatch } from '@cairn/proto/cairn/repos/v1/repos_se
 import { actorOf, CairnError, Code } from '@cairn/rpc';
 import { type Access, accessOf, canRead, canWrite } from '../domain/permissions';
 import { internalActor } from '../domain/pull-check';
+import { type TimelineEntry, TimelineType } from '../domain/timeline-entries';
 import type { PullRow } from '../store/pulls';
+import { insertTimelineEntries } from '../store/timeline';
 import {
   type ReviewRow,
   ReviewType,
@@ -135,8 +137,20 @@ export async function checkReviewers(
   return checked;
 }
 
+/**
+ * Gitea's AddReviewRequest / RemoveReviewRequest (and their team forms) entry: the reviewer or team, removed or not.
+ * It leaves the review id out: the request's review row goes when the request is withdrawn.
+ */
+function reviewRequestEntry(
+  pull: PullRow,
+  doerId: number,
+  who: { assigneeId?: number; assigneeTeamId?: number; removedAssignee?: boolean },
+): TimelineEntry {
+  return { repoId: pull.repo_id, issueId: pull.issue_id, posterId: doerId, type: TimelineType.reviewRequest, ...who };
+}
+
 /** Asks the reviewers not yet asked; answers the REQUEST_REVIEW reviews made. */
-export async function requestReviews(tx: DatabaseTransactionConnection, pull: PullRow, reviewers: readonly CheckedReviewer[]): Promise<ReviewRow[]> {
+export async function requestReviews(tx: DatabaseTransactionConnection, pull: PullRow, reviewers: readonly CheckedReviewer[], doerId: number): Promise<ReviewRow[]> {
   const made: ReviewRow[] = [];
   for (const reviewer of reviewers) {
     const last = await latestDecidingReview(tx, pull.issue_id, reviewer.id);
@@ -157,18 +171,20 @@ export async function requestReviews(tx: DatabaseTransactionConnection, pull: Pu
       }),
     );
     await addReviewRequest(tx, pull.issue_id, reviewer.id);
+    await insertTimelineEntries(tx, [reviewRequestEntry(pull, doerId, { assigneeId: reviewer.id })]);
   }
   return made;
 }
 
 /** Withdraws the open requests of these reviewers; answers whom it withdrew from. */
-export async function cancelReviews(tx: DatabaseTransactionConnection, pull: PullRow, reviewerIds: readonly number[]): Promise<number[]> {
+export async function cancelReviews(tx: DatabaseTransactionConnection, pull: PullRow, reviewerIds: readonly number[], doerId: number): Promise<number[]> {
   const removed: number[] = [];
   for (const id of reviewerIds) {
     const last = await latestDecidingReview(tx, pull.issue_id, id);
     if (last?.type !== ReviewType.request) continue;
     await deleteReviewRow(tx, last.id);
     await removeReviewRequest(tx, pull.issue_id, id);
+    await insertTimelineEntries(tx, [reviewRequestEntry(pull, doerId, { assigneeId: id, removedAssignee: true })]);
     const latest = last.official ? await latestDecidingReview(tx, pull.issue_id, id) : undefined;
     if (latest !== undefined) await restoreOfficial(tx, latest.id);
     removed.push(id);
@@ -236,7 +252,7 @@ export async function checkTeams(
 }
 
 /** Asks the teams not yet asked (Gitea's AddTeamReviewRequest); answers the REQUEST_REVIEW reviews made. */
-export async function requestTeamReviews(tx: DatabaseTransactionConnection, pull: PullRow, teams: readonly CheckedTeam[]): Promise<ReviewRow[]> {
+export async function requestTeamReviews(tx: DatabaseTransactionConnection, pull: PullRow, teams: readonly CheckedTeam[], doerId: number): Promise<ReviewRow[]> {
   const made: ReviewRow[] = [];
   for (const team of teams) {
     if ((await findTeamRequest(tx, pull.issue_id, team.id)) !== undefined) continue;
@@ -244,17 +260,19 @@ export async function requestTeamReviews(tx: DatabaseTransactionConnection, pull
     // Gitea then clears the team's official flags, this request's included; only its answer shows it official.
     if (team.official) await clearTeamOfficial(tx, pull.issue_id, team.id);
     made.push(review);
+    await insertTimelineEntries(tx, [reviewRequestEntry(pull, doerId, { assigneeTeamId: team.id })]);
   }
   return made;
 }
 
 /** Withdraws the teams' open requests (Gitea's RemoveTeamReviewRequest); answers the teams it withdrew from. */
-export async function cancelTeamReviews(tx: DatabaseTransactionConnection, pull: PullRow, teams: readonly CheckedTeam[]): Promise<number[]> {
+export async function cancelTeamReviews(tx: DatabaseTransactionConnection, pull: PullRow, teams: readonly CheckedTeam[], doerId: number): Promise<number[]> {
   const removed: number[] = [];
   for (const team of teams) {
     const request = await findTeamRequest(tx, pull.issue_id, team.id);
     if (request === undefined) continue;
     await deleteReviewRow(tx, request.id);
+    await insertTimelineEntries(tx, [reviewRequestEntry(pull, doerId, { assigneeTeamId: team.id, removedAssignee: true })]);
     removed.push(team.id);
   }
   return removed;

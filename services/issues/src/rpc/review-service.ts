@@ -317,9 +317,9 @@ export function createReviewService(context: IssuesContext): AsyncServiceOf<type
       const made = await guard(() =>
         db.pool.transaction(async (tx) => {
           const current = await requirePullByIssueId(tx, pull.issue_id, true);
-          const reviews = await requestReviews(tx, current, reviewers);
+          const reviews = await requestReviews(tx, current, reviewers, access.viewer.id);
           // Gitea tells a team's members one by one; Cairn's events name users only, so team requests publish none.
-          const teamReviews = await requestTeamReviews(tx, current, teams);
+          const teamReviews = await requestTeamReviews(tx, current, teams, access.viewer.id);
           if (reviews.length > 0) {
             const message = await toPullRequest(tx, current);
             await enqueuePullEvent(tx, 'review_requested', {
@@ -343,11 +343,12 @@ export function createReviewService(context: IssuesContext): AsyncServiceOf<type
       await guard(() =>
         db.pool.transaction(async (tx) => {
           const current = await requirePullByIssueId(tx, pull.issue_id, true);
-          await cancelTeamReviews(tx, current, teams);
+          await cancelTeamReviews(tx, current, teams, access.viewer.id);
           const removed = await cancelReviews(
             tx,
             current,
             reviewers.map((reviewer) => reviewer.id),
+            access.viewer.id,
           );
           if (removed.length > 0) {
             const message = await toPullRequest(tx, current);

@@ -24,6 +24,7 @@ async function pullCommits(context: IssuesContext, base: Repository, pull: PullR
       head: pullHeadRef(pull.index),
       page: { page, limit: COMMITS_PAGE },
       withFiles: false,
+      withVerification: false,
     });
     commits.push(...answer.commits);
     if (answer.commits.length < COMMITS_PAGE || commits.length >= answer.total) break;

@@ -17,6 +17,7 @@ import type { Issue, RepoScope, TimeTrackingServiceService } from '@cairn/proto/
 import { type AsyncServiceOf, CairnError, type Viewer, viewerFromActor } from '@cairn/rpc';
 import { readableIssue } from '../domain/issue-access';
 import { pageWindow } from '../domain/paging';
+import { type TimelineEntry, TimelineType, secondsBody } from '../domain/timeline-entries';
 import {
   type Access,
   accessOf,
@@ -44,6 +45,7 @@ import {
 } from '../store/stopwatches';
 import {
   type TimeFilter,
+  type TrackedTimeRow,
   countTrackedTimes,
   findTrackedTimeForUpdate,
   insertTrackedTime,
@@ -53,6 +55,7 @@ import {
   toTrackedTime,
   trackedTimeRepositories,
 } from '../store/tracked-times';
+import { insertTimelineEntries } from '../store/timeline';
 import type { IssuesContext } from './context';
 import { guard } from './guard';
 
@@ -104,6 +107,14 @@ function signedInViewer(viewer: Viewer): number {
   return viewer.id;
 }
 
+/**
+ * Gitea's tracked-time entries (AddTime, FinishIssueStopwatch, DeleteTime, DeleteIssueUserTimes): by the time's
+ * user, the seconds as "|<seconds>", the time's id for added and stopped times.
+ */
+function timeEntry(time: TrackedTimeRow, type: number, seconds: number, timeId = 0): TimelineEntry {
+  return { repoId: time.repo_id, issueId: time.issue_id, posterId: time.user_id, type, body: secondsBody(seconds), timeId };
+}
+
 export function createTimeTrackingService(context: IssuesContext): AsyncServiceOf<typeof TimeTrackingServiceService> {
   const { db } = context;
   const siteEnabled = context.config.service.enableTimetracking;
@@ -151,6 +162,7 @@ export function createTimeTrackingService(context: IssuesContext): AsyncServiceO
   async function finishStopwatch(tx: DatabaseTransactionConnection, actorId: number, stopwatch: DeletedStopwatchRow, issue: Issue, repoPrivate: boolean): Promise<void> {
     const row = await insertTrackedTime(tx, { issueId: stopwatch.issue_id, repoId: stopwatch.repo_id, userId: stopwatch.user_id, time: stopwatch.elapsed });
     const trackedTime = toTrackedTime(row);
+    await insertTimelineEntries(tx, [timeEntry(row, TimelineType.stopTracking, row.time, row.id)]);
     await enqueueTimeEvent(tx, 'stopwatch_stopped', { actorId, issue, repoPrivate, trackedTime });
     await enqueueTimeEvent(tx, 'time_added', { actorId, issue, repoPrivate, trackedTime });
   }
@@ -217,6 +229,7 @@ export function createTimeTrackingService(context: IssuesContext): AsyncServiceO
           const userId = requestedUser !== 0 && isRepoAdmin(access) ? requestedUser : viewerId;
           const added = await insertTrackedTime(tx, { issueId: row.id, repoId: row.repo_id, userId, time, created });
           const trackedTime = toTrackedTime(added);
+          await insertTimelineEntries(tx, [timeEntry(added, TimelineType.addTimeManual, added.time, added.id)]);
           await enqueueTimeEvent(tx, 'time_added', { actorId: viewerId, issue, repoPrivate: access.repository.private, trackedTime });
           return { time: trackedTime };
         }),
@@ -236,6 +249,7 @@ export function createTimeTrackingService(context: IssuesContext): AsyncServiceO
           // Only its user and site admins delete a time.
           if (!access.viewer.isAdmin && found.user_id !== viewerId) throw bareDenied();
           const deleted = await markTrackedTimeDeleted(tx, found.id);
+          await insertTimelineEntries(tx, [timeEntry(deleted, TimelineType.deleteTimeManual, deleted.time)]);
           await enqueueTimeEvent(tx, 'time_deleted', { actorId: viewerId, issue, repoPrivate: access.repository.private, trackedTime: toTrackedTime(deleted) });
           return {};
         }),
@@ -252,6 +266,9 @@ export function createTimeTrackingService(context: IssuesContext): AsyncServiceO
           const removed = await markUserIssueTimesDeleted(tx, row.id, viewerId);
           // Gitea's DeleteIssueUserTimes: db.ErrNotExist{Resource: "tracked_time"}.
           if (removed.length === 0) throw CairnError.notFound('tracked_time does not exist', { reason: 'no_tracked_times' });
+          // Gitea's DeleteIssueUserTimes: one entry with the sum of the removed times.
+          const sum = removed.reduce((total, time) => total + time.time, 0);
+          await insertTimelineEntries(tx, [timeEntry(removed[0], TimelineType.deleteTimeManual, sum)]);
           for (const time of removed) {
             await enqueueTimeEvent(tx, 'time_deleted', { actorId: viewerId, issue, repoPrivate: access.repository.private, trackedTime: toTrackedTime(time) });
           }
@@ -273,6 +290,7 @@ export function createTimeTrackingService(context: IssuesContext): AsyncServiceO
           const otherPrivate = other.repo_id === access.repository.id ? access.repository.private : true;
           await finishStopwatch(tx, viewerId, other, otherIssue, otherPrivate);
         }
+        await insertTimelineEntries(tx, [{ repoId: row.repo_id, issueId: row.id, posterId: viewerId, type: TimelineType.startTracking }]);
         await enqueueTimeEvent(tx, 'stopwatch_started', { actorId: viewerId, issue, repoPrivate: access.repository.private });
       }),
 
@@ -287,6 +305,7 @@ export function createTimeTrackingService(context: IssuesContext): AsyncServiceO
       changeStopwatch(request.scope, request.issueIndex, async (tx, viewerId, access, { row, issue }) => {
         const cancelled = await deleteStopwatch(tx, viewerId, row.id);
         if (cancelled === undefined) throw CairnError.precondition(NO_STOPWATCH_TO_CANCEL_MESSAGE, { reason: 'no_stopwatch' });
+        await insertTimelineEntries(tx, [{ repoId: row.repo_id, issueId: row.id, posterId: viewerId, type: TimelineType.cancelTracking }]);
         await enqueueTimeEvent(tx, 'stopwatch_cancelled', { actorId: viewerId, issue, repoPrivate: access.repository.private });
       }),
 

@@ -63,7 +63,7 @@ function unixSeconds(date: Date | undefined): number {
   return date === undefined ? 0 : Math.floor(date.getTime() / 1000);
 }
 
-function updatedConditions(window: UpdatedWindow): FragmentSqlToken[] {
+export function updatedConditions(window: UpdatedWindow): FragmentSqlToken[] {
   const conditions: FragmentSqlToken[] = [];
   const since = unixSeconds(window.since);
   const before = unixSeconds(window.before);

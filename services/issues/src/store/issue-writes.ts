@@ -5,6 +5,7 @@
  */
 import { sql, z, type DatabaseTransactionConnection, type FragmentSqlToken } from '@cairn/db';
 import { ISSUE_COLUMNS, issueRow, type IssueRow } from './issues';
+import { insertTimelineEntries } from './timeline';
 
 /**
  * The repository's next issue number. The upsert takes the repository's row lock until the transaction ends, so
@@ -94,14 +95,12 @@ export async function replaceAssignees(tx: DatabaseTransactionConnection, issueI
 export const COMMENT_TYPE_LOCK = 23;
 export const COMMENT_TYPE_UNLOCK = 24;
 
-/** A timeline entry (not a plain comment: comment lists and counts leave it out). */
+/** A timeline entry (not a plain comment: comment lists and counts leave it out); store/timeline.ts writes it. */
 export async function insertTimelineComment(
   tx: DatabaseTransactionConnection,
   entry: { repoId: number; issueId: number; type: number; posterId: number; body: string },
 ): Promise<void> {
-  await tx.query(sql.unsafe`
-    INSERT INTO comments (repo_id, issue_id, type, poster_id, body)
-    VALUES (${entry.repoId}, ${entry.issueId}, ${entry.type}, ${entry.posterId}, ${entry.body})`);
+  await insertTimelineEntries(tx, [entry]);
 }
 
 /** Deletes the issue; its comments, labels, assignees, mentions, times, stopwatches and subscriptions cascade. */

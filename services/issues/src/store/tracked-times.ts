@@ -105,3 +105,11 @@ export async function markUserIssueTimesDeleted(db: CommonQueryMethods, issueId:
     RETURNING ${COLUMNS}`);
   return [...rows].sort((a, b) => a.id - b.id);
 }
+
+/** Times of issue `issueId` by id, deleted ones included (a timeline entry still shows what it added). */
+export async function findIssueTrackedTimes(db: CommonQueryMethods, issueId: number, ids: readonly number[]): Promise<TrackedTimeRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.any(sql.type(trackedTimeRow)`
+    SELECT ${COLUMNS} FROM tracked_times t WHERE t.issue_id = ${issueId} AND t.id = ANY(${sql.array([...new Set(ids)], 'int8')})`);
+  return [...rows];
+}

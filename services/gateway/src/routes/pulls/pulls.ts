@@ -499,6 +499,7 @@ export function registerPullRoutes(api: ApiRegistry): void {
         page: pageRequest(page, limit),
         // Gitea always includes the stats, which come with the files.
         withFiles: true,
+        withVerification: verification,
       });
       const links = repoLinks(ctx.services.config.server.rootUrl, repository);
       const body = await toApiCommits(ctx.services, ctx.viewer, commits, links, { stat: true, verification, files });

@@ -605,6 +605,8 @@ export interface ListCommitsBetweenRequest {
     | undefined;
   /** Add each commit's stats and files. */
   withFiles: boolean;
+  /** Fill each commit's `verification` (its committer's GPG keys from accounts, or the instance signing key). */
+  withVerification: boolean;
 }
 
 export interface ListCommitsBetweenResponse {
@@ -8046,7 +8048,7 @@ export const CheckMergeResponse: MessageFns<CheckMergeResponse> = {
 };
 
 function createBaseListCommitsBetweenRequest(): ListCommitsBetweenRequest {
-  return { repository: undefined, base: "", head: "", page: undefined, withFiles: false };
+  return { repository: undefined, base: "", head: "", page: undefined, withFiles: false, withVerification: false };
 }
 
 export const ListCommitsBetweenRequest: MessageFns<ListCommitsBetweenRequest> = {
@@ -8065,6 +8067,9 @@ export const ListCommitsBetweenRequest: MessageFns<ListCommitsBetweenRequest> = 
     }
     if (message.withFiles !== false) {
       writer.uint32(40).bool(message.withFiles);
+    }
+    if (message.withVerification !== false) {
+      writer.uint32(48).bool(message.withVerification);
     }
     return writer;
   },
@@ -8122,6 +8127,14 @@ export const ListCommitsBetweenRequest: MessageFns<ListCommitsBetweenRequest> = 
             message.withFiles = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.withVerification = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8145,6 +8158,11 @@ export const ListCommitsBetweenRequest: MessageFns<ListCommitsBetweenRequest> = 
         : isSet(object.with_files)
         ? globalThis.Boolean(object.with_files)
         : false,
+      withVerification: isSet(object.withVerification)
+        ? globalThis.Boolean(object.withVerification)
+        : isSet(object.with_verification)
+        ? globalThis.Boolean(object.with_verification)
+        : false,
     };
   },
 
@@ -8165,6 +8183,9 @@ export const ListCommitsBetweenRequest: MessageFns<ListCommitsBetweenRequest> = 
     if (message.withFiles !== false) {
       obj.withFiles = message.withFiles;
     }
+    if (message.withVerification !== false) {
+      obj.withVerification = message.withVerification;
+    }
     return obj;
   },
 
@@ -8182,6 +8203,7 @@ export const ListCommitsBetweenRequest: MessageFns<ListCommitsBetweenRequest> = 
       ? PageRequest.fromPartial(object.page)
       : undefined;
     message.withFiles = object.withFiles ?? false;
+    message.withVerification = object.withVerification ?? false;
     return message;
   },
 };

@@ -555,6 +555,98 @@ export interface BatchGetCommentsResponse {
   comments: Comment[];
 }
 
+/**
+ * TimelineEntry is one entry of an issue's timeline: a plain comment or an event (Gitea's comment of any type).
+ * Fields that do not apply to its type are zero, empty or unset.
+ */
+export interface TimelineEntry {
+  /** The comment row's id (Gitea's comment id). */
+  id: number;
+  /** The repository, issue and issue number the entry belongs to. */
+  repoId: number;
+  issueId: number;
+  issueIndex: number;
+  /** The issue is a pull request. */
+  issueIsPull: boolean;
+  /** Gitea's CommentType number (0 comment, 1 reopen, 2 close, 7 label, … 37 unpin). */
+  type: number;
+  /** Who caused it. */
+  posterId: number;
+  /**
+   * Gitea's content: the comment's or review's text, "1" for an added label, deadlines as "2006-01-02"
+   * ("new|old" when modified), "|<seconds>" for tracked time, a push's commit ids as JSON.
+   */
+  body: string;
+  created?: Date | undefined;
+  updated?:
+    | Date
+    | undefined;
+  /** Name and id of a migrated comment's original author ("" and 0 otherwise). */
+  originalAuthor: string;
+  originalAuthorId: number;
+  /** change_title: the title before and after. */
+  oldTitle: string;
+  newTitle: string;
+  /**
+   * change_target_branch: the branches before and after; delete_branch: the deleted branch in old_ref;
+   * change_issue_ref: the refs before and after.
+   */
+  oldRef: string;
+  newRef: string;
+  /** label: the label (set only when it still exists and belongs to the repository or its owner). */
+  label?:
+    | Label
+    | undefined;
+  /** milestone: the milestones before and after (set only when they still exist in the repository). */
+  oldMilestone?: Milestone | undefined;
+  milestone?:
+    | Milestone
+    | undefined;
+  /**
+   * assignees and review_request: the user (assignee_id) or team (assignee_team_id) added or, with
+   * removed_assignee, removed.
+   */
+  assigneeId: number;
+  assigneeTeamId: number;
+  removedAssignee: boolean;
+  /** review and dismiss_review: the review's id (0 otherwise). */
+  reviewId: number;
+  /** stop_tracking and add_time_manual: the tracked time (set while it exists). */
+  trackedTime?:
+    | TrackedTime
+    | undefined;
+  /** Who resolved a conversation (0: nobody). */
+  resolveDoerId: number;
+  /** The commit that referenced the issue (reference types; "" otherwise). */
+  refCommitSha: string;
+}
+
+export interface ListTimelineRequest {
+  /** The repository, with the viewer's permission. */
+  scope?:
+    | RepoScope
+    | undefined;
+  /** The issue's (or pull request's) number. */
+  index: number;
+  /** Only entries updated at or after this second (Gitea's `since`); unset: no lower bound. */
+  since?:
+    | Date
+    | undefined;
+  /** Only entries updated at or before this second (Gitea's `before`); unset: no upper bound. */
+  before?:
+    | Date
+    | undefined;
+  /** The page (1-based) and its size; no positive limit: every entry. */
+  page?: PageRequest | undefined;
+}
+
+export interface ListTimelineResponse {
+  /** The page's entries, oldest first (created, then id). */
+  entries: TimelineEntry[];
+  /** How many entries the viewer may see in all (for X-Total-Count). */
+  total: number;
+}
+
 export interface ListSubscribersRequest {
   scope?: RepoScope | undefined;
   index: number;
@@ -9167,6 +9259,808 @@ export const BatchGetCommentsResponse: MessageFns<BatchGetCommentsResponse> = {
   },
 };
 
+function createBaseTimelineEntry(): TimelineEntry {
+  return {
+    id: 0,
+    repoId: 0,
+    issueId: 0,
+    issueIndex: 0,
+    issueIsPull: false,
+    type: 0,
+    posterId: 0,
+    body: "",
+    created: undefined,
+    updated: undefined,
+    originalAuthor: "",
+    originalAuthorId: 0,
+    oldTitle: "",
+    newTitle: "",
+    oldRef: "",
+    newRef: "",
+    label: undefined,
+    oldMilestone: undefined,
+    milestone: undefined,
+    assigneeId: 0,
+    assigneeTeamId: 0,
+    removedAssignee: false,
+    reviewId: 0,
+    trackedTime: undefined,
+    resolveDoerId: 0,
+    refCommitSha: "",
+  };
+}
+
+export const TimelineEntry: MessageFns<TimelineEntry> = {
+  encode(message: TimelineEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.repoId !== 0) {
+      writer.uint32(16).int64(message.repoId);
+    }
+    if (message.issueId !== 0) {
+      writer.uint32(24).int64(message.issueId);
+    }
+    if (message.issueIndex !== 0) {
+      writer.uint32(32).int64(message.issueIndex);
+    }
+    if (message.issueIsPull !== false) {
+      writer.uint32(40).bool(message.issueIsPull);
+    }
+    if (message.type !== 0) {
+      writer.uint32(48).int32(message.type);
+    }
+    if (message.posterId !== 0) {
+      writer.uint32(56).int64(message.posterId);
+    }
+    if (message.body !== "") {
+      writer.uint32(66).string(message.body);
+    }
+    if (message.created !== undefined) {
+      Timestamp.encode(toTimestamp(message.created), writer.uint32(74).fork()).join();
+    }
+    if (message.updated !== undefined) {
+      Timestamp.encode(toTimestamp(message.updated), writer.uint32(82).fork()).join();
+    }
+    if (message.originalAuthor !== "") {
+      writer.uint32(90).string(message.originalAuthor);
+    }
+    if (message.originalAuthorId !== 0) {
+      writer.uint32(96).int64(message.originalAuthorId);
+    }
+    if (message.oldTitle !== "") {
+      writer.uint32(106).string(message.oldTitle);
+    }
+    if (message.newTitle !== "") {
+      writer.uint32(114).string(message.newTitle);
+    }
+    if (message.oldRef !== "") {
+      writer.uint32(122).string(message.oldRef);
+    }
+    if (message.newRef !== "") {
+      writer.uint32(130).string(message.newRef);
+    }
+    if (message.label !== undefined) {
+      Label.encode(message.label, writer.uint32(138).fork()).join();
+    }
+    if (message.oldMilestone !== undefined) {
+      Milestone.encode(message.oldMilestone, writer.uint32(146).fork()).join();
+    }
+    if (message.milestone !== undefined) {
+      Milestone.encode(message.milestone, writer.uint32(154).fork()).join();
+    }
+    if (message.assigneeId !== 0) {
+      writer.uint32(160).int64(message.assigneeId);
+    }
+    if (message.assigneeTeamId !== 0) {
+      writer.uint32(168).int64(message.assigneeTeamId);
+    }
+    if (message.removedAssignee !== false) {
+      writer.uint32(176).bool(message.removedAssignee);
+    }
+    if (message.reviewId !== 0) {
+      writer.uint32(184).int64(message.reviewId);
+    }
+    if (message.trackedTime !== undefined) {
+      TrackedTime.encode(message.trackedTime, writer.uint32(194).fork()).join();
+    }
+    if (message.resolveDoerId !== 0) {
+      writer.uint32(200).int64(message.resolveDoerId);
+    }
+    if (message.refCommitSha !== "") {
+      writer.uint32(210).string(message.refCommitSha);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TimelineEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTimelineEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.issueId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.issueIndex = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.issueIsPull = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.type = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.posterId = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.created = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.updated = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.originalAuthor = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.originalAuthorId = longToNumber(reader.int64());
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.oldTitle = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.newTitle = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.oldRef = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.newRef = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.label = Label.decode(reader, reader.uint32());
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.oldMilestone = Milestone.decode(reader, reader.uint32());
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.milestone = Milestone.decode(reader, reader.uint32());
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.assigneeId = longToNumber(reader.int64());
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.assigneeTeamId = longToNumber(reader.int64());
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.removedAssignee = reader.bool();
+            continue;
+          }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.reviewId = longToNumber(reader.int64());
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.trackedTime = TrackedTime.decode(reader, reader.uint32());
+            continue;
+          }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.resolveDoerId = longToNumber(reader.int64());
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.refCommitSha = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TimelineEntry {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : 0,
+      issueId: isSet(object.issueId)
+        ? globalThis.Number(object.issueId)
+        : isSet(object.issue_id)
+        ? globalThis.Number(object.issue_id)
+        : 0,
+      issueIndex: isSet(object.issueIndex)
+        ? globalThis.Number(object.issueIndex)
+        : isSet(object.issue_index)
+        ? globalThis.Number(object.issue_index)
+        : 0,
+      issueIsPull: isSet(object.issueIsPull)
+        ? globalThis.Boolean(object.issueIsPull)
+        : isSet(object.issue_is_pull)
+        ? globalThis.Boolean(object.issue_is_pull)
+        : false,
+      type: isSet(object.type) ? globalThis.Number(object.type) : 0,
+      posterId: isSet(object.posterId)
+        ? globalThis.Number(object.posterId)
+        : isSet(object.poster_id)
+        ? globalThis.Number(object.poster_id)
+        : 0,
+      body: isSet(object.body) ? globalThis.String(object.body) : "",
+      created: isSet(object.created) ? fromJsonTimestamp(object.created) : undefined,
+      updated: isSet(object.updated) ? fromJsonTimestamp(object.updated) : undefined,
+      originalAuthor: isSet(object.originalAuthor)
+        ? globalThis.String(object.originalAuthor)
+        : isSet(object.original_author)
+        ? globalThis.String(object.original_author)
+        : "",
+      originalAuthorId: isSet(object.originalAuthorId)
+        ? globalThis.Number(object.originalAuthorId)
+        : isSet(object.original_author_id)
+        ? globalThis.Number(object.original_author_id)
+        : 0,
+      oldTitle: isSet(object.oldTitle)
+        ? globalThis.String(object.oldTitle)
+        : isSet(object.old_title)
+        ? globalThis.String(object.old_title)
+        : "",
+      newTitle: isSet(object.newTitle)
+        ? globalThis.String(object.newTitle)
+        : isSet(object.new_title)
+        ? globalThis.String(object.new_title)
+        : "",
+      oldRef: isSet(object.oldRef)
+        ? globalThis.String(object.oldRef)
+        : isSet(object.old_ref)
+        ? globalThis.String(object.old_ref)
+        : "",
+      newRef: isSet(object.newRef)
+        ? globalThis.String(object.newRef)
+        : isSet(object.new_ref)
+        ? globalThis.String(object.new_ref)
+        : "",
+      label: isSet(object.label) ? Label.fromJSON(object.label) : undefined,
+      oldMilestone: isSet(object.oldMilestone)
+        ? Milestone.fromJSON(object.oldMilestone)
+        : isSet(object.old_milestone)
+        ? Milestone.fromJSON(object.old_milestone)
+        : undefined,
+      milestone: isSet(object.milestone) ? Milestone.fromJSON(object.milestone) : undefined,
+      assigneeId: isSet(object.assigneeId)
+        ? globalThis.Number(object.assigneeId)
+        : isSet(object.assignee_id)
+        ? globalThis.Number(object.assignee_id)
+        : 0,
+      assigneeTeamId: isSet(object.assigneeTeamId)
+        ? globalThis.Number(object.assigneeTeamId)
+        : isSet(object.assignee_team_id)
+        ? globalThis.Number(object.assignee_team_id)
+        : 0,
+      removedAssignee: isSet(object.removedAssignee)
+        ? globalThis.Boolean(object.removedAssignee)
+        : isSet(object.removed_assignee)
+        ? globalThis.Boolean(object.removed_assignee)
+        : false,
+      reviewId: isSet(object.reviewId)
+        ? globalThis.Number(object.reviewId)
+        : isSet(object.review_id)
+        ? globalThis.Number(object.review_id)
+        : 0,
+      trackedTime: isSet(object.trackedTime)
+        ? TrackedTime.fromJSON(object.trackedTime)
+        : isSet(object.tracked_time)
+        ? TrackedTime.fromJSON(object.tracked_time)
+        : undefined,
+      resolveDoerId: isSet(object.resolveDoerId)
+        ? globalThis.Number(object.resolveDoerId)
+        : isSet(object.resolve_doer_id)
+        ? globalThis.Number(object.resolve_doer_id)
+        : 0,
+      refCommitSha: isSet(object.refCommitSha)
+        ? globalThis.String(object.refCommitSha)
+        : isSet(object.ref_commit_sha)
+        ? globalThis.String(object.ref_commit_sha)
+        : "",
+    };
+  },
+
+  toJSON(message: TimelineEntry): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.repoId !== 0) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.issueId !== 0) {
+      obj.issueId = Math.round(message.issueId);
+    }
+    if (message.issueIndex !== 0) {
+      obj.issueIndex = Math.round(message.issueIndex);
+    }
+    if (message.issueIsPull !== false) {
+      obj.issueIsPull = message.issueIsPull;
+    }
+    if (message.type !== 0) {
+      obj.type = Math.round(message.type);
+    }
+    if (message.posterId !== 0) {
+      obj.posterId = Math.round(message.posterId);
+    }
+    if (message.body !== "") {
+      obj.body = message.body;
+    }
+    if (message.created !== undefined) {
+      obj.created = message.created.toISOString();
+    }
+    if (message.updated !== undefined) {
+      obj.updated = message.updated.toISOString();
+    }
+    if (message.originalAuthor !== "") {
+      obj.originalAuthor = message.originalAuthor;
+    }
+    if (message.originalAuthorId !== 0) {
+      obj.originalAuthorId = Math.round(message.originalAuthorId);
+    }
+    if (message.oldTitle !== "") {
+      obj.oldTitle = message.oldTitle;
+    }
+    if (message.newTitle !== "") {
+      obj.newTitle = message.newTitle;
+    }
+    if (message.oldRef !== "") {
+      obj.oldRef = message.oldRef;
+    }
+    if (message.newRef !== "") {
+      obj.newRef = message.newRef;
+    }
+    if (message.label !== undefined) {
+      obj.label = Label.toJSON(message.label);
+    }
+    if (message.oldMilestone !== undefined) {
+      obj.oldMilestone = Milestone.toJSON(message.oldMilestone);
+    }
+    if (message.milestone !== undefined) {
+      obj.milestone = Milestone.toJSON(message.milestone);
+    }
+    if (message.assigneeId !== 0) {
+      obj.assigneeId = Math.round(message.assigneeId);
+    }
+    if (message.assigneeTeamId !== 0) {
+      obj.assigneeTeamId = Math.round(message.assigneeTeamId);
+    }
+    if (message.removedAssignee !== false) {
+      obj.removedAssignee = message.removedAssignee;
+    }
+    if (message.reviewId !== 0) {
+      obj.reviewId = Math.round(message.reviewId);
+    }
+    if (message.trackedTime !== undefined) {
+      obj.trackedTime = TrackedTime.toJSON(message.trackedTime);
+    }
+    if (message.resolveDoerId !== 0) {
+      obj.resolveDoerId = Math.round(message.resolveDoerId);
+    }
+    if (message.refCommitSha !== "") {
+      obj.refCommitSha = message.refCommitSha;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TimelineEntry>, I>>(base?: I): TimelineEntry {
+    return TimelineEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TimelineEntry>, I>>(object: I): TimelineEntry {
+    const message = createBaseTimelineEntry();
+    message.id = object.id ?? 0;
+    message.repoId = object.repoId ?? 0;
+    message.issueId = object.issueId ?? 0;
+    message.issueIndex = object.issueIndex ?? 0;
+    message.issueIsPull = object.issueIsPull ?? false;
+    message.type = object.type ?? 0;
+    message.posterId = object.posterId ?? 0;
+    message.body = object.body ?? "";
+    message.created = object.created ?? undefined;
+    message.updated = object.updated ?? undefined;
+    message.originalAuthor = object.originalAuthor ?? "";
+    message.originalAuthorId = object.originalAuthorId ?? 0;
+    message.oldTitle = object.oldTitle ?? "";
+    message.newTitle = object.newTitle ?? "";
+    message.oldRef = object.oldRef ?? "";
+    message.newRef = object.newRef ?? "";
+    message.label = (object.label !== undefined && object.label !== null) ? Label.fromPartial(object.label) : undefined;
+    message.oldMilestone = (object.oldMilestone !== undefined && object.oldMilestone !== null)
+      ? Milestone.fromPartial(object.oldMilestone)
+      : undefined;
+    message.milestone = (object.milestone !== undefined && object.milestone !== null)
+      ? Milestone.fromPartial(object.milestone)
+      : undefined;
+    message.assigneeId = object.assigneeId ?? 0;
+    message.assigneeTeamId = object.assigneeTeamId ?? 0;
+    message.removedAssignee = object.removedAssignee ?? false;
+    message.reviewId = object.reviewId ?? 0;
+    message.trackedTime = (object.trackedTime !== undefined && object.trackedTime !== null)
+      ? TrackedTime.fromPartial(object.trackedTime)
+      : undefined;
+    message.resolveDoerId = object.resolveDoerId ?? 0;
+    message.refCommitSha = object.refCommitSha ?? "";
+    return message;
+  },
+};
+
+function createBaseListTimelineRequest(): ListTimelineRequest {
+  return { scope: undefined, index: 0, since: undefined, before: undefined, page: undefined };
+}
+
+export const ListTimelineRequest: MessageFns<ListTimelineRequest> = {
+  encode(message: ListTimelineRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== undefined) {
+      RepoScope.encode(message.scope, writer.uint32(10).fork()).join();
+    }
+    if (message.index !== 0) {
+      writer.uint32(16).int64(message.index);
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(26).fork()).join();
+    }
+    if (message.before !== undefined) {
+      Timestamp.encode(toTimestamp(message.before), writer.uint32(34).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTimelineRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTimelineRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = RepoScope.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.index = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.before = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTimelineRequest {
+    return {
+      scope: isSet(object.scope) ? RepoScope.fromJSON(object.scope) : undefined,
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+      before: isSet(object.before) ? fromJsonTimestamp(object.before) : undefined,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListTimelineRequest): unknown {
+    const obj: any = {};
+    if (message.scope !== undefined) {
+      obj.scope = RepoScope.toJSON(message.scope);
+    }
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    if (message.before !== undefined) {
+      obj.before = message.before.toISOString();
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTimelineRequest>, I>>(base?: I): ListTimelineRequest {
+    return ListTimelineRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTimelineRequest>, I>>(object: I): ListTimelineRequest {
+    const message = createBaseListTimelineRequest();
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? RepoScope.fromPartial(object.scope)
+      : undefined;
+    message.index = object.index ?? 0;
+    message.since = object.since ?? undefined;
+    message.before = object.before ?? undefined;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListTimelineResponse(): ListTimelineResponse {
+  return { entries: [], total: 0 };
+}
+
+export const ListTimelineResponse: MessageFns<ListTimelineResponse> = {
+  encode(message: ListTimelineResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      TimelineEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTimelineResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTimelineResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(TimelineEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTimelineResponse {
+    return {
+      entries: globalThis.Array.isArray(object?.entries)
+        ? object.entries.map((e: any) => TimelineEntry.fromJSON(e))
+        : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListTimelineResponse): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => TimelineEntry.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTimelineResponse>, I>>(base?: I): ListTimelineResponse {
+    return ListTimelineResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTimelineResponse>, I>>(object: I): ListTimelineResponse {
+    const message = createBaseListTimelineResponse();
+    message.entries = object.entries?.map((e) => TimelineEntry.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
 function createBaseListSubscribersRequest(): ListSubscribersRequest {
   return { scope: undefined, index: 0, page: undefined };
 }
@@ -12966,6 +13860,21 @@ export const CommentServiceService = {
       Buffer.from(BatchGetCommentsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): BatchGetCommentsResponse => BatchGetCommentsResponse.decode(value),
   },
+  /**
+   * ListTimeline answers one issue's (or pull request's) comments and events, oldest first (Gitea's
+   * ListIssueCommentsAndTimeline): every comment type but code comments, a pending review's entries only to its
+   * reviewer. Readable like the comment list (NOT_FOUND otherwise).
+   */
+  listTimeline: {
+    path: "/cairn.issues.v1.CommentService/ListTimeline" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListTimelineRequest): Buffer => Buffer.from(ListTimelineRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListTimelineRequest => ListTimelineRequest.decode(value),
+    responseSerialize: (value: ListTimelineResponse): Buffer =>
+      Buffer.from(ListTimelineResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListTimelineResponse => ListTimelineResponse.decode(value),
+  },
 } as const;
 
 export interface CommentServiceServer extends UntypedServiceImplementation {
@@ -12982,6 +13891,12 @@ export interface CommentServiceServer extends UntypedServiceImplementation {
   deleteComment: handleUnaryCall<DeleteCommentRequest, DeleteCommentResponse>;
   /** BatchGetComments answers comments by id (for reactions); the caller checks their repositories. */
   batchGetComments: handleUnaryCall<BatchGetCommentsRequest, BatchGetCommentsResponse>;
+  /**
+   * ListTimeline answers one issue's (or pull request's) comments and events, oldest first (Gitea's
+   * ListIssueCommentsAndTimeline): every comment type but code comments, a pending review's entries only to its
+   * reviewer. Readable like the comment list (NOT_FOUND otherwise).
+   */
+  listTimeline: handleUnaryCall<ListTimelineRequest, ListTimelineResponse>;
 }
 
 export interface CommentServiceClient extends Client {
@@ -13095,6 +14010,26 @@ export interface CommentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BatchGetCommentsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ListTimeline answers one issue's (or pull request's) comments and events, oldest first (Gitea's
+   * ListIssueCommentsAndTimeline): every comment type but code comments, a pending review's entries only to its
+   * reviewer. Readable like the comment list (NOT_FOUND otherwise).
+   */
+  listTimeline(
+    request: ListTimelineRequest,
+    callback: (error: ServiceError | null, response: ListTimelineResponse) => void,
+  ): ClientUnaryCall;
+  listTimeline(
+    request: ListTimelineRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListTimelineResponse) => void,
+  ): ClientUnaryCall;
+  listTimeline(
+    request: ListTimelineRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListTimelineResponse) => void,
   ): ClientUnaryCall;
 }
 
