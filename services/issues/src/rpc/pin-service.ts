@@ -12,6 +12,7 @@
  *   row goes with the issue).
  * - No events: Gitea notifies nothing about pins.
  */
+import type { DatabaseTransactionConnection } from '@cairn/db';
 import type { IssueServiceService } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { PullServiceService } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import type { AsyncServiceOf } from '@cairn/rpc';
@@ -43,55 +44,59 @@ export function createPinService(context: IssuesContext): PinHandlers {
   const { db } = context;
   const maxPinned = (): number => context.config.repository.issue.maxPinned;
 
+  type PinRow = Awaited<ReturnType<typeof lockedRow>>;
+  /**
+   * What pin, unpin and move share: a repository admin (before the issue is looked up), an issue they may read, then
+   * `change` on its locked row while the repository's pins are locked.
+   */
+  async function changePin(
+    request: { scope?: Parameters<typeof accessOf>[0]; index: number },
+    change: (tx: DatabaseTransactionConnection, row: PinRow, doerId: number) => Promise<void>,
+    // Checks that come after the issue lookup (a bad position is 422 only for an issue that exists).
+    check = (): void => undefined,
+  ): Promise<Record<string, never>> {
+    const access = accessOf(request.scope);
+    requirePinManager(access);
+    const current = await guard(() => readableIssue(db.pool, access, request.index));
+    check();
+    await guard(() =>
+      db.pool.transaction(async (tx) => {
+        await lockRepoPins(tx, current.repo_id);
+        await change(tx, await lockedRow(tx, current), access.viewer.id);
+      }),
+    );
+    return {};
+  }
+
   return {
-    async pinIssue(request) {
-      const access = accessOf(request.scope);
-      requirePinManager(access);
-      const current = await guard(() => readableIssue(db.pool, access, request.index));
-      await guard(() =>
-        db.pool.transaction(async (tx) => {
-          await lockRepoPins(tx, current.repo_id);
-          const row = await lockedRow(tx, current);
-          if (row.pin_order > 0) return;
-          const order = nextPinOrder(await pinStats(tx, row.repo_id, row.is_pull), maxPinned());
-          await setPinOrder(tx, row.id, order, true);
-          await insertTimelineComment(tx, { repoId: row.repo_id, issueId: row.id, type: COMMENT_TYPE_PIN, posterId: access.viewer.id, body: '' });
-        }),
-      );
-      return {};
-    },
+    pinIssue: (request) =>
+      changePin(request, async (tx, row, doerId) => {
+        if (row.pin_order > 0) return;
+        const order = nextPinOrder(await pinStats(tx, row.repo_id, row.is_pull), maxPinned());
+        await setPinOrder(tx, row.id, order, true);
+        await insertTimelineComment(tx, { repoId: row.repo_id, issueId: row.id, type: COMMENT_TYPE_PIN, posterId: doerId, body: '' });
+      }),
 
-    async unpinIssue(request) {
-      const access = accessOf(request.scope);
-      requirePinManager(access);
-      const current = await guard(() => readableIssue(db.pool, access, request.index));
-      await guard(() =>
-        db.pool.transaction(async (tx) => {
-          await lockRepoPins(tx, current.repo_id);
-          const row = await lockedRow(tx, current);
-          if (row.pin_order === 0) return;
-          await setPinOrder(tx, row.id, 0, true);
-          await insertTimelineComment(tx, { repoId: row.repo_id, issueId: row.id, type: COMMENT_TYPE_UNPIN, posterId: access.viewer.id, body: '' });
-        }),
-      );
-      return {};
-    },
+    unpinIssue: (request) =>
+      changePin(request, async (tx, row, doerId) => {
+        if (row.pin_order === 0) return;
+        await setPinOrder(tx, row.id, 0, true);
+        await insertTimelineComment(tx, { repoId: row.repo_id, issueId: row.id, type: COMMENT_TYPE_UNPIN, posterId: doerId, body: '' });
+      }),
 
-    async moveIssuePin(request) {
-      const access = accessOf(request.scope);
-      requirePinManager(access);
-      const current = await guard(() => readableIssue(db.pool, access, request.index));
-      const position = requirePinPosition(request.position);
-      await guard(() =>
-        db.pool.transaction(async (tx) => {
-          await lockRepoPins(tx, current.repo_id);
-          const row = await lockedRow(tx, current);
+    moveIssuePin(request) {
+      let position = 0;
+      return changePin(
+        request,
+        async (tx, row) => {
           if (row.pin_order === 0 || row.pin_order === position) return;
           await shiftPins(tx, { repoId: row.repo_id, isPull: row.is_pull }, row.pin_order, position);
           await setPinOrder(tx, row.id, position, false);
-        }),
+        },
+        () => {
+          position = requirePinPosition(request.position);
+        },
       );
-      return {};
     },
 
     async listPinnedIssues(request) {
