@@ -3,7 +3,8 @@
  * an organization's repository, a team asked to review (unknown teams 404), shown in the pull request's
  * requested_reviewers_teams and found by a member's review_requested search until a member approves; a review
  * comment keeping Gitea's diff_hunk and html_url; resolving and unresolving its conversation (403 for someone who
- * may not); and official reviews under the base branch rule's approvals allow list.
+ * may not); official reviews under the base branch rule's approvals allow list; and `team_reviewers` when creating
+ * a pull request (unknown 404, a private repository's team without access 422, ignored on a user's repository).
  */
 import { type Pull, type PullWork, pullWork } from './support/pull-work';
 import { type Fixture, startFixture } from './support/fixture';
@@ -137,5 +138,43 @@ describe('pull-request reviews', () => {
     expect(byWriter.body).toMatchObject({ state: 'APPROVED', official: false });
     const byMember = await call<Review>('POST', `${pullPath()}/reviews`, bob(), { event: 'APPROVED', body: 'again' });
     expect(byMember.body).toMatchObject({ state: 'APPROVED', official: true });
+  });
+
+  it('asks teams named at creation; unknown teams 404, a private repository needs the team to reach it, a user repository ignores them', async () => {
+    const work = await w.clone('acme/app', 'alice', 'alice-teams');
+    await w.pushBranch(work, 'asked', 'asked.txt', 'teams\n');
+    const create = (repo: string, head: string, more: Record<string, unknown>) =>
+      call<PullWithTeams & { requested_reviewers: Array<{ login: string }> }>('POST', `/repos/${repo}/pulls`, alice(), { head, base: 'main', title: head, ...more });
+
+    const unknown = await create('acme/app', 'asked', { team_reviewers: ['reviewers', 'nobody'] });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ message: "Team 'nobody' not exist" });
+    const made = await create('acme/app', 'asked', { reviewers: ['dave'], team_reviewers: ['Reviewers'] });
+    expect(made.status).toBe(201);
+    expect(made.body.requested_reviewers.map((user) => user.login)).toEqual(['dave']);
+    expect(made.body.requested_reviewers_teams.map((team) => [team.id, team.name])).toEqual([[teamId, 'reviewers']]);
+    const reviews = await call<Review[]>('GET', `/repos/acme/app/pulls/${made.body.number}/reviews`, alice());
+    expect(reviews.body.filter((review) => review.team !== null)).toMatchObject([{ state: 'REQUEST_REVIEW', user: null, team: { id: teamId } }]);
+
+    // A private repository the team does not reach: refused, nothing created.
+    expect((await call('POST', '/orgs/acme/repos', alice(), { name: 'vault', private: true, auto_init: true })).status).toBe(201);
+    const vault = await w.clone('acme/vault', 'alice', 'alice-vault');
+    await w.pushBranch(vault, 'asked', 'asked.txt', 'teams\n');
+    const refused = await create('acme/vault', 'asked', { team_reviewers: ['reviewers'] });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ message: expect.stringMatching(/^Reviewing team can't read repo/) });
+    expect((await call<unknown[]>('GET', '/repos/acme/vault/pulls?state=all', alice())).body).toEqual([]);
+    expect((await call('PUT', `/teams/${teamId}/repos/acme/vault`, alice())).status).toBe(204);
+    const reached = await create('acme/vault', 'asked', { team_reviewers: ['reviewers'] });
+    expect(reached.status).toBe(201);
+    expect(reached.body.requested_reviewers_teams.map((team) => team.name)).toEqual(['reviewers']);
+
+    // A user's repository ignores team reviewers (as Gitea), unknown names included.
+    expect((await call('POST', '/user/repos', alice(), { name: 'solo', auto_init: true })).status).toBe(201);
+    const solo = await w.clone('alice/solo', 'alice', 'alice-solo');
+    await w.pushBranch(solo, 'asked', 'asked.txt', 'teams\n');
+    const ignored = await create('alice/solo', 'asked', { team_reviewers: ['nobody'] });
+    expect(ignored.status).toBe(201);
+    expect(ignored.body.requested_reviewers_teams).toEqual([]);
   });
 });

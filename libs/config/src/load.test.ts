@@ -75,6 +75,7 @@ describe('defaults', () => {
         reactions: ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'],
         customEmojis: ['git', 'gitea', 'codeberg', 'gitlab', 'github', 'gogs'],
         showUserEmail: true,
+        codeCommentLines: 4,
       },
       explore: { requireSigninView: false, disableUsersPage: false },
       service: {
@@ -201,6 +202,7 @@ describe('file settings', () => {
         '[ui]',
         'EXPLORE_PAGING_NUM = 7',
         'REACTIONS = +1, heart, ,tada',
+        'CODE_COMMENT_LINES = 6',
         '[migrations]',
         'ALLOWED_DOMAINS = GitHub.com, *.GitLab.com',
         'BLOCKED_DOMAINS = evil.example',
@@ -236,6 +238,7 @@ describe('file settings', () => {
     expect(config.api).toMatchObject({ maxResponseItems: 100, defaultPagingNum: 10 });
     expect(config.ui.explorePagingNum).toBe(7);
     expect(config.ui.reactions).toEqual(['+1', 'heart', 'tada']);
+    expect(config.ui.codeCommentLines).toBe(6);
     expect(config.migrations).toEqual({
       allowedDomains: ['github.com', '*.gitlab.com'],
       blockedDomains: ['evil.example'],
@@ -485,6 +488,7 @@ describe('invalid values', () => {
     ['[server]\nHTTP_PORT = abc', 'server.HTTP_PORT', '"abc"', 'expected an integer from 0 to 65535'],
     ['[server]\nHTTP_PORT = 70000', 'server.HTTP_PORT', '"70000"', 'expected an integer from 0 to 65535'],
     ['[api]\nDEFAULT_PAGING_NUM = 0', 'api.DEFAULT_PAGING_NUM', '"0"', 'expected a positive integer'],
+    ['[ui]\nCODE_COMMENT_LINES = -1', 'ui.CODE_COMMENT_LINES', '"-1"', 'expected an integer of 0 or more'],
     ['[repository]\nMAX_CREATION_LIMIT = -2', 'repository.MAX_CREATION_LIMIT', '"-2"', 'expected an integer of -1 or more'],
     ['[repository]\nDISABLE_MIGRATIONS = perhaps', 'repository.DISABLE_MIGRATIONS', '"perhaps"', 'expected true or false'],
     ['[ui.explore]\nREQUIRE_SIGNIN_VIEW = 2', 'ui.explore.REQUIRE_SIGNIN_VIEW', '"2"', 'expected true or false'],

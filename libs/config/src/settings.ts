@@ -66,6 +66,8 @@ export function readSettings(
       reactions: reader.list('ui', 'REACTIONS', DEFAULT_REACTIONS),
       customEmojis: reader.list('ui', 'CUSTOM_EMOJIS', DEFAULT_CUSTOM_EMOJIS),
       showUserEmail: reader.boolean('ui', 'SHOW_USER_EMAIL', true),
+      // Gitea's CutDiffAroundLine: 0 keeps no excerpt at all.
+      codeCommentLines: reader.integer('ui', 'CODE_COMMENT_LINES', 4, NON_NEGATIVE),
     },
     // The contract's [ui.explore] wins over Gitea's [service.explore].
     explore: {

@@ -107,6 +107,8 @@ export interface CairnConfig {
     reactions: string[]; // +1, -1, laugh, hooray, confused, heart, rocket, eyes
     customEmojis: string[]; // git, gitea, codeberg, gitlab, github, gogs
     showUserEmail: boolean; // true
+    /** Lines of the diff above a commented line a review comment keeps (its `diff_hunk`). */
+    codeCommentLines: number; // CODE_COMMENT_LINES 4
   };
   /** `[ui.explore]`, also read from Gitea's `[service.explore]`. */
   explore: {

@@ -4,77 +4,44 @@
  * CancelAutoMerge's rules, and the consumers that merge as the scheduler when a commit status or an approval arrives.
  */
 import { encodeEvent, uuidv7 } from '@cairn/bus';
-import { silentLogger } from '@cairn/log';
 import { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { PullReviewEvent } from '@cairn/proto/cairn/issues/v1/events';
-import type { RepoScope } from '@cairn/proto/cairn/issues/v1/issues_service';
-import { CreatePullRequest, EditPullRequest, MergePullRequest, PullServiceService, type PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
+import { CreatePullRequest, EditPullRequest, MergePullRequest, type PullServiceService, type PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import { CommitStatusCreated } from '@cairn/proto/cairn/repos/v1/events';
-import { BranchProtection, type Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { Code, createRpcClient, type RpcClient } from '@cairn/rpc';
+import { BranchProtection } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { Code, type RpcClient } from '@cairn/rpc';
 import { Refusal } from '../src/domain/merge-rules';
-import { startFakeMergeServices, type FakeMergeServices } from './fake-merge-services';
-import { failure } from './pull-fixture';
-import { type Mode, scope, type ServiceHarness, startService } from './harness';
+import { ALL_RIGHTS, type FakeGitRepos, NO_RIGHTS } from './fake-git-repos';
+import { type Mode, readUntil, type ServiceHarness } from './harness';
+import { configuredRepo, createPull, failure, type FakeRepo as Repo, type PullFixture, SHA, startPullFixture } from './pull-fixture';
 
 const ALICE = 11; // writer, the scheduler
 const BOB = 12; // the pull request's poster
 const CAROL = 14; // another writer
-const SHA = (n: number) => n.toString(16).padStart(40, 'a');
 
+let fixture: PullFixture;
 let h: ServiceHarness;
-let fake: FakeMergeServices;
+let fake: FakeGitRepos;
 let pulls: RpcClient<typeof PullServiceService>;
-let nextRepoId = 900;
 
 beforeAll(async () => {
-  fake = await startFakeMergeServices();
-  fake.users.set(ALICE, User.fromPartial({ id: ALICE, login: 'alice', fullName: 'Alice A', email: 'alice@example.com' }));
-  h = await startService(fake.env());
-  pulls = createRpcClient(PullServiceService, { target: `127.0.0.1:${h.service.port}`, service: 'issues', logger: silentLogger() });
+  fixture = await startPullFixture();
+  ({ harness: h, git: fake, pulls } = fixture);
+  fixture.accounts.users.set(ALICE, User.fromPartial({ id: ALICE, login: 'alice', fullName: 'Alice A', email: 'alice@example.com' }));
 });
 
-afterAll(async () => {
-  pulls.close();
-  await h.stop();
-  await fake.stop();
-});
+afterAll(() => fixture.stop());
 
 beforeEach(() => {
-  fake.checkStatus = 'mergeable';
-  fake.protections.clear();
-  fake.userCanMerge = true;
-  fake.statuses = [];
-  fake.combinedState = 'pending';
-  fake.mergeError = undefined;
-  fake.merges.length = 0;
-  fake.deletedBranches.length = 0;
+  fake.reset();
   // Required status checks on main: context "ci".
   fake.protections.set('main', BranchProtection.fromPartial({ ruleName: 'main', enableStatusCheck: true, statusCheckContexts: ['ci'] }));
 });
 
-interface Repo {
-  id: number;
-  scopeOf(userId: number, mode?: Mode): RepoScope;
-}
+const newRepo = (): Repo => configuredRepo(fake, { objectFormatName: 'sha1', allowMergeCommits: true, allowSquashMerge: true });
 
-function newRepo(): Repo {
-  const id = nextRepoId++;
-  const configure = (s: RepoScope): RepoScope => {
-    Object.assign(s.repository?.repository as Repository, { storage: 'default', objectFormatName: 'sha1', allowMergeCommits: true, allowSquashMerge: true });
-    return s;
-  };
-  fake.setBranch(id, 'main', SHA(id * 10));
-  fake.setBranch(id, 'feature', SHA(id * 10 + 1));
-  fake.repositories.set(id, configure(scope({ userId: 1, repoId: id })).repository?.repository as Repository);
-  return { id, scopeOf: (userId, mode = 'write') => configure(scope({ userId, mode, repoId: id })) };
-}
-
-async function openPull(repo: Repo, title = 'Add feature'): Promise<PullRequest> {
-  const { pull } = await pulls.createPull(CreatePullRequest.fromPartial({ scope: repo.scopeOf(BOB, 'read'), headBranch: 'feature', baseBranch: 'main', title }));
-  if (pull?.issue === undefined) throw new Error('no pull request');
-  return pull;
-}
+const openPull = (repo: Repo, title = 'Add feature'): Promise<PullRequest> =>
+  createPull(fixture, CreatePullRequest.fromPartial({ scope: repo.scopeOf(BOB, 'read'), headBranch: 'feature', baseBranch: 'main', title }));
 
 function schedule(repo: Repo, index: number, partial: Partial<MergePullRequest> = {}, userId = ALICE, mode: Mode = 'write'): MergePullRequest {
   return MergePullRequest.fromPartial({ scope: repo.scopeOf(userId, mode), index, style: 'merge', mergeWhenChecksSucceed: true, ...partial });
@@ -90,14 +57,6 @@ async function hasMerged(repo: Repo, index: number): Promise<boolean> {
   return pull?.hasMerged === true;
 }
 
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 100; i += 1) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('timed out');
-}
-
 /** Publishes a commit status and waits until `issues-automerge` has handled it. */
 async function statusReported(repo: Repo, sha: string, state: string, context = 'ci'): Promise<void> {
   const eventId = uuidv7();
@@ -107,7 +66,7 @@ async function statusReported(repo: Repo, sha: string, state: string, context = 
 }
 
 async function handled(consumer: string, eventId: string): Promise<void> {
-  await eventually(async () => (await h.sql.query('SELECT 1 FROM cairn_processed_events WHERE consumer = $1 AND event_id = $2', [consumer, eventId])).rowCount === 1);
+  await readUntil(() => h.sql.query('SELECT 1 FROM cairn_processed_events WHERE consumer = $1 AND event_id = $2', [consumer, eventId]), (found) => found.rowCount === 1);
 }
 
 describe('scheduling', () => {
@@ -149,9 +108,9 @@ describe('scheduling', () => {
     const repo2 = newRepo();
     const pull = await openPull(repo2);
     const index = pull.issue?.index ?? 0;
-    fake.userCanMerge = false;
+    fake.otherRights = NO_RIGHTS;
     expect((await failure(pulls.mergePull(schedule(repo2, index)))).message).toBe(Refusal.notAllowed);
-    fake.userCanMerge = true;
+    fake.otherRights = ALL_RIGHTS;
     await h.sql.query(`UPDATE pull_requests SET status = 'conflict' WHERE issue_id = $1`, [pull.issue?.id]);
     expect((await failure(pulls.mergePull(schedule(repo2, index)))).message).toBe(Refusal.notMergeable);
     await h.sql.query(`UPDATE pull_requests SET status = 'mergeable' WHERE issue_id = $1`, [pull.issue?.id]);

@@ -1,12 +1,14 @@
 /**
  * A real gRPC server standing in for accounts in issues' service tests: ResolveName answers from a fixed table of
- * accounts (what @mentions resolve to); TeamService's ListTeams and ListUserTeams answer from `teams` and
- * `memberships` (team review requests); every other method UNIMPLEMENTED. Pass `env()` to startService.
+ * accounts (what @mentions resolve to); BatchGetUsers and BatchGetUsersByEmail from `users` (mergers, schedulers,
+ * posters, commit authors); TeamService's ListTeams and ListUserTeams answer from `teams` and `memberships` (team
+ * review requests); every other method UNIMPLEMENTED. Pass `env()` to startService.
  */
 import { silentLogger } from '@cairn/log';
-import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { User, UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { Team, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
-import { type AsyncServiceOf, CairnError, Code, createRpcServer, type RpcServer } from '@cairn/rpc';
+import { CairnError, createRpcServer, type RpcServer } from '@cairn/rpc';
+import { unimplemented } from './harness';
 
 export interface FakeAccount {
   id: number;
@@ -23,6 +25,8 @@ export interface FakeAccounts {
   server: RpcServer;
   /** Names ResolveName was asked for, in order. */
   asked: string[];
+  /** Users by id, as BatchGetUsers and BatchGetUsersByEmail (case-insensitively) find them. */
+  users: Map<number, User>;
   /** Teams of organizations (ListTeams answers those of the organization named, by `orgId` ↔ owner name `owner<id>`). */
   teams: Team[];
   /** user id → the ids of their teams (ListUserTeams). */
@@ -34,17 +38,10 @@ export interface FakeAccounts {
 
 export async function startFakeAccounts(accounts: readonly FakeAccount[]): Promise<FakeAccounts> {
   const asked: string[] = [];
-  const unimplemented = Object.fromEntries(
-    Object.keys(UserServiceService).map((key) => [
-      key,
-      async () => {
-        throw new CairnError(Code.UNIMPLEMENTED, `${key} is not part of this test`);
-      },
-    ]),
-  ) as unknown as AsyncServiceOf<typeof UserServiceService>;
+  const users = new Map<number, User>();
   const server = createRpcServer({ service: 'accounts', logger: silentLogger() });
   server.addService(UserServiceService, {
-    ...unimplemented,
+    ...unimplemented(UserServiceService),
     async resolveName(request) {
       asked.push(request.name);
       const lower = request.name.toLowerCase();
@@ -58,19 +55,22 @@ export async function startFakeAccounts(accounts: readonly FakeAccount[]): Promi
       }
       throw CairnError.notFound(`user does not exist [uid: 0, name: ${request.name}]`);
     },
+    async batchGetUsers(request) {
+      return { users: request.ids.flatMap((id) => users.get(id) ?? []) };
+    },
+    async batchGetUsersByEmail(request) {
+      return {
+        users: request.emails.flatMap((email) => {
+          const user = [...users.values()].find((candidate) => candidate.email.toLowerCase() === email.toLowerCase());
+          return user === undefined ? [] : [{ email, user }];
+        }),
+      };
+    },
   });
   const teams: Team[] = [];
   const memberships = new Map<number, number[]>();
-  const teamsUnimplemented = Object.fromEntries(
-    Object.keys(TeamServiceService).map((key) => [
-      key,
-      async () => {
-        throw new CairnError(Code.UNIMPLEMENTED, `${key} is not part of this test`);
-      },
-    ]),
-  ) as unknown as AsyncServiceOf<typeof TeamServiceService>;
   server.addService(TeamServiceService, {
-    ...teamsUnimplemented,
+    ...unimplemented(TeamServiceService),
     async listTeams(request) {
       const found = teams.filter((team) => `owner${team.orgId}` === request.org);
       return { teams: found, total: found.length };
@@ -89,6 +89,7 @@ export async function startFakeAccounts(accounts: readonly FakeAccount[]): Promi
   return {
     server,
     asked,
+    users,
     teams,
     memberships,
     env: () => ({ CAIRN__services_0X2E_accounts__ADDR: `127.0.0.1:${port}` }),

@@ -1,39 +1,101 @@
 /**
- * Real gRPC servers standing in for git-storage and repos in the pull-request service tests: branches per
- * repository (GetBranch), pull heads and merge checks (SyncPullHead copies the branch's tip, CheckMerge answers
- * `mergeStatus`), repositories as each user sees them (GetRepository, for reviewers' permissions), a pull request's
- * diff (GetDiff, from `diffs`), a repository's teams (ListRepoTeams, from `repoTeams`), and branch protection as far
- * as reviews ask: no rule, unless `approvals` lists who may approve in a repository (a rule with the approvals allow
- * list on); without one, code writers (as `repositories` answers them) are official reviewers. Every other method is
- * UNIMPLEMENTED. Pass `env()` to startService.
+ * One real gRPC server standing in for git-storage and repos in the pull-request tests (accounts is
+ * fake-accounts.ts). Every answer comes from a public field the test sets; every call that changes something is
+ * recorded; methods no test needs are UNIMPLEMENTED. Pass `env()` to startService (pull-fixture.ts does).
+ *
+ * git-storage: branches (GetBranch, DeleteBranch), pull heads (SyncPullHead copies the head branch's tip), CheckMerge
+ * (`mergeStatus`, `conflictedFiles`, `behind`), GetDiff (`diffs`), ListChangedFiles (`changedFiles`), Merge (a new
+ * commit on the base branch, or `mergeError`), UpdateBranch (a new head tip, or `updateError`), IsAncestor
+ * (`baseCommits`), ListCommitsBetween (`pullCommits`), FindMergeCommit (`mergeCommit`, else the head itself).
+ *
+ * repos: GetRepository (as one viewer sees it from `repositories`, else as an admin from `repositoriesById`),
+ * ListRepoTeams (`repoTeams`), GetCombinedStatus (`statuses`, `combinedState`), MatchBranchProtection: the rule of
+ * `protections` named by the branch, else, when `approvals` lists who may approve in the repository, a `*` rule with
+ * that allow list; rights from `rights`, else `otherRights`; official reviewers are those on the allow list, or
+ * without one the code writers (as GetRepository answers them).
  */
 import { encodeEnvKey } from '@cairn/config';
 import { silentLogger } from '@cairn/log';
-import { Commit, MergeServiceService, RefServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import {
+  Commit,
+  MergeServiceService,
+  type MergeRequest,
+  RefServiceService,
+  type UpdateBranchRequest,
+} from '@cairn/proto/cairn/git/v1/git_service';
 import {
   BranchProtection,
   BranchProtectionServiceService,
   CollaboratorServiceService,
+  CommitStatus,
+  CommitStatusServiceService,
+  type Repository,
   RepoServiceService,
   type RepositoryWithPermission,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { type AsyncServiceOf, CairnError, Code, createRpcServer, type RpcServer } from '@cairn/rpc';
+import { CairnError, Code, createRpcServer, type RpcServer } from '@cairn/rpc';
+import { unimplemented } from './harness';
 
-export interface FakeGitRepos {
-  /** repo id → branch name → tip commit. */
-  branches: Map<number, Map<string, string>>;
-  /** `${viewerId}:${repoId}` → what repos answers that viewer. */
-  repositories: Map<string, RepositoryWithPermission>;
+/** What MatchBranchProtection answers a user may do on a branch. */
+export interface BranchRights {
+  push: boolean;
+  forcePush: boolean;
+  merge: boolean;
+}
+
+export const ALL_RIGHTS: BranchRights = { push: true, forcePush: true, merge: true };
+export const NO_RIGHTS: BranchRights = { push: false, forcePush: false, merge: false };
+
+/** The answers a test changes; `reset()` puts them back. */
+export interface Knobs {
   /** What CheckMerge answers. */
   mergeStatus: string;
-  /** While set, git-storage's MergeService answers UNAVAILABLE (branches still answer). */
+  /** CheckMerge's conflicted files while `mergeStatus` is 'conflict'. */
+  conflictedFiles: string[];
+  /** CheckMerge answers a merge base other than the base's tip: the head is behind its base. */
+  behind: boolean;
+  /** While set, git-storage's SyncPullHead and CheckMerge answer UNAVAILABLE (branches still answer). */
   mergeDown: boolean;
+  /** What ListChangedFiles answers. */
+  changedFiles: string[];
+  /** Commits contained in every base branch (IsAncestor). */
+  baseCommits: Set<string>;
+  /** What ListCommitsBetween answers (every pull request's commits, newest first). */
+  pullCommits: Commit[];
+  /** What FindMergeCommit answers when set; otherwise it finds the head itself, without an author. */
+  mergeCommit: Commit | undefined;
+  /** Merge throws this when set. */
+  mergeError: CairnError | undefined;
+  /** UpdateBranch throws this when set. */
+  updateError: CairnError | undefined;
+  /** The rule for the branches it names (by exact name, in every repository). */
+  protections: Map<string, BranchProtection>;
+  /** `${userId}:${repoId}:${branch}` → what that user may do there. */
+  rights: Map<string, BranchRights>;
+  /** What everyone else may do on every branch. */
+  otherRights: BranchRights;
+  /** GetCombinedStatus's answer. */
+  statuses: { context: string; state: string }[];
+  combinedState: string;
+  /** Every Merge, UpdateBranch and DeleteBranch (`${repoId}:${branch}`) asked for, in order. */
+  merges: MergeRequest[];
+  updates: UpdateBranchRequest[];
+  deletedBranches: string[];
+  /** GetDiff requests, in order. */
+  diffRequests: Array<{ repoId: number; base: string; head: string }>;
+}
+
+export interface FakeGitRepos extends Knobs {
+  /** repo id → branch name → tip commit. */
+  branches: Map<number, Map<string, string>>;
   /** Pull heads synced, as `${baseRepoId}:${index}` → commit. */
   heads: Map<string, string>;
   /** repo id → what GetDiff streams (in small chunks). */
   diffs: Map<number, string>;
-  /** GetDiff requests, in order. */
-  diffRequests: Array<{ repoId: number; base: string; head: string }>;
+  /** `${viewerId}:${repoId}` → what repos answers that viewer. */
+  repositories: Map<string, RepositoryWithPermission>;
+  /** repo id → the repository repos answers every viewer not in `repositories`, with admin permission. */
+  repositoriesById: Map<number, Repository>;
   /** repo id → the teams with access to it (ListRepoTeams). */
   repoTeams: Map<number, number[]>;
   /** repo id → the approvals allow list of the rule protecting every branch (users and teams). */
@@ -41,30 +103,50 @@ export interface FakeGitRepos {
   /** user id → their team ids, for the approvals allow list. */
   userTeams: Map<number, number[]>;
   setBranch(repoId: number, name: string, commit: string): void;
+  /** A branch's tip; NOT_FOUND as git-storage answers it when there is no such branch. */
+  tip(repoId: number, name: string): string;
+  /** Puts every answer a test may change back to its default; branches and repositories stay. */
+  reset(): void;
   env(): Record<string, string>;
   stop(): Promise<void>;
 }
 
-function unimplemented<D extends Parameters<RpcServer['addService']>[0]>(definition: D): AsyncServiceOf<D> {
-  return Object.fromEntries(
-    Object.keys(definition).map((key) => [
-      key,
-      async () => {
-        throw new CairnError(Code.UNIMPLEMENTED, `${key} is not part of this test`);
-      },
-    ]),
-  ) as unknown as AsyncServiceOf<D>;
+function knobs(): Knobs {
+  return {
+    mergeStatus: 'mergeable',
+    conflictedFiles: [],
+    behind: false,
+    mergeDown: false,
+    changedFiles: [],
+    baseCommits: new Set(),
+    pullCommits: [],
+    mergeCommit: undefined,
+    mergeError: undefined,
+    updateError: undefined,
+    protections: new Map(),
+    rights: new Map(),
+    otherRights: ALL_RIGHTS,
+    statuses: [],
+    combinedState: 'pending',
+    merges: [],
+    updates: [],
+    deletedBranches: [],
+    diffRequests: [],
+  };
 }
+
+/** Counts the commits Merge and UpdateBranch make, so that each has its own id. */
+let made = 0;
+const newCommit = (letter: string): string => `${String(++made).padStart(4, '0')}${letter.repeat(36)}`;
 
 export async function startFakeGitRepos(): Promise<FakeGitRepos> {
   const fake: Omit<FakeGitRepos, 'env' | 'stop'> = {
+    ...knobs(),
     branches: new Map(),
-    repositories: new Map(),
-    mergeStatus: 'mergeable',
-    mergeDown: false,
     heads: new Map(),
     diffs: new Map(),
-    diffRequests: [],
+    repositories: new Map(),
+    repositoriesById: new Map(),
     repoTeams: new Map(),
     approvals: new Map(),
     userTeams: new Map(),
@@ -73,40 +155,112 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
       branches.set(name, commit);
       fake.branches.set(repoId, branches);
     },
+    tip(repoId, name) {
+      const commit = fake.branches.get(repoId)?.get(name);
+      if (commit === undefined) throw CairnError.notFound(`branch does not exist [name: ${name}]`);
+      return commit;
+    },
+    reset() {
+      Object.assign(fake, knobs());
+    },
   };
-  const tip = (repoId: number, name: string): string => {
-    const commit = fake.branches.get(repoId)?.get(name);
-    if (commit === undefined) throw CairnError.notFound(`branch does not exist [name: ${name}]`);
-    return commit;
+  const headOf = (repoId: number, ref: string): string => fake.heads.get(`${repoId}:${/^refs\/pull\/(\d+)\/head$/.exec(ref)?.[1] ?? '0'}`) ?? '';
+  const mergeUp = (): void => {
+    if (fake.mergeDown) throw new CairnError(Code.UNAVAILABLE, 'git-storage is down');
   };
+  const seenBy = (viewerId: number, repoId: number): RepositoryWithPermission | undefined => {
+    const seen = fake.repositories.get(`${viewerId}:${repoId}`);
+    if (seen !== undefined) return seen;
+    const repository = fake.repositoriesById.get(repoId);
+    return repository === undefined ? undefined : { repository, permission: { accessMode: 'admin', units: {} } };
+  };
+  const page = <T>(all: T[], request: { page?: { page: number; limit: number } }): T[] => {
+    const limit = request.page?.limit ?? 30;
+    const number = request.page?.page ?? 1;
+    return all.slice((number - 1) * limit, number * limit);
+  };
+
   const server: RpcServer = createRpcServer({ service: 'fake-git-repos', logger: silentLogger() });
   server.addService(RefServiceService, {
     ...unimplemented(RefServiceService),
     async getBranch(request) {
-      const commit = tip(request.repository?.repoId ?? 0, request.name);
-      return { branch: { name: request.name, commit: Commit.fromPartial({ sha: commit }) } };
+      return { branch: { name: request.name, commit: Commit.fromPartial({ sha: fake.tip(request.repository?.repoId ?? 0, request.name) }) } };
+    },
+    async deleteBranch(request) {
+      const repoId = request.repository?.repoId ?? 0;
+      fake.tip(repoId, request.name);
+      fake.branches.get(repoId)?.delete(request.name);
+      fake.deletedBranches.push(`${repoId}:${request.name}`);
+      return {};
     },
   });
   server.addService(MergeServiceService, {
     ...unimplemented(MergeServiceService),
     async syncPullHead(request) {
-      if (fake.mergeDown) throw new CairnError(Code.UNAVAILABLE, 'git-storage is down');
-      const commit = tip(request.head?.repoId ?? 0, request.headBranch);
+      mergeUp();
+      const commit = fake.tip(request.head?.repoId ?? 0, request.headBranch);
       fake.heads.set(`${request.base?.repoId ?? 0}:${request.index}`, commit);
       return { headCommitId: commit };
     },
     async checkMerge(request) {
-      if (fake.mergeDown) throw new CairnError(Code.UNAVAILABLE, 'git-storage is down');
-      const index = /^refs\/pull\/(\d+)\/head$/.exec(request.head)?.[1] ?? '0';
-      const head = fake.heads.get(`${request.repository?.repoId ?? 0}:${index}`) ?? '';
-      const base = tip(request.repository?.repoId ?? 0, request.baseBranch);
-      return { status: fake.mergeStatus, mergeBase: base, baseCommitId: base, headCommitId: head, conflictedFiles: [] };
+      mergeUp();
+      const repoId = request.repository?.repoId ?? 0;
+      const base = fake.tip(repoId, request.baseBranch);
+      return {
+        status: fake.mergeStatus,
+        mergeBase: fake.behind ? `base-of-${base}` : base,
+        baseCommitId: base,
+        headCommitId: headOf(repoId, request.head),
+        conflictedFiles: fake.mergeStatus === 'conflict' ? fake.conflictedFiles : [],
+      };
     },
     async *getDiff(request) {
       const repoId = request.repository?.repoId ?? 0;
       fake.diffRequests.push({ repoId, base: request.base, head: request.head });
       const diff = fake.diffs.get(repoId) ?? '';
       for (let i = 0; i < diff.length; i += 16) yield { data: Buffer.from(diff.slice(i, i + 16)) };
+    },
+    async listChangedFiles(request) {
+      const files = page(fake.changedFiles, request).map((filename) => ({ filename, status: 'modified', additions: 1, deletions: 0, previousFilename: '' }));
+      return { files, total: fake.changedFiles.length, additions: fake.changedFiles.length, deletions: 0 };
+    },
+    async merge(request) {
+      fake.merges.push(request);
+      if (fake.mergeError !== undefined) throw fake.mergeError;
+      const repoId = request.repository?.repoId ?? 0;
+      if (request.expectedHeadCommitId !== '' && request.expectedHeadCommitId !== headOf(repoId, request.head)) {
+        throw CairnError.precondition('head out of date', { reason: 'head_out_of_date' });
+      }
+      const merged = newCommit('m');
+      fake.setBranch(repoId, request.baseBranch, merged);
+      return { mergeCommitId: merged };
+    },
+    async updateBranch(request) {
+      fake.updates.push(request);
+      if (fake.updateError !== undefined) throw fake.updateError;
+      const repoId = request.headRepository?.repoId ?? 0;
+      const old = fake.tip(repoId, request.headBranch);
+      const moved = newCommit('u');
+      fake.setBranch(repoId, request.headBranch, moved);
+      return { oldHeadCommitId: old, newHeadCommitId: moved, baseCommitId: fake.tip(request.baseRepository?.repoId ?? 0, request.baseBranch) };
+    },
+    async isAncestor(request) {
+      const contained = fake.baseCommits.has(request.commit);
+      return { exists: contained, ancestor: contained };
+    },
+    async listCommitsBetween(request) {
+      return { commits: page(fake.pullCommits, request), total: fake.pullCommits.length };
+    },
+    async findMergeCommit(request) {
+      return { found: true, commit: fake.mergeCommit ?? Commit.fromPartial({ sha: request.head }) };
+    },
+  });
+  server.addService(RepoServiceService, {
+    ...unimplemented(RepoServiceService),
+    async getRepository(request) {
+      const repository = seenBy(request.viewer?.userId ?? 0, request.id);
+      if (repository === undefined) throw CairnError.notFound('repository does not exist');
+      return { repository };
     },
   });
   server.addService(CollaboratorServiceService, {
@@ -115,36 +269,39 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
       return { teamIds: fake.repoTeams.get(request.repoId) ?? [] };
     },
   });
-  server.addService(RepoServiceService, {
-    ...unimplemented(RepoServiceService),
-    async getRepository(request) {
-      const repository = fake.repositories.get(`${request.viewer?.userId ?? 0}:${request.id}`);
-      if (repository === undefined) throw CairnError.notFound('repository does not exist');
-      return { repository };
-    },
-  });
   server.addService(BranchProtectionServiceService, {
     ...unimplemented(BranchProtectionServiceService),
     async matchBranchProtection(request) {
       const viewerId = request.viewer?.userId ?? 0;
-      const seen = fake.repositories.get(`${viewerId}:${request.repoId}`)?.permission?.units['repo.code'];
-      const writesCode = seen === 'write' || seen === 'admin' || seen === 'owner';
+      const permission = seenBy(viewerId, request.repoId)?.permission;
+      const mode = permission?.units['repo.code'] ?? permission?.accessMode;
+      const writesCode = mode === 'write' || mode === 'admin' || mode === 'owner';
       const approvals = fake.approvals.get(request.repoId);
       const teams = fake.userTeams.get(viewerId) ?? [];
       const official =
         approvals === undefined ? writesCode : approvals.userIds.includes(viewerId) || approvals.teamIds.some((team) => teams.includes(team));
-      const protection = approvals === undefined ? undefined : BranchProtection.fromPartial({ ruleName: '*', enableApprovalsWhitelist: true });
+      const anyBranch = approvals === undefined ? undefined : BranchProtection.fromPartial({ ruleName: '*', enableApprovalsWhitelist: true });
       return {
-        matches: request.branches.map((branch) => ({
-          branch,
-          protection,
-          userCanPush: true,
-          userCanMerge: true,
-          userCanForcePush: true,
-          officialReviewer: official,
-          approvalsWhitelistTeamIds: approvals?.teamIds ?? [],
-        })),
+        matches: request.branches.map((branch) => {
+          const rights = fake.rights.get(`${viewerId}:${request.repoId}:${branch}`) ?? fake.otherRights;
+          return {
+            branch,
+            protection: fake.protections.get(branch) ?? anyBranch,
+            userCanPush: rights.push,
+            userCanMerge: rights.merge,
+            userCanForcePush: rights.forcePush,
+            officialReviewer: official,
+            approvalsWhitelistTeamIds: approvals?.teamIds ?? [],
+          };
+        }),
       };
+    },
+  });
+  server.addService(CommitStatusServiceService, {
+    ...unimplemented(CommitStatusServiceService),
+    async getCombinedStatus(request) {
+      const statuses = fake.statuses.map((status) => CommitStatus.fromPartial({ ...status, sha: request.sha }));
+      return { state: fake.combinedState, statuses, totalCount: statuses.length };
     },
   });
   const port = await server.start('127.0.0.1:0');

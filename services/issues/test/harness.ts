@@ -22,8 +22,8 @@ import {
 } from '@cairn/proto/cairn/issues/v1/issues_service';
 import { RepoDeleted } from '@cairn/proto/cairn/repos/v1/events';
 import { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { createRpcClient, type RpcClient } from '@cairn/rpc';
-import { createTestDatabase, type TestDatabase } from '@cairn/testing';
+import { type AsyncServiceOf, CairnError, Code, createRpcClient, type RpcClient, type RpcServer } from '@cairn/rpc';
+import { createTestDatabase, eventually, type TestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
 import { start, type RunningService } from '../src/index';
 
@@ -56,6 +56,27 @@ export interface OutboxRow {
 
 export function decoded<T>(type: EventDecoder<T>, row: OutboxRow): T {
   return decodeEvent(type, row.data);
+}
+
+/** Every method of a service a fake server stands in for, answering UNIMPLEMENTED: spread the ones a test needs over it. */
+export function unimplemented<D extends Parameters<RpcServer['addService']>[0]>(definition: D): AsyncServiceOf<D> {
+  return Object.fromEntries(
+    Object.keys(definition).map((key) => [
+      key,
+      async () => {
+        throw new CairnError(Code.UNIMPLEMENTED, `${key} is not part of this test`);
+      },
+    ]),
+  ) as unknown as AsyncServiceOf<D>;
+}
+
+/** Reads until `done` accepts what was read: for what a consumer does after the call that caused it has returned. */
+export function readUntil<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  return eventually(async () => {
+    const value = await read();
+    if (!done(value)) throw new Error('not there yet');
+    return value;
+  });
 }
 
 /** Access modes as repos' Permission names them. */

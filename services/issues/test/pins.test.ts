@@ -3,7 +3,7 @@
  * that keeps the others' positions, the pinned lists in order, new_pin_allowed, the timeline entries, and who may do
  * what (repository admins and site admins only; anonymous, readers, writers refused; archived repositories).
  */
-import type { CreateIssueRequest, Issue, RepoScope } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { CreateIssueRequest, type Issue, type RepoScope } from '@cairn/proto/cairn/issues/v1/issues_service';
 import { Code } from '@cairn/rpc';
 import { INVALID_POSITION_MESSAGE, MAX_PIN_REACHED_MESSAGE } from '../src/domain/pin-rules';
 import { COMMENT_TYPE_PIN, COMMENT_TYPE_UNPIN } from '../src/store/pins';
@@ -25,17 +25,7 @@ afterAll(() => fixture.stop());
 const admin = (repoId: number, more: Partial<ScopeOptions> = {}): RepoScope => as(repoId, ADMIN, 'admin', more);
 
 async function createIssue(repoId: number, title: string, fields: Partial<CreateIssueRequest> = {}): Promise<Issue> {
-  const { issue } = await fixture.harness.issues.createIssue({
-    scope: admin(repoId),
-    title,
-    body: '',
-    ref: '',
-    assigneeIds: [],
-    milestoneId: 0,
-    labelIds: [],
-    closed: false,
-    ...fields,
-  });
+  const { issue } = await fixture.harness.issues.createIssue(CreateIssueRequest.fromPartial({ scope: admin(repoId), title, ...fields }));
   if (issue === undefined) throw new Error('CreateIssue answered without an issue');
   return issue;
 }

@@ -1,115 +1,57 @@
 import { encodeEvent, uuidv7 } from '@cairn/bus';
-import { silentLogger } from '@cairn/log';
 import { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
 import { Commit } from '@cairn/proto/cairn/git/v1/git_service';
 import { IssueEvent, PullRequestEvent } from '@cairn/proto/cairn/issues/v1/events';
-import type { RepoScope } from '@cairn/proto/cairn/issues/v1/issues_service';
-import { CreatePullRequest, EditPullRequest, MergePullRequest, PullServiceService, type PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
+import { CreatePullRequest, EditPullRequest, MergePullRequest, type PullServiceService, type PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import { BranchProtection, type Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { CairnError, Code, createRpcClient, type RpcClient } from '@cairn/rpc';
+import { CairnError, Code, type RpcClient } from '@cairn/rpc';
 import { Refusal } from '../src/domain/merge-rules';
-import { startFakeMergeServices, type FakeMergeServices } from './fake-merge-services';
-import { decoded, type Mode, scope, type ServiceHarness, startService } from './harness';
+import { ALL_RIGHTS, type FakeGitRepos, NO_RIGHTS } from './fake-git-repos';
+import { decoded, type Mode, readUntil, type ServiceHarness } from './harness';
+import { configuredRepo, createPull, failure, type FakeRepo as Repo, type PullFixture, SHA, startPullFixture } from './pull-fixture';
 
 const ALICE = 11; // writer, the merger
 const BOB = 12; // the pull request's poster
 const ADMIN = 13;
-const SHA = (n: number) => n.toString(16).padStart(40, 'a');
 
+let fixture: PullFixture;
 let h: ServiceHarness;
-let fake: FakeMergeServices;
+let fake: FakeGitRepos;
 let pulls: RpcClient<typeof PullServiceService>;
-let nextRepoId = 500;
 
 beforeAll(async () => {
-  fake = await startFakeMergeServices();
-  h = await startService(fake.env());
-  pulls = createRpcClient(PullServiceService, { target: `127.0.0.1:${h.service.port}`, service: 'issues', logger: silentLogger() });
+  fixture = await startPullFixture();
+  ({ harness: h, git: fake, pulls } = fixture);
 });
 
-afterAll(async () => {
-  pulls.close();
-  await h.stop();
-  await fake.stop();
-});
+afterAll(() => fixture.stop());
 
-beforeEach(() => {
-  fake.checkStatus = 'mergeable';
-  fake.conflictedFiles = [];
-  fake.protections.clear();
-  fake.userCanMerge = true;
-  fake.statuses = [];
-  fake.combinedState = 'pending';
-  fake.changedFiles = [];
-  fake.mergeError = undefined;
-  fake.merges.length = 0;
-  fake.deletedBranches.length = 0;
-  fake.baseCommits.clear();
-  fake.pullCommits = [];
-});
-
-interface Repo {
-  id: number;
-  scopeOf(userId: number, mode?: Mode): RepoScope;
-}
+beforeEach(() => fake.reset());
 
 /** A repository with branches main and feature, every merge style allowed but the manual one unless asked. */
-function newRepo(settings: Partial<Repository> = {}): Repo {
-  const id = nextRepoId++;
-  const repository = (s: RepoScope) => s.repository?.repository as Repository;
-  const configure = (s: RepoScope): RepoScope => {
-    Object.assign(repository(s), {
-      storage: 'default',
-      objectFormatName: 'sha1',
-      allowMergeCommits: true,
-      allowRebase: true,
-      allowRebaseExplicit: true,
-      allowSquashMerge: true,
-      allowFastForwardOnlyMerge: true,
-      allowManualMerge: false,
-      ...settings,
-    });
-    return s;
-  };
-  fake.setBranch(id, 'main', SHA(id * 10));
-  fake.setBranch(id, 'feature', SHA(id * 10 + 1));
-  fake.repositories.set(id, repository(configure(scope({ userId: 1, repoId: id }))));
-  return { id, scopeOf: (userId, mode = 'write') => configure(scope({ userId, mode, repoId: id, isAdmin: false })) };
-}
+const newRepo = (settings: Partial<Repository> = {}): Repo =>
+  configuredRepo(fake, {
+    objectFormatName: 'sha1',
+    allowMergeCommits: true,
+    allowRebase: true,
+    allowRebaseExplicit: true,
+    allowSquashMerge: true,
+    allowFastForwardOnlyMerge: true,
+    allowManualMerge: false,
+    ...settings,
+  });
 
-async function openPull(repo: Repo, title = 'Add feature', headBranch = 'feature'): Promise<PullRequest> {
-  const { pull } = await pulls.createPull(CreatePullRequest.fromPartial({ scope: repo.scopeOf(BOB, 'read'), headBranch, baseBranch: 'main', title, body: 'Body' }));
-  if (pull === undefined) throw new Error('no pull request');
-  return pull;
-}
+const openPull = (repo: Repo, title = 'Add feature', headBranch = 'feature'): Promise<PullRequest> =>
+  createPull(fixture, CreatePullRequest.fromPartial({ scope: repo.scopeOf(BOB, 'read'), headBranch, baseBranch: 'main', title, body: 'Body' }));
 
 function mergeRequest(repo: Repo, index: number, partial: Partial<MergePullRequest> = {}, userId = ALICE, mode: Mode = 'write'): MergePullRequest {
   return MergePullRequest.fromPartial({ scope: repo.scopeOf(userId, mode), index, style: 'merge', mergerName: 'Alice', mergerEmail: 'alice@example.com', ...partial });
 }
 
-async function refusal(call: Promise<unknown>): Promise<CairnError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof CairnError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
-
 async function expectRefused(call: Promise<unknown>, message: string): Promise<void> {
-  const error = await refusal(call);
+  const error = await failure(call);
   expect({ code: error.code, message: error.message, reason: error.reason }).toEqual({ code: Code.FAILED_PRECONDITION, message, reason: 'merge_refused' });
-}
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 100; i += 1) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('timed out');
 }
 
 async function pullRow(repoId: number, index: number): Promise<Record<string, unknown>> {
@@ -174,13 +116,13 @@ describe('merging', () => {
     const repo = newRepo();
     const pull = await openPull(repo);
     const index = pull.issue?.index ?? 0;
-    const headMoved = await refusal(pulls.mergePull(mergeRequest(repo, index, { headCommitId: SHA(1) })));
+    const headMoved = await failure(pulls.mergePull(mergeRequest(repo, index, { headCommitId: SHA(1) })));
     expect({ code: headMoved.code, message: headMoved.message }).toEqual({ code: Code.ABORTED, message: 'head out of date' });
     fake.mergeError = CairnError.precondition('base branch moved', { reason: 'base_out_of_date' });
-    const baseMoved = await refusal(pulls.mergePull(mergeRequest(repo, index)));
+    const baseMoved = await failure(pulls.mergePull(mergeRequest(repo, index)));
     expect({ code: baseMoved.code, message: baseMoved.message }).toEqual({ code: Code.ABORTED, message: 'merge push out of date' });
     fake.mergeError = new CairnError(Code.ABORTED, 'merge conflict in a.txt', { reason: 'merge_conflict' });
-    const conflict = await refusal(pulls.mergePull(mergeRequest(repo, index)));
+    const conflict = await failure(pulls.mergePull(mergeRequest(repo, index)));
     expect({ code: conflict.code, reason: conflict.reason }).toEqual({ code: Code.ABORTED, reason: 'merge_conflict' });
     fake.mergeError = CairnError.precondition('wont sign: nokey');
     fake.protections.set('main', BranchProtection.fromPartial({ ruleName: 'main', requireSignedCommits: true }));
@@ -197,7 +139,7 @@ describe('merging', () => {
       pulls.mergePull(mergeRequest(repo, index, { style: 'fast-forward-only' })),
       'fast-forward-only is not allowed an allowed merge style for this repository',
     );
-    const unknown = await refusal(pulls.mergePull(mergeRequest(repo, index, { style: 'octopus' })));
+    const unknown = await failure(pulls.mergePull(mergeRequest(repo, index, { style: 'octopus' })));
     expect(unknown.code).toBe(Code.INVALID_ARGUMENT);
     expect(fake.merges).toHaveLength(0);
   });
@@ -205,16 +147,16 @@ describe('merging', () => {
   it('refuses users who may not merge, work in progress and pull requests that are not mergeable', async () => {
     const repo = newRepo();
     const index = (await openPull(repo, 'WIP: not yet')).issue?.index ?? 0;
-    fake.userCanMerge = false;
+    fake.otherRights = NO_RIGHTS;
     await expectRefused(pulls.mergePull(mergeRequest(repo, index, {}, BOB, 'read')), Refusal.notAllowed);
-    fake.userCanMerge = true;
+    fake.otherRights = ALL_RIGHTS;
     await expectRefused(pulls.mergePull(mergeRequest(repo, index)), Refusal.workInProgress);
-    const anonymous = await refusal(pulls.mergePull(mergeRequest(repo, index, {}, 0)));
+    const anonymous = await failure(pulls.mergePull(mergeRequest(repo, index, {}, 0)));
     expect(anonymous.code).toBe(Code.UNAUTHENTICATED);
-    const missing = await refusal(pulls.mergePull(mergeRequest(repo, 999)));
+    const missing = await failure(pulls.mergePull(mergeRequest(repo, 999)));
     expect(missing.code).toBe(Code.NOT_FOUND);
 
-    fake.checkStatus = 'conflict';
+    fake.mergeStatus = 'conflict';
     fake.conflictedFiles = ['a.txt'];
     fake.setBranch(repo.id, 'conflicting', SHA(31));
     const conflicted = await openPull(repo, 'Conflicting', 'conflicting');
@@ -227,7 +169,7 @@ describe('merging', () => {
     const repo = newRepo();
     const index = (await openPull(repo)).issue?.index ?? 0;
     await h.sql.query('UPDATE issues SET is_closed = true WHERE repo_id = $1 AND index = $2', [repo.id, index]);
-    expect((await refusal(pulls.mergePull(mergeRequest(repo, index)))).code).toBe(Code.NOT_FOUND);
+    expect((await failure(pulls.mergePull(mergeRequest(repo, index)))).code).toBe(Code.NOT_FOUND);
   });
 });
 
@@ -282,7 +224,8 @@ describe('branch protection', () => {
     fake.changedFiles = ['src/a.ts', 'package-lock.json'];
     fake.protections.set('main', BranchProtection.fromPartial({ ruleName: 'main', protectedFilePatterns: '*.json' }));
     await expectRefused(pulls.mergePull(mergeRequest(repo, index)), Refusal.protectedFiles);
-    // The fake's merge base is never the base's tip: the head is behind.
+    // The head is behind its base: CheckMerge answers a merge base other than the base's tip.
+    fake.behind = true;
     fake.protections.set('main', BranchProtection.fromPartial({ ruleName: 'main', blockOnOutdatedBranch: true }));
     await expectRefused(pulls.mergePull(mergeRequest(repo, index)), Refusal.outdated);
   });
@@ -300,7 +243,7 @@ describe('manual merges', () => {
     const repo = newRepo({ allowManualMerge: true });
     const index = (await openPull(repo, 'WIP: manual')).issue?.index ?? 0;
     for (const commit of ['abc123', SHA(6)]) {
-      const error = await refusal(pulls.mergePull(mergeRequest(repo, index, { style: 'manually-merged', mergeCommitId: commit })));
+      const error = await failure(pulls.mergePull(mergeRequest(repo, index, { style: 'manually-merged', mergeCommitId: commit })));
       expect({ code: error.code, message: error.message }).toEqual({ code: Code.ABORTED, message: 'Wrong commit ID' });
     }
     fake.baseCommits.add(SHA(6));
@@ -339,7 +282,7 @@ describe('merger signature', () => {
   it("falls back to the account's name and no-reply address when the gateway sends none", async () => {
     const repo = newRepo();
     const index = (await openPull(repo)).issue?.index ?? 0;
-    fake.users.set(ALICE, User.fromPartial({ id: ALICE, login: 'Alice', fullName: '', keepEmailPrivate: true, email: 'a@x' }));
+    fixture.accounts.users.set(ALICE, User.fromPartial({ id: ALICE, login: 'Alice', fullName: '', keepEmailPrivate: true, email: 'a@x' }));
     await pulls.mergePull(mergeRequest(repo, index, { mergerName: '', mergerEmail: '' }));
     expect(fake.merges[0]).toMatchObject({ author: { name: 'Alice', email: 'alice@noreply.localhost' }, push: { pusherName: 'Alice' } });
   });
@@ -350,7 +293,7 @@ describe('fast-forward-only', () => {
     const repo = newRepo();
     const index = (await openPull(repo)).issue?.index ?? 0;
     fake.mergeError = CairnError.precondition('the base branch is not an ancestor of the head', { reason: 'not_fast_forward' });
-    const error = await refusal(pulls.mergePull(mergeRequest(repo, index, { style: 'fast-forward-only' })));
+    const error = await failure(pulls.mergePull(mergeRequest(repo, index, { style: 'fast-forward-only' })));
     expect({ code: error.code, message: error.message, reason: error.reason }).toEqual({
       code: Code.ABORTED,
       message: 'Not possible to fast-forward, aborting.',
@@ -366,8 +309,8 @@ describe('squash author', () => {
   it("is the poster, as one of the pull request's commits names them, with Gitea's co-author trailers", async () => {
     const repo = newRepo();
     const index = (await openPull(repo, 'Squash me')).issue?.index ?? 0;
-    fake.users.set(BOB, User.fromPartial({ id: BOB, login: 'bob', fullName: 'Bob Builder', email: 'bob@example.com' }));
-    fake.users.set(CAROL, User.fromPartial({ id: CAROL, login: 'carol', email: 'carol@example.com' }));
+    fixture.accounts.users.set(BOB, User.fromPartial({ id: BOB, login: 'bob', fullName: 'Bob Builder', email: 'bob@example.com' }));
+    fixture.accounts.users.set(CAROL, User.fromPartial({ id: CAROL, login: 'carol', email: 'carol@example.com' }));
     fake.pullCommits = [
       Commit.fromPartial({ sha: SHA(61), author: { name: 'Carol', email: 'carol@example.com' } }),
       Commit.fromPartial({ sha: SHA(62), author: { name: 'Bobby', email: 'BOB@example.com' } }),
@@ -385,7 +328,7 @@ describe('squash author', () => {
   it("falls back to the poster's git identity, and adds no trailers when the poster merges", async () => {
     const repo = newRepo();
     const first = (await openPull(repo)).issue?.index ?? 0;
-    fake.users.set(BOB, User.fromPartial({ id: BOB, login: 'Bob', fullName: '', email: 'bob@example.com', keepEmailPrivate: true }));
+    fixture.accounts.users.set(BOB, User.fromPartial({ id: BOB, login: 'Bob', fullName: '', email: 'bob@example.com', keepEmailPrivate: true }));
     fake.pullCommits = [Commit.fromPartial({ sha: SHA(64), author: { name: 'Someone', email: 'someone@example.com' } })];
     await pulls.mergePull(mergeRequest(repo, first, { style: 'squash' }));
     expect(fake.merges[0]).toMatchObject({ author: { name: 'Bob', email: 'bob@noreply.localhost' }, committer: { name: 'Alice' } });
@@ -421,10 +364,10 @@ describe('checks on pushes', () => {
     const index = pull.issue?.index ?? 0;
     const seq = await h.lastSeq();
     fake.setBranch(repo.id, 'feature', SHA(4242));
-    fake.checkStatus = 'conflict';
+    fake.mergeStatus = 'conflict';
     fake.conflictedFiles = ['x.txt'];
     await publishPush(repo.id, 'refs/heads/feature', SHA(4242));
-    const row = await eventually(
+    const row = await readUntil(
       () => pullRow(repo.id, index),
       (value) => value.status === 'conflict',
     );
@@ -444,7 +387,7 @@ describe('checks on pushes', () => {
     fake.protections.set('main', BranchProtection.fromPartial({ ruleName: 'main', dismissStaleApprovals: true }));
     fake.setBranch(repo.id, 'feature', SHA(4343));
     await publishPush(repo.id, 'refs/heads/feature', SHA(4343));
-    await eventually(
+    await readUntil(
       async () => (await h.sql.query('SELECT dismissed FROM reviews WHERE repo_id = $1', [repo.id])).rows[0] as { dismissed: boolean },
       (review) => review.dismissed,
     );
@@ -455,10 +398,10 @@ describe('checks on pushes', () => {
     const repo = newRepo();
     const index = (await openPull(repo)).issue?.index ?? 0;
     fake.setBranch(repo.id, 'dev', SHA(95));
-    fake.checkStatus = 'empty';
+    fake.mergeStatus = 'empty';
     const { pull } = await pulls.editPull(EditPullRequest.fromPartial({ scope: repo.scopeOf(ALICE), index, fields: ['base'], baseBranch: 'dev' }));
     expect(pull?.status).toBe('checking');
-    const row = await eventually(
+    const row = await readUntil(
       () => pullRow(repo.id, index),
       (value) => value.status === 'empty',
     );
@@ -467,17 +410,17 @@ describe('checks on pushes', () => {
 
   it('records "error" when git-storage cannot answer the check', async () => {
     const repo = newRepo();
-    fake.checkStatus = 'bogus';
+    fake.mergeStatus = 'bogus';
     expect((await openPull(repo)).status).toBe('error');
   });
 
   it('re-checks pull requests into a pushed base and ignores tags', async () => {
     const repo = newRepo();
     const index = (await openPull(repo)).issue?.index ?? 0;
-    fake.checkStatus = 'empty';
+    fake.mergeStatus = 'empty';
     await publishPush(repo.id, 'refs/tags/v1', SHA(1));
     await publishPush(repo.id, 'refs/heads/main', SHA(2));
-    const row = await eventually(
+    const row = await readUntil(
       () => pullRow(repo.id, index),
       (value) => value.status === 'empty',
     );
@@ -489,16 +432,16 @@ describe('checks on pushes', () => {
     const index = (await openPull(repo)).issue?.index ?? 0;
     const plain = newRepo();
     const plainIndex = (await openPull(plain)).issue?.index ?? 0;
-    fake.checkStatus = 'ancestor';
+    fake.mergeStatus = 'ancestor';
     // Without a merge commit: the head itself, by the repository's owner (its author is nobody known).
     await publishPush(repo.id, 'refs/heads/main', SHA(3), BOB);
     await publishPush(plain.id, 'refs/heads/main', SHA(3));
-    const row = await eventually(
+    const row = await readUntil(
       () => pullRow(repo.id, index),
       (value) => value.has_merged === true,
     );
     expect(row).toMatchObject({ status: 'manually_merged', merge_style: 'manually-merged', merger_id: '100', is_closed: true, merged_commit_id: SHA(repo.id * 10 + 1) });
-    const plainRow = await eventually(
+    const plainRow = await readUntil(
       () => pullRow(plain.id, plainIndex),
       (value) => value.status === 'ancestor',
     );
@@ -508,14 +451,14 @@ describe('checks on pushes', () => {
   it("records a detected manual merge's merge commit, its author as the merger and its author time", async () => {
     const repo = newRepo({ autodetectManualMerge: true });
     const index = (await openPull(repo)).issue?.index ?? 0;
-    fake.users.set(BOB, User.fromPartial({ id: BOB, login: 'bob', email: 'bob@example.com' }));
+    fixture.accounts.users.set(BOB, User.fromPartial({ id: BOB, login: 'bob', email: 'bob@example.com' }));
     const mergedAt = new Date('2024-03-04T05:06:07Z');
     fake.mergeCommit = Commit.fromPartial({ sha: SHA(888), author: { name: 'Bob', email: 'BOB@example.com', when: mergedAt, timezone: '+0100' } });
-    fake.checkStatus = 'ancestor';
+    fake.mergeStatus = 'ancestor';
     const seq = await h.lastSeq();
     try {
       await publishPush(repo.id, 'refs/heads/main', SHA(888), ALICE);
-      const row = await eventually(
+      const row = await readUntil(
         () => pullRow(repo.id, index),
         (value) => value.has_merged === true,
       );

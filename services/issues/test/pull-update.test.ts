@@ -4,167 +4,46 @@
  * asked (Gitea's message, the updater as committer, the head repository), Gitea's refusals (merged, closed, up to
  * date, conflicts); also the list's base_branch filter and content_version on EditPull.
  */
-import { silentLogger } from '@cairn/log';
-import { User, UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import { Commit, MergeServiceService, RefServiceService, type UpdateBranchRequest } from '@cairn/proto/cairn/git/v1/git_service';
-import type { RepoScope } from '@cairn/proto/cairn/issues/v1/issues_service';
-import { CreatePullRequest, EditPullRequest, PullServiceService, type PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
-import { BranchProtectionMatch, BranchProtectionServiceService, type Repository, RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { encodeEnvKey } from '@cairn/config';
-import { type AsyncServiceOf, CairnError, Code, createRpcClient, createRpcServer, type RpcClient, type RpcServer } from '@cairn/rpc';
-import type * as grpc from '@grpc/grpc-js';
-import { type Mode, scope, type ServiceHarness, startService } from './harness';
-import { failure } from './pull-fixture';
+import { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { CreatePullRequest, EditPullRequest, type PullServiceService, type PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
+import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { CairnError, Code, type RpcClient } from '@cairn/rpc';
+import { type BranchRights, type FakeGitRepos, NO_RIGHTS } from './fake-git-repos';
+import type { Mode, ServiceHarness } from './harness';
+import { configuredRepo, createPull, failure, type FakeRepo as Repo, type PullFixture, SHA, startPullFixture } from './pull-fixture';
 
 const POSTER = 21;
 const WRITER = 22; // writes the base repository
 const STRANGER = 23;
-const sha = (n: number, c = 'a') => String(n).padStart(40, c);
 
-interface Rights {
-  push: boolean;
-  forcePush: boolean;
-  merge: boolean;
-}
-
-/** What the fake servers answer, and what UpdateBranch was asked. */
-const fake = {
-  branches: new Map<string, string>(),
-  repositories: new Map<number, Repository>(),
-  /** `${userId}:${repoId}:${branch}` → rights; none otherwise. */
-  rights: new Map<string, Rights>(),
-  updates: [] as UpdateBranchRequest[],
-  updateError: undefined as CairnError | undefined,
-};
-const branchKey = (repoId: number, name: string) => `${repoId}:${name}`;
-const heads = new Map<string, string>();
-let updatesMade = 0;
-
-function unimplemented<D extends grpc.ServiceDefinition>(definition: D): AsyncServiceOf<D> {
-  return Object.fromEntries(
-    Object.keys(definition).map((key) => [key, async () => Promise.reject(new CairnError(Code.UNIMPLEMENTED, `${key} is not part of this test`))]),
-  ) as unknown as AsyncServiceOf<D>;
-}
-
-function tip(repoId: number, name: string): string {
-  const commit = fake.branches.get(branchKey(repoId, name));
-  if (commit === undefined) throw CairnError.notFound(`branch does not exist [name: ${name}]`);
-  return commit;
-}
-
-let server: RpcServer;
+let fixture: PullFixture;
 let h: ServiceHarness;
+let fake: FakeGitRepos;
 let pulls: RpcClient<typeof PullServiceService>;
-let nextRepoId = 900;
 
 beforeAll(async () => {
-  server = createRpcServer({ service: 'fake-update-services', logger: silentLogger() });
-  server.addService(RefServiceService, {
-    ...unimplemented(RefServiceService),
-    async getBranch(request) {
-      return { branch: { name: request.name, commit: Commit.fromPartial({ sha: tip(request.repository?.repoId ?? 0, request.name) }) } };
-    },
-  });
-  server.addService(MergeServiceService, {
-    ...unimplemented(MergeServiceService),
-    async syncPullHead(request) {
-      const commit = tip(request.head?.repoId ?? 0, request.headBranch);
-      heads.set(`${request.base?.repoId ?? 0}:${request.index}`, commit);
-      return { headCommitId: commit };
-    },
-    async checkMerge(request) {
-      const repoId = request.repository?.repoId ?? 0;
-      const base = tip(repoId, request.baseBranch);
-      const index = /^refs\/pull\/(\d+)\/head$/.exec(request.head)?.[1] ?? '0';
-      return { status: 'mergeable', mergeBase: base, baseCommitId: base, headCommitId: heads.get(`${repoId}:${index}`) ?? '', conflictedFiles: [] };
-    },
-    async updateBranch(request) {
-      fake.updates.push(request);
-      if (fake.updateError !== undefined) throw fake.updateError;
-      const repoId = request.headRepository?.repoId ?? 0;
-      const old = tip(repoId, request.headBranch);
-      updatesMade += 1;
-      const moved = sha(updatesMade, 'u');
-      fake.branches.set(branchKey(repoId, request.headBranch), moved);
-      return { oldHeadCommitId: old, newHeadCommitId: moved, baseCommitId: tip(request.baseRepository?.repoId ?? 0, request.baseBranch) };
-    },
-  });
-  server.addService(RepoServiceService, {
-    ...unimplemented(RepoServiceService),
-    async getRepository(request) {
-      const repository = fake.repositories.get(request.id);
-      if (repository === undefined) throw CairnError.notFound('repository does not exist');
-      return { repository: { repository, permission: { accessMode: 'admin', units: {} } } };
-    },
-  });
-  server.addService(BranchProtectionServiceService, {
-    ...unimplemented(BranchProtectionServiceService),
-    async matchBranchProtection(request) {
-      return {
-        matches: request.branches.map((branch) => {
-          const rights = fake.rights.get(`${request.viewer?.userId ?? 0}:${request.repoId}:${branch}`) ?? { push: false, forcePush: false, merge: false };
-          return BranchProtectionMatch.fromPartial({ branch, userCanPush: rights.push, userCanForcePush: rights.forcePush, userCanMerge: rights.merge });
-        }),
-      };
-    },
-  });
-  server.addService(UserServiceService, {
-    ...unimplemented(UserServiceService),
-    async batchGetUsers(request) {
-      return { users: request.ids.map((id) => User.fromPartial({ id, login: `user${id}` })) };
-    },
-  });
-  const port = await server.start('127.0.0.1:0');
-  server.setServing(true);
-  const addr = `127.0.0.1:${port}`;
-  h = await startService({
-    [encodeEnvKey('services.git-storage', 'ADDR')]: addr,
-    [encodeEnvKey('services.repos', 'ADDR')]: addr,
-    [encodeEnvKey('services.accounts', 'ADDR')]: addr,
-  });
-  pulls = createRpcClient(PullServiceService, { target: `127.0.0.1:${h.service.port}`, service: 'issues', logger: silentLogger() });
+  fixture = await startPullFixture();
+  ({ harness: h, git: fake, pulls } = fixture);
+  for (const id of [POSTER, WRITER, STRANGER]) fixture.accounts.users.set(id, User.fromPartial({ id, login: `user${id}` }));
 });
 
-afterAll(async () => {
-  pulls.close();
-  await h.stop();
-  await server.stop();
-});
+afterAll(() => fixture.stop());
 
 beforeEach(() => {
-  fake.rights.clear();
-  fake.updates.length = 0;
-  fake.updateError = undefined;
+  fake.reset();
+  // Nobody may push, force-push or merge but as `grant` says.
+  fake.otherRights = NO_RIGHTS;
 });
 
-interface Repo {
-  id: number;
-  scopeOf(userId: number, mode?: Mode): RepoScope;
-}
-
 /** A repository with branches main and feature; `allowRebaseUpdate` as asked (Gitea's default: on). */
-function newRepo(settings: Partial<Repository> = {}): Repo {
-  const id = nextRepoId++;
-  const configure = (s: RepoScope): RepoScope => {
-    Object.assign(s.repository?.repository ?? {}, { storage: 'default', allowRebaseUpdate: true, ...settings });
-    return s;
-  };
-  fake.branches.set(branchKey(id, 'main'), sha(id * 10));
-  fake.branches.set(branchKey(id, 'feature'), sha(id * 10 + 1));
-  fake.repositories.set(id, configure(scope({ userId: 1, repoId: id })).repository?.repository as Repository);
-  return { id, scopeOf: (userId, mode = 'write') => configure(scope({ userId, mode, repoId: id })) };
+const newRepo = (settings: Partial<Repository> = {}): Repo => configuredRepo(fake, { allowRebaseUpdate: true, ...settings });
+
+function grant(userId: number, repoId: number, branch: string, rights: Partial<BranchRights>): void {
+  fake.rights.set(`${userId}:${repoId}:${branch}`, { ...NO_RIGHTS, ...rights });
 }
 
-function grant(userId: number, repoId: number, branch: string, rights: Partial<Rights>): void {
-  fake.rights.set(`${userId}:${repoId}:${branch}`, { push: false, forcePush: false, merge: false, ...rights });
-}
-
-async function openPull(repo: Repo, fields: Partial<CreatePullRequest> = {}): Promise<PullRequest> {
-  const request = CreatePullRequest.fromPartial({ scope: repo.scopeOf(POSTER, 'read'), headBranch: 'feature', baseBranch: 'main', title: 'Add feature', ...fields });
-  const { pull } = await pulls.createPull(request);
-  if (pull?.issue === undefined) throw new Error('CreatePull answered without a pull request');
-  return pull;
-}
+const openPull = (repo: Repo, fields: Partial<CreatePullRequest> = {}): Promise<PullRequest> =>
+  createPull(fixture, CreatePullRequest.fromPartial({ scope: repo.scopeOf(POSTER, 'read'), headBranch: 'feature', baseBranch: 'main', title: 'Add feature', ...fields }));
 
 const update = (repo: Repo, userId: number, index: number, style = '', mode: Mode = 'write') =>
   pulls.updatePull({ scope: repo.scopeOf(userId, mode), index, style, updaterName: `User ${userId}`, updaterEmail: `u${userId}@example.com`, updaterLogin: `user${userId}` });
@@ -191,7 +70,7 @@ describe('UpdatePull', () => {
       committer: { name: `User ${WRITER}`, email: `u${WRITER}@example.com`, timezone: '+0000' },
       push: { pusherId: WRITER, pusherName: `user${WRITER}` },
     });
-    expect(updated?.headCommitId).toBe(tip(repo.id, 'feature'));
+    expect(updated?.headCommitId).toBe(fake.tip(repo.id, 'feature'));
     expect(updated?.headCommitId).not.toBe(pull.headCommitId);
   });
 
@@ -215,8 +94,8 @@ describe('UpdatePull', () => {
   test('a stranger may not; a maintainer who may merge inherits the poster\'s rights on a fork when maintainer edits are allowed', async () => {
     const base = newRepo();
     const fork = newRepo();
-    Object.assign(fake.repositories.get(fork.id) ?? {}, { fork: true, parentId: base.id });
-    const head = { ...fork.scopeOf(POSTER, 'write').repository, repository: { ...fake.repositories.get(fork.id), fork: true, parentId: base.id } as Repository };
+    Object.assign(fake.repositoriesById.get(fork.id) ?? {}, { fork: true, parentId: base.id });
+    const head = { ...fork.scopeOf(POSTER, 'write').repository, repository: { ...fake.repositoriesById.get(fork.id), fork: true, parentId: base.id } as Repository };
     const pull = await openPull(base, { head: { repository: head.repository, permission: head.permission } });
     const index = pull.issue?.index ?? 0;
     expect(pull.headRepoId).toBe(fork.id);
@@ -264,7 +143,7 @@ describe('UpdatePull', () => {
 describe('ListPulls base_branch and EditPull content_version', () => {
   test('the list keeps the pull requests into the base branch asked for', async () => {
     const repo = newRepo();
-    fake.branches.set(branchKey(repo.id, 'dev'), sha(repo.id * 10 + 2));
+    fake.setBranch(repo.id, 'dev', SHA(repo.id * 10 + 2));
     const intoMain = await openPull(repo);
     const intoDev = await openPull(repo, { baseBranch: 'dev' });
     const list = (baseBranch: string) =>

@@ -1,14 +1,15 @@
 /**
  * PullService on a real database, with git-storage and repos faked: creating (numbering shared with issues, the
- * first check, writer-only fields, forks, branch and target validation, reviewers, bad input changing nothing),
- * reading, listing, editing (issue fields, base branch, allow_maintainer_edit, state, merged pull requests),
- * CheckPull, and the events of each change.
+ * first check, writer-only fields, forks, branch and target validation, reviewers and teams, bad input changing
+ * nothing), reading, listing, editing (issue fields, base branch, allow_maintainer_edit, state, merged pull
+ * requests), CheckPull, and the events of each change.
  */
 import { IssueEvent, PullRequestEvent } from '@cairn/proto/cairn/issues/v1/events';
-import type { EditPullRequest, PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
+import { Team } from '@cairn/proto/cairn/accounts/v1/orgs_service';
+import type { CreatePullRequest, EditPullRequest, PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import { Code } from '@cairn/rpc';
 import { decoded } from './harness';
-import { type PullFixture, as, createPull, failure, freshRepo, pullRequest, repoAs, startPullFixture } from './pull-fixture';
+import { type PullFixture, as, createPull, failure, freshRepo, orgAs, pullRequest, repoAs, startPullFixture } from './pull-fixture';
 
 let fixture: PullFixture;
 
@@ -204,6 +205,48 @@ describe('creating', () => {
     const many = Array.from({ length: 101 }, (_, i) => 1000 + i);
     expect((await failure(fixture.pulls.createPull(pullRequest(other, POSTER, 'read', { reviewerIds: many })))).code).toBe(Code.INVALID_ARGUMENT);
     expect(await pullCount(other)).toBe(0);
+  });
+
+  test("teams of an organization's repository are asked at creation, in its transaction; a user's repository ignores them", async () => {
+    const TEAM = 41;
+    const OTHER_TEAM = 42;
+    fixture.accounts.teams.push(
+      Team.fromPartial({ id: TEAM, orgId: 100, name: 'Reviewers', permission: 'none', unitsMap: { 'repo.code': 'write' } }),
+      Team.fromPartial({ id: OTHER_TEAM, orgId: 100, name: 'Readers', permission: 'none', unitsMap: { 'repo.code': 'read' } }),
+    );
+    const repoId = freshRepo(fixture.git);
+    fixture.git.repositories.set(`${WRITER}:${repoId}`, repoAs(repoId, WRITER, 'write'));
+    const org = (fields: Partial<CreatePullRequest>, more: { private?: boolean } = {}): CreatePullRequest =>
+      pullRequest(repoId, POSTER, 'read', { scope: orgAs(repoId, POSTER, 'read', more), ...fields });
+
+    // Refused before anything is stored: an unknown team, a private repository's team without access to it.
+    expect(await failure(fixture.pulls.createPull(org({ reviewerIds: [WRITER], teamNames: ['reviewers', 'nobody'] })))).toMatchObject({
+      code: Code.NOT_FOUND,
+      message: "Team 'nobody' not exist",
+    });
+    fixture.git.repoTeams.set(repoId, [OTHER_TEAM]);
+    expect((await failure(fixture.pulls.createPull(org({ teamNames: ['reviewers'] }, { private: true })))).message).toMatch(/^Reviewing team can't read repo/);
+    expect(await pullCount(repoId)).toBe(0);
+
+    const seq = await fixture.harness.lastSeq();
+    const pull = await createPull(fixture, org({ reviewerIds: [WRITER], teamNames: ['REVIEWERS', 'reviewers'] }));
+    expect(pull).toMatchObject({ requestedReviewerIds: [WRITER], requestedReviewerTeamIds: [TEAM] });
+    const requested = (await pullEvents(seq)).filter((entry) => entry.subject === 'cairn.pull_request.review_requested');
+    expect(requested.map((entry) => [entry.event.reviewerIds, entry.event.reviewerTeamIds])).toEqual([[[WRITER], [TEAM]]]);
+    const { rows } = await fixture.harness.sql.query<{ reviewer_team_id: string; type: number }>(
+      'SELECT reviewer_team_id, type FROM reviews WHERE issue_id = $1 AND reviewer_team_id > 0',
+      [pull.issue?.id],
+    );
+    expect(rows.map((row) => [Number(row.reviewer_team_id), row.type])).toEqual([[TEAM, 4]]);
+    // A private repository's team with access may be asked.
+    fixture.git.setBranch(repoId, 'second', 'c'.repeat(40));
+    const second = await createPull(fixture, org({ headBranch: 'second', teamNames: ['readers'] }, { private: true }));
+    expect(second.requestedReviewerTeamIds).toEqual([OTHER_TEAM]);
+
+    // On a user's repository the names are not even looked up.
+    const mine = freshRepo(fixture.git);
+    const ignored = await createPull(fixture, pullRequest(mine, POSTER, 'read', { teamNames: ['nobody'] }));
+    expect(ignored.requestedReviewerTeamIds).toEqual([]);
   });
 });
 

@@ -5,13 +5,13 @@
  * filter), official reviewers under an approvals allow list, line comments' diff excerpts, resolving conversations,
  * and the events of each change.
  */
-import { PullReviewEvent } from '@cairn/proto/cairn/issues/v1/events';
+import { PullRequestEvent, PullReviewEvent } from '@cairn/proto/cairn/issues/v1/events';
 import { Team } from '@cairn/proto/cairn/accounts/v1/orgs_service';
-import { IssueFilter, type RepoScope, SearchIssuesRequest } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { IssueFilter, SearchIssuesRequest } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { CreateReviewRequest, Review } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import { Code } from '@cairn/rpc';
 import { decoded } from './harness';
-import { type PullFixture, as, createPull, failure, freshRepo, pullRequest, repoAs, startPullFixture } from './pull-fixture';
+import { type PullFixture, as, createPull, failure, freshRepo, orgAs, pullRequest, repoAs, startPullFixture } from './pull-fixture';
 
 let fixture: PullFixture;
 
@@ -282,13 +282,6 @@ describe('review requests', () => {
   });
 });
 
-/** The scope of a repository of organization `owner100` (the harness's default owner). */
-function orgAs(repoId: number, userId: number, mode: 'read' | 'write' | 'admin', more: { private?: boolean } = {}): RepoScope {
-  const scoped = as(repoId, userId, mode, more);
-  if (scoped.repository?.repository !== undefined) scoped.repository.repository.ownerType = 1;
-  return scoped;
-}
-
 describe('official reviewers', () => {
   test("with an approvals allow list on the base branch's rule, only those on it are official (code writers not excepted)", async () => {
     const { repoId } = await pullRepo();
@@ -346,6 +339,22 @@ describe('line comments', () => {
     expect(comments.map((comment) => comment.diffHunk)).toEqual(['@@ -2,1 +4,4 @@\n+four\n+five\n+six\n seven', '@@ -1 +1 @@\n-x', '']);
     expect(fixture.git.diffRequests.filter((request) => request.repoId === repoId)).toEqual([{ repoId, base: expect.any(String), head }]);
   });
+
+  test('keep `[ui] CODE_COMMENT_LINES` lines up to the commented one', async () => {
+    const short = await startPullFixture({ CAIRN__ui__CODE_COMMENT_LINES: '2' });
+    try {
+      const repoId = freshRepo(short.git);
+      await createPull(short, pullRequest(repoId, POSTER, 'read'));
+      short.git.diffs.set(repoId, ['diff --git a/f.txt b/f.txt', '--- a/f.txt', '+++ b/f.txt', '@@ -1,2 +1,5 @@', ' one', '+two', '+three', '+four', ' five', ''].join('\n'));
+      const { review: made } = await short.reviews.createReview(
+        reviewRequest(repoId, READER, 'read', { comments: [{ path: 'f.txt', body: 'here', oldPosition: 0, newPosition: 5 }] }),
+      );
+      const { comments } = await short.reviews.listReviewComments({ scope: as(repoId, READER, 'read'), index: 1, id: made?.id ?? 0 });
+      expect(comments.map((comment) => comment.diffHunk)).toEqual(['@@ -2,1 +4,2 @@\n+four\n five']);
+    } finally {
+      await short.stop();
+    }
+  });
 });
 
 describe('resolving conversations', () => {
@@ -374,6 +383,16 @@ describe('resolving conversations', () => {
   });
 });
 
+/** The review request events since `seq`: subject, users, teams. */
+async function requestEvents(seq: number): Promise<Array<[string, number[], number[]]>> {
+  return (await fixture.harness.outbox(seq))
+    .filter((row) => row.subject.startsWith('cairn.pull_request.review_request'))
+    .map((row) => {
+      const event = decoded(PullRequestEvent, row);
+      return [row.subject, event.reviewerIds, event.reviewerTeamIds];
+    });
+}
+
 describe('team review requests', () => {
   const ORG = 100;
   const TEAM = 31;
@@ -401,8 +420,11 @@ describe('team review requests', () => {
     const { reviews } = await ask(WRITER, 'write', ['reviewers']);
     // Official in the answer (the asker writes the code); Gitea then clears the team's official flags.
     expect(reviews).toMatchObject([{ reviewerId: 0, reviewerTeamId: TEAM, state: 'REQUEST_REVIEW', official: true }]);
-    expect(await fixture.harness.outbox(seq)).toEqual([]);
+    // The event names the team (its members are for the consumers to find), no user.
+    expect(await requestEvents(seq)).toEqual([['cairn.pull_request.review_requested', [], [TEAM]]]);
+    const again = await fixture.harness.lastSeq();
     expect((await ask(WRITER, 'write', ['REVIEWERS'])).reviews).toEqual([]);
+    expect(await requestEvents(again)).toEqual([]);
     const listed = await fixture.reviews.listReviews({ scope: as(repoId, 0, 'read'), index: 1, page: undefined });
     expect(listed.reviews).toMatchObject([{ reviewerTeamId: TEAM, official: false }]);
     expect((await fixture.pulls.getPull({ scope: as(repoId, 0, 'read'), index: 1 })).pull?.requestedReviewerTeamIds).toEqual([TEAM]);
@@ -429,7 +451,13 @@ describe('team review requests', () => {
     expect(
       (await failure(fixture.reviews.cancelReviewRequests({ scope: orgAs(repoId, READER, 'read'), index: 1, reviewerIds: [], teamNames: ['readers'] }))).message,
     ).toMatch(/^Doer can't remove reviewer/);
+    const cancelled = await fixture.harness.lastSeq();
     await fixture.reviews.cancelReviewRequests({ scope: orgAs(repoId, WRITER, 'write'), index: 1, reviewerIds: [], teamNames: ['readers'] });
     expect((await fixture.pulls.getPull({ scope: as(repoId, 0, 'read'), index: 1 })).pull?.requestedReviewerTeamIds).toEqual([]);
+    expect(await requestEvents(cancelled)).toEqual([['cairn.pull_request.review_request_removed', [], [OTHER_TEAM]]]);
+    // Withdrawing what is not asked publishes nothing.
+    const none = await fixture.harness.lastSeq();
+    await fixture.reviews.cancelReviewRequests({ scope: orgAs(repoId, WRITER, 'write'), index: 1, reviewerIds: [], teamNames: ['readers'] });
+    expect(await requestEvents(none)).toEqual([]);
   });
 });

@@ -5,71 +5,40 @@
  * `since`/`before` and paging, pending reviews shown to their reviewer only, and that no entry counts as a comment.
  */
 import { encodeEvent, uuidv7 } from '@cairn/bus';
-import { silentLogger } from '@cairn/log';
 import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
 import { Commit } from '@cairn/proto/cairn/git/v1/git_service';
-import type { RepoScope, TimelineEntry } from '@cairn/proto/cairn/issues/v1/issues_service';
-import { CreatePullRequest, EditPullRequest, MergePullRequest, PullServiceService, ReviewServiceService } from '@cairn/proto/cairn/issues/v1/pulls_service';
-import { BranchProtection, type Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { Code, createRpcClient, type RpcClient } from '@cairn/rpc';
-import { startFakeMergeServices, type FakeMergeServices } from './fake-merge-services';
-import { type Mode, scope, type ServiceHarness, startService } from './harness';
+import { CreateIssueRequest, EditIssueRequest, type TimelineEntry } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { CreatePullRequest, EditPullRequest, MergePullRequest, type PullServiceService, type ReviewServiceService } from '@cairn/proto/cairn/issues/v1/pulls_service';
+import { BranchProtection } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { Code, type RpcClient } from '@cairn/rpc';
+import type { FakeGitRepos } from './fake-git-repos';
+import { readUntil, scope, type ServiceHarness } from './harness';
+import { configuredRepo, type FakeRepo as Repo, type PullFixture, SHA, startPullFixture } from './pull-fixture';
 
 const ALICE = 11; // writer
 const BOB = 12; // poster
 const CAROL = 13; // reviewer
-const SHA = (n: number) => n.toString(16).padStart(40, 'a');
 
+let fixture: PullFixture;
 let h: ServiceHarness;
-let fake: FakeMergeServices;
+let fake: FakeGitRepos;
 let pulls: RpcClient<typeof PullServiceService>;
 let reviews: RpcClient<typeof ReviewServiceService>;
-let nextRepoId = 900;
 
 beforeAll(async () => {
-  fake = await startFakeMergeServices();
-  h = await startService(fake.env());
-  const options = { target: `127.0.0.1:${h.service.port}`, service: 'issues', logger: silentLogger() };
-  pulls = createRpcClient(PullServiceService, options);
-  reviews = createRpcClient(ReviewServiceService, options);
+  fixture = await startPullFixture();
+  ({ harness: h, git: fake, pulls, reviews } = fixture);
 });
 
-afterAll(async () => {
-  pulls.close();
-  reviews.close();
-  await h.stop();
-  await fake.stop();
-});
+afterAll(() => fixture.stop());
 
-beforeEach(() => {
-  fake.checkStatus = 'mergeable';
-  fake.protections.clear();
-  fake.userCanMerge = true;
-  fake.statuses = [];
-  fake.combinedState = 'pending';
-  fake.mergeError = undefined;
-  fake.merges.length = 0;
-  fake.deletedBranches.length = 0;
-  fake.baseCommits.clear();
-  fake.pullCommits = [];
-});
+beforeEach(() => fake.reset());
 
-interface Repo {
-  id: number;
-  scopeOf(userId: number, mode?: Mode): RepoScope;
-}
-
+/** A repository with branches main, feature and dev, merge commits allowed. */
 function newRepo(): Repo {
-  const id = nextRepoId++;
-  const configure = (s: RepoScope): RepoScope => {
-    Object.assign(s.repository?.repository as Repository, { storage: 'default', objectFormatName: 'sha1', allowMergeCommits: true });
-    return s;
-  };
-  fake.setBranch(id, 'main', SHA(id * 10));
-  fake.setBranch(id, 'feature', SHA(id * 10 + 1));
-  fake.setBranch(id, 'dev', SHA(id * 10 + 2));
-  fake.repositories.set(id, configure(scope({ userId: 1, repoId: id })).repository?.repository as Repository);
-  return { id, scopeOf: (userId, mode = 'write') => configure(scope({ userId, mode, repoId: id })) };
+  const repo = configuredRepo(fake, { objectFormatName: 'sha1', allowMergeCommits: true });
+  fake.setBranch(repo.id, 'dev', SHA(repo.id * 10 + 2));
+  return repo;
 }
 
 async function timeline(repo: Repo, index: number, viewer = ALICE, more: { since?: Date; before?: Date; page?: { page: number; limit: number } } = {}) {
@@ -88,16 +57,7 @@ async function numComments(repo: Repo, index: number): Promise<number> {
 }
 
 async function createIssue(repo: Repo, fields: { labelIds?: number[]; milestoneId?: number; assigneeIds?: number[] } = {}): Promise<number> {
-  const { issue } = await h.issues.createIssue({
-    scope: repo.scopeOf(ALICE),
-    title: 'first',
-    body: '',
-    ref: '',
-    assigneeIds: fields.assigneeIds ?? [],
-    milestoneId: fields.milestoneId ?? 0,
-    labelIds: fields.labelIds ?? [],
-    closed: false,
-  });
+  const { issue } = await h.issues.createIssue(CreateIssueRequest.fromPartial({ scope: repo.scopeOf(ALICE), title: 'first', ...fields }));
   return issue?.index ?? 0;
 }
 
@@ -118,29 +78,8 @@ async function createMilestone(repo: Repo, title: string): Promise<number> {
   return milestone?.id ?? 0;
 }
 
-const edit = (repo: Repo, index: number, fields: string[], values: Record<string, unknown>) =>
-  h.issues.editIssue({
-    scope: repo.scopeOf(ALICE),
-    index,
-    fields,
-    title: '',
-    body: '',
-    ref: '',
-    state: '',
-    assigneeIds: [],
-    milestoneId: 0,
-    contentVersion: 0,
-    ...values,
-  });
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 100; i += 1) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('timed out');
-}
+const edit = (repo: Repo, index: number, fields: string[], values: Partial<EditIssueRequest>) =>
+  h.issues.editIssue(EditIssueRequest.fromPartial({ scope: repo.scopeOf(ALICE), index, fields, ...values }));
 
 describe('issue changes', () => {
   test('opening and editing write Gitea’s entries in order; none is a comment', async () => {
@@ -278,14 +217,14 @@ describe('pull requests', () => {
     fake.pullCommits = [Commit.fromPartial({ sha: SHA(7002) }), Commit.fromPartial({ sha: SHA(7001) })];
     fake.setBranch(repo.id, 'feature', SHA(7002));
     await publishPush(repo.id, SHA(7002));
-    await eventually(
+    await readUntil(
       () => entries(repo, index),
       (list) => list.some((entry) => entry.type === 29),
     );
     fake.baseCommits.clear();
     fake.setBranch(repo.id, 'feature', SHA(7003));
     await publishPush(repo.id, SHA(7003));
-    await eventually(
+    await readUntil(
       () => entries(repo, index),
       (list) => list.filter((entry) => entry.type === 29).length === 2,
     );

@@ -1,14 +1,11 @@
 /**
  * The diff excerpt a review comment keeps (Gitea's `comment.patch`, shown as the API's `diff_hunk`): when a line
  * comment is made, Gitea diffs the file from the pull request's merge base to its head and keeps the file's headers
- * and the hunk holding the line, cut to the line and the `[ui] CODE_COMMENT_LINES` lines above it
- * (modules/git/diff.go `CutDiffAroundLine`); the API answers the part from the hunk header on (services/convert
+ * and the hunk holding the line, cut to the line and the `[ui] CODE_COMMENT_LINES` lines above it (default 4,
+ * config.ui.codeCommentLines; modules/git/diff.go `CutDiffAroundLine`); the API answers the part from the hunk header on (services/convert
  * `patch2diff`). Cairn streams the pull request's whole diff once per review and keeps the sections of the files
  * commented on (FileDiffCollector), then cuts each comment's excerpt here. No I/O.
  */
-
-/** Gitea's default `[ui] CODE_COMMENT_LINES`. */
-export const CODE_COMMENT_LINES = 4;
 
 /** A file's section of a diff is kept up to this size; a longer one is cut off (a line past it has no excerpt). */
 export const MAX_FILE_DIFF_BYTES = 4 * 1024 * 1024;
@@ -89,7 +86,7 @@ function isHeader(line: string, inHunk: boolean): boolean {
  * holds the line. Kept as Gitea has it, quirks included (the `index` line is not a header; a cut header counts from
  * the end).
  */
-export function cutDiffAroundLine(diff: string, line: number, old: boolean, lines = CODE_COMMENT_LINES): string {
+export function cutDiffAroundLine(diff: string, line: number, old: boolean, lines: number): string {
   if (line === 0 || lines === 0) return '';
   const hunk: string[] = [];
   let currentLine = 0;

@@ -40,8 +40,10 @@ export interface PullEventFacts {
   changed?: readonly string[];
   /** On .merged: the style. */
   mergeStyle?: string;
-  /** On .review_requested / .review_request_removed: whom it is about. */
+  /** On .review_requested / .review_request_removed: the users it is about. */
   reviewerIds?: readonly number[];
+  /** On .review_requested / .review_request_removed: the teams it is about (their members are told, not the team). */
+  reviewerTeamIds?: readonly number[];
 }
 
 export function enqueuePullEvent(tx: DatabaseTransactionConnection, change: PullChange, facts: PullEventFacts): Promise<string> {
@@ -53,6 +55,7 @@ export function enqueuePullEvent(tx: DatabaseTransactionConnection, change: Pull
       changed: [...(facts.changed ?? [])],
       mergeStyle: facts.mergeStyle ?? '',
       reviewerIds: [...(facts.reviewerIds ?? [])],
+      reviewerTeamIds: [...(facts.reviewerTeamIds ?? [])],
     }),
   );
 }

@@ -8,8 +8,10 @@
  * - Creating needs a signed-in reader of pull requests and of the code of both repositories; the issue half is
  *   opened exactly as CreateIssue opens an issue (rpc/issue-changes.ts: milestone, labels, assignees and deadline
  *   for writers only). Head equal to base in one repository is INVALID_ARGUMENT, a missing branch NOT_FOUND, an
- *   open pull request for the same targets ALREADY_EXISTS. A new pull request is "checking" and is checked right
- *   after it is stored (when git-storage cannot answer now it stays "checking" for the next check).
+ *   open pull request for the same targets ALREADY_EXISTS. Reviewers (users) and teams of an organization's
+ *   repository (by name) are checked as RequestReviewers checks them and asked in the creating transaction. A new
+ *   pull request is "checking" and is checked right after it is stored (when git-storage cannot answer now it stays
+ *   "checking" for the next check).
  * - Editing: the issue half as EditIssue (a body sent with a stale content_version is ABORTED); the base branch (must exist; the pull request goes back to "checking");
  *   allow_maintainer_edit by the poster only; a merged pull request keeps its state (FAILED_PRECONDITION). The
  *   consumer of cairn.pull_request.edited (events/git-consumer.ts) re-checks a pull request given a new base.
@@ -42,7 +44,7 @@ import { applyEdit, checkEdit, checkEditRequest, checkOpening, lockedRow, openIs
 import { createPinnedPullService } from './pin-service';
 import { cancelAutoMerge, mergePull } from './auto-merge';
 import { updatePull } from './pull-update';
-import { checkReviewers, requestReviews } from './review-requests';
+import { checkReviewers, checkTeams, requestReviews, requestTeamReviews } from './review-requests';
 
 
 function statesOfList(state: string): boolean[] {
@@ -89,8 +91,11 @@ export function createPullService(context: IssuesContext): AsyncServiceOf<typeof
       }
       await requireBranch(context, access, baseBranch);
       await requireBranch(context, headAccess, headBranch);
-      // The new pull request's poster is the viewer (its issue id is only needed to withdraw requests).
-      const reviewers = await checkReviewers(context, access, { issue_id: 0, poster_id: checked.posterId, base_branch: baseBranch }, request.reviewerIds, true);
+      // The new pull request's poster is the viewer (its issue id is only needed to withdraw requests). Reviewers and
+      // teams are checked before anything is stored (Gitea creates the pull request first and answers 500 then).
+      const newPull = { issue_id: 0, poster_id: checked.posterId, base_branch: baseBranch };
+      const reviewers = await checkReviewers(context, access, newPull, request.reviewerIds, true);
+      const teams = await checkTeams(context, access, newPull, request.teamNames, true);
       const stored = await guard(() =>
         db.pool.transaction(async (tx) => {
           // openIssue takes the repository's numbering lock first, so two creations for the same targets are
@@ -108,12 +113,19 @@ export function createPullService(context: IssuesContext): AsyncServiceOf<typeof
           }
           let row = await insertPull(tx, { issueId: opened.row.id, headRepoId: target.headRepoId, headBranch, baseBranch });
           await requestReviews(tx, row, reviewers, access.viewer.id);
+          const teamReviews = await requestTeamReviews(tx, row, teams, access.viewer.id);
           row = await requirePullByIssueId(tx, row.issue_id);
           const created = await toPullRequest(tx, row);
           await writeEvents(tx, access, opened.issue, opened.events);
           const facts = { actorId: access.viewer.id, pull: created, repoPrivate: access.repository.private };
           await enqueuePullEvent(tx, 'opened', facts);
-          if (reviewers.length > 0) await enqueuePullEvent(tx, 'review_requested', { ...facts, reviewerIds: reviewers.map((r) => r.id) });
+          if (reviewers.length > 0 || teamReviews.length > 0) {
+            await enqueuePullEvent(tx, 'review_requested', {
+              ...facts,
+              reviewerIds: reviewers.map((reviewer) => reviewer.id),
+              reviewerTeamIds: teamReviews.map((review) => review.reviewer_team_id),
+            });
+          }
           return { row, created };
         }),
       );

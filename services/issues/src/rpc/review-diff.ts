@@ -1,8 +1,9 @@
 /**
  * The patches of new review comments (Gitea's CreateCodeComment: the file's diff from the pull request's merge base
- * to its head, cut around the commented line — domain/diff-hunk.ts). git-storage's GetDiff streams the pull
- * request's diff once; only the sections of the files commented on are kept. The excerpt is a courtesy of the
- * answer: when git-storage cannot give the diff, the comments are kept without one (and the failure logged).
+ * to its head, cut to the commented line and `[ui] CODE_COMMENT_LINES` lines above it — domain/diff-hunk.ts).
+ * git-storage's GetDiff streams the pull request's diff once; only the sections of the files commented on are
+ * kept. The excerpt is a courtesy of the answer: when git-storage cannot give the diff, the comments are kept
+ * without one (and the failure logged).
  */
 import type { NewReviewComment } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import { FileDiffCollector, cutDiffAroundLine } from '../domain/diff-hunk';
@@ -29,7 +30,7 @@ async function fileDiffs(context: Pick<IssuesContext, 'git'>, access: Access, pu
 
 /** Each comment's patch, in order ("" where no hunk holds its line). */
 export async function commentPatches(
-  context: Pick<IssuesContext, 'git' | 'logger'>,
+  context: Pick<IssuesContext, 'git' | 'logger' | 'config'>,
   access: Access,
   pull: PullRow,
   comments: readonly NewReviewComment[],
@@ -42,10 +43,11 @@ export async function commentPatches(
     context.logger.warn({ err: error, repo_id: pull.repo_id, issue_id: pull.issue_id }, 'review comment diff unavailable');
     return comments.map(() => '');
   }
+  const lines = context.config.ui.codeCommentLines;
   return comments.map((comment) => {
     const diff = diffs.get(comment.path);
     if (diff === undefined) return '';
     const old = comment.oldPosition > 0;
-    return cutDiffAroundLine(diff, old ? comment.oldPosition : comment.newPosition, old);
+    return cutDiffAroundLine(diff, old ? comment.oldPosition : comment.newPosition, old, lines);
   });
 }

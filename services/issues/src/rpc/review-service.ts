@@ -14,7 +14,7 @@
  *   review request. Dismiss / undismiss: repository admins, approvals and change requests of open pull requests.
  * - Requested reviewers (users and teams): rpc/review-requests.ts. Resolving a review comment's conversation: the
  *   pull request's poster, pull-request writers and official reviewers (Gitea's CanMarkConversation). Events: cairn.pull_review.submitted / .dismissed / .undismissed /
- *   .deleted, cairn.pull_request.review_requested / .review_request_removed.
+ *   .deleted, cairn.pull_request.review_requested / .review_request_removed (naming the users and the teams).
  */
 import type { DatabaseTransactionConnection } from '@cairn/db';
 import type { NewReviewComment, ReviewServiceService } from '@cairn/proto/cairn/issues/v1/pulls_service';
@@ -318,15 +318,16 @@ export function createReviewService(context: IssuesContext): AsyncServiceOf<type
         db.pool.transaction(async (tx) => {
           const current = await requirePullByIssueId(tx, pull.issue_id, true);
           const reviews = await requestReviews(tx, current, reviewers, access.viewer.id);
-          // Gitea tells a team's members one by one; Cairn's events name users only, so team requests publish none.
           const teamReviews = await requestTeamReviews(tx, current, teams, access.viewer.id);
-          if (reviews.length > 0) {
+          // One event for the users and teams newly asked; consumers fan a team out to its members (as Gitea does).
+          if (reviews.length > 0 || teamReviews.length > 0) {
             const message = await toPullRequest(tx, current);
             await enqueuePullEvent(tx, 'review_requested', {
               actorId: access.viewer.id,
               pull: message,
               repoPrivate: access.repository.private,
               reviewerIds: reviews.map((review) => review.reviewer_id),
+              reviewerTeamIds: teamReviews.map((review) => review.reviewer_team_id),
             });
           }
           return [...reviews, ...teamReviews];
@@ -343,20 +344,21 @@ export function createReviewService(context: IssuesContext): AsyncServiceOf<type
       await guard(() =>
         db.pool.transaction(async (tx) => {
           const current = await requirePullByIssueId(tx, pull.issue_id, true);
-          await cancelTeamReviews(tx, current, teams, access.viewer.id);
+          const removedTeams = await cancelTeamReviews(tx, current, teams, access.viewer.id);
           const removed = await cancelReviews(
             tx,
             current,
             reviewers.map((reviewer) => reviewer.id),
             access.viewer.id,
           );
-          if (removed.length > 0) {
+          if (removed.length > 0 || removedTeams.length > 0) {
             const message = await toPullRequest(tx, current);
             await enqueuePullEvent(tx, 'review_request_removed', {
               actorId: access.viewer.id,
               pull: message,
               repoPrivate: access.repository.private,
               reviewerIds: removed,
+              reviewerTeamIds: removedTeams,
             });
           }
         }),

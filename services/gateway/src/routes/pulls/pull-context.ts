@@ -7,6 +7,7 @@
  */
 import { HttpError } from '@cairn/http';
 import type { PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
+import { Code, isCairnError } from '@cairn/rpc';
 import { pathInt64 } from '../../api/path-int';
 import { accessAtLeast } from '../../api/repo-context';
 import { type ApiContext, type ApiReply, json, repoOf } from '../../api/types';
@@ -54,4 +55,17 @@ export function pullOf(pull: PullRequest | undefined): PullRequest {
 
 export async function answerPull<B>(ctx: ApiContext<B>, status: number, pull: PullRequest | undefined): Promise<ApiReply> {
   return json(status, await toApiPullRequest(ctx.services, ctx.viewer, pullOf(pull), repoOf(ctx)));
+}
+
+/**
+ * The service's unknown team reviewer is Gitea's `Team 'x' not exist` 404 (parseReviewersByNames; the route's tracker
+ * answer would drop the message).
+ */
+export async function teamNamed<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isCairnError(error) && error.code === Code.NOT_FOUND && error.reason === 'team_not_found') throw HttpError.notFound(error.message);
+    throw error;
+  }
 }

@@ -5,7 +5,8 @@
  * `refs/pull/<n>/head`, the head the base repository keeps. This file binds bodies and queries as Gitea does,
  * resolves names to ids and answers Gitea's statuses:
  * - create 201 (`head` equal to `base`: 422 `Invalid PullRequest: There are no changes between the head and the
- *   base`; a missing branch, fork or milestone: 404; an open pull request with the same branches: 409);
+ *   base`; a missing branch, fork, milestone or team reviewer: 404; an open pull request with the same branches:
+ *   409), with `reviewers` and `team_reviewers` asked to review;
  * - list with Gitea's filters, `base_branch` included;
  * - edit 201 (Gitea's status), with labels replaced when a writer sends them; a body with a stale `content_version`
  *   409;
@@ -21,7 +22,7 @@ import type { PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code } from '@cairn/rpc';
 import type { ApiRegistry } from '../../api/registry';
-import { type ApiContext, type ApiReply, ORGANIZATION_TYPE, doerOf, json, noContent, repoOf } from '../../api/types';
+import { type ApiContext, type ApiReply, doerOf, json, noContent, repoOf } from '../../api/types';
 import { repoLinks, toApiCommits } from '../../convert/commit';
 import { pullHeadRef, toApiPullRequests } from '../../convert/pull';
 import { UNIT_PULLS, repoApiUrl, repoHtmlUrl } from '../../convert/repository';
@@ -40,7 +41,7 @@ import {
   writtenTimePtr,
 } from '../issues/issue-params';
 import { answering, doerSignature, flagOnByDefault } from '../repos/git-context';
-import { PULL_CHANGER, PULL_READER, answerPull, pullHandler, pullIndexOf, pullOf } from './pull-context';
+import { PULL_CHANGER, PULL_READER, answerPull, pullHandler, pullIndexOf, pullOf, teamNamed } from './pull-context';
 import { parseHead, repositoryNamed, resolveHeadRepository } from './pull-head';
 
 /** Gitea's merge styles (`repo_model.MergeStyle`). */
@@ -161,28 +162,28 @@ async function createPull(ctx: ApiContext<CreatePullBody>): Promise<ApiReply> {
   const spec = parseHead(body.head);
   if (spec === undefined) throw HttpError.notFound();
   const head = await resolveHeadRepository(ctx.services, ctx.viewer, base.repository, spec);
-  if (body.team_reviewers.length > 0 && base.repository.ownerType === ORGANIZATION_TYPE) {
-    // Review requests go to users only (the contract has no team reviews).
-    throw HttpError.unprocessable('team reviewers are not supported');
-  }
   const [assignees, reviewers] = await Promise.all([
     assigneeIds(ctx.services, ctx.viewer, createAssigneeNames(body), (name) => `Assignee does not exist: [name: ${userNotExist(name)}]`),
     assigneeIds(ctx.services, ctx.viewer, body.reviewers, userNotExist),
   ]);
   const scope = repoScopeOf(ctx);
-  const { pull } = await ctx.services.clients.pulls.createPull({
-    scope,
-    head,
-    headBranch: spec.branch,
-    baseBranch: body.base,
-    title: body.title,
-    body: body.body,
-    assigneeIds: assignees,
-    labelIds: body.labels,
-    milestoneId: body.milestone,
-    deadline: body.due_date,
-    reviewerIds: reviewers,
-  });
+  const { pull } = await teamNamed(() =>
+    ctx.services.clients.pulls.createPull({
+      scope,
+      head,
+      headBranch: spec.branch,
+      baseBranch: body.base,
+      title: body.title,
+      body: body.body,
+      assigneeIds: assignees,
+      labelIds: body.labels,
+      milestoneId: body.milestone,
+      deadline: body.due_date,
+      reviewerIds: reviewers,
+      // Names as sent: the issues service finds the organization's teams (ignored on a user's repository).
+      teamNames: body.team_reviewers,
+    }),
+  );
   let created = pullOf(pull);
   if (body.allow_maintainer_edit === true && !created.allowMaintainerEdit) {
     // The poster may always let maintainers edit; CreatePull leaves it at the default.

@@ -11,7 +11,6 @@
  * comment, 403 for someone who may not (the service's CanMarkConversation).
  */
 import { type GoField, HttpError, go, goStruct } from '@cairn/http';
-import { Code, isCairnError } from '@cairn/rpc';
 import type { NewReviewComment, Review } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
@@ -19,7 +18,7 @@ import { type ApiContext, type ApiReply, json, noContent, repoOf } from '../../a
 import { toApiPullReview, toApiPullReviewComments, toApiPullReviews } from '../../convert/review';
 import { repoScopeOf } from '../../issues/scope';
 import { MAX_ASSIGNEES, accountIdByName, pageRequest } from '../issues/issue-params';
-import { PULL_READER, PULL_SIGNED_IN, pullHandler, pullIndexOf } from './pull-context';
+import { PULL_READER, PULL_SIGNED_IN, pullHandler, pullIndexOf, teamNamed } from './pull-context';
 import { TRACKER_ERRORS } from '../../issues/tracker-answers';
 import { registerPullByBranchesRoute } from './pulls';
 
@@ -131,16 +130,6 @@ async function reviewerIds(ctx: ApiContext<ReviewRequestBody>): Promise<number[]
     ids.push(id);
   }
   return [...new Set(ids)];
-}
-
-/** The service's unknown team is Gitea's `Team 'x' not exist` 404 (the route's tracker answer would drop the message). */
-async function teamNamed<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isCairnError(error) && error.code === Code.NOT_FOUND && error.reason === 'team_not_found') throw HttpError.notFound(error.message);
-    throw error;
-  }
 }
 
 /** Gitea's resolve and unresolve of a review comment's conversation (`POST …/pulls/comments/{id}/resolve`). */

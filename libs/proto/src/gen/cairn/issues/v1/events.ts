@@ -89,8 +89,13 @@ export interface PullRequestEvent {
   changed: string[];
   /** The merge style, on .merged ("merge", "rebase", "rebase-merge", "squash", "fast-forward-only", "manually-merged"). */
   mergeStyle: string;
-  /** The reviewers a review request event is about. */
+  /** The reviewers (users) a review request event is about. */
   reviewerIds: number[];
+  /**
+   * The teams a review request event is about (organization teams asked or no longer asked to review); consumers
+   * fan out to their members (Gitea notifies each member but the pull request's poster).
+   */
+  reviewerTeamIds: number[];
 }
 
 /** PullReviewEvent: cairn.pull_review.submitted, .dismissed, .undismissed, .deleted. */
@@ -857,7 +862,15 @@ export const MilestoneEvent: MessageFns<MilestoneEvent> = {
 };
 
 function createBasePullRequestEvent(): PullRequestEvent {
-  return { meta: undefined, pull: undefined, repoPrivate: false, changed: [], mergeStyle: "", reviewerIds: [] };
+  return {
+    meta: undefined,
+    pull: undefined,
+    repoPrivate: false,
+    changed: [],
+    mergeStyle: "",
+    reviewerIds: [],
+    reviewerTeamIds: [],
+  };
 }
 
 export const PullRequestEvent: MessageFns<PullRequestEvent> = {
@@ -880,6 +893,13 @@ export const PullRequestEvent: MessageFns<PullRequestEvent> = {
     if (message.reviewerIds.length !== 0) {
       writer.uint32(50).fork();
       for (const v of message.reviewerIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.reviewerTeamIds.length !== 0) {
+      writer.uint32(58).fork();
+      for (const v of message.reviewerTeamIds) {
         writer.int64(v);
       }
       writer.join();
@@ -958,6 +978,24 @@ export const PullRequestEvent: MessageFns<PullRequestEvent> = {
 
             break;
           }
+          case 7: {
+            if (tag === 56) {
+              message.reviewerTeamIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 58) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.reviewerTeamIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -990,6 +1028,11 @@ export const PullRequestEvent: MessageFns<PullRequestEvent> = {
         : globalThis.Array.isArray(object?.reviewer_ids)
         ? object.reviewer_ids.map((e: any) => globalThis.Number(e))
         : [],
+      reviewerTeamIds: globalThis.Array.isArray(object?.reviewerTeamIds)
+        ? object.reviewerTeamIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.reviewer_team_ids)
+        ? object.reviewer_team_ids.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -1013,6 +1056,9 @@ export const PullRequestEvent: MessageFns<PullRequestEvent> = {
     if (message.reviewerIds?.length) {
       obj.reviewerIds = message.reviewerIds.map((e) => Math.round(e));
     }
+    if (message.reviewerTeamIds?.length) {
+      obj.reviewerTeamIds = message.reviewerTeamIds.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -1029,6 +1075,7 @@ export const PullRequestEvent: MessageFns<PullRequestEvent> = {
     message.changed = object.changed?.map((e) => e) || [];
     message.mergeStyle = object.mergeStyle ?? "";
     message.reviewerIds = object.reviewerIds?.map((e) => e) || [];
+    message.reviewerTeamIds = object.reviewerTeamIds?.map((e) => e) || [];
     return message;
   },
 };

@@ -58,8 +58,17 @@ export interface CreatePullRequest {
   assigneeIds: number[];
   labelIds: number[];
   milestoneId: number;
-  deadline?: Date | undefined;
+  deadline?:
+    | Date
+    | undefined;
+  /** Users asked to review (as RequestReviewers' reviewer_ids; INVALID_ARGUMENT before anything is created). */
   reviewerIds: number[];
+  /**
+   * Teams of the repository's organization asked to review, by name, as RequestReviewers' team_names (ignored for a
+   * user's repository; NOT_FOUND "Team 'x' not exist" for an unknown one; a private repository's team must have
+   * access to it); checked before anything is created.
+   */
+  teamNames: string[];
 }
 
 export interface CreatePullResponse {
@@ -786,6 +795,7 @@ function createBaseCreatePullRequest(): CreatePullRequest {
     milestoneId: 0,
     deadline: undefined,
     reviewerIds: [],
+    teamNames: [],
   };
 }
 
@@ -835,6 +845,9 @@ export const CreatePullRequest: MessageFns<CreatePullRequest> = {
         writer.int64(v);
       }
       writer.join();
+    }
+    for (const v of message.teamNames) {
+      writer.uint32(98).string(v!);
     }
     return writer;
   },
@@ -970,6 +983,14 @@ export const CreatePullRequest: MessageFns<CreatePullRequest> = {
 
             break;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.teamNames.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1019,6 +1040,11 @@ export const CreatePullRequest: MessageFns<CreatePullRequest> = {
         : globalThis.Array.isArray(object?.reviewer_ids)
         ? object.reviewer_ids.map((e: any) => globalThis.Number(e))
         : [],
+      teamNames: globalThis.Array.isArray(object?.teamNames)
+        ? object.teamNames.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.team_names)
+        ? object.team_names.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1057,6 +1083,9 @@ export const CreatePullRequest: MessageFns<CreatePullRequest> = {
     if (message.reviewerIds?.length) {
       obj.reviewerIds = message.reviewerIds.map((e) => Math.round(e));
     }
+    if (message.teamNames?.length) {
+      obj.teamNames = message.teamNames;
+    }
     return obj;
   },
 
@@ -1080,6 +1109,7 @@ export const CreatePullRequest: MessageFns<CreatePullRequest> = {
     message.milestoneId = object.milestoneId ?? 0;
     message.deadline = object.deadline ?? undefined;
     message.reviewerIds = object.reviewerIds?.map((e) => e) || [];
+    message.teamNames = object.teamNames?.map((e) => e) || [];
     return message;
   },
 };
