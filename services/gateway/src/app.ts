@@ -15,6 +15,7 @@ import type { RegisteredRoute } from './api/types';
 import { createAuthenticator } from './auth/authenticate';
 import { type GatewayBus, subscribeTokenInvalidation } from './auth/invalidation';
 import { TokenCache } from './auth/token-cache';
+import { PublicUserCache } from './cache/public-users';
 import type { GatewayClients } from './clients';
 import { GitRepoCache } from './git/repo-cache';
 import { subscribeGitRepoCacheInvalidation } from './git/repo-cache-invalidation';
@@ -40,6 +41,8 @@ export interface GatewayDependencies {
   tokenCache?: TokenCache;
   /** Repositories git fetched from lately (git/repo-cache.ts); one with the defaults when not given. */
   gitRepoCache?: GitRepoCache;
+  /** Users as anonymous callers see them (cache/public-users.ts); one with the defaults when not given and `bus` is. */
+  publicUserCache?: PublicUserCache;
   /** What `GET /api/healthz` checks (the gRPC services, in production); none when not given. */
   healthChecks?: readonly DependencyCheck[];
 }
@@ -51,6 +54,8 @@ export interface Gateway {
   createServer(): http.Server<typeof GatewayRequest, typeof GatewayResponse>;
   tokenCache: TokenCache;
   gitRepoCache: GitRepoCache;
+  /** Undefined without events to keep it honest. */
+  publicUserCache: PublicUserCache | undefined;
   routes: readonly RegisteredRoute[];
   /** The API description served at /swagger.v1.json. */
   description: SwaggerDocument;
@@ -62,7 +67,11 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
   const { config, logger, clients } = deps;
   const tokenCache = deps.tokenCache ?? new TokenCache();
   const gitRepoCache = deps.gitRepoCache ?? new GitRepoCache();
-  const services = { config, logger, clients, tokenCache };
+  // Without events nothing would tell it that a user changed: then users are always asked for.
+  const publicUserCache = deps.publicUserCache ?? (deps.bus === undefined ? undefined : new PublicUserCache());
+  // The same goes for repositories outside git fetches (git fetches accept the TTL alone: git/repo-cache.ts).
+  const anonymousRepos = deps.bus === undefined ? undefined : gitRepoCache;
+  const services = { config, logger, clients, tokenCache, publicUsers: publicUserCache, anonymousRepos };
 
   const api = new ApiRegistry(giteaDescription());
   registerRoutes(api);
@@ -128,7 +137,7 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
   const closeSubscriptions = () => Promise.all(subscriptions.map((subscription) => subscription.stop()));
   if (deps.bus !== undefined) {
     try {
-      subscriptions.push(await subscribeTokenInvalidation({ bus: deps.bus, cache: tokenCache, logger }));
+      subscriptions.push(await subscribeTokenInvalidation({ bus: deps.bus, cache: tokenCache, users: publicUserCache, logger }));
       subscriptions.push(await subscribeGitRepoCacheInvalidation({ bus: deps.bus, cache: gitRepoCache }));
     } catch (error) {
       await closeSubscriptions();
@@ -141,6 +150,7 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
     createServer: () => createGatewayServer(listener),
     tokenCache,
     gitRepoCache,
+    publicUserCache,
     routes: api.routes,
     description,
     close: async () => {

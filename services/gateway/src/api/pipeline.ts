@@ -30,6 +30,7 @@ import { readJsonBody } from '../http/body';
 import type { GatewayRequest, GatewayResponse } from '../http/exchange';
 import { sendJson, sendRedirect } from '../http/respond';
 import { sendStream } from '../http/stream';
+import { GitRepoCache } from '../git/repo-cache';
 import { accountNameParams, loadAccount, renamedLocation, resolveAccount } from './account-name';
 import { REPO_ERROR_REASONS, REPO_NAME_PARAM, REPO_OWNER_PARAM, checkRepoRequirement, lookUpRepo, repoNameOf } from './repo-context';
 import type { ApiContext, GatewayServices, NamedAccount, RegisteredRoute, RepoContext } from './types';
@@ -208,7 +209,12 @@ export async function runRoute(prepared: PreparedRoute, services: GatewayService
     let repo: RepoContext | undefined;
     if (route.repo !== undefined) {
       const requested = params[REPO_NAME_PARAM] ?? '';
-      const found = await lookUpRepo(services, viewer, params[REPO_OWNER_PARAM] ?? '', repoNameOf(requested));
+      const repoOwner = params[REPO_OWNER_PARAM] ?? '';
+      const repoName = repoNameOf(requested);
+      const load = () => lookUpRepo(services, viewer, repoOwner, repoName);
+      const remembered = route.repo.reuse === 'anonymous' && viewer === undefined ? services.anonymousRepos : undefined;
+      const found = remembered === undefined ? await load() : await remembered.lookUp(GitRepoCache.key(undefined, repoOwner, repoName), load);
+      if (found === undefined) throw HttpError.notFound(); // load answers or throws: never reached
       if (found.kind === 'renamed') {
         // A git client asked for `<name>.git`: it follows the redirect to the new name the same way.
         const name = requested === repoNameOf(requested) ? found.name : `${found.name}${requested.slice(-4)}`;

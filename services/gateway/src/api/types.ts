@@ -11,7 +11,9 @@ import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Permission, Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { Caller } from '../auth/caller';
 import type { TokenCache } from '../auth/token-cache';
+import type { PublicUserCache } from '../cache/public-users';
 import type { GatewayClients } from '../clients';
+import type { GitRepoCache } from '../git/repo-cache';
 import type { HttpMethod, SwaggerOperation } from '../swagger/document';
 
 /**
@@ -59,6 +61,13 @@ export interface RepoRequirement {
   unit?: string;
   mode: RepoAccessMode;
   archived?: 'refuse';
+  /**
+   * `'anonymous'`: an anonymous caller's repository may come from the gateway's short memory of repos' answers
+   * (git/repo-cache.ts, at most 2 s old, forgotten on any repository, collaborator, organization, team or user
+   * event). Only for routes whose answer uses nothing of the repository that changes without such an event (its
+   * ids, names, units, visibility and archived flag do not; counters such as open issues or stars do).
+   */
+  reuse?: 'anonymous';
 }
 
 /** The `{owner}/{repo}` repository and what the caller may do in it. */
@@ -72,6 +81,10 @@ export interface GatewayServices {
   logger: Logger;
   clients: GatewayClients;
   tokenCache: TokenCache;
+  /** Users as anonymous callers see them (cache/public-users.ts); only while events keep it honest. */
+  publicUsers?: PublicUserCache;
+  /** Repositories as anonymous callers see them, for routes with `reuse: 'anonymous'`; only while events keep it honest. */
+  anonymousRepos?: GitRepoCache;
 }
 
 export interface ApiContext<B> {

@@ -6,6 +6,7 @@
  */
 import { hash } from 'node:crypto';
 import type { AccessToken, User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { ExpiringMap } from '../cache/expiring-map';
 
 export interface ResolvedToken {
   token: AccessToken;
@@ -21,21 +22,11 @@ export interface TokenCacheOptions {
   now?: () => number;
 }
 
-interface Entry {
-  value: ResolvedToken;
-  expiresAt: number;
-}
-
 export class TokenCache {
-  private readonly entries = new Map<string, Entry>();
-  private readonly ttlMs: number;
-  private readonly maxEntries: number;
-  private readonly now: () => number;
+  private readonly entries: ExpiringMap<string, ResolvedToken>;
 
   constructor(options: TokenCacheOptions = {}) {
-    this.ttlMs = options.ttlMs ?? 30_000;
-    this.maxEntries = options.maxEntries ?? 10_000;
-    this.now = options.now ?? Date.now;
+    this.entries = new ExpiringMap({ ttlMs: options.ttlMs ?? 30_000, maxEntries: options.maxEntries ?? 10_000, now: options.now });
   }
 
   private static key(secret: string): string {
@@ -44,35 +35,21 @@ export class TokenCache {
   }
 
   get(secret: string): ResolvedToken | undefined {
-    const key = TokenCache.key(secret);
-    const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry.value;
+    return this.entries.get(TokenCache.key(secret));
   }
 
   set(secret: string, value: ResolvedToken): void {
-    const key = TokenCache.key(secret);
-    this.entries.delete(key); // re-inserted last: Map order is the eviction order
-    this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done === true) break;
-      this.entries.delete(oldest.value);
-    }
+    this.entries.set(TokenCache.key(secret), value);
   }
 
   /** Forgets one token (deleted). */
   forgetToken(tokenId: number): void {
-    this.forgetWhere((entry) => entry.value.token.id === tokenId);
+    this.entries.forgetWhere((value) => value.token.id === tokenId);
   }
 
   /** Forgets every token of a user (the user changed or is gone). */
   forgetUser(userId: number): void {
-    this.forgetWhere((entry) => entry.value.user.id === userId);
+    this.entries.forgetWhere((value) => value.user.id === userId);
   }
 
   clear(): void {
@@ -81,9 +58,5 @@ export class TokenCache {
 
   get size(): number {
     return this.entries.size;
-  }
-
-  private forgetWhere(match: (entry: Entry) => boolean): void {
-    for (const [key, entry] of this.entries) if (match(entry)) this.entries.delete(key);
   }
 }

@@ -86,8 +86,10 @@ export function issueApiUrl(rootUrl: string, repository: Repository, issue: Pick
 async function usersById(services: GatewayServices, ids: readonly number[], viewer: Actor | undefined): Promise<Map<number, User>> {
   const wanted = [...new Set(ids.filter((id) => id > 0))];
   if (wanted.length === 0) return new Map();
-  const { users } = await services.clients.users.batchGetUsers({ ids: wanted, viewer });
-  return new Map(users.map((user) => [user.id, user]));
+  const load = async (missing: number[]) => (await services.clients.users.batchGetUsers({ ids: missing, viewer })).users;
+  // Users as an anonymous caller sees them hold nothing private, so they may come from the gateway's memory.
+  if (viewer === undefined && services.publicUsers !== undefined) return services.publicUsers.usersByIds(wanted, load);
+  return new Map((await load(wanted)).map((user) => [user.id, user]));
 }
 
 /** `convert` run once per key (`keyOf`): a list shows the same users, labels and milestones on many issues. */

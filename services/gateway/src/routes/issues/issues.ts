@@ -214,6 +214,8 @@ export function registerIssueRoutes(api: ApiRegistry): void {
 
   api.route({
     ...reader,
+    // The list uses the repository's ids, names and units only: an anonymous caller's may be remembered.
+    repo: { ...reader.repo, reuse: 'anonymous' },
     method: 'get',
     path: '/repos/{owner}/{repo}/issues',
     operationId: 'issueListIssues',
