@@ -5,7 +5,7 @@
  * the scheduler's merge follows. A schedule is cancelled by `DELETE …/merge` (204, then 404), a second one is 409,
  * and someone who neither scheduled it nor administers the repository gets Gitea's 403.
  */
-import { type PullWork, pullWork } from './support/pull-work';
+import { type PullWork, demoRepository, pullWork } from './support/pull-work';
 import { type Fixture, startFixture } from './support/fixture';
 
 jest.setTimeout(240_000);
@@ -26,8 +26,7 @@ describe('scheduled auto-merge', () => {
   beforeAll(async () => {
     fixture = await startFixture('e2e_pulls_auto', ['alice', 'carol']);
     w = await pullWork(fixture);
-    expect((await call('POST', '/user/repos', alice(), { name: 'demo', auto_init: true })).status).toBe(201);
-    work = await w.clone('alice/demo', 'alice', 'alice');
+    work = await demoRepository(w, fixture);
     const rule = await call('POST', '/repos/alice/demo/branch_protections', alice(), {
       rule_name: 'main',
       enable_push: true,

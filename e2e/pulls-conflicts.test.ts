@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Pull, type PullWork, pullWork } from './support/pull-work';
+import { type Pull, type PullWork, demoRepository, pullWork } from './support/pull-work';
 import { type Fixture, startFixture } from './support/fixture';
 
 jest.setTimeout(240_000);
@@ -67,9 +67,7 @@ describe('pull requests that conflict or wait', () => {
   beforeAll(async () => {
     fixture = await startFixture('e2e_pulls_conflicts', ['alice', 'carol']);
     w = await pullWork(fixture);
-    expect((await call('POST', '/user/repos', alice(), { name: 'demo', auto_init: true })).status).toBe(201);
-    expect((await call('PUT', '/repos/alice/demo/collaborators/carol', alice(), { permission: 'write' })).status).toBe(204);
-    work = await w.clone('alice/demo', 'alice', 'alice');
+    work = await demoRepository(w, fixture, ['carol']);
   });
 
   afterAll(async () => {

@@ -6,7 +6,7 @@
  * stranger (403), a fork's branch updated by a maintainer once the poster allows maintainer edits; also the
  * list's `base_branch` filter and `content_version` on pull-request edits.
  */
-import { type Pull, type PullWork, pullWork } from './support/pull-work';
+import { type Pull, type PullWork, demoRepository, pullWork } from './support/pull-work';
 import { type Fixture, startFixture } from './support/fixture';
 
 jest.setTimeout(240_000);
@@ -41,9 +41,7 @@ describe('updating pull requests', () => {
   beforeAll(async () => {
     fixture = await startFixture('e2e_pulls_update', ['alice', 'bob', 'carol']);
     w = await pullWork(fixture);
-    expect((await call('POST', '/user/repos', alice(), { name: 'demo', auto_init: true })).status).toBe(201);
-    expect((await call('PUT', '/repos/alice/demo/collaborators/carol', alice(), { permission: 'write' })).status).toBe(204);
-    work = await w.clone('alice/demo', 'alice', 'alice');
+    work = await demoRepository(w, fixture, ['carol']);
   });
 
   afterAll(async () => {

@@ -6,7 +6,7 @@
  * accepted once it does; reviews with dismissal and undismissal; required approvals and the admin override; and bad
  * input (unknown style, head equal to base, missing branches, merging twice) answered with Gitea's 4xx.
  */
-import { type Pull, type PullWork, pullWork } from './support/pull-work';
+import { type Pull, type PullWork, demoRepository, pullWork } from './support/pull-work';
 import { type Fixture, startFixture } from './support/fixture';
 
 jest.setTimeout(240_000);
@@ -39,7 +39,6 @@ describe('pull requests', () => {
 
   const call: PullWork['call'] = (...args) => w.call(...args);
   const gitOk = (args: string[], cwd: string) => w.gitOk(args, cwd);
-  const commitFile = (cwd: string, file: string, text: string) => w.commitFile(cwd, file, text);
   const pushBranch = (name: string, file: string, text: string, cwd = work) => w.pushBranch(cwd, name, file, text);
   const mainHead = () => w.branchHead('alice/demo', 'main', alice());
   const createPull = (head: string, title: string, headers = alice()) => w.createPull('alice/demo', head, title, headers);
@@ -48,9 +47,7 @@ describe('pull requests', () => {
   beforeAll(async () => {
     fixture = await startFixture('e2e_pulls', ['alice', 'bob', 'carol']);
     w = await pullWork(fixture);
-    expect((await call('POST', '/user/repos', alice(), { name: 'demo', auto_init: true })).status).toBe(201);
-    expect((await call('PUT', '/repos/alice/demo/collaborators/carol', alice(), { permission: 'write' })).status).toBe(204);
-    work = await w.clone('alice/demo', 'alice', 'alice');
+    work = await demoRepository(w, fixture, ['carol']);
   });
 
   afterAll(async () => {

@@ -5,7 +5,7 @@
  * Gitea's entry types in order; an issue's comments stay the only comments (comment list, `comments` count); paging
  * with X-Total-Count; a reader without the unit gets 404.
  */
-import { type PullWork, pullWork } from './support/pull-work';
+import { type PullWork, demoRepository, pullWork } from './support/pull-work';
 import { type Fixture, startFixture } from './support/fixture';
 
 jest.setTimeout(240_000);
@@ -35,9 +35,7 @@ describe('issue timeline', () => {
   beforeAll(async () => {
     fixture = await startFixture('e2e_timeline', ['alice', 'bob']);
     w = await pullWork(fixture);
-    expect((await w.call('POST', '/user/repos', alice(), { name: 'demo', auto_init: true })).status).toBe(201);
-    expect((await w.call('PUT', '/repos/alice/demo/collaborators/bob', alice(), { permission: 'write' })).status).toBe(204);
-    work = await w.clone('alice/demo', 'alice', 'alice');
+    work = await demoRepository(w, fixture, ['bob']);
   });
 
   afterAll(async () => {

@@ -4,7 +4,7 @@
  * (results, X-Total-Count and e-mail fields), hidden e-mails, renames and their redirects, the explore
  * settings and bad input.
  */
-import { createTestDatabase, type TestDatabase } from '@cairn/testing';
+import { createTestDatabase } from '@cairn/testing';
 import { apiClient, type ApiClient, type ApiResponse } from './support/client';
 import { baseEnv, basicAuth, cleanUpWorkDir, makeWorkDir, runCli, startInstance, type Instance } from './support/instance';
 

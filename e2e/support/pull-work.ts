@@ -171,3 +171,18 @@ export async function pullWork(fixture: Fixture, author = { name: 'Alice', email
     },
   };
 }
+
+/**
+ * What most pull-request files start from: alice's public, initialised `alice/demo` with `writers` as write
+ * collaborators; alice's clone of it (under `alice` in the scratch directory).
+ */
+export async function demoRepository(w: PullWork, fixture: Fixture, writers: readonly string[] = []): Promise<string> {
+  const alice = fixture.as('alice');
+  const created = await w.call('POST', '/user/repos', alice, { name: 'demo', auto_init: true });
+  if (created.status !== 201) throw new Error(`create alice/demo: ${created.status} ${JSON.stringify(created.body)}`);
+  for (const writer of writers) {
+    const added = await w.call('PUT', `/repos/alice/demo/collaborators/${writer}`, alice, { permission: 'write' });
+    if (added.status !== 204) throw new Error(`add ${writer} to alice/demo: ${added.status}`);
+  }
+  return w.clone('alice/demo', 'alice', 'alice');
+}
