@@ -162,7 +162,6 @@ function serveCall(
   call: ServerCall,
   work: (ctx: RpcContext) => Promise<void>,
   fail: (status: grpc.StatusObject) => void,
-  writes = false,
 ): void {
   const started = performance.now();
   const requestId = sanitizeRequestId(call.metadata.get(REQUEST_ID_HEADER)[0]) ?? newRequestId();
@@ -170,15 +169,6 @@ function serveCall(
   const abort = new AbortController();
   const events: NodeJS.EventEmitter = call;
   events.on('cancelled', () => abort.abort());
-  // A response stream closed before the work is done has nobody left to answer. Under load grpc-js can fail a write
-  // to a cancelled stream and close it without 'cancelled' reaching us, leaving the writer waiting for 'drain'.
-  // (A request-only stream closes once its requests end, while the handler still works: not for those.)
-  let done = false;
-  if (writes) {
-    events.on('close', () => {
-      if (!done) abort.abort();
-    });
-  }
   const pastDeadline = (slackMs = 0) => deadline !== undefined && Date.now() >= deadline.getTime() - slackMs;
   const cancelCode = () => (pastDeadline(DEADLINE_SLACK_MS) ? Code.DEADLINE_EXCEEDED : Code.CANCELLED);
   const ctx: RpcContext = { requestId, metadata: call.metadata, logger: handlerLogger, deadline, signal: abort.signal };
@@ -193,7 +183,6 @@ function serveCall(
     } else {
       try {
         await work(ctx);
-        done = true;
         code = Code.OK;
       } catch (error) {
         const outcome = statusFromError(error);
@@ -247,7 +236,6 @@ function adaptServerStream(
       },
       // grpc-js turns an 'error' event on a response stream into the call's status (code, details, trailers).
       (status) => call.emit('error', status),
-      true,
     );
 }
 
@@ -277,7 +265,6 @@ function adaptBidi(path: string, handler: BidiHandler<unknown, unknown>, logger:
         call.end();
       },
       (status) => call.emit('error', status),
-      true,
     );
 }
 
