@@ -50,6 +50,20 @@ it('serves only after set-up, and stops the server first, then releases in rever
   await expect(database!.pool.query(sql.unsafe`SELECT 1`)).rejects.toThrow();
 });
 
+it('runs beforeListen after set-up and right before binding (the supervisor frees the port it held there)', async () => {
+  const log: string[] = [];
+  const service = await startGrpcService(
+    { config, logger, bus, listen: '127.0.0.1:0', beforeListen: async () => void log.push('before listen') },
+    { name: 'social', schema: 'grpc_service' },
+    async () => {
+      log.push('set up');
+      return recordingServer(log);
+    },
+  );
+  await service.stop();
+  expect(log.slice(0, 4)).toEqual(['set up', 'before listen', 'start 127.0.0.1:0', 'serving true']);
+});
+
 it("listens on the service's configured address by default", async () => {
   const log: string[] = [];
   const service = await startGrpcService({ config, logger, bus }, { name: 'git-storage', schema: 'grpc_service' }, async () => recordingServer(log));

@@ -54,6 +54,7 @@ export async function startGrpcService(
   };
   try {
     const server = await setUp({ db, onStop: (release) => void releases.push(release) });
+    await options.beforeListen?.();
     const port = await server.start(options.listen ?? config.services[spec.name].listen);
     server.setServing(true);
     let stopping: Promise<void> | undefined;

@@ -19,6 +19,8 @@ export interface ServiceStartOptions {
   bus: Bus;
   /** `host:port` to bind instead of the configured one; port 0 picks a free port. */
   listen?: string;
+  /** Runs right before the server binds: the supervisor frees the port it held for the service there. */
+  beforeListen?: () => Promise<void>;
 }
 
 /** A started service, in whatever process runs it (its own, the supervisor's, a test's). */

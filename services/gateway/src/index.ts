@@ -26,6 +26,8 @@ export interface StartOptions {
   bus: GatewayBus;
   /** `host:port` to listen on instead of the configuration's; port 0 picks a free one. */
   listen?: string;
+  /** Runs right before the server binds: the supervisor frees the port it held for the gateway there. */
+  beforeListen?: () => Promise<void>;
 }
 
 export type { RunningService };
@@ -65,6 +67,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
   }
   const server = drainable(gateway.createServer());
   try {
+    await options.beforeListen?.();
     await new Promise<void>((resolve, reject) => {
       server.http.once('error', reject);
       server.http.listen(port, host, () => {

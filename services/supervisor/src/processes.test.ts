@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import * as net from 'node:net';
-import { assertPortFree, ephemeralPortRange, freeLoopbackPort, isProcessAlive, isSameProcessAlive, parseProcStat, processIdentity, waitForProcessExit } from './processes';
+import { assertPortFree, ephemeralPortRange, freeLoopbackPort, reserveLoopbackPort, isProcessAlive, isSameProcessAlive, parseProcStat, processIdentity, waitForProcessExit } from './processes';
 
 describe('parseProcStat', () => {
   it('reads state and start time even when the command name has spaces and parentheses', () => {
@@ -45,6 +45,24 @@ describe('freeLoopbackPort', () => {
       expect(port).toBeGreaterThanOrEqual(10_000);
       expect(port).toBeLessThan(low);
       await expect(assertPortFree('127.0.0.1', port, 'port')).resolves.toBeUndefined();
+    }
+  });
+});
+
+describe('reserveLoopbackPort', () => {
+  it('holds the port until released, so nobody else can bind it meanwhile; release is idempotent', async () => {
+    const reservation = await reserveLoopbackPort();
+    await expect(assertPortFree('127.0.0.1', reservation.port, 'held')).rejects.toThrow('is already in use');
+    await Promise.all([reservation.release(), reservation.release()]);
+    await expect(assertPortFree('127.0.0.1', reservation.port, 'released')).resolves.toBeUndefined();
+  });
+
+  it('never hands out a port it still holds', async () => {
+    const reservations = await Promise.all(Array.from({ length: 50 }, () => reserveLoopbackPort()));
+    try {
+      expect(new Set(reservations.map((reservation) => reservation.port)).size).toBe(50);
+    } finally {
+      await Promise.all(reservations.map((reservation) => reservation.release()));
     }
   });
 });

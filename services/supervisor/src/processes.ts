@@ -127,34 +127,49 @@ export function ephemeralPortRange(): { low: number; high: number } {
   return { low: 32_768, high: 60_999 };
 }
 
-function tryBind(port: number): Promise<number | undefined> {
+/** A listener on `127.0.0.1:port` (0: the kernel's choice), or undefined when the port is taken. */
+function tryHold(port: number): Promise<net.Server | undefined> {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
     server.once('error', () => resolve(undefined));
-    server.listen(port, '127.0.0.1', () => {
-      const address = server.address();
-      const bound = typeof address === 'object' && address !== null ? address.port : undefined;
-      server.close(() => resolve(bound));
-    });
+    server.listen(port, '127.0.0.1', () => resolve(server));
   });
 }
 
+/** A loopback port this process holds open until `release`, so no other process picks it in the meantime. */
+export interface PortReservation {
+  port: number;
+  /** Closes the placeholder listener (once; later calls wait for the same close). Call it right before the real server binds. */
+  release(): Promise<void>;
+}
+
 /**
- * A loopback port that was free a moment ago, for a server that binds it a little later. It is taken below the
- * ephemeral range: a port from `listen(0)` can be handed out again as the local port of any outgoing connection
- * (to PostgreSQL, NATS, a peer service) before its server binds it, which made starts fail with EADDRINUSE when
- * many instances ran side by side. Falls back to `listen(0)` when no port below the range is free.
+ * Reserves a free loopback port for a server that binds it later. The port is taken below the ephemeral range: a
+ * port from `listen(0)` can be handed out again as the local port of any outgoing connection (to PostgreSQL, NATS,
+ * a peer service) before its server binds it. Holding the port until `release` closes the other window: another
+ * instance starting side by side picking the same port between this pick and the bind (EADDRINUSE at start-up).
+ * Falls back to `listen(0)` when no port below the range is free.
  */
-export async function freeLoopbackPort(): Promise<number> {
+export async function reserveLoopbackPort(): Promise<PortReservation> {
   const { low } = ephemeralPortRange();
-  for (let attempt = 0; attempt < PICK_ATTEMPTS; attempt++) {
-    const port = await tryBind(LOW_PORT + Math.floor(Math.random() * (low - LOW_PORT)));
-    if (port !== undefined) return port;
+  let server: net.Server | undefined;
+  for (let attempt = 0; attempt < PICK_ATTEMPTS && server === undefined; attempt++) {
+    server = await tryHold(LOW_PORT + Math.floor(Math.random() * (low - LOW_PORT)));
   }
-  const port = await tryBind(0);
-  if (port === undefined) throw new Error('no free loopback port');
-  return port;
+  server ??= await tryHold(0);
+  if (server === undefined) throw new Error('no free loopback port');
+  const held = server;
+  const port = (held.address() as net.AddressInfo).port;
+  let released: Promise<void> | undefined;
+  return { port, release: () => (released ??= new Promise((resolve) => held.close(() => resolve()))) };
+}
+
+/** A loopback port that was free a moment ago, for a server that binds it soon (see reserveLoopbackPort, which also closes the wait). */
+export async function freeLoopbackPort(): Promise<number> {
+  const reservation = await reserveLoopbackPort();
+  await reservation.release();
+  return reservation.port;
 }
 
 /** Rejects with a message naming the address when `host:port` cannot be bound (another program has it). */

@@ -24,7 +24,7 @@ import { start as startSocial } from '@cairn/social';
 import { ChildService } from './child-service';
 import { withoutPassword } from './redact';
 import { startEmbeddedPostgres } from './embedded-postgres';
-import { assertPortFree, freeLoopbackPort, isSameProcessAlive, processCommandLine, processIdentity, terminateProcess } from './processes';
+import { assertPortFree, isSameProcessAlive, processCommandLine, processIdentity, reserveLoopbackPort, terminateProcess, type PortReservation } from './processes';
 import { StartAbortedError, abortable, localHttpUrl, throwIfAborted, waitForHttpOk } from './readiness';
 import { readRuntimeFile, removeRuntimeFile, writeRuntimeFile, type RuntimeInfo } from './runtime-file';
 import { describeHolder, tryAcquireWorkDirLock, type WorkDirLock } from './work-dir-lock';
@@ -51,7 +51,7 @@ export interface RunningSupervisor {
 }
 
 /** How a gRPC service package runs inside a process (each one's `start`). */
-type StartGrpcService = (options: { config: CairnConfig; logger: Logger; bus: Bus; listen?: string }) => Promise<{ port: number; stop(): Promise<void> }>;
+type StartGrpcService = (options: { config: CairnConfig; logger: Logger; bus: Bus; listen?: string; beforeListen?: () => Promise<void> }) => Promise<{ port: number; stop(): Promise<void> }>;
 
 /** Every gRPC service of the configuration, by name: a new service is one line here and one in @cairn/config. */
 const GRPC_SERVICE_STARTS: Readonly<Record<GrpcServiceName, StartGrpcService>> = {
@@ -79,13 +79,18 @@ export async function startSupervisor(options: SupervisorOptions = {}): Promise<
   const logger = options.logger ?? createLogger({ service: 'supervisor', level: config.log.level });
   for (const warning of warnings) logger.warn(warning);
 
-  // HTTP_PORT=0 (tests): pick the port now, so ROOT_URL's default and every child agree on it.
+  const cleanups: Cleanup[] = [];
+  // HTTP_PORT=0 (tests): pick the port now, so ROOT_URL's default and every child agree on it, and hold it until
+  // the gateway binds it.
+  let httpPort: PortReservation | undefined;
   if (config.server.httpPort === 0) {
-    env = { ...env, ...serviceEnvOverrides({ server: { HTTP_PORT: String(await freeLoopbackPort()) } }) };
+    const reservation = await reserveLoopbackPort();
+    cleanups.push({ what: 'the HTTP port held for the gateway', run: () => reservation.release() });
+    httpPort = reservation;
+    env = { ...env, ...serviceEnvOverrides({ server: { HTTP_PORT: String(reservation.port) } }) };
     ({ config } = loadConfig({ env, cwd }));
   }
 
-  const cleanups: Cleanup[] = [];
   const runCleanups = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) {
       try {
@@ -103,7 +108,7 @@ export async function startSupervisor(options: SupervisorOptions = {}): Promise<
     cleanups.push({ what: 'the runtime file', run: () => removeRuntimeFile(config.workDir, process.pid) });
 
     // A taken HTTP port would otherwise show only as a gateway that never gets ready.
-    await assertPortFree(config.server.httpAddr, config.server.httpPort, '[server] HTTP_ADDR:HTTP_PORT');
+    if (httpPort === undefined) await assertPortFree(config.server.httpAddr, config.server.httpPort, '[server] HTTP_ADDR:HTTP_PORT');
 
     let databaseUrl = config.database.url;
     if (databaseUrl === '') {
@@ -133,9 +138,9 @@ export async function startSupervisor(options: SupervisorOptions = {}): Promise<
     throwIfAborted(options.signal);
 
     if (runtime.mode === 'single-process') {
-      await startInThisProcess(resolved, runtime, { logger, options, cleanups, saveRuntime });
+      await startInThisProcess(resolved, runtime, { logger, options, cleanups, saveRuntime, httpPort });
     } else {
-      await startChildProcesses(resolved, runtime, { env, cwd, logger, options, cleanups, saveRuntime, readyTimeoutMs });
+      await startChildProcesses(resolved, runtime, { env, cwd, logger, options, cleanups, saveRuntime, httpPort, readyTimeoutMs });
     }
     saveRuntime();
 
@@ -163,6 +168,15 @@ interface StartContext {
   options: SupervisorOptions;
   cleanups: Cleanup[];
   saveRuntime: () => void;
+  /** The HTTP port this process holds for the gateway (HTTP_PORT=0), released right before the gateway binds it. */
+  httpPort: PortReservation | undefined;
+}
+
+/** Holds a loopback port until its server binds it; released with the cleanups if start-up fails first. */
+async function holdPort(context: StartContext, what: string): Promise<PortReservation> {
+  const reservation = await reserveLoopbackPort();
+  context.cleanups.push({ what: `the port held for ${what}`, run: () => reservation.release() });
+  return reservation;
 }
 
 function serviceLogger(context: StartContext, name: string, level: string): Logger {
@@ -192,21 +206,31 @@ async function startInThisProcess(config: CairnConfig, runtime: RuntimeInfo, con
   // Each gRPC service on a loopback port of its own, all chosen before any starts: every service (and the gateway)
   // gets every address, so services may call each other whatever their start order (accounts and repos do;
   // clients connect on their first call).
+  // Each port stays held until its service binds it, so an instance starting side by side cannot pick it meanwhile.
   const endpoints = { ...config.services };
+  const held = new Map<string, PortReservation>();
   for (const name of GRPC_SERVICES) {
-    const addr = `127.0.0.1:${await freeLoopbackPort()}`;
+    const reservation = await holdPort(context, name);
+    held.set(name, reservation);
+    const addr = `127.0.0.1:${reservation.port}`;
     endpoints[name] = { listen: addr, addr };
   }
   const servicesConfig: CairnConfig = { ...config, services: endpoints };
   for (const name of GRPC_SERVICES) {
     const { addr } = endpoints[name];
-    const service = await GRPC_SERVICE_STARTS[name]({ config: servicesConfig, logger: serviceLogger(context, name, level), bus, listen: addr });
+    const service = await GRPC_SERVICE_STARTS[name]({
+      config: servicesConfig,
+      logger: serviceLogger(context, name, level),
+      bus,
+      listen: addr,
+      beforeListen: held.get(name)?.release,
+    });
     cleanups.push({ what: name, run: () => service.stop() });
     runtime.services[name] = { addr, port: service.port, metricsUrl };
     throwIfAborted(context.options.signal);
   }
 
-  const gateway = await startGateway({ config: servicesConfig, logger: serviceLogger(context, 'gateway', level), bus });
+  const gateway = await startGateway({ config: servicesConfig, logger: serviceLogger(context, 'gateway', level), bus, beforeListen: context.httpPort?.release });
   cleanups.push({ what: 'the gateway', run: () => gateway.stop() });
   runtime.services.gateway = { port: gateway.port, metricsUrl };
 }
@@ -219,9 +243,14 @@ async function startChildProcesses(
 ): Promise<void> {
   const { logger, cleanups, saveRuntime } = context;
   const grpcAddrs = new Map<string, string>();
+  // Held until the child that binds it is spawned (the gateway's HTTP port too).
+  const held = new Map<string, PortReservation[]>();
+  if (context.httpPort !== undefined) held.set('gateway', [context.httpPort]);
   const endpoints: Record<string, Record<string, string>> = {};
   for (const name of GRPC_SERVICES) {
-    const port = await freeLoopbackPort();
+    const reservation = await holdPort(context, name);
+    held.set(name, [reservation]);
+    const { port } = reservation;
     const addr = `127.0.0.1:${port}`;
     grpcAddrs.set(name, addr);
     endpoints[`services.${name}`] = { LISTEN: addr, ADDR: addr };
@@ -246,7 +275,9 @@ async function startChildProcesses(
     // One metrics server per process: each child gets a loopback port of its own.
     let childEnv = env;
     if (config.metrics.enabled) {
-      const metricsAddr = `127.0.0.1:${await freeLoopbackPort()}`;
+      const reservation = await holdPort(context, `${name}'s metrics`);
+      held.set(name, [...(held.get(name) ?? []), reservation]);
+      const metricsAddr = `127.0.0.1:${reservation.port}`;
       childEnv = { ...env, ...serviceEnvOverrides({ metrics: { LISTEN: metricsAddr } }) };
       runtime.services[name] = { ...runtime.services[name], metricsUrl: `http://${metricsAddr}${METRICS_PATH}` };
     }
@@ -261,6 +292,7 @@ async function startChildProcesses(
         if (runtime.state === 'ready') saveRuntime();
       },
     });
+    await Promise.all((held.get(name) ?? []).map((reservation) => reservation.release()));
     child.start();
     cleanups.push({ what: name, run: () => child.stop(CHILD_GRACE_MS) });
     saveRuntime();
