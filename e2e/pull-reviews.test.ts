@@ -140,7 +140,7 @@ describe('pull-request reviews', () => {
     expect(byMember.body).toMatchObject({ state: 'APPROVED', official: true });
   });
 
-  it('asks teams named at creation; unknown teams 404, a private repository needs the team to reach it, a user repository ignores them', async () => {
+  it('asks users and teams named at creation; unknown users and teams 404, a private repository needs the team to reach it, a user repository ignores them', async () => {
     const work = await w.clone('acme/app', 'alice', 'alice-teams');
     await w.pushBranch(work, 'asked', 'asked.txt', 'teams\n');
     const create = (repo: string, head: string, more: Record<string, unknown>) =>
@@ -149,7 +149,15 @@ describe('pull-request reviews', () => {
     const unknown = await create('acme/app', 'asked', { team_reviewers: ['reviewers', 'nobody'] });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ message: "Team 'nobody' not exist" });
-    const made = await create('acme/app', 'asked', { reviewers: ['dave'], team_reviewers: ['Reviewers'] });
+    // Users as on `…/requested_reviewers` (parseReviewersByNames): an unknown one is 404 and nothing is created.
+    const pullCount = async () => (await call<unknown[]>('GET', '/repos/acme/app/pulls?state=all', alice())).body.length;
+    const before = await pullCount();
+    const nobody = await create('acme/app', 'asked', { reviewers: ['dave', 'ghost-reviewer'] });
+    expect(nobody.status).toBe(404);
+    expect(nobody.body).toMatchObject({ message: "User 'ghost-reviewer' not exist" });
+    expect(await pullCount()).toBe(before);
+    // …and one named by e-mail address is found.
+    const made = await create('acme/app', 'asked', { reviewers: ['DAVE@example.com'], team_reviewers: ['Reviewers'] });
     expect(made.status).toBe(201);
     expect(made.body.requested_reviewers.map((user) => user.login)).toEqual(['dave']);
     expect(made.body.requested_reviewers_teams.map((team) => [team.id, team.name])).toEqual([[teamId, 'reviewers']]);

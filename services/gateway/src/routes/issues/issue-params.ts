@@ -58,6 +58,27 @@ export async function assigneeIds(
   return [...new Set(accounts.flatMap(({ account }) => (account === undefined ? [] : [account.id])))];
 }
 
+/**
+ * Gitea's parseReviewersByNames (requested reviewers, and reviewers at pull-request creation): user names, or e-mail
+ * addresses (with `@`); 404 `User 'x' not exist` for one that names nobody.
+ */
+export async function reviewerIdsByName(services: GatewayServices, viewer: Actor | undefined, reviewers: readonly string[]): Promise<number[]> {
+  const names = [...new Set(reviewers)];
+  if (names.length > MAX_ASSIGNEES) throw HttpError.unprocessable(`too many reviewers: at most ${MAX_ASSIGNEES}`);
+  const emails = names.filter((name) => name.includes('@'));
+  const byEmail = new Map<string, number>();
+  if (emails.length > 0) {
+    const { users } = await services.clients.users.batchGetUsersByEmail({ emails, viewer });
+    for (const { email, user } of users) if (user !== undefined) byEmail.set(email.toLowerCase(), user.id);
+  }
+  const ids = await Promise.all(
+    names.map(async (name) => ({ name, id: name.includes('@') ? byEmail.get(name.toLowerCase()) : (await accountIdByName(services, viewer, name))?.id })),
+  );
+  const unknown = ids.find(({ id }) => id === undefined);
+  if (unknown !== undefined) throw HttpError.notFound(`User '${unknown.name}' not exist`);
+  return [...new Set(ids.flatMap(({ id }) => (id === undefined ? [] : [id])))];
+}
+
 /** PageRequest's page is an int32: a larger page (past any list anyway) is sent as the largest one. */
 const MAX_PAGE = 2 ** 31 - 1;
 

@@ -37,6 +37,7 @@ import {
   endOfWrittenDay,
   isGoZeroTime,
   pageRequest,
+  reviewerIdsByName,
   userNotExist,
   writtenTimePtr,
 } from '../issues/issue-params';
@@ -162,10 +163,9 @@ async function createPull(ctx: ApiContext<CreatePullBody>): Promise<ApiReply> {
   const spec = parseHead(body.head);
   if (spec === undefined) throw HttpError.notFound();
   const head = await resolveHeadRepository(ctx.services, ctx.viewer, base.repository, spec);
-  const [assignees, reviewers] = await Promise.all([
-    assigneeIds(ctx.services, ctx.viewer, createAssigneeNames(body), (name) => `Assignee does not exist: [name: ${userNotExist(name)}]`),
-    assigneeIds(ctx.services, ctx.viewer, body.reviewers, userNotExist),
-  ]);
+  // Gitea's order: assignees (422) before reviewers (404, as on `…/requested_reviewers`).
+  const assignees = await assigneeIds(ctx.services, ctx.viewer, createAssigneeNames(body), (name) => `Assignee does not exist: [name: ${userNotExist(name)}]`);
+  const reviewers = await reviewerIdsByName(ctx.services, ctx.viewer, body.reviewers);
   const scope = repoScopeOf(ctx);
   const { pull } = await teamNamed(() =>
     ctx.services.clients.pulls.createPull({

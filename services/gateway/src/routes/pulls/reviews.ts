@@ -17,7 +17,7 @@ import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, type ApiReply, json, noContent, repoOf } from '../../api/types';
 import { toApiPullReview, toApiPullReviewComments, toApiPullReviews } from '../../convert/review';
 import { repoScopeOf } from '../../issues/scope';
-import { MAX_ASSIGNEES, accountIdByName, pageRequest } from '../issues/issue-params';
+import { pageRequest, reviewerIdsByName } from '../issues/issue-params';
 import { PULL_READER, PULL_SIGNED_IN, pullHandler, pullIndexOf, teamNamed } from './pull-context';
 import { TRACKER_ERRORS } from '../../issues/tracker-answers';
 import { registerPullByBranchesRoute } from './pulls';
@@ -110,26 +110,6 @@ async function answerReview<B>(ctx: ApiContext<B>, review: Review | undefined): 
 async function getReview<B>(ctx: ApiContext<B>): Promise<Review> {
   const { review } = await ctx.services.clients.reviews.getReview({ scope: repoScopeOf(ctx), index: pullIndexOf(ctx), id: reviewIdOf(ctx) });
   return reviewOf(review);
-}
-
-/** Reviewers named in a request: user names, or e-mail addresses (with `@`); 404 `User 'x' not exist` for none. */
-async function reviewerIds(ctx: ApiContext<ReviewRequestBody>): Promise<number[]> {
-  const { body } = ctx;
-  const names = [...new Set(body.reviewers)];
-  if (names.length > MAX_ASSIGNEES) throw HttpError.unprocessable(`too many reviewers: at most ${MAX_ASSIGNEES}`);
-  const emails = names.filter((name) => name.includes('@'));
-  const byEmail = new Map<string, number>();
-  if (emails.length > 0) {
-    const { users } = await ctx.services.clients.users.batchGetUsersByEmail({ emails, viewer: ctx.viewer });
-    for (const { email, user } of users) if (user !== undefined) byEmail.set(email.toLowerCase(), user.id);
-  }
-  const ids: number[] = [];
-  for (const name of names) {
-    const id = name.includes('@') ? byEmail.get(name.toLowerCase()) : (await accountIdByName(ctx.services, ctx.viewer, name))?.id;
-    if (id === undefined) throw HttpError.notFound(`User '${name}' not exist`);
-    ids.push(id);
-  }
-  return [...new Set(ids)];
 }
 
 /** Gitea's resolve and unresolve of a review comment's conversation (`POST …/pulls/comments/{id}/resolve`). */
@@ -273,7 +253,7 @@ export function registerReviewRoutes(api: ApiRegistry): void {
     body: PullReviewRequestOptions,
     handler: pullHandler(async (ctx) => {
       const index = pullIndexOf(ctx);
-      const reviewers = await reviewerIds(ctx);
+      const reviewers = await reviewerIdsByName(ctx.services, ctx.viewer, ctx.body.reviewers);
       const { reviews } = await teamNamed(() =>
         ctx.services.clients.reviews.requestReviewers({ scope: repoScopeOf(ctx), index, reviewerIds: reviewers, teamNames: ctx.body.team_reviewers }),
       );
@@ -288,7 +268,7 @@ export function registerReviewRoutes(api: ApiRegistry): void {
     operationId: 'repoDeletePullReviewRequests',
     body: PullReviewRequestOptions,
     handler: pullHandler(async (ctx) => {
-      const reviewers = await reviewerIds(ctx);
+      const reviewers = await reviewerIdsByName(ctx.services, ctx.viewer, ctx.body.reviewers);
       await teamNamed(() =>
         ctx.services.clients.reviews.cancelReviewRequests({ scope: repoScopeOf(ctx), index: pullIndexOf(ctx), reviewerIds: reviewers, teamNames: ctx.body.team_reviewers }),
       );
