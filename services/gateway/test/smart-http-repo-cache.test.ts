@@ -106,7 +106,7 @@ describe('git smart HTTP: the repository cache', () => {
     expect((await uploadPack('priv.git', BOB)).status).toBe(404);
   });
 
-  it.each(['cairn.repo.updated', 'cairn.repo.renamed', 'cairn.repo.transferred', 'cairn.repo.deleted', 'cairn.collaborator.added', 'cairn.org.updated', 'cairn.org_member.removed', 'cairn.team.updated', 'cairn.team_member.removed', 'cairn.user.updated', 'cairn.user.deleted'])(
+  it.each(['cairn.repo.updated', 'cairn.repo.renamed', 'cairn.repo.transferred', 'cairn.repo.deleted', 'cairn.repo.team_added', 'cairn.repo.team_removed', 'cairn.collaborator.added', 'cairn.org.updated', 'cairn.org_member.removed', 'cairn.team.updated', 'cairn.team_member.removed', 'cairn.user.updated', 'cairn.user.deleted'])(
     'forgets everything on %s',
     async (subject) => {
       await infoRefs('pub.git');

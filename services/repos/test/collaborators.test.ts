@@ -3,7 +3,7 @@
  * permission), permission queries, repository teams, and GetPushPolicy's gate.
  */
 import { decodeEvent } from '@cairn/bus';
-import { CollaboratorAdded } from '@cairn/proto/cairn/repos/v1/events';
+import { CollaboratorAdded, RepoTeamAdded, RepoTeamRemoved } from '@cairn/proto/cairn/repos/v1/events';
 import { Code } from '@cairn/rpc';
 import { startReposHarness, type ReposHarness } from './support/repos-harness';
 
@@ -117,7 +117,11 @@ describe('CollaboratorService', () => {
 
     it("adds and removes a team by name, with Gitea's 422s", async () => {
       await h.collaborators.addRepoTeam({ actor: actor(alice), repoId: orgRepoId, team: 'devs' });
-      expect((await h.collaborators.getRepoTeam({ viewer: actor(carol), repoId: orgRepoId, team: 'DEVS' })).teamId).toBeGreaterThan(0);
+      const { teamId } = await h.collaborators.getRepoTeam({ viewer: actor(carol), repoId: orgRepoId, team: 'DEVS' });
+      expect(teamId).toBeGreaterThan(0);
+      // Each change is an event, so the gateway's caches forget the access it gave or took.
+      const link = { meta: { actorId: alice, repoId: orgRepoId }, repoId: orgRepoId, teamId, orgId: acme };
+      expect(decodeEvent(RepoTeamAdded, await h.lastEvent('cairn.repo.team_added'))).toMatchObject(link);
       expect((await h.collaborators.getUserPermission({ viewer: actor(alice), repoId: orgRepoId, username: 'carol' })).permission).toBe('write');
       await expect(h.collaborators.addRepoTeam({ actor: actor(alice), repoId: orgRepoId, team: 'Devs' })).rejects.toMatchObject({
         code: Code.INVALID_ARGUMENT,
@@ -125,6 +129,7 @@ describe('CollaboratorService', () => {
         message: "team 'Devs' is already added to repo",
       });
       await h.collaborators.removeRepoTeam({ actor: actor(alice), repoId: orgRepoId, team: 'devs' });
+      expect(decodeEvent(RepoTeamRemoved, await h.lastEvent('cairn.repo.team_removed'))).toMatchObject(link);
       await expect(h.collaborators.removeRepoTeam({ actor: actor(alice), repoId: orgRepoId, team: 'devs' })).rejects.toMatchObject({
         code: Code.INVALID_ARGUMENT,
         reason: 'team_not_added',

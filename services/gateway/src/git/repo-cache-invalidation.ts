@@ -3,11 +3,9 @@
  * read it — a repository created, changed, renamed, transferred or deleted, a collaborator added or removed, an
  * organization, team or membership changed, a user changed — forgets every entry. Forgetting everything is
  * cheap (entries live 2 s) and needs no reading of the events, so a new event kind under these subjects is
- * covered too. Every instance must see every event: a broadcast subscription (`bus.subscribe`), as the token
- * cache's (auth/invalidation.ts).
- *
- * Not every change has an event: linking a team to a repository (CollaboratorService.AddRepoTeam /
- * RemoveRepoTeam) publishes none, so it reaches fetches when the entry expires (the TTL).
+ * covered too (`cairn.repo.team_added` / `team_removed`, a team linked to or unlinked from a repository, came that
+ * way). Every instance must see every event: a broadcast subscription (`bus.subscribe`), as the token cache's
+ * (auth/invalidation.ts).
  */
 import type { Subscription } from '@cairn/bus';
 import type { GatewayBus } from '../auth/invalidation';

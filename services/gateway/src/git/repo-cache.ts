@@ -7,8 +7,8 @@
  * always ask repos; so do names that are not found or were renamed (those answers are never kept).
  *
  * API routes that opt in (`repo.reuse: 'anonymous'`, e.g. the issue list) share it for anonymous callers only,
- * and only when the gateway listens to events (app.ts): anonymous access does not depend on teams, whose links
- * publish no event (below), so for them every change that matters ends the entry as soon as its event arrives.
+ * and only when the gateway listens to events (app.ts), so every change that matters ends the entry as soon as its
+ * event arrives.
  *
  * Staleness is bounded by the TTL (2 s by default): an entry is answered for at most that long after repos
  * gave it. Events end it sooner: the gateway forgets every entry on any change to a repository,

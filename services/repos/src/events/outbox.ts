@@ -13,6 +13,8 @@ import {
   RepoDeleted,
   RepoForked,
   RepoRenamed,
+  RepoTeamAdded,
+  RepoTeamRemoved,
   RepoTransferRequested,
   RepoTransferred,
   RepoUpdated,
@@ -88,6 +90,14 @@ export function enqueueCollaboratorAdded(tx: Tx, change: { repoId: number; userI
 
 export function enqueueCollaboratorRemoved(tx: Tx, change: { repoId: number; userId: number }, actorId: number): Promise<string> {
   return enqueue(tx, Subject.collaboratorRemoved, CollaboratorRemoved, { actorId, repoId: change.repoId }, (meta) => ({ meta, ...change }));
+}
+
+/** A team linked to (`added`) or unlinked from a repository of its organization. */
+export function enqueueRepoTeamChanged(tx: Tx, change: 'added' | 'removed', link: { orgId: number; teamId: number; repoId: number }, actorId: number): Promise<string> {
+  const ids = { actorId, repoId: link.repoId };
+  return change === 'added'
+    ? enqueue(tx, Subject.repoTeamAdded, RepoTeamAdded, ids, (meta) => ({ meta, ...link }))
+    : enqueue(tx, Subject.repoTeamRemoved, RepoTeamRemoved, ids, (meta) => ({ meta, ...link }));
 }
 
 export function enqueueCommitStatusCreated(tx: Tx, status: StoredStatus): Promise<string> {

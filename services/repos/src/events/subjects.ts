@@ -14,6 +14,9 @@ export const Subject = {
   repoForked: 'cairn.repo.forked',
   repoTransferRequested: 'cairn.repo.transfer_requested',
   repoTransferred: 'cairn.repo.transferred',
+  /** RepoTeamAdded / RepoTeamRemoved: a team linked to or unlinked from a repository (the gateway's caches forget). */
+  repoTeamAdded: 'cairn.repo.team_added',
+  repoTeamRemoved: 'cairn.repo.team_removed',
   collaboratorAdded: 'cairn.collaborator.added',
   collaboratorRemoved: 'cairn.collaborator.removed',
   /** CommitStatusCreated: a CI status reported for a commit (issues' `issues-automerge` tries scheduled merges). */

@@ -7,7 +7,7 @@ import type { CollaboratorServiceService } from '@cairn/proto/cairn/repos/v1/rep
 import { CairnError, type AsyncServiceOf } from '@cairn/rpc';
 import { AccessMode, OWNER_ORG, accessModeName, canRead, unitMode, viewerFromActor } from '../domain/access';
 import { pageWindow } from '../domain/paging';
-import { enqueueCollaboratorAdded, enqueueCollaboratorRemoved } from '../events/outbox';
+import { enqueueCollaboratorAdded, enqueueCollaboratorRemoved, enqueueRepoTeamChanged } from '../events/outbox';
 import { deleteCollaboration, findCollaboration, listCollaborations, upsertCollaboration } from '../store/collaborations';
 import { linkTeam, unlinkTeam } from '../store/team-repos';
 import { accountByName, internalActor } from './accounts-lookup';
@@ -31,13 +31,15 @@ export function createCollaboratorService(context: ReposContext): AsyncServiceOf
 
   /** The repository and the named team of a link or unlink, once the actor may change the repository's teams. */
   const teamChange = async (request: { actor?: Actor; repoId: number; team: string }) => {
-    const { repo, permission } = await loadRepoForViewer(context, viewerFromActor(request.actor), request.repoId);
+    const viewer = viewerFromActor(request.actor);
+    const { repo, permission } = await loadRepoForViewer(context, viewer, request.repoId);
     assertOrgRepo(repo);
     requireAccess(permission, { mode: 'admin', archived: 'allow' }, repo);
     await assertMayChangeTeams(context, repo, permission);
     const teams = await repoTeams(context, repo);
     const team = teamNamed(teams, repo.ownerId, request.team);
-    return { repo, team, linked: reaches(teams, team) };
+    const link = { orgId: repo.ownerId, teamId: team.id, repoId: repo.id };
+    return { team, link, linked: reaches(teams, team), actorId: viewer.id };
   };
 
   return {
@@ -143,17 +145,21 @@ export function createCollaboratorService(context: ReposContext): AsyncServiceOf
 
     addRepoTeam: (request) =>
       guard(async () => {
-        const { repo, team, linked } = await teamChange(request);
+        const { team, link, linked, actorId } = await teamChange(request);
         if (linked) throw CairnError.invalid(`team '${team.name}' is already added to repo`, { reason: 'team_already_added' });
-        await db.pool.transaction((tx) => linkTeam(tx, { orgId: repo.ownerId, teamId: team.id, repoId: repo.id }));
+        await db.pool.transaction(async (tx) => {
+          if (await linkTeam(tx, link)) await enqueueRepoTeamChanged(tx, 'added', link, actorId);
+        });
         return {};
       }),
 
     removeRepoTeam: (request) =>
       guard(async () => {
-        const { repo, team, linked } = await teamChange(request);
+        const { team, link, linked, actorId } = await teamChange(request);
         if (!linked) throw CairnError.invalid(`team '${team.name}' was not added to repo`, { reason: 'team_not_added' });
-        await db.pool.transaction((tx) => unlinkTeam(tx, team.id, repo.id));
+        await db.pool.transaction(async (tx) => {
+          if (await unlinkTeam(tx, link.teamId, link.repoId)) await enqueueRepoTeamChanged(tx, 'removed', link, actorId);
+        });
         return {};
       }),
 

@@ -95,6 +95,26 @@ export interface CollaboratorRemoved {
 }
 
 /**
+ * Subject cairn.repo.team_added: an organization's team was linked to one of its repositories (Gitea's AddTeamRepository:
+ * its members reach the repository with the team's units).
+ */
+export interface RepoTeamAdded {
+  meta?: EventMeta | undefined;
+  repoId: number;
+  teamId: number;
+  /** The organization that owns the repository and the team. */
+  orgId: number;
+}
+
+/** Subject cairn.repo.team_removed: a team's link to a repository was removed (its members keep only other access). */
+export interface RepoTeamRemoved {
+  meta?: EventMeta | undefined;
+  repoId: number;
+  teamId: number;
+  orgId: number;
+}
+
+/**
  * Subject cairn.commit_status.created: a status was reported for a commit of a repository (CreateCommitStatus;
  * Gitea's CreateCommitStatus notification). `meta.actor_id` is the reporter. Scheduled auto-merges of pull requests
  * whose head is `sha` are tried again on it.
@@ -1196,6 +1216,264 @@ export const CollaboratorRemoved: MessageFns<CollaboratorRemoved> = {
     message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
     message.repoId = object.repoId ?? 0;
     message.userId = object.userId ?? 0;
+    return message;
+  },
+};
+
+function createBaseRepoTeamAdded(): RepoTeamAdded {
+  return { meta: undefined, repoId: 0, teamId: 0, orgId: 0 };
+}
+
+export const RepoTeamAdded: MessageFns<RepoTeamAdded> = {
+  encode(message: RepoTeamAdded, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.repoId !== 0) {
+      writer.uint32(16).int64(message.repoId);
+    }
+    if (message.teamId !== 0) {
+      writer.uint32(24).int64(message.teamId);
+    }
+    if (message.orgId !== 0) {
+      writer.uint32(32).int64(message.orgId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RepoTeamAdded {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRepoTeamAdded();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.teamId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.orgId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RepoTeamAdded {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : 0,
+      teamId: isSet(object.teamId)
+        ? globalThis.Number(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.Number(object.team_id)
+        : 0,
+      orgId: isSet(object.orgId)
+        ? globalThis.Number(object.orgId)
+        : isSet(object.org_id)
+        ? globalThis.Number(object.org_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: RepoTeamAdded): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.repoId !== 0) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.teamId !== 0) {
+      obj.teamId = Math.round(message.teamId);
+    }
+    if (message.orgId !== 0) {
+      obj.orgId = Math.round(message.orgId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RepoTeamAdded>, I>>(base?: I): RepoTeamAdded {
+    return RepoTeamAdded.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RepoTeamAdded>, I>>(object: I): RepoTeamAdded {
+    const message = createBaseRepoTeamAdded();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.repoId = object.repoId ?? 0;
+    message.teamId = object.teamId ?? 0;
+    message.orgId = object.orgId ?? 0;
+    return message;
+  },
+};
+
+function createBaseRepoTeamRemoved(): RepoTeamRemoved {
+  return { meta: undefined, repoId: 0, teamId: 0, orgId: 0 };
+}
+
+export const RepoTeamRemoved: MessageFns<RepoTeamRemoved> = {
+  encode(message: RepoTeamRemoved, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.repoId !== 0) {
+      writer.uint32(16).int64(message.repoId);
+    }
+    if (message.teamId !== 0) {
+      writer.uint32(24).int64(message.teamId);
+    }
+    if (message.orgId !== 0) {
+      writer.uint32(32).int64(message.orgId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RepoTeamRemoved {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRepoTeamRemoved();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.teamId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.orgId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RepoTeamRemoved {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : 0,
+      teamId: isSet(object.teamId)
+        ? globalThis.Number(object.teamId)
+        : isSet(object.team_id)
+        ? globalThis.Number(object.team_id)
+        : 0,
+      orgId: isSet(object.orgId)
+        ? globalThis.Number(object.orgId)
+        : isSet(object.org_id)
+        ? globalThis.Number(object.org_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: RepoTeamRemoved): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.repoId !== 0) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.teamId !== 0) {
+      obj.teamId = Math.round(message.teamId);
+    }
+    if (message.orgId !== 0) {
+      obj.orgId = Math.round(message.orgId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RepoTeamRemoved>, I>>(base?: I): RepoTeamRemoved {
+    return RepoTeamRemoved.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RepoTeamRemoved>, I>>(object: I): RepoTeamRemoved {
+    const message = createBaseRepoTeamRemoved();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.repoId = object.repoId ?? 0;
+    message.teamId = object.teamId ?? 0;
+    message.orgId = object.orgId ?? 0;
     return message;
   },
 };
