@@ -89,8 +89,9 @@ export function createPullService(context: IssuesContext): AsyncServiceOf<typeof
       if (headAccess.repository.id === access.repository.id && headBranch === baseBranch) {
         throw CairnError.invalid('Invalid PullRequest: There are no changes between the head and the base', { reason: 'branches_equal' });
       }
-      await requireBranch(context, access, baseBranch);
-      await requireBranch(context, headAccess, headBranch);
+      // Both at once; when both are missing the base's error is the one answered, as when checked in turn.
+      const branches = await Promise.allSettled([requireBranch(context, access, baseBranch), requireBranch(context, headAccess, headBranch)]);
+      for (const branch of branches) if (branch.status === 'rejected') throw branch.reason;
       // The new pull request's poster is the viewer (its issue id is only needed to withdraw requests). Reviewers and
       // teams are checked before anything is stored (Gitea creates the pull request first and answers 500 then).
       const newPull = { issue_id: 0, poster_id: checked.posterId, base_branch: baseBranch };
