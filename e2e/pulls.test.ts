@@ -180,6 +180,27 @@ describe('pull requests', () => {
     expect(asIssue.body.pull_request).toMatchObject({ merged: true, merged_at: expect.stringMatching(/^\d{4}-/) });
   });
 
+  it('closes the issues its body names after a close keyword when merged, as the merger', async () => {
+    const issue = await call<{ number: number }>('POST', '/repos/alice/demo/issues', bob(), { title: 'Broken' });
+    const other = await call<{ number: number }>('POST', '/repos/alice/demo/issues', bob(), { title: 'Only mentioned' });
+    await pushBranch('closing', 'closing.txt', 'the fix\n');
+    const created = await call<Pull>('POST', '/repos/alice/demo/pulls', alice(), {
+      head: 'closing',
+      base: 'main',
+      title: 'The fix',
+      body: `Fixes #${issue.body.number}; see #${other.body.number}.`,
+    });
+    expect(created.status).toBe(201);
+    await settled(created.body.number, (p) => p.mergeable);
+    expect((await call('POST', `/repos/alice/demo/pulls/${created.body.number}/merge`, carol(), { do: 'squash' })).status).toBe(200);
+
+    const closed = await call<{ state: string; closed_at: string | null }>('GET', `/repos/alice/demo/issues/${issue.body.number}`, bob());
+    expect(closed.body).toMatchObject({ state: 'closed', closed_at: expect.stringMatching(/^\d{4}-/) });
+    const timeline = await call<Array<{ type: string; user: { login: string } }>>('GET', `/repos/alice/demo/issues/${issue.body.number}/timeline`, bob());
+    expect(timeline.body.at(-1)).toMatchObject({ type: 'close', user: { login: 'carol' } });
+    expect((await call<{ state: string }>('GET', `/repos/alice/demo/issues/${other.body.number}`, bob())).body.state).toBe('open');
+  });
+
   it('reviews: approval by a writer, dismissal and undismissal by the owner, requested reviewers', async () => {
     await pushBranch('reviewed', 'reviewed.txt', 'please review\n');
     const created = await createPull('reviewed', 'Please review');

@@ -91,7 +91,8 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
     'SIGNING_KEY', 'SIGNING_NAME', 'SIGNING_EMAIL', 'SIGNING_FORMAT', 'MERGES', 'DEFAULT_TRUST_MODEL',
     'INITIAL_COMMIT', 'CRUD_ACTIONS', 'WIKI', 'TRUSTED_SSH_KEYS',
   ],
-  // Cairn reads ADD_CO_COMMITTER_TRAILERS; Gitea's other pull-request settings are accepted and ignored.
+  // Cairn reads ADD_CO_COMMITTER_TRAILERS, CLOSE_KEYWORDS and REOPEN_KEYWORDS; Gitea's other pull-request settings are
+  // accepted and ignored.
   'repository.pull-request': [
     'ADD_CO_COMMITTER_TRAILERS', 'WORK_IN_PROGRESS_PREFIXES', 'CLOSE_KEYWORDS', 'REOPEN_KEYWORDS', 'DEFAULT_MERGE_STYLE',
     'DEFAULT_MERGE_MESSAGE_COMMITS_LIMIT', 'DEFAULT_MERGE_MESSAGE_SIZE', 'DEFAULT_MERGE_MESSAGE_ALL_AUTHORS',

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ConfigError } from './errors';
+import { DEFAULT_CLOSE_KEYWORDS, DEFAULT_REOPEN_KEYWORDS } from './settings';
 import { type LoadedConfig, loadConfig } from './load';
 import type { CairnConfig } from './types';
 
@@ -121,7 +122,7 @@ describe('defaults', () => {
           home: path.join(cwd, 'data', 'home'),
           gnupgHome: path.join(cwd, 'data', 'home', '.gnupg'),
         },
-        pullRequest: { addCoCommitterTrailers: true },
+        pullRequest: { addCoCommitterTrailers: true, closeKeywords: [...DEFAULT_CLOSE_KEYWORDS], reopenKeywords: [...DEFAULT_REOPEN_KEYWORDS] },
       },
       migrations: { allowedDomains: [], blockedDomains: [], allowLocalnetworks: false },
       mirror: { enabled: true, minInterval: 600_000, defaultInterval: 28_800_000 },
@@ -330,6 +331,7 @@ describe('file settings', () => {
         '[repository.pull-request]',
         'DEFAULT_MERGE_STYLE = merge',
         'ADD_CO_COMMITTER_TRAILERS = false',
+        'CLOSE_KEYWORDS = Finishes, ends',
         '[repository.signing]',
         'DEFAULT_TRUST_MODEL = committer',
         '[oauth2]',
@@ -341,6 +343,8 @@ describe('file settings', () => {
     expect(config.server.rootUrl).toBe('https://git.example.com/');
     expect(config.service.noReplyAddress).toBe('noreply.localhost');
     expect(config.repository.pullRequest.addCoCommitterTrailers).toBe(false);
+    expect(config.repository.pullRequest.closeKeywords).toEqual(['finishes', 'ends']);
+    expect(config.repository.pullRequest.reopenKeywords).toEqual(['reopen', 'reopens', 'reopened']);
   });
 
   it('derives [service] NO_REPLY_ADDRESS from [server] DOMAIN when unset', () => {

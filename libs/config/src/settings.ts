@@ -21,6 +21,9 @@ const LOG_LEVEL_ALIASES = { warning: 'warn', critical: 'fatal', none: 'silent' }
 export const DEFAULT_ATTACHMENT_ALLOWED_TYPES =
   '.avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,' +
   '.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip';
+/** `[repository.pull-request] CLOSE_KEYWORDS` and `REOPEN_KEYWORDS` defaults (Gitea's setting/repository.go). */
+export const DEFAULT_CLOSE_KEYWORDS: readonly string[] = ['close', 'closes', 'closed', 'fix', 'fixes', 'fixed', 'resolve', 'resolves', 'resolved'];
+export const DEFAULT_REOPEN_KEYWORDS: readonly string[] = ['reopen', 'reopens', 'reopened'];
 export const DEFAULT_REACTIONS = ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'];
 export const DEFAULT_CUSTOM_EMOJIS = ['git', 'gitea', 'codeberg', 'gitlab', 'github', 'gogs'];
 
@@ -227,7 +230,11 @@ function readRepository(reader: SettingsReader, paths: { workDir: string; gnupgH
     maxCreationLimit: reader.integer('repository', 'MAX_CREATION_LIMIT', -1, { min: -1 }),
     issue: { maxPinned: reader.integer('repository.issue', 'MAX_PINNED', 3, NON_NEGATIVE) },
     signing: readSigning(reader, paths),
-    pullRequest: { addCoCommitterTrailers: reader.boolean('repository.pull-request', 'ADD_CO_COMMITTER_TRAILERS', true) },
+    pullRequest: {
+      addCoCommitterTrailers: reader.boolean('repository.pull-request', 'ADD_CO_COMMITTER_TRAILERS', true),
+      closeKeywords: reader.list('repository.pull-request', 'CLOSE_KEYWORDS', DEFAULT_CLOSE_KEYWORDS, { lowerCase: true }),
+      reopenKeywords: reader.list('repository.pull-request', 'REOPEN_KEYWORDS', DEFAULT_REOPEN_KEYWORDS, { lowerCase: true }),
+    },
   };
 }
 

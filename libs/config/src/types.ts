@@ -163,6 +163,12 @@ export interface CairnConfig {
        * request's poster) is not its committer (the merger) ends with `Co-authored-by:` and `Co-committed-by:`.
        */
       addCoCommitterTrailers: boolean;
+      /**
+       * `CLOSE_KEYWORDS` / `REOPEN_KEYWORDS` (Gitea's lists by default): a merged pull request whose title or body
+       * names an issue of its repository right after one of them ("Fixes #12") closes or reopens it.
+       */
+      closeKeywords: string[];
+      reopenKeywords: string[];
     };
   };
   migrations: {

@@ -3,6 +3,7 @@ import { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
 import { Commit } from '@cairn/proto/cairn/git/v1/git_service';
 import { IssueEvent, PullRequestEvent } from '@cairn/proto/cairn/issues/v1/events';
+import { CreateIssueRequest, EditIssueRequest } from '@cairn/proto/cairn/issues/v1/issues_service';
 import { CreatePullRequest, EditPullRequest, MergePullRequest, type PullServiceService, type PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import { BranchProtection, type Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { CairnError, Code, type RpcClient } from '@cairn/rpc';
@@ -170,6 +171,84 @@ describe('merging', () => {
     const index = (await openPull(repo)).issue?.index ?? 0;
     await h.sql.query('UPDATE issues SET is_closed = true WHERE repo_id = $1 AND index = $2', [repo.id, index]);
     expect((await failure(pulls.mergePull(mergeRequest(repo, index)))).code).toBe(Code.NOT_FOUND);
+  });
+});
+
+describe('issues the merged pull request names with a keyword', () => {
+  const CLOSE = 2;
+  const REOPEN = 1;
+
+  const newIssue = async (repo: Repo, title: string): Promise<number> =>
+    (await h.issues.createIssue(CreateIssueRequest.fromPartial({ scope: repo.scopeOf(BOB), title }))).issue?.index ?? 0;
+
+  async function states(repoId: number): Promise<Record<number, boolean>> {
+    const { rows } = await h.sql.query<{ index: string; is_closed: boolean }>('SELECT index, is_closed FROM issues WHERE repo_id = $1 AND NOT is_pull', [repoId]);
+    return Object.fromEntries(rows.map((row) => [Number(row.index), row.is_closed]));
+  }
+
+  it('closes and reopens them as the merger, with timeline entries and events; the last word on an issue counts', async () => {
+    const repo = newRepo();
+    const [fixed, resolved, reopened, untouched, twice] = [
+      await newIssue(repo, 'fixed'),
+      await newIssue(repo, 'resolved'),
+      await newIssue(repo, 'reopened'),
+      await newIssue(repo, 'untouched'),
+      await newIssue(repo, 'twice'),
+    ];
+    await h.issues.editIssue(EditIssueRequest.fromPartial({ scope: repo.scopeOf(BOB), index: reopened, fields: ['state'], state: 'closed' }));
+    const name = `owner100/repo${repo.id}`;
+    const pull = await createPull(
+      fixture,
+      CreatePullRequest.fromPartial({
+        scope: repo.scopeOf(BOB, 'read'),
+        headBranch: 'feature',
+        baseBranch: 'main',
+        title: `Fixes #${fixed}`,
+        body: [
+          `Resolves ${name.toUpperCase()}#${resolved}, reopens #${reopened}.`,
+          `See #${untouched}; \`closes #${untouched}\` is code.`,
+          `Closes #${twice} and reopens #${twice}.`,
+          `Fixes other/repo#${untouched}, fixes #999 and closes #0.`,
+        ].join('\n'),
+      }),
+    );
+    const index = pull.issue?.index ?? 0;
+    const seq = await h.lastSeq();
+    await pulls.mergePull(mergeRequest(repo, index));
+
+    expect(await states(repo.id)).toEqual({ [fixed]: true, [resolved]: true, [reopened]: false, [untouched]: false, [twice]: false });
+    const entries = async (issue: number) => (await h.comments.listTimeline({ scope: repo.scopeOf(ALICE), index: issue })).entries;
+    expect((await entries(fixed)).at(-1)).toMatchObject({ type: CLOSE, posterId: ALICE });
+    expect((await entries(reopened)).at(-1)).toMatchObject({ type: REOPEN, posterId: ALICE });
+    expect((await entries(untouched)).map((entry) => entry.type)).not.toContain(CLOSE);
+    const events = (await h.outbox(seq)).filter((event) => event.subject === 'cairn.issue.closed' || event.subject === 'cairn.issue.reopened');
+    expect(events.map((event) => [event.subject, decoded(IssueEvent, event).issue?.index, decoded(IssueEvent, event).meta?.actorId])).toEqual([
+      ['cairn.issue.closed', index, ALICE],
+      ['cairn.issue.closed', fixed, ALICE],
+      ['cairn.issue.closed', resolved, ALICE],
+      ['cairn.issue.reopened', reopened, ALICE],
+    ]);
+  });
+
+  it('leaves pull requests, and everything when the issues unit is off or the merge is manual', async () => {
+    const repo = newRepo({ allowManualMerge: true });
+    const issue = await newIssue(repo, 'stays');
+    fake.setBranch(repo.id, 'other', SHA(repo.id * 10 + 5));
+    const other = await openPull(repo, 'Other', 'other');
+    const pull = await openPull(repo, `Fixes #${issue}, closes #${other.issue?.index}`);
+    fake.baseCommits.add(SHA(7));
+    await pulls.mergePull(mergeRequest(repo, pull.issue?.index ?? 0, { style: 'manually-merged', mergeCommitId: SHA(7) }));
+    expect(await states(repo.id)).toEqual({ [issue]: false });
+    expect(await pullRow(repo.id, other.issue?.index ?? 0)).toMatchObject({ is_closed: false });
+
+    const noIssues = newRepo();
+    const hidden = await newIssue(noIssues, 'hidden');
+    const scope = noIssues.scopeOf(ALICE);
+    const repository = scope.repository?.repository;
+    if (repository !== undefined) repository.units = repository.units.filter((unit) => unit.key !== 'repo.issues');
+    const quiet = await createPull(fixture, CreatePullRequest.fromPartial({ scope: noIssues.scopeOf(BOB, 'read'), headBranch: 'feature', baseBranch: 'main', title: `Fixes #${hidden}` }));
+    await pulls.mergePull(MergePullRequest.fromPartial({ ...mergeRequest(noIssues, quiet.issue?.index ?? 0), scope }));
+    expect(await states(noIssues.id)).toEqual({ [hidden]: false });
   });
 });
 

@@ -3,10 +3,12 @@
  * checks (domain/merge-rules.ts) on what repos says of the base branch's protection and of the head's commit
  * statuses, then git-storage's Merge in the style, as the merger, signed when the rule requires signed commits; or,
  * for "manually-merged", the given commit checked to be contained in the base branch. The merge is recorded, the
- * issue closed and the head branch deleted when asked (same repository, not the default branch, not protected, no
+ * issue closed, the issues its title or body names after a close or reopen keyword closed or reopened (not for a
+ * manual merge; closing-references.ts), and the head branch deleted when asked (same repository, not the default branch, not protected, no
  * other open pull request from it). rpc/auto-merge.ts answers the RPC: it calls mergeNow, or schedules the merge
  * and has its scheduler merge through mergeNow later.
  */
+import type { DatabaseTransactionConnection } from '@cairn/db';
 import type { Signature } from '@cairn/proto/cairn/git/v1/git_service';
 import type { MergePullRequest, MergePullResponse } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import type { BranchProtection, BranchProtectionMatch, Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
@@ -24,7 +26,7 @@ import {
   wrongCommitId,
 } from '../domain/merge-rules';
 import { finishMerge } from '../domain/merge-record';
-import { type Access, accessOf, canWriteCode, isRepoAdmin, requireNotArchived, requireSignedIn } from '../domain/permissions';
+import { type Access, UNIT_ISSUES, accessOf, canWriteCode, isRepoAdmin, requireNotArchived, requireSignedIn } from '../domain/permissions';
 import { userGitIdentity } from '../domain/git-signature';
 import { readablePull } from '../domain/pull-access';
 import { gitRepositoryOfRepo, internalActor, pullHeadRef, repositoryById } from '../domain/pull-check';
@@ -33,6 +35,7 @@ import { findIssueByIndex, type IssueRow } from '../store/issues';
 import { hasOtherOpenPullFromHead, reviewFactsOf } from '../store/pull-outcomes';
 import { requirePullByIssueId, toPullRequest, type PullRow } from '../store/pulls';
 import { insertTimelineEntries } from '../store/timeline';
+import { resolveClosingReferences } from './closing-references';
 import type { IssuesContext } from './context';
 import { mergeAuthor } from './squash-author';
 
@@ -173,11 +176,19 @@ async function mergeManually(context: IssuesContext, base: Repository, pull: Pul
 }
 
 /** Records the merge under the row's lock; a concurrent merge that won answers 405 `The PR is already merged`. */
-async function record(context: IssuesContext, pull: PullRow, merge: Parameters<typeof finishMerge>[2]): Promise<PullRow> {
+/** Records the merge; `alongside` writes what else the merge changes, in its transaction. */
+async function record(
+  context: IssuesContext,
+  pull: PullRow,
+  merge: Parameters<typeof finishMerge>[2],
+  alongside?: (tx: DatabaseTransactionConnection) => Promise<void>,
+): Promise<PullRow> {
   return context.db.pool.transaction(async (tx) => {
     const current = await requirePullByIssueId(tx, pull.issue_id, true);
     if (current.has_merged) throw refused('The PR is already merged');
-    return finishMerge(tx, current, merge);
+    const merged = await finishMerge(tx, current, merge);
+    await alongside?.(tx);
+    return merged;
   });
 }
 
@@ -273,7 +284,14 @@ export async function mergeNow(context: IssuesContext, order: MergeOrder): Promi
     } catch (error) {
       throw mergeFailure(error);
     }
-    merged = await record(context, pull, { commitId: mergeCommitId, mergerId, style, repoPrivate: base.private });
+    const { closeKeywords, reopenKeywords } = context.config.repository.pullRequest;
+    merged = await record(context, pull, { commitId: mergeCommitId, mergerId, style, repoPrivate: base.private }, (tx) =>
+      resolveClosingReferences(
+        tx,
+        { repository: base, issuesEnabled: access.units.has(UNIT_ISSUES), title: issue.title, body: issue.body, mergerId },
+        { close: closeKeywords, reopen: reopenKeywords },
+      ),
+    );
   }
   if (request.deleteBranchAfterMerge) await deleteHeadBranch(context, access, merged, pusherName);
   return { pull: await toPullRequest(context.db.pool, merged), scheduled: false };

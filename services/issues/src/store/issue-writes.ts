@@ -107,3 +107,13 @@ export async function insertTimelineComment(
 export async function deleteIssueRow(tx: DatabaseTransactionConnection, id: number): Promise<void> {
   await tx.query(sql.unsafe`DELETE FROM issues WHERE id = ${id}`);
 }
+
+/** The issues (not pull requests) of a repository with these numbers, locked for the rest of the transaction. */
+export async function lockIssuesByIndex(tx: DatabaseTransactionConnection, repoId: number, indexes: readonly number[]): Promise<IssueRow[]> {
+  if (indexes.length === 0) return [];
+  const rows = await tx.any(sql.type(issueRow)`
+    SELECT ${ISSUE_COLUMNS} FROM issues i
+    WHERE i.repo_id = ${repoId} AND i.index = ANY(${sql.array(indexes, 'int8')}) AND NOT i.is_pull
+    ORDER BY i.index FOR UPDATE`);
+  return [...rows];
+}

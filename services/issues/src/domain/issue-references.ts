@@ -1,0 +1,65 @@
+/**
+ * Issue references that carry an action, as Gitea's modules/references finds them: a close keyword ("Fixes #12",
+ * "closes: #3", "(resolved #7") or a reopen keyword ("reopens #4") right before `#N` or `owner/repo#N`, the keyword
+ * preceded by a space, an opening bracket or the start of the text, and followed by an optional colon and one space;
+ * the reference followed by a space, a closing bracket, punctuation and a space, or the end. Matching ignores case.
+ * Markdown text (a body) is read without its code: fenced blocks and inline code spans name nothing.
+ */
+
+export type ReferenceAction = 'close' | 'reopen';
+
+export interface ActionReference {
+  /** Empty for `#N` (the repository the text belongs to). */
+  owner: string;
+  repo: string;
+  index: number;
+  action: ReferenceAction;
+}
+
+export interface ReferenceKeywords {
+  close: readonly string[];
+  reopen: readonly string[];
+}
+
+/** At most this many references of one text are read (a body is bounded; this bounds the work on it). */
+const MAX_REFERENCES = 100;
+
+const REFERENCE = /(?<=^|[\s([])(?:([0-9a-zA-Z\-_.]+)\/([0-9a-zA-Z\-_.]+))?#([0-9]+)(?=$|[\s)\]]|[:;,.?!](?:\s|$))/g;
+const FENCED_CODE = /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n {0,3}\1[`~]*[ \t]*(?=\n|$)|$)/gm;
+const CODE_SPAN = /(`+)[\s\S]*?\1/g;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function keywordPattern(keywords: readonly string[]): RegExp | undefined {
+  const words = keywords.filter((word) => word !== '');
+  return words.length === 0 ? undefined : new RegExp(`(?:\\s|^|\\(|\\[)(?:${words.map(escapeRegExp).join('|')}):? $`, 'i');
+}
+
+/** Markdown without its code, each removed character replaced by a space so nothing joins across it. */
+export function withoutCode(markdown: string): string {
+  const blank = (code: string) => code.replace(/[^\n]/g, ' ');
+  return markdown.replace(FENCED_CODE, blank).replace(CODE_SPAN, blank);
+}
+
+/** The action references of `text` in order of appearance (`markdown`: a body, read without its code). */
+export function actionReferences(text: string, keywords: ReferenceKeywords, markdown = false): ActionReference[] {
+  const close = keywordPattern(keywords.close);
+  const reopen = keywordPattern(keywords.reopen);
+  if (close === undefined && reopen === undefined) return [];
+  const content = markdown ? withoutCode(text) : text;
+  // The keyword, its colon and space, and the character before it: enough text before a reference to decide.
+  const reach = Math.max(0, ...keywords.close.map((word) => word.length), ...keywords.reopen.map((word) => word.length)) + 3;
+  const found: ActionReference[] = [];
+  for (const match of content.matchAll(REFERENCE)) {
+    if (found.length >= MAX_REFERENCES) break;
+    const at = match.index ?? 0;
+    const from = Math.max(0, at - reach);
+    // A character that is no boundary stands for the text cut off, so `^` only matches at the real start.
+    const before = (from > 0 ? '\u0000' : '') + content.slice(from, at);
+    const action: ReferenceAction | undefined = close?.test(before) === true ? 'close' : reopen?.test(before) === true ? 'reopen' : undefined;
+    const index = Number(match[3]);
+    if (action === undefined || !Number.isSafeInteger(index) || index <= 0) continue;
+    found.push({ owner: match[1] ?? '', repo: match[2] ?? '', index, action });
+  }
+  return found;
+}
