@@ -8,7 +8,7 @@
  * commit on the base branch, or `mergeError`), UpdateBranch (a new head tip, or `updateError`), IsAncestor
  * (`baseCommits`), ListCommitsBetween (`pullCommits`), FindMergeCommit (`mergeCommit`, else the head itself).
  *
- * repos: GetRepository (as one viewer sees it from `repositories`, else as an admin from `repositoriesById`),
+ * repos: GetRepository by id or owner/name (as one viewer sees it from `repositories`, else as an admin from `repositoriesById`),
  * ListRepoTeams (`repoTeams`), GetCombinedStatus (`statuses`, `combinedState`), MatchBranchProtection: the rule of
  * `protections` named by the branch, else, when `approvals` lists who may approve in the repository, a `*` rule with
  * that allow list; rights from `rights`, else `otherRights`; official reviewers are those on the allow list, or
@@ -258,7 +258,10 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
   server.addService(RepoServiceService, {
     ...unimplemented(RepoServiceService),
     async getRepository(request) {
-      const repository = seenBy(request.viewer?.userId ?? 0, request.id);
+      const fullName = `${request.owner}/${request.name}`.toLowerCase();
+      const id =
+        request.id > 0 ? request.id : ([...fake.repositoriesById.values()].find((repo) => `${repo.ownerName}/${repo.name}`.toLowerCase() === fullName)?.id ?? 0);
+      const repository = seenBy(request.viewer?.userId ?? 0, id);
       if (repository === undefined) throw CairnError.notFound('repository does not exist');
       return { repository };
     },

@@ -230,6 +230,31 @@ describe('issues the merged pull request names with a keyword', () => {
     ]);
   });
 
+  it("changes another repository's issues as the poster may: any they write, else only their own; unknown names are ignored", async () => {
+    const repo = newRepo();
+    const readOnly = newRepo();
+    const writable = newRepo();
+    const mine = (await h.issues.createIssue(CreateIssueRequest.fromPartial({ scope: readOnly.scopeOf(BOB), title: 'mine' }))).issue?.index ?? 0;
+    const theirs = (await h.issues.createIssue(CreateIssueRequest.fromPartial({ scope: readOnly.scopeOf(ALICE), title: 'theirs' }))).issue?.index ?? 0;
+    const elsewhere = (await h.issues.createIssue(CreateIssueRequest.fromPartial({ scope: writable.scopeOf(ALICE), title: 'elsewhere' }))).issue?.index ?? 0;
+    const readerScope = readOnly.scopeOf(BOB, 'read').repository;
+    if (readerScope !== undefined) fake.repositories.set(`${BOB}:${readOnly.id}`, readerScope);
+    const nameOf = (r: Repo) => `owner100/repo${r.id}`;
+    const pull = await createPull(
+      fixture,
+      CreatePullRequest.fromPartial({
+        scope: repo.scopeOf(BOB, 'read'),
+        headBranch: 'feature',
+        baseBranch: 'main',
+        title: 'Across repositories',
+        body: `Fixes ${nameOf(readOnly)}#${mine}, fixes ${nameOf(readOnly)}#${theirs}, closes ${nameOf(writable)}#${elsewhere}, fixes nobody/missing#1`,
+      }),
+    );
+    await pulls.mergePull(mergeRequest(repo, pull.issue?.index ?? 0));
+    expect(await states(readOnly.id)).toEqual({ [mine]: true, [theirs]: false });
+    expect(await states(writable.id)).toEqual({ [elsewhere]: true });
+  });
+
   it('leaves pull requests, and everything when the issues unit is off or the merge is manual', async () => {
     const repo = newRepo({ allowManualMerge: true });
     const issue = await newIssue(repo, 'stays');

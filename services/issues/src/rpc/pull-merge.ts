@@ -26,7 +26,7 @@ import {
   wrongCommitId,
 } from '../domain/merge-rules';
 import { finishMerge } from '../domain/merge-record';
-import { type Access, UNIT_ISSUES, accessOf, canWriteCode, isRepoAdmin, requireNotArchived, requireSignedIn } from '../domain/permissions';
+import { type Access, accessOf, canWriteCode, isRepoAdmin, requireNotArchived, requireSignedIn } from '../domain/permissions';
 import { userGitIdentity } from '../domain/git-signature';
 import { readablePull } from '../domain/pull-access';
 import { gitRepositoryOfRepo, internalActor, pullHeadRef, repositoryById } from '../domain/pull-check';
@@ -35,7 +35,7 @@ import { findIssueByIndex, type IssueRow } from '../store/issues';
 import { hasOtherOpenPullFromHead, reviewFactsOf } from '../store/pull-outcomes';
 import { requirePullByIssueId, toPullRequest, type PullRow } from '../store/pulls';
 import { insertTimelineEntries } from '../store/timeline';
-import { resolveClosingReferences } from './closing-references';
+import { applyClosingReferences, planClosingReferences } from './closing-references';
 import type { IssuesContext } from './context';
 import { mergeAuthor } from './squash-author';
 
@@ -259,6 +259,12 @@ export async function mergeNow(context: IssuesContext, order: MergeOrder): Promi
   if (style === 'manually-merged') {
     merged = await mergeManually(context, base, pull, request.mergeCommitId.trim(), mergerId);
   } else {
+    const { closeKeywords, reopenKeywords } = context.config.repository.pullRequest;
+    // Looked up before git merges: nothing may fail between the merge and its record.
+    const closing = await planClosingReferences(context, { access, title: issue.title, body: issue.body, posterId: issue.poster_id }, {
+      close: closeKeywords,
+      reopen: reopenKeywords,
+    });
     const message = await mergeCommitMessage(context, order);
     const { signature, login } = await signatureOf(context, request, mergerId);
     pusherName = login;
@@ -284,13 +290,8 @@ export async function mergeNow(context: IssuesContext, order: MergeOrder): Promi
     } catch (error) {
       throw mergeFailure(error);
     }
-    const { closeKeywords, reopenKeywords } = context.config.repository.pullRequest;
     merged = await record(context, pull, { commitId: mergeCommitId, mergerId, style, repoPrivate: base.private }, (tx) =>
-      resolveClosingReferences(
-        tx,
-        { repository: base, issuesEnabled: access.units.has(UNIT_ISSUES), title: issue.title, body: issue.body, mergerId },
-        { close: closeKeywords, reopen: reopenKeywords },
-      ),
+      applyClosingReferences(tx, closing, { mergerId, posterId: issue.poster_id }),
     );
   }
   if (request.deleteBranchAfterMerge) await deleteHeadBranch(context, access, merged, pusherName);
