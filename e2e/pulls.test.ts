@@ -8,6 +8,7 @@
  */
 import { type Pull, type PullWork, demoRepository, pullWork } from './support/pull-work';
 import { type Fixture, startFixture } from './support/fixture';
+import { waitFor } from './support/instance';
 
 jest.setTimeout(240_000);
 
@@ -198,6 +199,35 @@ describe('pull requests', () => {
     expect(closed.body).toMatchObject({ state: 'closed', closed_at: expect.stringMatching(/^\d{4}-/) });
     const timeline = await call<Array<{ type: string; user: { login: string } }>>('GET', `/repos/alice/demo/issues/${issue.body.number}/timeline`, bob());
     expect(timeline.body.at(-1)).toMatchObject({ type: 'close', user: { login: 'carol' } });
+    expect((await call<{ state: string }>('GET', `/repos/alice/demo/issues/${other.body.number}`, bob())).body.state).toBe('open');
+  });
+
+  it('links a pushed commit on the issues it names, and closes the one it fixes on the default branch', async () => {
+    const issue = await call<{ number: number }>('POST', '/repos/alice/demo/issues', bob(), { title: 'Typo' });
+    const other = await call<{ number: number }>('POST', '/repos/alice/demo/issues', bob(), { title: 'Related' });
+    await gitOk(['fetch', '--quiet', 'origin'], work);
+    await gitOk(['checkout', '--quiet', '-B', 'main', 'origin/main'], work);
+    const sha = await w.commitFile(work, 'typo.txt', 'fixed\n', `Fix the typo\n\nFixes #${issue.body.number}, see #${other.body.number}`);
+    await gitOk(['push', '--quiet', 'origin', 'main:main'], work);
+
+    type Entry = { type: string; ref_commit_sha: string; body: string; user: { login: string } };
+    const timelineOf = async (index: number) => (await call<Entry[]>('GET', `/repos/alice/demo/issues/${index}/timeline`, bob())).body;
+    const closedAt = await waitFor('the issue to close', async () => {
+      const got = await call<{ state: string }>('GET', `/repos/alice/demo/issues/${issue.body.number}`, bob());
+      return got.body.state === 'closed' ? got.body : undefined;
+    });
+    expect(closedAt).toMatchObject({ state: 'closed' });
+    expect(await timelineOf(issue.body.number)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'commit_ref', ref_commit_sha: sha, body: `<a href="/alice/demo/commit/${sha}">Fix the typo</a>`, user: expect.objectContaining({ login: 'alice' }) }),
+        expect.objectContaining({ type: 'close', user: expect.objectContaining({ login: 'alice' }) }),
+      ]),
+    );
+    const related = await waitFor('the commit reference', async () => {
+      const entries = await timelineOf(other.body.number);
+      return entries.some((entry) => entry.type === 'commit_ref') ? entries : undefined;
+    });
+    expect(related.map((entry) => entry.type)).toEqual(['commit_ref']);
     expect((await call<{ state: string }>('GET', `/repos/alice/demo/issues/${other.body.number}`, bob())).body.state).toBe('open');
   });
 

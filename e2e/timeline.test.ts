@@ -77,10 +77,17 @@ describe('issue timeline', () => {
     const merged = await w.call('POST', `/repos/alice/demo/pulls/${index}/merge`, alice(), { Do: 'merge', delete_branch_after_merge: true });
     expect(merged.status).toBe(200);
 
-    const answer = await timeline(index);
+    // The merge commit's message names the pull request ("… (#1) …"): issues-commit-refs links it, after the merge.
+    let answer = await timeline(index);
+    for (let i = 0; i < 50 && !answer.body.some((entry) => entry.type === 'commit_ref'); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      answer = await timeline(index);
+    }
     expect(answer.status).toBe(200);
     const list = answer.body;
-    expect(list.map((entry) => entry.type)).toEqual([
+    const mergeCommit = (await w.call<{ merge_commit_sha: string }>('GET', `/repos/alice/demo/pulls/${index}`, alice())).body.merge_commit_sha;
+    expect(list.filter((entry) => entry.type === 'commit_ref')).toEqual([expect.objectContaining({ ref_commit_sha: mergeCommit, user: expect.objectContaining({ login: 'alice' }) })]);
+    expect(list.map((entry) => entry.type).filter((type) => type !== 'commit_ref')).toEqual([
       'change_title',
       'label',
       'milestone',

@@ -24,6 +24,7 @@ import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, ISSUES_STREAM, ISSUES_SUBJECTS, REP
 import { startAccountEventsConsumer, startOrgEventsConsumer } from './events/accounts-consumer';
 import { startRepoEventsConsumer } from './events/repos-consumer';
 import { GIT_STREAM, GIT_SUBJECTS, startGitEventsConsumer, startPullEventsConsumer } from './events/git-consumer';
+import { startCommitRefsConsumer } from './events/commit-refs-consumer';
 import { startCommitStatusConsumer, startReviewEventsConsumer } from './events/auto-merge-consumer';
 import type { IssuesContext } from './rpc/context';
 import { createIssuesServer } from './server';
@@ -89,6 +90,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     consumers.push(await startAccountEventsConsumer({ db, bus, logger, userDeleteWithCommentsMaxTime: config.service.userDeleteWithCommentsMaxTime }));
     consumers.push(await startOrgEventsConsumer({ db, bus, logger }));
     consumers.push(await startGitEventsConsumer(context, bus));
+    consumers.push(await startCommitRefsConsumer(context, bus));
     consumers.push(await startPullEventsConsumer(context, bus));
     consumers.push(await startCommitStatusConsumer(context, bus));
     consumers.push(await startReviewEventsConsumer(context, bus));

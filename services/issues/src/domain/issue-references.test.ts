@@ -1,5 +1,5 @@
 import { DEFAULT_CLOSE_KEYWORDS, DEFAULT_REOPEN_KEYWORDS } from '@cairn/config';
-import { actionReferences, withoutCode } from './issue-references';
+import { actionReferences, issueReferences, withoutCode } from './issue-references';
 
 const keywords = { close: DEFAULT_CLOSE_KEYWORDS, reopen: DEFAULT_REOPEN_KEYWORDS };
 const refs = (text: string, markdown = true) => actionReferences(text, keywords, markdown).map((ref) => `${ref.action} ${ref.owner}/${ref.repo}#${ref.index}`);
@@ -49,5 +49,16 @@ describe('actionReferences', () => {
   it('decides from the text right before each reference only, however long the text is', () => {
     const long = `${'x '.repeat(10_000)}fixes #1 ${'y '.repeat(10_000)}#2`;
     expect(refs(long)).toEqual(['close /#1']);
+  });
+});
+
+describe('issueReferences', () => {
+  it('finds plain references too, and counts only the first hundred', () => {
+    expect(issueReferences('see #1, fixes acme/app#2 and (#3)', keywords)).toEqual([
+      { owner: '', repo: '', index: 1 },
+      { owner: 'acme', repo: 'app', index: 2, action: 'close' },
+      { owner: '', repo: '', index: 3 },
+    ]);
+    expect(issueReferences(Array.from({ length: 150 }, (_, i) => `#${i + 1}`).join(' '), keywords)).toHaveLength(100);
   });
 });

@@ -1,18 +1,24 @@
 /**
- * Issue references that carry an action, as Gitea's modules/references finds them: a close keyword ("Fixes #12",
- * "closes: #3", "(resolved #7") or a reopen keyword ("reopens #4") right before `#N` or `owner/repo#N`, the keyword
- * preceded by a space, an opening bracket or the start of the text, and followed by an optional colon and one space;
- * the reference followed by a space, a closing bracket, punctuation and a space, or the end. Matching ignores case.
- * Markdown text (a body) is read without its code: fenced blocks and inline code spans name nothing.
+ * Issue references as Gitea's modules/references finds them: `#N` or `owner/repo#N`, preceded by a space, an opening
+ * bracket or the start of the text, and followed by a space, a closing bracket, punctuation and a space, or the end.
+ * A reference carries an action when a close keyword ("Fixes #12", "closes: #3", "(resolved #7") or a reopen keyword
+ * ("reopens #4") stands right before it: the keyword preceded by a space, an opening bracket or the start, and
+ * followed by an optional colon and one space. Keywords match ignoring case. Markdown text (a body) is read without
+ * its code: fenced blocks and inline code spans name nothing.
  */
 
 export type ReferenceAction = 'close' | 'reopen';
 
-export interface ActionReference {
+export interface IssueReference {
   /** Empty for `#N` (the repository the text belongs to). */
   owner: string;
   repo: string;
   index: number;
+  /** Undefined for a plain reference. */
+  action?: ReferenceAction;
+}
+
+export interface ActionReference extends IssueReference {
   action: ReferenceAction;
 }
 
@@ -41,15 +47,14 @@ export function withoutCode(markdown: string): string {
   return markdown.replace(FENCED_CODE, blank).replace(CODE_SPAN, blank);
 }
 
-/** The action references of `text` in order of appearance (`markdown`: a body, read without its code). */
-export function actionReferences(text: string, keywords: ReferenceKeywords, markdown = false): ActionReference[] {
+/** Every reference of `text` in order of appearance, with its action (`markdown`: a body, read without its code). */
+export function issueReferences(text: string, keywords: ReferenceKeywords, markdown = false): IssueReference[] {
   const close = keywordPattern(keywords.close);
   const reopen = keywordPattern(keywords.reopen);
-  if (close === undefined && reopen === undefined) return [];
   const content = markdown ? withoutCode(text) : text;
   // The keyword, its colon and space, and the character before it: enough text before a reference to decide.
   const reach = Math.max(0, ...keywords.close.map((word) => word.length), ...keywords.reopen.map((word) => word.length)) + 3;
-  const found: ActionReference[] = [];
+  const found: IssueReference[] = [];
   for (const match of content.matchAll(REFERENCE)) {
     if (found.length >= MAX_REFERENCES) break;
     const at = match.index ?? 0;
@@ -58,8 +63,13 @@ export function actionReferences(text: string, keywords: ReferenceKeywords, mark
     const before = (from > 0 ? '\u0000' : '') + content.slice(from, at);
     const action: ReferenceAction | undefined = close?.test(before) === true ? 'close' : reopen?.test(before) === true ? 'reopen' : undefined;
     const index = Number(match[3]);
-    if (action === undefined || !Number.isSafeInteger(index) || index <= 0) continue;
-    found.push({ owner: match[1] ?? '', repo: match[2] ?? '', index, action });
+    if (!Number.isSafeInteger(index) || index <= 0) continue;
+    found.push({ owner: match[1] ?? '', repo: match[2] ?? '', index, ...(action === undefined ? {} : { action }) });
   }
   return found;
+}
+
+/** The references of `text` that carry an action. */
+export function actionReferences(text: string, keywords: ReferenceKeywords, markdown = false): ActionReference[] {
+  return issueReferences(text, keywords, markdown).filter((ref): ref is ActionReference => ref.action !== undefined);
 }

@@ -7,6 +7,8 @@
 export const TimelineType = {
   reopen: 1,
   close: 2,
+  /** A commit that references the issue; `commitSha` is the commit, the body Gitea's link to it. */
+  commitRef: 4,
   label: 7,
   milestone: 8,
   assignees: 9,
@@ -47,6 +49,7 @@ export interface TimelineEntry {
   assigneeTeamId?: number;
   removedAssignee?: boolean;
   timeId?: number;
+  commitSha?: string;
 }
 
 

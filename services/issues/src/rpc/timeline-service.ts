@@ -54,8 +54,8 @@ async function toTimelineEntries(db: CommonQueryMethods, issue: IssueRow, ownerI
     reviewId: row.review_id,
     trackedTime: timeById.get(row.time_id),
     resolveDoerId: row.resolve_doer_id,
-    // Only reference entries (Gitea's issue_ref … pull_ref) name a referencing commit; Cairn writes none yet.
-    refCommitSha: row.type >= 3 && row.type <= 6 ? row.commit_sha : '',
+    // Gitea's RefCommitSHA is the entry's commit whatever its type: a commit_ref's referencing commit, a code comment's.
+    refCommitSha: row.commit_sha,
   }));
 }
 

@@ -117,3 +117,8 @@ export async function lockIssuesByIndex(tx: DatabaseTransactionConnection, repoI
     ORDER BY i.index FOR UPDATE`);
   return [...rows];
 }
+
+/** The issue or pull request of a repository with this number, locked for the rest of the transaction. */
+export async function lockIssueByIndex(tx: DatabaseTransactionConnection, repoId: number, index: number): Promise<IssueRow | null> {
+  return tx.maybeOne(sql.type(issueRow)`SELECT ${ISSUE_COLUMNS} FROM issues i WHERE i.repo_id = ${repoId} AND i.index = ${index} FOR UPDATE`);
+}

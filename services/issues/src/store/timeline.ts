@@ -5,7 +5,7 @@
  */
 import { sql, z, type CommonQueryMethods, type DatabaseTransactionConnection } from '@cairn/db';
 import type { PageWindow } from '../domain/paging';
-import type { TimelineEntry } from '../domain/timeline-entries';
+import { type TimelineEntry, TimelineType } from '../domain/timeline-entries';
 import { CODE_COMMENT, type UpdatedWindow, updatedConditions } from './comments';
 import { LABEL_COLUMNS, type LabelRow, MILESTONE_COLUMNS, type MilestoneRow, labelRow, milestoneRow } from './issues';
 
@@ -29,19 +29,25 @@ export async function insertTimelineEntries(tx: DatabaseTransactionConnection, e
     assignee_team_id: entry.assigneeTeamId ?? 0,
     removed_assignee: entry.removedAssignee ?? false,
     time_id: entry.timeId ?? 0,
+    commit_sha: entry.commitSha ?? '',
   }));
   await tx.query(sql.unsafe`
     INSERT INTO comments (repo_id, issue_id, type, poster_id, body, old_title, new_title, old_ref, new_ref, label_id,
-                          old_milestone_id, milestone_id, assignee_id, assignee_team_id, removed_assignee, time_id)
+                          old_milestone_id, milestone_id, assignee_id, assignee_team_id, removed_assignee, time_id, commit_sha)
     SELECT e.repo_id, e.issue_id, e.type, e.poster_id, e.body, e.old_title, e.new_title, e.old_ref, e.new_ref, e.label_id,
-           e.old_milestone_id, e.milestone_id, e.assignee_id, e.assignee_team_id, e.removed_assignee, e.time_id
+           e.old_milestone_id, e.milestone_id, e.assignee_id, e.assignee_team_id, e.removed_assignee, e.time_id, e.commit_sha
     FROM ROWS FROM (jsonb_to_recordset(${sql.jsonb(records)}) AS (
       repo_id bigint, issue_id bigint, type smallint, poster_id bigint, body text, old_title text, new_title text,
       old_ref text, new_ref text, label_id bigint, old_milestone_id bigint, milestone_id bigint, assignee_id bigint,
-      assignee_team_id bigint, removed_assignee boolean, time_id bigint)) WITH ORDINALITY AS e(
+      assignee_team_id bigint, removed_assignee boolean, time_id bigint, commit_sha text)) WITH ORDINALITY AS e(
       repo_id, issue_id, type, poster_id, body, old_title, new_title, old_ref, new_ref, label_id, old_milestone_id,
-      milestone_id, assignee_id, assignee_team_id, removed_assignee, time_id, ord)
+      milestone_id, assignee_id, assignee_team_id, removed_assignee, time_id, commit_sha, ord)
     ORDER BY e.ord`);
+}
+
+/** Whether the issue already has a commit_ref entry for this commit (a commit pushed again refers once). */
+export async function hasCommitReference(db: CommonQueryMethods, issueId: number, commitSha: string): Promise<boolean> {
+  return db.exists(sql.unsafe`SELECT 1 FROM comments WHERE issue_id = ${issueId} AND type = ${TimelineType.commitRef} AND commit_sha = ${commitSha}`);
 }
 
 export const timelineRow = z.object({
