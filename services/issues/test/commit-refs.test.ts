@@ -3,13 +3,11 @@
  * name issues leave commit_ref entries, and close or reopen issues after keywords on the default branch or the
  * issue's own branch, as the pusher may.
  */
-import { encodeEvent, uuidv7 } from '@cairn/bus';
-import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
 import { Commit } from '@cairn/proto/cairn/git/v1/git_service';
 import { CreateIssueRequest, EditIssueRequest, type TimelineEntry } from '@cairn/proto/cairn/issues/v1/issues_service';
 import { CreatePullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import type { FakeGitRepos } from './fake-git-repos';
-import { readUntil, type ServiceHarness } from './harness';
+import { publishPush as publishPushed, readUntil, type ServiceHarness } from './harness';
 import { configuredRepo, createPull, type FakeRepo as Repo, type PullFixture, SHA, startPullFixture } from './pull-fixture';
 
 const ALICE = 11; // writes the repository (the fake's default answer: admin)
@@ -33,19 +31,8 @@ async function newIssue(repo: Repo, title: string, posterId = BOB, ref = ''): Pr
   return (await h.issues.createIssue(CreateIssueRequest.fromPartial({ scope: repo.scopeOf(posterId), title, ref }))).issue?.index ?? 0;
 }
 
-async function publishPush(repoId: number, branch: string, pusherId: number, oldSha = SHA(1)): Promise<string> {
-  const eventId = uuidv7();
-  const event = GitPushed.fromPartial({
-    meta: { eventId, occurredAt: new Date(), actorId: pusherId, repoId },
-    pusherId,
-    repoId,
-    repoOwnerId: 100,
-    refUpdates: [{ ref: `refs/heads/${branch}`, oldSha, newSha: SHA(2) }],
-    pushedAt: new Date(),
-  });
-  await h.bus.publish('cairn.git.pushed', eventId, encodeEvent(GitPushed, event));
-  return eventId;
-}
+const publishPush = (repoId: number, branch: string, pusherId: number, oldSha = SHA(1)) =>
+  publishPushed(h.bus, { repoId, pusherId, ref: `refs/heads/${branch}`, oldSha, newSha: SHA(2) });
 
 /** Waits until the consumer recorded the event as handled. */
 async function handled(eventId: string): Promise<void> {

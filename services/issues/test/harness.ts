@@ -11,6 +11,7 @@ import { type Bus, createInProcessBus, decodeEvent, encodeEvent, uuidv7, type Ev
 import { loadConfig } from '@cairn/config';
 import { silentLogger } from '@cairn/log';
 import { UserDeleted } from '@cairn/proto/cairn/accounts/v1/events';
+import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
 import {
   CommentServiceService,
   IssueServiceService,
@@ -68,6 +69,24 @@ export function unimplemented<D extends Parameters<RpcServer['addService']>[0]>(
       },
     ]),
   ) as unknown as AsyncServiceOf<D>;
+}
+
+/** Publishes cairn.git.pushed for one reference, as git-storage does after a push (old: a new reference); the event id. */
+export async function publishPush(
+  bus: Bus,
+  push: { repoId: number; pusherId: number; ref: string; newSha: string; oldSha?: string },
+): Promise<string> {
+  const eventId = uuidv7();
+  const event = GitPushed.fromPartial({
+    meta: { eventId, occurredAt: new Date(), actorId: push.pusherId, repoId: push.repoId },
+    pusherId: push.pusherId,
+    repoId: push.repoId,
+    repoOwnerId: 100,
+    refUpdates: [{ ref: push.ref, oldSha: push.oldSha ?? '0'.repeat(40), newSha: push.newSha }],
+    pushedAt: new Date(),
+  });
+  await bus.publish('cairn.git.pushed', eventId, encodeEvent(GitPushed, event));
+  return eventId;
 }
 
 /** Reads until `done` accepts what was read: for what a consumer does after the call that caused it has returned. */

@@ -1,6 +1,4 @@
-import { encodeEvent, uuidv7 } from '@cairn/bus';
 import { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
 import { Commit } from '@cairn/proto/cairn/git/v1/git_service';
 import { IssueEvent, PullRequestEvent } from '@cairn/proto/cairn/issues/v1/events';
 import { CreateIssueRequest, EditIssueRequest } from '@cairn/proto/cairn/issues/v1/issues_service';
@@ -9,7 +7,7 @@ import { BranchProtection, type Repository } from '@cairn/proto/cairn/repos/v1/r
 import { CairnError, Code, type RpcClient } from '@cairn/rpc';
 import { Refusal } from '../src/domain/merge-rules';
 import { ALL_RIGHTS, type FakeGitRepos, NO_RIGHTS } from './fake-git-repos';
-import { decoded, type Mode, readUntil, type ServiceHarness } from './harness';
+import { decoded, type Mode, publishPush as publishPushed, readUntil, type ServiceHarness } from './harness';
 import { configuredRepo, createPull, failure, type FakeRepo as Repo, type PullFixture, SHA, startPullFixture } from './pull-fixture';
 
 const ALICE = 11; // writer, the merger
@@ -43,8 +41,8 @@ const newRepo = (settings: Partial<Repository> = {}): Repo =>
     ...settings,
   });
 
-const openPull = (repo: Repo, title = 'Add feature', headBranch = 'feature'): Promise<PullRequest> =>
-  createPull(fixture, CreatePullRequest.fromPartial({ scope: repo.scopeOf(BOB, 'read'), headBranch, baseBranch: 'main', title, body: 'Body' }));
+const openPull = (repo: Repo, title = 'Add feature', headBranch = 'feature', body = 'Body'): Promise<PullRequest> =>
+  createPull(fixture, CreatePullRequest.fromPartial({ scope: repo.scopeOf(BOB, 'read'), headBranch, baseBranch: 'main', title, body }));
 
 function mergeRequest(repo: Repo, index: number, partial: Partial<MergePullRequest> = {}, userId = ALICE, mode: Mode = 'write'): MergePullRequest {
   return MergePullRequest.fromPartial({ scope: repo.scopeOf(userId, mode), index, style: 'merge', mergerName: 'Alice', mergerEmail: 'alice@example.com', ...partial });
@@ -178,8 +176,8 @@ describe('issues the merged pull request names with a keyword', () => {
   const CLOSE = 2;
   const REOPEN = 1;
 
-  const newIssue = async (repo: Repo, title: string): Promise<number> =>
-    (await h.issues.createIssue(CreateIssueRequest.fromPartial({ scope: repo.scopeOf(BOB), title }))).issue?.index ?? 0;
+  const newIssue = async (repo: Repo, title: string, posterId = BOB): Promise<number> =>
+    (await h.issues.createIssue(CreateIssueRequest.fromPartial({ scope: repo.scopeOf(posterId), title }))).issue?.index ?? 0;
 
   async function states(repoId: number): Promise<Record<number, boolean>> {
     const { rows } = await h.sql.query<{ index: string; is_closed: boolean }>('SELECT index, is_closed FROM issues WHERE repo_id = $1 AND NOT is_pull', [repoId]);
@@ -197,21 +195,13 @@ describe('issues the merged pull request names with a keyword', () => {
     ];
     await h.issues.editIssue(EditIssueRequest.fromPartial({ scope: repo.scopeOf(BOB), index: reopened, fields: ['state'], state: 'closed' }));
     const name = `owner100/repo${repo.id}`;
-    const pull = await createPull(
-      fixture,
-      CreatePullRequest.fromPartial({
-        scope: repo.scopeOf(BOB, 'read'),
-        headBranch: 'feature',
-        baseBranch: 'main',
-        title: `Fixes #${fixed}`,
-        body: [
-          `Resolves ${name.toUpperCase()}#${resolved}, reopens #${reopened}.`,
-          `See #${untouched}; \`closes #${untouched}\` is code.`,
-          `Closes #${twice} and reopens #${twice}.`,
-          `Fixes other/repo#${untouched}, fixes #999 and closes #0.`,
-        ].join('\n'),
-      }),
-    );
+    const body = [
+      `Resolves ${name.toUpperCase()}#${resolved}, reopens #${reopened}.`,
+      `See #${untouched}; \`closes #${untouched}\` is code.`,
+      `Closes #${twice} and reopens #${twice}.`,
+      `Fixes other/repo#${untouched}, fixes #999 and closes #0.`,
+    ].join('\n');
+    const pull = await openPull(repo, `Fixes #${fixed}`, 'feature', body);
     const index = pull.issue?.index ?? 0;
     const seq = await h.lastSeq();
     await pulls.mergePull(mergeRequest(repo, index));
@@ -234,22 +224,14 @@ describe('issues the merged pull request names with a keyword', () => {
     const repo = newRepo();
     const readOnly = newRepo();
     const writable = newRepo();
-    const mine = (await h.issues.createIssue(CreateIssueRequest.fromPartial({ scope: readOnly.scopeOf(BOB), title: 'mine' }))).issue?.index ?? 0;
-    const theirs = (await h.issues.createIssue(CreateIssueRequest.fromPartial({ scope: readOnly.scopeOf(ALICE), title: 'theirs' }))).issue?.index ?? 0;
-    const elsewhere = (await h.issues.createIssue(CreateIssueRequest.fromPartial({ scope: writable.scopeOf(ALICE), title: 'elsewhere' }))).issue?.index ?? 0;
+    const mine = await newIssue(readOnly, 'mine');
+    const theirs = await newIssue(readOnly, 'theirs', ALICE);
+    const elsewhere = await newIssue(writable, 'elsewhere', ALICE);
     const readerScope = readOnly.scopeOf(BOB, 'read').repository;
     if (readerScope !== undefined) fake.repositories.set(`${BOB}:${readOnly.id}`, readerScope);
     const nameOf = (r: Repo) => `owner100/repo${r.id}`;
-    const pull = await createPull(
-      fixture,
-      CreatePullRequest.fromPartial({
-        scope: repo.scopeOf(BOB, 'read'),
-        headBranch: 'feature',
-        baseBranch: 'main',
-        title: 'Across repositories',
-        body: `Fixes ${nameOf(readOnly)}#${mine}, fixes ${nameOf(readOnly)}#${theirs}, closes ${nameOf(writable)}#${elsewhere}, fixes nobody/missing#1`,
-      }),
-    );
+    const body = `Fixes ${nameOf(readOnly)}#${mine}, fixes ${nameOf(readOnly)}#${theirs}, closes ${nameOf(writable)}#${elsewhere}, fixes nobody/missing#1`;
+    const pull = await openPull(repo, 'Across repositories', 'feature', body);
     await pulls.mergePull(mergeRequest(repo, pull.issue?.index ?? 0));
     expect(await states(readOnly.id)).toEqual({ [mine]: true, [theirs]: false });
     expect(await states(writable.id)).toEqual({ [elsewhere]: true });
@@ -271,7 +253,7 @@ describe('issues the merged pull request names with a keyword', () => {
     const scope = noIssues.scopeOf(ALICE);
     const repository = scope.repository?.repository;
     if (repository !== undefined) repository.units = repository.units.filter((unit) => unit.key !== 'repo.issues');
-    const quiet = await createPull(fixture, CreatePullRequest.fromPartial({ scope: noIssues.scopeOf(BOB, 'read'), headBranch: 'feature', baseBranch: 'main', title: `Fixes #${hidden}` }));
+    const quiet = await openPull(noIssues, `Fixes #${hidden}`);
     await pulls.mergePull(MergePullRequest.fromPartial({ ...mergeRequest(noIssues, quiet.issue?.index ?? 0), scope }));
     expect(await states(noIssues.id)).toEqual({ [hidden]: false });
   });
@@ -449,18 +431,7 @@ describe('squash author', () => {
 });
 
 describe('checks on pushes', () => {
-  async function publishPush(repoId: number, ref: string, newSha: string, pusherId = ALICE): Promise<void> {
-    const eventId = uuidv7();
-    const event = GitPushed.fromPartial({
-      meta: { eventId, occurredAt: new Date(), actorId: pusherId, repoId },
-      pusherId,
-      repoId,
-      repoOwnerId: 100,
-      refUpdates: [{ ref, oldSha: '0'.repeat(40), newSha }],
-      pushedAt: new Date(),
-    });
-    await h.bus.publish('cairn.git.pushed', eventId, encodeEvent(GitPushed, event));
-  }
+  const publishPush = (repoId: number, ref: string, newSha: string, pusherId = ALICE) => publishPushed(h.bus, { repoId, pusherId, ref, newSha });
 
   it('re-checks open pull requests from a pushed head and publishes synchronized and mergeability_changed', async () => {
     const repo = newRepo();

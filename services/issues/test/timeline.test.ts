@@ -4,15 +4,13 @@
  * request's base, review requests, pushes, scheduled merges, merging and deleting the head branch), their order,
  * `since`/`before` and paging, pending reviews shown to their reviewer only, and that no entry counts as a comment.
  */
-import { encodeEvent, uuidv7 } from '@cairn/bus';
-import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
 import { Commit } from '@cairn/proto/cairn/git/v1/git_service';
 import { CreateIssueRequest, EditIssueRequest, type TimelineEntry } from '@cairn/proto/cairn/issues/v1/issues_service';
 import { CreatePullRequest, EditPullRequest, MergePullRequest, type PullServiceService, type ReviewServiceService } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import { BranchProtection } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code, type RpcClient } from '@cairn/rpc';
 import type { FakeGitRepos } from './fake-git-repos';
-import { readUntil, scope, type ServiceHarness } from './harness';
+import { publishPush as publishPushed, readUntil, scope, type ServiceHarness } from './harness';
 import { configuredRepo, type FakeRepo as Repo, type PullFixture, SHA, startPullFixture } from './pull-fixture';
 
 const ALICE = 11; // writer
@@ -190,18 +188,7 @@ describe('pull requests', () => {
     return pull?.issue?.index ?? 0;
   }
 
-  async function publishPush(repoId: number, newSha: string): Promise<void> {
-    const eventId = uuidv7();
-    const event = GitPushed.fromPartial({
-      meta: { eventId, occurredAt: new Date(), actorId: BOB, repoId },
-      pusherId: BOB,
-      repoId,
-      repoOwnerId: 100,
-      refUpdates: [{ ref: 'refs/heads/feature', oldSha: '0'.repeat(40), newSha }],
-      pushedAt: new Date(),
-    });
-    await h.bus.publish('cairn.git.pushed', eventId, encodeEvent(GitPushed, event));
-  }
+  const publishPush = (repoId: number, newSha: string) => publishPushed(h.bus, { repoId, pusherId: BOB, ref: 'refs/heads/feature', newSha });
 
   test('base, review requests, pushes, merge and branch deletion', async () => {
     const repo = newRepo();
