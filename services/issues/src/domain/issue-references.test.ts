@@ -41,6 +41,18 @@ describe('actionReferences', () => {
     expect(withoutCode('a `b` c')).toBe('a     c');
   });
 
+  it('ends an unclosed fence at the end of the text, and leaves unmatched backticks literal', () => {
+    expect(refs('closes #1\n```\nfixes #2\n\nfixes #3')).toEqual(['close /#1']);
+    expect(refs('``x` and fixes #5 ```')).toEqual(['close /#5']);
+    expect(refs('`a` fixes #6 ``b`` `c`')).toEqual(['close /#6']);
+  });
+
+  it('reads markdown that would make a backtracking scan quadratic (a long wait here would time the test out)', () => {
+    expect(refs(`\`\` ${'` '.repeat(200_000)}fixes #7`)).toEqual(['close /#7']);
+    expect(refs(`${'```\n'.repeat(50_000)}fixes #8`)).toEqual(['close /#8']);
+    expect(refs('```\n```\nfixes #9')).toEqual(['close /#9']);
+  });
+
   it('honours configured keywords, and none at all', () => {
     expect(actionReferences('finishes #9, revives #10', { close: ['finishes'], reopen: ['revives'] }).map((ref) => ref.action)).toEqual(['close', 'reopen']);
     expect(actionReferences('fixes #9', { close: [], reopen: [] })).toEqual([]);
