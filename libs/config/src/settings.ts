@@ -136,7 +136,10 @@ export function readSettings(
       maxFiles: reader.integer('attachment', 'MAX_FILES', 5, POSITIVE),
     },
     services: readServiceEndpoints(reader),
-    rpc: { deadlineMs: reader.integer('rpc', 'DEADLINE_MS', 5000, POSITIVE) },
+    rpc: {
+      deadlineMs: reader.integer('rpc', 'DEADLINE_MS', 5000, POSITIVE),
+      gitWriteDeadlineMs: reader.integer('rpc', 'GIT_WRITE_DEADLINE_MS', 60_000, POSITIVE),
+    },
     metrics: readMetrics(reader),
   };
 }

@@ -202,6 +202,11 @@ export interface CairnConfig {
   rpc: {
     /** `[rpc] DEADLINE_MS`: deadline on every client call, default 5000. */
     deadlineMs: number;
+    /**
+     * `[rpc] GIT_WRITE_DEADLINE_MS` (Cairn's own, default 60000): the deadline of the calls that write git history — merging,
+     * updating or opening a pull request (a test merge) — which run merges and rebases, not lookups.
+     */
+    gitWriteDeadlineMs: number;
   };
   /** `[metrics]`: the Prometheus endpoint (`GET /metrics`) every service process serves on its own port. */
   metrics: {

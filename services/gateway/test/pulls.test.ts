@@ -292,6 +292,7 @@ describe('pull-request routes', () => {
       expect(res.status).toBe(201);
       expectExactGiteaShape('PullRequest', res.body);
       const [request] = pulls.calls<CreatePullRequest>('createPull');
+      expect(pulls.options.createPull).toEqual([{ deadlineMs: 60_000 }]);
       expect(request).toMatchObject({
         head: undefined,
         headBranch: 'feature',
@@ -414,6 +415,8 @@ describe('pull-request routes', () => {
       ]);
       await call('/api/v1/repos/alice/demo/pulls/1/merge', jsonBody('POST', { do: 'manually-merged', merge_commit_id: HEAD_SHA }, { Authorization: CAROL }));
       expect(pulls.calls<MergePullRequest>('mergePull')[1]).toMatchObject({ style: 'manually-merged', mergeCommitId: HEAD_SHA });
+      // A merge runs git: it waits [rpc] GIT_WRITE_DEADLINE_MS, not a lookup's DEADLINE_MS.
+      expect(pulls.options.mergePull).toEqual([{ deadlineMs: 60_000 }, { deadlineMs: 60_000 }]);
     });
 
     it("answers a missing or unknown style 422, refusals 405 with Gitea's reason and conflicts 409", async () => {

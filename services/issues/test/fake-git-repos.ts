@@ -68,6 +68,8 @@ export interface Knobs {
   mergeError: CairnError | undefined;
   /** UpdateBranch throws this when set. */
   updateError: CairnError | undefined;
+  /** How long Merge and UpdateBranch take (git's merges and rebases are slower than lookups). */
+  writeDelayMs: number;
   /** The rule for the branches it names (by exact name, in every repository). */
   protections: Map<string, BranchProtection>;
   /** `${userId}:${repoId}:${branch}` → what that user may do there. */
@@ -123,6 +125,7 @@ function knobs(): Knobs {
     mergeCommit: undefined,
     mergeError: undefined,
     updateError: undefined,
+    writeDelayMs: 0,
     protections: new Map(),
     rights: new Map(),
     otherRights: ALL_RIGHTS,
@@ -225,6 +228,7 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
       return { files, total: fake.changedFiles.length, additions: fake.changedFiles.length, deletions: 0 };
     },
     async merge(request) {
+      await new Promise((resolve) => setTimeout(resolve, fake.writeDelayMs));
       fake.merges.push(request);
       if (fake.mergeError !== undefined) throw fake.mergeError;
       const repoId = request.repository?.repoId ?? 0;
@@ -236,6 +240,7 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
       return { mergeCommitId: merged };
     },
     async updateBranch(request) {
+      await new Promise((resolve) => setTimeout(resolve, fake.writeDelayMs));
       fake.updates.push(request);
       if (fake.updateError !== undefined) throw fake.updateError;
       const repoId = request.headRepository?.repoId ?? 0;

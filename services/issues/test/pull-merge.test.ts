@@ -259,6 +259,21 @@ describe('issues the merged pull request names with a keyword', () => {
   });
 });
 
+describe('git writes', () => {
+  it("wait [rpc] GIT_WRITE_DEADLINE_MS, not a lookup's DEADLINE_MS", async () => {
+    const slow = await startPullFixture({ CAIRN__rpc__DEADLINE_MS: '300' });
+    try {
+      const repo = configuredRepo(slow.git, { allowMergeCommits: true });
+      const pull = await createPull(slow, CreatePullRequest.fromPartial({ scope: repo.scopeOf(BOB, 'read'), headBranch: 'feature', baseBranch: 'main', title: 'Slow' }));
+      slow.git.writeDelayMs = 900;
+      const { pull: merged } = await slow.pulls.mergePull(mergeRequest(repo, pull.issue?.index ?? 0));
+      expect(merged).toMatchObject({ hasMerged: true });
+    } finally {
+      await slow.stop();
+    }
+  });
+});
+
 describe('branch protection', () => {
   async function approve(repoId: number, index: number, reviewerId: number, commitId: string, extra = ''): Promise<void> {
     await h.sql.query(

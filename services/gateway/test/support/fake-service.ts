@@ -8,6 +8,8 @@ import { CairnError } from '@cairn/rpc';
 
 export class FakeService<T extends object> {
   readonly requests: Record<string, unknown[]> = {};
+  /** The call options (deadline, signal) of each request, in the same order. */
+  readonly options: Record<string, unknown[]> = {};
   readonly answers: Partial<T> = {};
   readonly client: T;
 
@@ -16,8 +18,9 @@ export class FakeService<T extends object> {
       get: (_target, method) => {
         if (typeof method !== 'string' || method === 'then') return undefined;
         // Not async: a streaming method answers an async iterable, not a promise.
-        return (request: unknown) => {
+        return (request: unknown, options?: unknown) => {
           (this.requests[method] ??= []).push(request);
+          (this.options[method] ??= []).push(options);
           const answer = (this.answers as Record<string, ((request: unknown) => unknown) | undefined>)[method];
           if (answer === undefined) return Promise.reject(CairnError.internal(`the fake ${name} has no answer for ${method}`));
           return answer(request);
@@ -33,6 +36,7 @@ export class FakeService<T extends object> {
 
   reset(): void {
     for (const method of Object.keys(this.requests)) delete this.requests[method];
+    for (const method of Object.keys(this.options)) delete this.options[method];
     for (const method of Object.keys(this.answers)) delete (this.answers as Record<string, unknown>)[method];
   }
 }

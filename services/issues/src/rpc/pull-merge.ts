@@ -286,7 +286,7 @@ export async function mergeNow(context: IssuesContext, order: MergeOrder): Promi
         requireSigned: protection?.requireSignedCommits === true,
         // MERGES' "approved": a protection rule and at least one granted approval under it.
         approved: protection !== undefined && grantedApprovals(protection, await reviewFactsOf(context.db.pool, pull.issue_id, pull.head_commit_id)) >= 1,
-      }));
+      }, { deadlineMs: context.config.rpc.gitWriteDeadlineMs }));
     } catch (error) {
       throw mergeFailure(error);
     }

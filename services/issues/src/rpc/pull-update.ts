@@ -117,7 +117,7 @@ async function update(context: IssuesContext, request: UpdatePullRequest): Promi
       committer: { name: request.updaterName.trim(), email: request.updaterEmail.trim(), when: new Date(), timezone: '+0000' },
       expectedHeadCommitId: '',
       push: { pusherId: updaterId, repoOwnerId: head.ownerId, repoPrivate: head.private, pusherName: request.updaterLogin },
-    });
+    }, { deadlineMs: context.config.rpc.gitWriteDeadlineMs });
   } catch (error) {
     throw updateFailure(error, style, pull.index);
   }

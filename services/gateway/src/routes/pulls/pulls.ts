@@ -182,7 +182,7 @@ async function createPull(ctx: ApiContext<CreatePullBody>): Promise<ApiReply> {
       reviewerIds: reviewers,
       // Names as sent: the issues service finds the organization's teams (ignored on a user's repository).
       teamNames: body.team_reviewers,
-    }),
+    }, gitWriteCall(ctx)),
   );
   let created = pullOf(pull);
   if (body.allow_maintainer_edit === true && !created.allowMaintainerEdit) {
@@ -341,6 +341,11 @@ async function listPulls<B>(ctx: ApiContext<B>): Promise<ApiReply> {
   return json(200, await toApiPullRequests(ctx.services, ctx.viewer, pulls, repoOf(ctx), { single: false }));
 }
 
+/** Calls that merge or rebase (opening runs a test merge) wait `[rpc] GIT_WRITE_DEADLINE_MS`, not a lookup's deadline. */
+function gitWriteCall<B>(ctx: ApiContext<B>): { deadlineMs: number } {
+  return { deadlineMs: ctx.services.config.rpc.gitWriteDeadlineMs };
+}
+
 async function mergePull(ctx: ApiContext<MergeBody>): Promise<ApiReply> {
   const { body } = ctx;
   const doer = doerOf(ctx);
@@ -358,7 +363,7 @@ async function mergePull(ctx: ApiContext<MergeBody>): Promise<ApiReply> {
     mergerName: signature.name,
     mergerEmail: signature.email,
     mergeWhenChecksSucceed: body.merge_when_checks_succeed,
-  });
+  }, gitWriteCall(ctx));
   // Gitea: 201 without a body when the merge was scheduled (even if its first try merged already), else 200.
   return { status: scheduled ? 201 : 200 };
 }
@@ -374,7 +379,7 @@ async function updatePull<B>(ctx: ApiContext<B>): Promise<ApiReply> {
     updaterName: signature.name,
     updaterEmail: signature.email,
     updaterLogin: doer.login,
-  });
+  }, gitWriteCall(ctx));
   return { status: 200 };
 }
 
