@@ -448,9 +448,24 @@ describe('squash author', () => {
 describe('checks on pushes', () => {
   const publishPush = (repoId: number, ref: string, newSha: string, pusherId = ALICE) => publishPushed(h.bus, { repoId, pusherId, ref, newSha });
 
+  /**
+   * Opens a pull request and waits until the `issues-pulls` consumer has checked it for its opened event, so that
+   * check (of the branches as they were) cannot land after a test moves them.
+   */
+  async function openSettled(repo: Repo): Promise<PullRequest> {
+    const seq = await h.lastSeq();
+    const pull = await openPull(repo);
+    const opened = (await h.outbox(seq)).find((event) => event.subject === 'cairn.pull_request.opened');
+    await readUntil(
+      async () => (await h.sql.query("SELECT 1 FROM cairn_processed_events WHERE consumer = 'issues-pulls' AND event_id = $1", [opened?.id])).rowCount ?? 0,
+      (count) => count > 0,
+    );
+    return pull;
+  }
+
   it('re-checks open pull requests from a pushed head and publishes synchronized and mergeability_changed', async () => {
     const repo = newRepo();
-    const pull = await openPull(repo);
+    const pull = await openSettled(repo);
     const index = pull.issue?.index ?? 0;
     const seq = await h.lastSeq();
     fake.setBranch(repo.id, 'feature', SHA(4242));
@@ -468,7 +483,7 @@ describe('checks on pushes', () => {
 
   it('dismisses approvals of an older head when the rule dismisses stale approvals', async () => {
     const repo = newRepo();
-    const pull = await openPull(repo);
+    const pull = await openSettled(repo);
     const index = pull.issue?.index ?? 0;
     await h.sql.query(
       `INSERT INTO reviews (repo_id, issue_id, reviewer_id, type, commit_id, official) SELECT $1, id, 20, 1, $3, true FROM issues WHERE repo_id = $1 AND index = $2`,
@@ -486,7 +501,7 @@ describe('checks on pushes', () => {
 
   it('re-checks a pull request whose base branch was edited', async () => {
     const repo = newRepo();
-    const index = (await openPull(repo)).issue?.index ?? 0;
+    const index = (await openSettled(repo)).issue?.index ?? 0;
     fake.setBranch(repo.id, 'dev', SHA(95));
     fake.mergeStatus = 'empty';
     const { pull } = await pulls.editPull(EditPullRequest.fromPartial({ scope: repo.scopeOf(ALICE), index, fields: ['base'], baseBranch: 'dev' }));
@@ -506,7 +521,7 @@ describe('checks on pushes', () => {
 
   it('re-checks pull requests into a pushed base and ignores tags', async () => {
     const repo = newRepo();
-    const index = (await openPull(repo)).issue?.index ?? 0;
+    const index = (await openSettled(repo)).issue?.index ?? 0;
     fake.mergeStatus = 'empty';
     await publishPush(repo.id, 'refs/tags/v1', SHA(1));
     await publishPush(repo.id, 'refs/heads/main', SHA(2));
@@ -519,7 +534,7 @@ describe('checks on pushes', () => {
 
   it('marks a pull request manually merged when the base now contains its head and the repository detects that', async () => {
     const repo = newRepo({ autodetectManualMerge: true });
-    const index = (await openPull(repo)).issue?.index ?? 0;
+    const index = (await openSettled(repo)).issue?.index ?? 0;
     const plain = newRepo();
     const plainIndex = (await openPull(plain)).issue?.index ?? 0;
     fake.mergeStatus = 'ancestor';
@@ -540,7 +555,7 @@ describe('checks on pushes', () => {
 
   it("records a detected manual merge's merge commit, its author as the merger and its author time", async () => {
     const repo = newRepo({ autodetectManualMerge: true });
-    const index = (await openPull(repo)).issue?.index ?? 0;
+    const index = (await openSettled(repo)).issue?.index ?? 0;
     fixture.accounts.users.set(BOB, User.fromPartial({ id: BOB, login: 'bob', email: 'bob@example.com' }));
     const mergedAt = new Date('2024-03-04T05:06:07Z');
     fake.mergeCommit = Commit.fromPartial({ sha: SHA(888), author: { name: 'Bob', email: 'BOB@example.com', when: mergedAt, timezone: '+0100' } });
