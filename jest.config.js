@@ -13,5 +13,6 @@ module.exports = {
     '^@cairn/proto/(.*)$': '<rootDir>/libs/proto/src/gen/$1',
     '^@cairn/(config|log|db|bus|rpc|http|testing|metrics|service|glob)$': '<rootDir>/libs/$1/src',
   },
+  setupFiles: ['<rootDir>/jest.setup.ts'],
   testTimeout: 30000,
 };

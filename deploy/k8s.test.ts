@@ -337,6 +337,19 @@ describe('deploy/k8s kustomize base', () => {
         expect(find('Service', new URL(url).hostname)).toBeDefined();
       }
     });
+
+    it('reads its own identity key and every public key at [rpc] KEYS_DIR, and no other private key', () => {
+      const { config } = configOf(name);
+      const mount = nodes(mainContainer(name).volumeMounts, `${name} volumeMounts`).find((candidate) => candidate.mountPath === config.rpc.keysDir);
+      expect(mount?.readOnly).toBe(true);
+      const volume = nodes(podSpec(workload(name)).volumes ?? [], `${name} volumes`).find((candidate) => candidate.name === mount?.name);
+      const projected = isNode(volume?.projected) ? volume.projected : {};
+      const sources = nodes(projected.sources ?? [], `${name} key sources`);
+      expect(sources.map((source) => (isNode(source.secret) ? `secret:${String(source.secret.name)}` : isNode(source.configMap) ? `configMap:${String(source.configMap.name)}` : '?'))).toEqual([
+        `secret:cairn-rpc-key-${name}`,
+        'configMap:cairn-rpc-public-keys',
+      ]);
+    });
   });
 
   it('reaches NATS and PostgreSQL through ExternalName Services', () => {

@@ -27,7 +27,7 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
     'SLOW_QUERY_THRESHOLD',
   ],
   bus: ['URL'],
-  rpc: ['DEADLINE_MS', 'GIT_WRITE_DEADLINE_MS'],
+  rpc: ['DEADLINE_MS', 'GIT_WRITE_DEADLINE_MS', 'KEYS_DIR'],
   // LISTEN is Cairn's (Gitea serves /metrics on its HTTP port); the ENABLED_ISSUE_* gauges are Gitea's and ignored.
   metrics: ['ENABLED', 'LISTEN', 'TOKEN', 'ENABLED_ISSUE_BY_LABEL', 'ENABLED_ISSUE_BY_REPOSITORY'],
   log: [

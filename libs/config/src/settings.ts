@@ -139,6 +139,7 @@ export function readSettings(
     rpc: {
       deadlineMs: reader.integer('rpc', 'DEADLINE_MS', 5000, POSITIVE),
       gitWriteDeadlineMs: reader.integer('rpc', 'GIT_WRITE_DEADLINE_MS', 60_000, POSITIVE),
+      keysDir: path.resolve(paths.workDir, reader.string('rpc', 'KEYS_DIR', 'rpc-keys')),
     },
     metrics: readMetrics(reader),
   };

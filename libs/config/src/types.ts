@@ -207,6 +207,12 @@ export interface CairnConfig {
      * updating or opening a pull request (a test merge) — which run merges and rebases, not lookups.
      */
     gitWriteDeadlineMs: number;
+    /**
+     * `[rpc] KEYS_DIR` (Cairn's own, default `<work dir>/rpc-keys`): the service identity keys, `<identity>.key` (private,
+     * the identities this process runs) and `<identity>.pub` (public, every identity that calls it); see README
+     * "Security model". The supervisor creates missing ones there.
+     */
+    keysDir: string;
   };
   /** `[metrics]`: the Prometheus endpoint (`GET /metrics`) every service process serves on its own port. */
   metrics: {

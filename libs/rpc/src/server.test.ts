@@ -44,7 +44,7 @@ describe('rpc server + client', () => {
       }),
       log.logger,
     );
-    client = createRpcClient(UserServiceService, { target: running.target, service: 'accounts', logger: silentLogger() });
+    client = createRpcClient(UserServiceService, { target: running.target, service: 'accounts', caller: 'gateway', logger: silentLogger() });
   });
 
   afterAll(async () => {
@@ -166,7 +166,7 @@ describe('rpc server shutdown', () => {
       }),
       silentLogger(),
     );
-    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: silentLogger(), deadlineMs: 10_000 });
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', caller: 'gateway', logger: silentLogger(), deadlineMs: 10_000 });
     const health = createHealthClient(target);
     try {
       expect(await health.check()).toBe(true);
@@ -199,7 +199,7 @@ describe('rpc server shutdown', () => {
       }),
       silentLogger(),
     );
-    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: silentLogger(), deadlineMs: 10_000 });
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', caller: 'gateway', logger: silentLogger(), deadlineMs: 10_000 });
     try {
       const stuck = rejection(client.batchGetUsers({ ids: [] }));
       await sleep(50);

@@ -34,7 +34,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger, bus } = options;
   return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {
     // Connects on its first call: repos may start after accounts (and calls accounts itself).
-    const repos = createRpcClient(RepoServiceService, { target: config.services.repos.addr, service: 'repos', logger, deadlineMs: config.rpc.deadlineMs });
+    const repos = createRpcClient(RepoServiceService, { target: config.services.repos.addr, service: 'repos', caller: 'accounts', logger, deadlineMs: config.rpc.deadlineMs });
     onStop(() => repos.close());
     await prepareOutbox(db);
     await bus.ensureStream(ACCOUNTS_STREAM, [...ACCOUNTS_SUBJECTS]);

@@ -87,10 +87,10 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const bus = recordingBus();
   const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
   const target = `127.0.0.1:${service.port}`;
-  const users = createRpcClient(UserServiceService, { target, service: 'accounts', logger });
-  const tokens = createRpcClient(AccessTokenServiceService, { target, service: 'accounts', logger });
-  const orgs = createRpcClient(OrgServiceService, { target, service: 'accounts', logger });
-  const teams = createRpcClient(TeamServiceService, { target, service: 'accounts', logger });
+  const users = createRpcClient(UserServiceService, { target, service: 'accounts', caller: 'gateway', logger });
+  const tokens = createRpcClient(AccessTokenServiceService, { target, service: 'accounts', caller: 'gateway', logger });
+  const orgs = createRpcClient(OrgServiceService, { target, service: 'accounts', caller: 'gateway', logger });
+  const teams = createRpcClient(TeamServiceService, { target, service: 'accounts', caller: 'gateway', logger });
   const sql = new Client({ connectionString: database.url, options: '-c search_path=accounts' });
   await sql.connect();
   return {

@@ -208,7 +208,7 @@ describe('BatchGetUsersByEmail', () => {
   it('leaves out inactive users and organizations', async () => {
     const { user } = await createUser('dormant1');
     await h.users.updateUser({ id: user!.id, actorId: 0, active: false });
-    const orgs = createRpcClient(OrgServiceService, { target: `127.0.0.1:${h.service.port}`, service: 'accounts', logger: silentLogger() });
+    const orgs = createRpcClient(OrgServiceService, { target: `127.0.0.1:${h.service.port}`, service: 'accounts', caller: 'gateway', logger: silentLogger() });
     try {
       const { user: founder } = await createUser('founder1');
       await orgs.createOrg(

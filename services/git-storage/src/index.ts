@@ -41,7 +41,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
   const signing = createInstanceSigning(config.repository.signing);
   return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA }, async ({ db, onStop }) => {
     // Connects on its first call (a protected push checking commit signatures).
-    const gpgKeys = createRpcClient(GpgKeyServiceService, { target: config.services.accounts.addr, service: 'accounts', logger });
+    const gpgKeys = createRpcClient(GpgKeyServiceService, { target: config.services.accounts.addr, service: 'accounts', caller: 'git-storage', logger });
     onStop(() => gpgKeys.close());
     await prepareOutbox(db);
     await bus.ensureStream(GIT_STREAM, [...GIT_SUBJECTS]);

@@ -46,7 +46,7 @@ export type { RunningService };
 function serviceContext(config: CairnConfig, logger: Logger, db: Database): { context: IssuesContext; close(): void } {
   const handles: RpcClientHandle[] = [];
   const client = <D extends Parameters<typeof createRpcClient>[0]>(definition: D, service: 'accounts' | 'git-storage' | 'repos') => {
-    const created = createRpcClient(definition, { target: config.services[service].addr, service, logger, deadlineMs: config.rpc.deadlineMs });
+    const created = createRpcClient(definition, { target: config.services[service].addr, service, caller: 'issues', logger, deadlineMs: config.rpc.deadlineMs });
     handles.push(created);
     return created;
   };

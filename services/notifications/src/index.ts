@@ -40,7 +40,7 @@ export type { RunningService };
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger, bus } = options;
   return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {
-    const repos = createRpcClient(RepoServiceService, { target: config.services.repos.addr, service: 'repos', logger, deadlineMs: config.rpc.deadlineMs });
+    const repos = createRpcClient(RepoServiceService, { target: config.services.repos.addr, service: 'repos', caller: 'notifications', logger, deadlineMs: config.rpc.deadlineMs });
     onStop(() => repos.close());
     // The consumers' processed-event ids live beside the outbox.
     await prepareOutbox(db);

@@ -38,8 +38,8 @@ export type { RunningService };
 function serviceClients(config: CairnConfig, logger: Logger, db: Database): { context: ReposContext; close(): void } {
   const handles: RpcClientHandle[] = [];
   const deadlineMs = config.rpc.deadlineMs;
-  const accounts = { target: config.services.accounts.addr, service: 'accounts', logger, deadlineMs };
-  const git = { target: config.services['git-storage'].addr, service: 'git-storage', logger, deadlineMs };
+  const accounts = { target: config.services.accounts.addr, service: 'accounts', caller: 'repos', logger, deadlineMs } as const;
+  const git = { target: config.services['git-storage'].addr, service: 'git-storage', caller: 'repos', logger, deadlineMs } as const;
   const keep = <T extends RpcClientHandle>(client: T): T => {
     handles.push(client);
     return client;
