@@ -243,6 +243,21 @@ describe('Merge', () => {
     expect(await fixture.pushedEvents()).toHaveLength(before);
   });
 
+  it('answers head_out_of_date and leaves the base alone when the head ref moves during the merge', async () => {
+    const { repo, feature, mainTip } = diverged();
+    git(['update-ref', 'refs/pull/1/head', feature[1]!], { cwd: repo.gitDir });
+    // As above: the hook moves the pull request's head while the rebase runs.
+    mkdirSync(path.join(repo.gitDir, 'hooks'), { recursive: true });
+    const hook = path.join(repo.gitDir, 'hooks', 'post-checkout');
+    writeFileSync(hook, `#!/bin/sh\ngit --git-dir="${repo.gitDir}" update-ref refs/pull/1/head ${feature[0]}\n`);
+    chmodSync(hook, 0o755);
+    const before = (await fixture.pushedEvents()).length;
+    const error = await rejection(merges.merge(mergeRequest(repo, 'rebase', { head: 'refs/pull/1/head', expectedHeadCommitId: feature[1] })));
+    expect([error.code, error.reason]).toEqual([Code.FAILED_PRECONDITION, 'head_out_of_date']);
+    expect(rev(repo, 'main')).toBe(mainTip);
+    expect(await fixture.pushedEvents()).toHaveLength(before);
+  });
+
   it('refuses bad input with INVALID_ARGUMENT before touching anything', async () => {
     const { repo, mainTip } = diverged();
     const cases: Partial<MergeRequest>[] = [

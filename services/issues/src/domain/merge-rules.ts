@@ -42,6 +42,25 @@ export function wrongCommitId(): CairnError {
   return new CairnError(Code.ABORTED, 'Wrong commit ID', { reason: 'wrong_commit_id' });
 }
 
+/** ABORTED (409) `head out of date` (Gitea's ErrMergeHeadOutOfDate, services/pull/merge.go); `cause` for the logs. */
+export function headOutOfDate(cause?: unknown): CairnError {
+  return new CairnError(Code.ABORTED, 'head out of date', { reason: 'head_out_of_date', cause });
+}
+
+/**
+ * The head commit a merge may merge: the one the pull request's stored mergeability, its reviews (stale or not) and
+ * the commit statuses the checks read were computed for (`recorded`, set by the last check). A head_commit_id the
+ * merger sent must be that commit too (Gitea compares it with the head it merges, services/pull/merge.go). Without
+ * this a head that moved after the approvals and green checks (a push to refs/pull/<n>/head, a check not yet run)
+ * would be merged on the strength of another commit's. git-storage then merges only if refs/pull/<n>/head still
+ * points at it.
+ */
+export function headToMerge(recorded: string, requested: string): string {
+  const wanted = requested.trim();
+  if (recorded === '' || (wanted !== '' && wanted !== recorded)) throw headOutOfDate();
+  return recorded;
+}
+
 export function isMergeStyle(text: string): text is MergeStyle {
   return (MERGE_STYLES as readonly string[]).includes(text);
 }
