@@ -93,7 +93,19 @@ describe('defaults', () => {
         autoWatchNewRepos: true,
         noReplyAddress: 'noreply.localhost',
       },
-      security: { disableWebhooks: false, disableQueryAuthToken: false, minPasswordLength: 8 },
+      security: {
+        disableWebhooks: false,
+        disableQueryAuthToken: false,
+        minPasswordLength: 8,
+        loginMaxFailures: 5,
+        loginMaxAccountFailures: 50,
+        loginMaxAddressFailures: 100,
+        loginFailureWindowSeconds: 900,
+        loginBlockSeconds: 60,
+        passwordCheckConcurrency: 2,
+        passwordCheckQueue: 32,
+        reverseProxyTrustedProxies: ['127.0.0.0/8', '::1/128'],
+      },
       repository: {
         disableMigrations: false,
         defaultRepoUnits: [
