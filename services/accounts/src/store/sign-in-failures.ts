@@ -1,0 +1,71 @@
+/**
+ * The `sign_in_failures` table: the shared state of the sign-in throttle (domain/sign-in-throttle.ts). All time
+ * arithmetic uses the database's clock, so replicas with drifting clocks still agree on windows and blocks.
+ */
+import { sql, z, type CommonQueryMethods } from '@cairn/db';
+import type { ThrottleCounter } from '../domain/sign-in-throttle';
+
+const counterState = z.object({
+  key: z.string(),
+  failures: z.number(),
+  /** Whole seconds the counter still refuses sign-ins; 0 when it does not. */
+  blocked_for_seconds: z.number(),
+});
+export type CounterState = z.infer<typeof counterState>;
+
+/** Rows swept per failure: bounded, so a write never turns into a long delete. */
+const SWEEP_BATCH = 100;
+
+/** The current state of the counters named by `keys` (only those that exist). */
+export function readCounters(db: CommonQueryMethods, keys: readonly string[]): Promise<readonly CounterState[]> {
+  return db.any(sql.type(counterState)`
+    SELECT key, failures,
+           GREATEST(0, ceil(extract(epoch FROM blocked_until - clock_timestamp())))::int AS blocked_for_seconds
+    FROM sign_in_failures WHERE key = ANY(${sql.array([...keys], 'text')})
+  `);
+}
+
+/**
+ * Counts one failure on each counter in one statement (atomic per row, so concurrent replicas never lose a count):
+ * a counter whose window is over starts again at 1; one that reaches its limit is blocked for `blockSeconds`
+ * from now. Rows are upserted in the order given (sorted by key), so concurrent writers cannot deadlock.
+ */
+export async function recordFailure(
+  db: CommonQueryMethods,
+  counters: readonly ThrottleCounter[],
+  timing: { windowSeconds: number; blockSeconds: number },
+): Promise<void> {
+  if (counters.length === 0) return;
+  const window = sql.fragment`make_interval(secs => ${timing.windowSeconds})`;
+  const block = sql.fragment`make_interval(secs => ${timing.blockSeconds})`;
+  // In DO UPDATE every expression sees the old row, so the new values are spelled out from it.
+  const stale = sql.fragment`f.window_started_at <= now() - ${window}`;
+  const failures = sql.fragment`(CASE WHEN ${stale} THEN 1 ELSE f.failures + 1 END)`;
+  const started = sql.fragment`(CASE WHEN ${stale} THEN now() ELSE f.window_started_at END)`;
+  const blocked = sql.fragment`(CASE WHEN ${failures} >= EXCLUDED.max_failures THEN now() + ${block} ELSE f.blocked_until END)`;
+  await db.query(sql.unsafe`
+    INSERT INTO sign_in_failures AS f (key, failures, max_failures, window_started_at, blocked_until, expires_at)
+    SELECT c.key, 1, c.max_failures, now(),
+           CASE WHEN c.max_failures <= 1 THEN now() + ${block} END,
+           now() + GREATEST(${window}, ${block})
+    FROM unnest(${sql.array(counters.map((c) => c.key), 'text')}, ${sql.array(counters.map((c) => c.maxFailures), 'int4')})
+         AS c (key, max_failures)
+    ON CONFLICT (key) DO UPDATE SET
+      failures = ${failures},
+      max_failures = EXCLUDED.max_failures,
+      window_started_at = ${started},
+      blocked_until = ${blocked},
+      -- GREATEST skips a null block.
+      expires_at = GREATEST(${started} + ${window}, ${blocked})
+  `);
+  await db.query(sql.unsafe`
+    DELETE FROM sign_in_failures WHERE key IN (
+      SELECT key FROM sign_in_failures WHERE expires_at < now() LIMIT ${SWEEP_BATCH}
+    )
+  `);
+}
+
+/** Forgets a counter (a successful sign-in ends a run of failures). */
+export async function clearCounter(db: CommonQueryMethods, key: string): Promise<void> {
+  await db.query(sql.unsafe`DELETE FROM sign_in_failures WHERE key = ${key}`);
+}
