@@ -472,6 +472,19 @@ describe('aliases', () => {
     expect(config.explore).toEqual({ requireSigninView: false, disableUsersPage: true });
   });
 
+  it('reads the sign-in throttle settings and refuses bad ones, naming the key', () => {
+    const { security } = load(
+      '[security]\nLOGIN_MAX_FAILURES = 0\nLOGIN_BLOCK_SECONDS = 300\nPASSWORD_CHECK_QUEUE = 0\nREVERSE_PROXY_TRUSTED_PROXIES = 10.0.0.0/8\n',
+    ).config;
+    expect(security).toMatchObject({ loginMaxFailures: 0, loginBlockSeconds: 300, passwordCheckQueue: 0, reverseProxyTrustedProxies: ['10.0.0.0/8'] });
+    expect(configError(() => load('[security]\nLOGIN_BLOCK_SECONDS = 0\n')).key).toBe('security.LOGIN_BLOCK_SECONDS');
+    expect(configError(() => load('[security]\nPASSWORD_CHECK_CONCURRENCY = 0\n')).key).toBe('security.PASSWORD_CHECK_CONCURRENCY');
+    expect(configError(() => load('[security]\nLOGIN_MAX_FAILURES = -1\n')).key).toBe('security.LOGIN_MAX_FAILURES');
+    const proxies = configError(() => load('[security]\nREVERSE_PROXY_TRUSTED_PROXIES = 10.0.0.0/40\n'));
+    expect(proxies.key).toBe('security.REVERSE_PROXY_TRUSTED_PROXIES');
+    expect(proxies.message).toContain('CIDR');
+  });
+
   it('reads DISABLE_WEBHOOKS as DISABLE_WEB_HOOKS, the contract name winning', () => {
     expect(load('[security]\nDISABLE_WEBHOOKS = true\n').config.security.disableWebhooks).toBe(true);
     expect(load('[security]\nDISABLE_WEBHOOKS = true\nDISABLE_WEB_HOOKS = false\n').config.security.disableWebhooks).toBe(

@@ -2,7 +2,7 @@
  * The sign-in throttle against a real database, shared by two accounts processes (replicas): limits from
  * [security] LOGIN_*, refusals before any password is hashed, successes clearing their own run of failures.
  */
-import { Code } from '@cairn/rpc';
+import { Code, isCairnError } from '@cairn/rpc';
 import { startHarness, type Harness, type Replica } from './harness';
 
 const PASSWORD = 'password-123';
@@ -40,11 +40,13 @@ describe('sign-in throttle', () => {
     await h.createUser('ann');
     await fail('ann', '198.51.100.1', 3);
     for (const users of [h.users, replica.users]) {
-      const refusal = users.authenticatePassword({ login: 'ann', password: PASSWORD, clientAddress: '198.51.100.1' });
-      await expect(refusal).rejects.toMatchObject(THROTTLED);
-      const { retryAfterSeconds } = await refusal.catch((error: { retryAfterSeconds?: number }) => error);
-      expect(retryAfterSeconds).toBeGreaterThan(100);
-      expect(retryAfterSeconds).toBeLessThanOrEqual(120);
+      const refusal: unknown = await users
+        .authenticatePassword({ login: 'ann', password: PASSWORD, clientAddress: '198.51.100.1' })
+        .then(() => undefined, (error: unknown) => error);
+      if (!isCairnError(refusal)) throw new Error(`expected a refusal, got ${String(refusal)}`);
+      expect(refusal).toMatchObject(THROTTLED);
+      expect(refusal.retryAfterSeconds).toBeGreaterThan(100);
+      expect(refusal.retryAfterSeconds).toBeLessThanOrEqual(120);
     }
     // By e-mail it is the same account; from another address the owner still signs in.
     await expect(h.users.authenticatePassword({ login: 'ann@example.com', password: PASSWORD, clientAddress: '198.51.100.1' })).rejects.toMatchObject(THROTTLED);
