@@ -58,11 +58,11 @@ describe('throttleCounters', () => {
 describe('refusedFor', () => {
   it('is the longest block among the counters, or undefined when none blocks', () => {
     expect(refusedFor([])).toBeUndefined();
-    expect(refusedFor([{ key: 'a', failures: 4, blocked_for_seconds: 0 }])).toBeUndefined();
+    expect(refusedFor([{ key: 'a', failures: 4, blockedForSeconds: 0 }])).toBeUndefined();
     expect(
       refusedFor([
-        { key: 'a', failures: 5, blocked_for_seconds: 12 },
-        { key: 'b', failures: 60, blocked_for_seconds: 45 },
+        { key: 'a', failures: 5, blockedForSeconds: 12 },
+        { key: 'b', failures: 60, blockedForSeconds: 45 },
       ]),
     ).toBe(45);
   });
@@ -71,9 +71,9 @@ describe('refusedFor', () => {
 describe('pairToClear', () => {
   it('names the pair only when it has failures to forget', () => {
     const pair = 'pair:user:7|203.0.113.9';
-    expect(pairToClear([{ key: pair, failures: 2, blocked_for_seconds: 0 }], 'user:7', '203.0.113.9')).toBe(pair);
-    expect(pairToClear([{ key: 'account:user:7', failures: 9, blocked_for_seconds: 0 }], 'user:7', '203.0.113.9')).toBeUndefined();
-    expect(pairToClear([{ key: pair, failures: 2, blocked_for_seconds: 0 }], 'user:7', '')).toBeUndefined();
+    expect(pairToClear([{ key: pair, failures: 2, blockedForSeconds: 0 }], 'user:7', '203.0.113.9')).toBe(pair);
+    expect(pairToClear([{ key: 'account:user:7', failures: 9, blockedForSeconds: 0 }], 'user:7', '203.0.113.9')).toBeUndefined();
+    expect(pairToClear([{ key: pair, failures: 2, blockedForSeconds: 0 }], 'user:7', '')).toBeUndefined();
   });
 });
 

@@ -30,7 +30,7 @@ export interface CounterReading {
   key: string;
   failures: number;
   /** Whole seconds the counter still refuses sign-ins; 0 when it does not. */
-  blocked_for_seconds: number;
+  blockedForSeconds: number;
 }
 
 /** Longest login kept in a key: longer ones are no account (names and e-mails are shorter) and would only bloat the table. */
@@ -91,7 +91,7 @@ export function throttleCounters(account: string, address: string, settings: Sig
 
 /** Seconds until the attempt may be made again, or undefined when no counter refuses it. */
 export function refusedFor(readings: readonly CounterReading[]): number | undefined {
-  const seconds = Math.max(0, ...readings.map((reading) => reading.blocked_for_seconds));
+  const seconds = Math.max(0, ...readings.map((reading) => reading.blockedForSeconds));
   return seconds > 0 ? seconds : undefined;
 }
 

@@ -3,26 +3,25 @@
  * arithmetic uses the database's clock, so replicas with drifting clocks still agree on windows and blocks.
  */
 import { sql, z, type CommonQueryMethods } from '@cairn/db';
-import type { ThrottleCounter } from '../domain/sign-in-throttle';
+import type { CounterReading, ThrottleCounter } from '../domain/sign-in-throttle';
 
-const counterState = z.object({
+const counterRow = z.object({
   key: z.string(),
   failures: z.number(),
-  /** Whole seconds the counter still refuses sign-ins; 0 when it does not. */
   blocked_for_seconds: z.number(),
 });
-export type CounterState = z.infer<typeof counterState>;
 
 /** Rows swept per failure: bounded, so a write never turns into a long delete. */
 const SWEEP_BATCH = 100;
 
 /** The current state of the counters named by `keys` (only those that exist). */
-export function readCounters(db: CommonQueryMethods, keys: readonly string[]): Promise<readonly CounterState[]> {
-  return db.any(sql.type(counterState)`
+export async function readCounters(db: CommonQueryMethods, keys: readonly string[]): Promise<CounterReading[]> {
+  const rows = await db.any(sql.type(counterRow)`
     SELECT key, failures,
            GREATEST(0, ceil(extract(epoch FROM blocked_until - clock_timestamp())))::int AS blocked_for_seconds
     FROM sign_in_failures WHERE key = ANY(${sql.array([...keys], 'text')})
   `);
+  return rows.map((row) => ({ key: row.key, failures: row.failures, blockedForSeconds: row.blocked_for_seconds }));
 }
 
 /**
