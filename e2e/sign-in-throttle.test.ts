@@ -3,7 +3,8 @@
  * for one account from one address, API basic auth and git over smart HTTP answer 429 with `Retry-After`, even
  * for the right password, while tokens, other addresses (told by a trusted proxy's X-Forwarded-For: the test
  * connects from loopback, which Gitea's default REVERSE_PROXY_TRUSTED_PROXIES trusts) and other accounts are
- * untouched. A burst of password checks beyond PASSWORD_CHECK_CONCURRENCY + PASSWORD_CHECK_QUEUE is shed with 503
+ * untouched. An account guessed at from many addresses is blocked too, but not for an address that signed in to
+ * it before. A burst of password checks beyond PASSWORD_CHECK_CONCURRENCY + PASSWORD_CHECK_QUEUE is shed with 503
  * and `Retry-After: 1`, and token requests keep working through it.
  */
 import { execFile } from 'node:child_process';
@@ -55,7 +56,7 @@ describe('sign-in throttle through the gateway', () => {
   }
 
   beforeAll(async () => {
-    f = await startFixture('e2e_sign_in_throttle', ['alice', 'bob', 'carol', 'dave'], {
+    f = await startFixture('e2e_sign_in_throttle', ['alice', 'bob', 'carol', 'dave', 'erin'], {
       CAIRN__security__LOGIN_MAX_FAILURES: '3',
       CAIRN__security__LOGIN_MAX_ACCOUNT_FAILURES: '20',
       CAIRN__security__LOGIN_MAX_ADDRESS_FAILURES: '50',
@@ -91,7 +92,21 @@ describe('sign-in throttle through the gateway', () => {
     // The same account by token, from another address, and another account from the blocked address all still work.
     await expect(call('GET', '/user', { Authorization: `token ${token}` })).resolves.toMatchObject({ status: 200, body: { login: 'alice' } });
     await expect(call('GET', '/user', from('198.51.100.7', 'alice', USER_PASSWORD))).resolves.toMatchObject({ status: 200, body: { login: 'alice' } });
-    await expect(call('GET', '/user', f.as('dave'))).resolves.toMatchObject({ status: 200, body: { login: 'dave' } });
+    await expect(call('GET', '/user', f.as('erin'))).resolves.toMatchObject({ status: 200, body: { login: 'erin' } });
+  });
+
+  it("blocks an account guessed at from many addresses, except for an address that signed in to it before", async () => {
+    const known = '198.51.100.60';
+    await expect(call('GET', '/user', from(known, 'dave', USER_PASSWORD))).resolves.toMatchObject({ status: 200 });
+    // LOGIN_MAX_ACCOUNT_FAILURES (20) failures spread over seven addresses, none of them over its own limit of 3.
+    for (let i = 0; i < 20; i++) {
+      const bad = await call('GET', '/user', from(`198.51.100.${70 + (i % 7)}`, 'dave', 'wrong-password'));
+      expect(bad.status).toBe(401);
+    }
+    const refused = await call('GET', '/user', from('198.51.100.99', 'dave', USER_PASSWORD));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(100);
+    await expect(call('GET', '/user', from(known, 'dave', USER_PASSWORD))).resolves.toMatchObject({ status: 200, body: { login: 'dave' } });
   });
 
   it('answers git over smart HTTP with 429 and Retry-After after LOGIN_MAX_FAILURES bad passwords', async () => {

@@ -102,6 +102,7 @@ describe('defaults', () => {
         loginMaxAddressFailures: 100,
         loginFailureWindowSeconds: 900,
         loginBlockSeconds: 60,
+        loginKnownAddressDays: 30,
         passwordCheckConcurrency: 2,
         passwordCheckQueue: 32,
         reverseProxyTrustedProxies: ['127.0.0.0/8', '::1/128'],

@@ -123,6 +123,7 @@ export function readSettings(
       loginMaxAddressFailures: reader.integer('security', 'LOGIN_MAX_ADDRESS_FAILURES', 100, NON_NEGATIVE),
       loginFailureWindowSeconds: reader.integer('security', 'LOGIN_FAILURE_WINDOW_SECONDS', 900, POSITIVE),
       loginBlockSeconds: reader.integer('security', 'LOGIN_BLOCK_SECONDS', 60, POSITIVE),
+      loginKnownAddressDays: reader.integer('security', 'LOGIN_KNOWN_ADDRESS_DAYS', 30, { min: 0, max: 3650 }),
       passwordCheckConcurrency: reader.integer('security', 'PASSWORD_CHECK_CONCURRENCY', 2, POSITIVE),
       passwordCheckQueue: reader.integer('security', 'PASSWORD_CHECK_QUEUE', 32, NON_NEGATIVE),
       // Gitea's setting and default (modules/setting/security.go): loopback proxies only.

@@ -149,6 +149,8 @@ export interface CairnConfig {
     loginFailureWindowSeconds: number;
     /** `[security] LOGIN_BLOCK_SECONDS`, default 60: how long a limit, once reached, refuses password sign-ins (429). */
     loginBlockSeconds: number;
+    /** `[security] LOGIN_KNOWN_ADDRESS_DAYS`, default 30: an address that signed in to an account is exempt from that account's own block this long; 0 = never. */
+    loginKnownAddressDays: number;
     /** `[security] PASSWORD_CHECK_CONCURRENCY`, default 2: password hashes computed at once per accounts process. */
     passwordCheckConcurrency: number;
     /** `[security] PASSWORD_CHECK_QUEUE`, default 32: password checks that may wait for a turn; beyond, 503. */

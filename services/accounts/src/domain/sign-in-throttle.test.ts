@@ -1,15 +1,31 @@
 import { Code } from '@cairn/rpc';
 import {
   SIGN_IN_THROTTLED_REASON,
+  type CounterReading,
   accountKey,
   addressKey,
-  pairToClear,
+  keysToRead,
+  pairCounter,
   refusedFor,
   signInThrottled,
+  successToRecord,
   throttleCounters,
 } from './sign-in-throttle';
 
-const SETTINGS = { maxFailures: 5, maxAccountFailures: 50, maxAddressFailures: 100, windowSeconds: 900, blockSeconds: 60 };
+const DAY = 86_400;
+const SETTINGS = {
+  maxFailures: 5,
+  maxAccountFailures: 50,
+  maxAddressFailures: 100,
+  windowSeconds: 900,
+  blockSeconds: 60,
+  knownAddressSeconds: 30 * DAY,
+};
+const PAIR = { key: 'pair:user:7|203.0.113.9', maxFailures: 5 };
+
+function reading(key: string, fields: Partial<CounterReading> = {}): CounterReading {
+  return { key, failures: 0, blockedForSeconds: 0, successAgeSeconds: undefined, ...fields };
+}
 
 describe('accountKey', () => {
   it('uses the id of a known account, whatever login named it, and the lower-cased login otherwise', () => {
@@ -55,25 +71,55 @@ describe('throttleCounters', () => {
   });
 });
 
-describe('refusedFor', () => {
-  it('is the longest block among the counters, or undefined when none blocks', () => {
-    expect(refusedFor([])).toBeUndefined();
-    expect(refusedFor([{ key: 'a', failures: 4, blockedForSeconds: 0 }])).toBeUndefined();
-    expect(
-      refusedFor([
-        { key: 'a', failures: 5, blockedForSeconds: 12 },
-        { key: 'b', failures: 60, blockedForSeconds: 45 },
-      ]),
-    ).toBe(45);
+describe('pairCounter and keysToRead', () => {
+  it('reads the (account, address) counter even when its limit is off, where successes are remembered', () => {
+    expect(pairCounter('user:7', '203.0.113.9', SETTINGS)).toEqual(PAIR);
+    expect(pairCounter('user:7', '', SETTINGS)).toBeUndefined();
+    const off = { ...SETTINGS, maxFailures: 0 };
+    const pair = pairCounter('user:7', '203.0.113.9', off);
+    expect(keysToRead(throttleCounters('user:7', '203.0.113.9', off), pair)).toEqual([
+      'account:user:7',
+      'address:203.0.113.9',
+      'pair:user:7|203.0.113.9',
+    ]);
+    expect(keysToRead(throttleCounters('user:7', '203.0.113.9', SETTINGS), PAIR)).toHaveLength(3);
   });
 });
 
-describe('pairToClear', () => {
-  it('names the pair only when it has failures to forget', () => {
-    const pair = 'pair:user:7|203.0.113.9';
-    expect(pairToClear([{ key: pair, failures: 2, blockedForSeconds: 0 }], 'user:7', '203.0.113.9')).toBe(pair);
-    expect(pairToClear([{ key: 'account:user:7', failures: 9, blockedForSeconds: 0 }], 'user:7', '203.0.113.9')).toBeUndefined();
-    expect(pairToClear([{ key: pair, failures: 2, blockedForSeconds: 0 }], 'user:7', '')).toBeUndefined();
+describe('refusedFor', () => {
+  it('is the longest block among the counters, or undefined when none blocks', () => {
+    expect(refusedFor([], 'user:7', PAIR, SETTINGS)).toBeUndefined();
+    expect(refusedFor([reading(PAIR.key, { failures: 4 })], 'user:7', PAIR, SETTINGS)).toBeUndefined();
+    const readings = [reading(PAIR.key, { failures: 5, blockedForSeconds: 12 }), reading('account:user:7', { failures: 60, blockedForSeconds: 45 })];
+    expect(refusedFor(readings, 'user:7', PAIR, SETTINGS)).toBe(45);
+  });
+
+  it("exempts an address that signed in within LOGIN_KNOWN_ADDRESS_DAYS from the account's block, not from the others", () => {
+    const accountBlocked = reading('account:user:7', { failures: 60, blockedForSeconds: 45 });
+    expect(refusedFor([accountBlocked, reading(PAIR.key, { successAgeSeconds: 3 * DAY })], 'user:7', PAIR, SETTINGS)).toBeUndefined();
+    expect(refusedFor([accountBlocked, reading(PAIR.key, { successAgeSeconds: 31 * DAY })], 'user:7', PAIR, SETTINGS)).toBe(45);
+    expect(refusedFor([accountBlocked, reading(PAIR.key, { successAgeSeconds: 3 * DAY })], 'user:7', PAIR, { ...SETTINGS, knownAddressSeconds: 0 })).toBe(45);
+    const pairBlocked = reading(PAIR.key, { failures: 5, blockedForSeconds: 30, successAgeSeconds: DAY });
+    expect(refusedFor([accountBlocked, pairBlocked], 'user:7', PAIR, SETTINGS)).toBe(30);
+    expect(refusedFor([accountBlocked, reading('address:203.0.113.9', { blockedForSeconds: 20 }), reading(PAIR.key, { successAgeSeconds: 1 })], 'user:7', PAIR, SETTINGS)).toBe(20);
+    // Without an address nothing is known.
+    expect(refusedFor([accountBlocked], 'user:7', undefined, SETTINGS)).toBe(45);
+  });
+});
+
+describe('successToRecord', () => {
+  it('writes to end a run of failures, to remember a new address, and to refresh it at most daily', () => {
+    expect(successToRecord([], PAIR, SETTINGS)).toBe(true);
+    expect(successToRecord([reading(PAIR.key, { failures: 2, successAgeSeconds: 60 })], PAIR, SETTINGS)).toBe(true);
+    expect(successToRecord([reading(PAIR.key, { successAgeSeconds: 60 })], PAIR, SETTINGS)).toBe(false);
+    expect(successToRecord([reading(PAIR.key, { successAgeSeconds: DAY })], PAIR, SETTINGS)).toBe(true);
+    expect(successToRecord([], undefined, SETTINGS)).toBe(false);
+  });
+
+  it('writes only to end a run of failures when addresses are not remembered', () => {
+    const off = { ...SETTINGS, knownAddressSeconds: 0 };
+    expect(successToRecord([], PAIR, off)).toBe(false);
+    expect(successToRecord([reading(PAIR.key, { failures: 1 })], PAIR, off)).toBe(true);
   });
 });
 

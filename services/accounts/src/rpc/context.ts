@@ -49,6 +49,7 @@ export function settingsFromConfig(config: CairnConfig): AccountsSettings {
       maxAddressFailures: config.security.loginMaxAddressFailures,
       windowSeconds: config.security.loginFailureWindowSeconds,
       blockSeconds: config.security.loginBlockSeconds,
+      knownAddressSeconds: config.security.loginKnownAddressDays * 86_400,
     },
   };
 }

@@ -9,7 +9,16 @@ import { assertValidEmail } from '../domain/email';
 import { emailUsed, invalidCredentials, nameNotFound, notAUser, userExists, userNotFound } from '../domain/errors';
 import { assertPasswordLength, burnPasswordCheck, hashPassword, verifyPassword } from '../domain/password';
 import { planRename } from '../domain/rename';
-import { accountKey, addressKey, pairToClear, refusedFor, signInThrottled, throttleCounters } from '../domain/sign-in-throttle';
+import {
+  accountKey,
+  addressKey,
+  keysToRead,
+  pairCounter,
+  refusedFor,
+  signInThrottled,
+  successToRecord,
+  throttleCounters,
+} from '../domain/sign-in-throttle';
 import {
   BY_NAME,
   containsPattern,
@@ -26,7 +35,7 @@ import { parseVisibility } from '../domain/visibility';
 import { userListScope, viewerFromActor } from '../domain/visibility-rules';
 import { enqueueUserCreated, enqueueUserDeleted, enqueueUserRenamed, enqueueUserUpdated } from '../events/outbox';
 import { findRedirect, recordRedirect, releaseName } from '../store/redirects';
-import { clearCounter, readCounters, recordFailure } from '../store/sign-in-failures';
+import { readCounters, recordFailure, recordSuccess } from '../store/sign-in-failures';
 import { searchUsers } from '../store/user-search';
 import {
   deleteUser,
@@ -283,9 +292,10 @@ export function createUserService({ db, settings, repos, passwordChecks }: Accou
         const account = accountKey(row?.id, login);
         const address = addressKey(request.clientAddress);
         const counters = throttleCounters(account, address, throttle);
+        const pair = pairCounter(account, address, throttle);
         // Before hashing: a refused attempt costs no scrypt, and a right password does not get through a block.
-        const readings = await readCounters(db.pool, counters.map((counter) => counter.key));
-        const refused = refusedFor(readings);
+        const readings = await readCounters(db.pool, keysToRead(counters, pair));
+        const refused = refusedFor(readings, account, pair, throttle);
         if (refused !== undefined) throw signInThrottled(refused);
         const matches = await passwordChecks.run(async () => {
           if (row !== null) return verifyPassword(request.password, row.password_hash);
@@ -296,8 +306,7 @@ export function createUserService({ db, settings, repos, passwordChecks }: Accou
           await recordFailure(db.pool, counters, throttle);
           throw invalidCredentials();
         }
-        const pair = pairToClear(readings, account, address);
-        if (pair !== undefined) await clearCounter(db.pool, pair);
+        if (pair !== undefined && successToRecord(readings, pair, throttle)) await recordSuccess(db.pool, pair, throttle);
         // Inactive or prohibited accounts still authenticate: the gateway decides what they may do.
         return { user: toUser(await recordLogin(db.pool, row.id)) };
       });

@@ -9,7 +9,14 @@ const counterRow = z.object({
   key: z.string(),
   failures: z.number(),
   blocked_for_seconds: z.number(),
+  success_age_seconds: z.number().nullable(),
 });
+
+export interface ThrottleTiming {
+  windowSeconds: number;
+  blockSeconds: number;
+  knownAddressSeconds: number;
+}
 
 /** Rows swept per failure: bounded, so a write never turns into a long delete. */
 const SWEEP_BATCH = 100;
@@ -18,10 +25,16 @@ const SWEEP_BATCH = 100;
 export async function readCounters(db: CommonQueryMethods, keys: readonly string[]): Promise<CounterReading[]> {
   const rows = await db.any(sql.type(counterRow)`
     SELECT key, failures,
-           GREATEST(0, ceil(extract(epoch FROM blocked_until - clock_timestamp())))::int AS blocked_for_seconds
+           GREATEST(0, ceil(extract(epoch FROM blocked_until - clock_timestamp())))::int AS blocked_for_seconds,
+           floor(extract(epoch FROM clock_timestamp() - last_success_at))::int AS success_age_seconds
     FROM sign_in_failures WHERE key = ANY(${sql.array([...keys], 'text')})
   `);
-  return rows.map((row) => ({ key: row.key, failures: row.failures, blockedForSeconds: row.blocked_for_seconds }));
+  return rows.map((row) => ({
+    key: row.key,
+    failures: row.failures,
+    blockedForSeconds: row.blocked_for_seconds,
+    successAgeSeconds: row.success_age_seconds ?? undefined,
+  }));
 }
 
 /**
@@ -32,11 +45,12 @@ export async function readCounters(db: CommonQueryMethods, keys: readonly string
 export async function recordFailure(
   db: CommonQueryMethods,
   counters: readonly ThrottleCounter[],
-  timing: { windowSeconds: number; blockSeconds: number },
+  timing: ThrottleTiming,
 ): Promise<void> {
   if (counters.length === 0) return;
   const window = sql.fragment`make_interval(secs => ${timing.windowSeconds})`;
   const block = sql.fragment`make_interval(secs => ${timing.blockSeconds})`;
+  const known = sql.fragment`make_interval(secs => ${timing.knownAddressSeconds})`;
   // In DO UPDATE every expression sees the old row, so the new values are spelled out from it.
   const stale = sql.fragment`f.window_started_at <= now() - ${window}`;
   const failures = sql.fragment`(CASE WHEN ${stale} THEN 1 ELSE f.failures + 1 END)`;
@@ -54,8 +68,8 @@ export async function recordFailure(
       max_failures = EXCLUDED.max_failures,
       window_started_at = ${started},
       blocked_until = ${blocked},
-      -- GREATEST skips a null block.
-      expires_at = GREATEST(${started} + ${window}, ${blocked})
+      -- GREATEST skips nulls (no block, no success).
+      expires_at = GREATEST(${started} + ${window}, ${blocked}, f.last_success_at + ${known})
   `);
   await db.query(sql.unsafe`
     DELETE FROM sign_in_failures WHERE key IN (
@@ -64,7 +78,22 @@ export async function recordFailure(
   `);
 }
 
-/** Forgets a counter (a successful sign-in ends a run of failures). */
-export async function clearCounter(db: CommonQueryMethods, key: string): Promise<void> {
-  await db.query(sql.unsafe`DELETE FROM sign_in_failures WHERE key = ${key}`);
+/**
+ * A successful sign-in on an (account, address) counter: its run of failures ends, and the address is
+ * remembered as known until `knownAddressSeconds` from now (without that, the row goes).
+ */
+export async function recordSuccess(db: CommonQueryMethods, counter: ThrottleCounter, timing: ThrottleTiming): Promise<void> {
+  if (timing.knownAddressSeconds === 0) {
+    await db.query(sql.unsafe`DELETE FROM sign_in_failures WHERE key = ${counter.key}`);
+    return;
+  }
+  const window = sql.fragment`make_interval(secs => ${timing.windowSeconds})`;
+  const known = sql.fragment`make_interval(secs => ${timing.knownAddressSeconds})`;
+  await db.query(sql.unsafe`
+    INSERT INTO sign_in_failures (key, failures, max_failures, window_started_at, blocked_until, last_success_at, expires_at)
+    VALUES (${counter.key}, 0, ${counter.maxFailures}, now(), NULL, now(), now() + GREATEST(${window}, ${known}))
+    ON CONFLICT (key) DO UPDATE SET
+      failures = 0, max_failures = EXCLUDED.max_failures, window_started_at = now(), blocked_until = NULL,
+      last_success_at = now(), expires_at = EXCLUDED.expires_at
+  `);
 }
