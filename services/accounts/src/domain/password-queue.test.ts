@@ -41,6 +41,26 @@ describe('PasswordCheckQueue', () => {
     await expect(Promise.all(more)).resolves.toEqual(['0', '1']);
   });
 
+  it('drops a waiting check whose caller gave up, without running it', async () => {
+    const queue = new PasswordCheckQueue(1, 1);
+    const first = gate();
+    const running = queue.run(() => first.promise);
+    const abandon = new AbortController();
+    let ran = false;
+    const waiting = queue.run(async () => {
+      ran = true;
+      return 'late';
+    }, abandon.signal);
+    abandon.abort();
+    await expect(waiting).rejects.toMatchObject({ code: Code.CANCELLED });
+    // Its place is free again: another check may wait.
+    const next = queue.run(async () => 'next');
+    first.open('first');
+    await expect(running).resolves.toBe('first');
+    await expect(next).resolves.toBe('next');
+    expect(ran).toBe(false);
+  });
+
   it('gives the turn back when a check fails', async () => {
     const queue = new PasswordCheckQueue(1, 0);
     await expect(queue.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

@@ -22,8 +22,11 @@ export class PasswordCheckQueue {
     private readonly maxQueued: number,
   ) {}
 
-  /** Runs `check` when a turn is free; refuses without running it when the queue is full. */
-  async run<T>(check: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `check` when a turn is free; refuses without running it when the queue is full. A call abandoned while
+   * it waits (`signal`: the caller went away or its deadline passed) leaves the queue without hashing.
+   */
+  async run<T>(check: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (this.running < this.concurrency) {
       this.running++;
     } else {
@@ -33,14 +36,34 @@ export class PasswordCheckQueue {
           retryAfterSeconds: RETRY_AFTER_SECONDS,
         });
       }
-      // The finishing check hands its turn over (release), so `running` stays counted and nobody slips in between.
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await this.wait(signal);
     }
     try {
       return await check();
     } finally {
       this.release();
     }
+  }
+
+  /** Waits for a turn, which the finishing check hands over (release), so nobody slips in between. */
+  private wait(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const cancelled = () => new CairnError(Code.CANCELLED, 'cancelled while waiting to check the password');
+      if (signal?.aborted) {
+        reject(cancelled());
+        return;
+      }
+      const turn = () => {
+        signal?.removeEventListener('abort', leave);
+        resolve();
+      };
+      const leave = () => {
+        this.waiting.splice(this.waiting.indexOf(turn), 1);
+        reject(cancelled());
+      };
+      signal?.addEventListener('abort', leave, { once: true });
+      this.waiting.push(turn);
+    });
   }
 
   private release(): void {

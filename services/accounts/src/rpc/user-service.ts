@@ -284,7 +284,7 @@ export function createUserService({ db, settings, repos, passwordChecks }: Accou
       });
     },
 
-    async authenticatePassword(request) {
+    async authenticatePassword(request, ctx) {
       const login = request.login.trim();
       const throttle = settings.signInThrottle;
       return guard(async () => {
@@ -301,7 +301,7 @@ export function createUserService({ db, settings, repos, passwordChecks }: Accou
           if (row !== null) return verifyPassword(request.password, row.password_hash);
           await burnPasswordCheck(request.password);
           return false;
-        });
+        }, ctx.signal);
         if (row === null || !matches) {
           await recordFailure(db.pool, counters, throttle);
           throw invalidCredentials();
