@@ -23,9 +23,8 @@ export function httpErrorFromCairn(error: CairnError, mapping: CairnErrorMapping
   const status = byReason ?? httpStatusOf(error, mapping.codes);
   if (status === 404) return HttpError.notFound('not found', [error.message]);
   // A dead or slow service is worth naming ("accounts is unavailable"); anything else in 5xx is not.
-  const { retryAfterSeconds } = error;
-  if (status === 503) return new HttpError(503, error.message, { cause: error, retryAfterSeconds });
+  if (status === 503) return new HttpError(503, error.message, { cause: error });
   if (status >= 500) return new HttpError(status, INTERNAL_ERROR_MESSAGE, { cause: error });
-  return new HttpError(status, error.message, { cause: error, retryAfterSeconds });
+  return new HttpError(status, error.message, { cause: error });
 }
 
