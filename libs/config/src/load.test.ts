@@ -93,7 +93,20 @@ describe('defaults', () => {
         autoWatchNewRepos: true,
         noReplyAddress: 'noreply.localhost',
       },
-      security: { disableWebhooks: false, disableQueryAuthToken: false, minPasswordLength: 8 },
+      security: {
+        disableWebhooks: false,
+        disableQueryAuthToken: false,
+        minPasswordLength: 8,
+        loginMaxFailures: 5,
+        loginMaxAccountFailures: 50,
+        loginMaxAddressFailures: 100,
+        loginFailureWindowSeconds: 900,
+        loginBlockSeconds: 60,
+        loginKnownAddressDays: 30,
+        passwordCheckConcurrency: 2,
+        passwordCheckQueue: 32,
+        reverseProxyTrustedProxies: ['127.0.0.0/8', '::1/128'],
+      },
       repository: {
         disableMigrations: false,
         defaultRepoUnits: [
@@ -458,6 +471,19 @@ describe('aliases', () => {
       CAIRN__service_0X2E_explore__DISABLE_USERS_PAGE: 'true',
     });
     expect(config.explore).toEqual({ requireSigninView: false, disableUsersPage: true });
+  });
+
+  it('reads the sign-in throttle settings and refuses bad ones, naming the key', () => {
+    const { security } = load(
+      '[security]\nLOGIN_MAX_FAILURES = 0\nLOGIN_BLOCK_SECONDS = 300\nPASSWORD_CHECK_QUEUE = 0\nREVERSE_PROXY_TRUSTED_PROXIES = 10.0.0.0/8\n',
+    ).config;
+    expect(security).toMatchObject({ loginMaxFailures: 0, loginBlockSeconds: 300, passwordCheckQueue: 0, reverseProxyTrustedProxies: ['10.0.0.0/8'] });
+    expect(configError(() => load('[security]\nLOGIN_BLOCK_SECONDS = 0\n')).key).toBe('security.LOGIN_BLOCK_SECONDS');
+    expect(configError(() => load('[security]\nPASSWORD_CHECK_CONCURRENCY = 0\n')).key).toBe('security.PASSWORD_CHECK_CONCURRENCY');
+    expect(configError(() => load('[security]\nLOGIN_MAX_FAILURES = -1\n')).key).toBe('security.LOGIN_MAX_FAILURES');
+    const proxies = configError(() => load('[security]\nREVERSE_PROXY_TRUSTED_PROXIES = 10.0.0.0/40\n'));
+    expect(proxies.key).toBe('security.REVERSE_PROXY_TRUSTED_PROXIES');
+    expect(proxies.message).toContain('CIDR');
   });
 
   it('reads DISABLE_WEBHOOKS as DISABLE_WEB_HOOKS, the contract name winning', () => {

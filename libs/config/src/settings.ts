@@ -10,7 +10,7 @@ import { DEFAULT_SECTION } from './raw-sections';
 import { resolveRepoUnits } from './repo-units';
 import type { SettingsReader } from './settings-reader';
 import { type CairnConfig, MERGE_SIGNING_RULES, type MergeSigningRule, TRUST_MODELS } from './types';
-import { type HostPort, formatHostPort, parseBoolean, parseHost, parseHostPort, parseList, parseUrl } from './values';
+import { type HostPort, formatHostPort, parseBoolean, parseHost, parseHostPort, parseList, parseTrustedProxies, parseUrl } from './values';
 
 export const VISIBILITIES = ['public', 'limited', 'private'] as const;
 export const RUN_MODES = ['prod', 'dev'] as const;
@@ -117,6 +117,23 @@ export function readSettings(
       ),
       disableQueryAuthToken: reader.boolean('security', 'DISABLE_QUERY_AUTH_TOKEN', false),
       minPasswordLength: reader.integer('security', 'MIN_PASSWORD_LENGTH', 8, POSITIVE),
+      // Failed password sign-ins (0 turns a limit off): see services/accounts/src/domain/sign-in-throttle.ts.
+      loginMaxFailures: reader.integer('security', 'LOGIN_MAX_FAILURES', 5, NON_NEGATIVE),
+      loginMaxAccountFailures: reader.integer('security', 'LOGIN_MAX_ACCOUNT_FAILURES', 50, NON_NEGATIVE),
+      loginMaxAddressFailures: reader.integer('security', 'LOGIN_MAX_ADDRESS_FAILURES', 100, NON_NEGATIVE),
+      loginFailureWindowSeconds: reader.integer('security', 'LOGIN_FAILURE_WINDOW_SECONDS', 900, POSITIVE),
+      loginBlockSeconds: reader.integer('security', 'LOGIN_BLOCK_SECONDS', 60, POSITIVE),
+      loginKnownAddressDays: reader.integer('security', 'LOGIN_KNOWN_ADDRESS_DAYS', 30, { min: 0, max: 3650 }),
+      passwordCheckConcurrency: reader.integer('security', 'PASSWORD_CHECK_CONCURRENCY', 2, POSITIVE),
+      passwordCheckQueue: reader.integer('security', 'PASSWORD_CHECK_QUEUE', 32, NON_NEGATIVE),
+      // Gitea's setting and default (modules/setting/security.go): loopback proxies only.
+      reverseProxyTrustedProxies: reader.parse(
+        'security',
+        'REVERSE_PROXY_TRUSTED_PROXIES',
+        ['127.0.0.0/8', '::1/128'],
+        parseTrustedProxies,
+        'expected a comma-separated list of IP addresses or CIDR ranges, or *',
+      ),
     },
     repository: readRepository(reader, paths, warnings),
     migrations: {

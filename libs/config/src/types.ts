@@ -139,6 +139,24 @@ export interface CairnConfig {
     disableQueryAuthToken: boolean; // false
     /** `[security] MIN_PASSWORD_LENGTH`, default 8 */
     minPasswordLength: number;
+    /** `[security] LOGIN_MAX_FAILURES`, default 5: failed sign-ins in a row of one account from one address before that pair is blocked; 0 = no limit. */
+    loginMaxFailures: number;
+    /** `[security] LOGIN_MAX_ACCOUNT_FAILURES`, default 50: failures of one account from any address in a window before its password sign-in is blocked; 0 = no limit. */
+    loginMaxAccountFailures: number;
+    /** `[security] LOGIN_MAX_ADDRESS_FAILURES`, default 100: failures from one address (an IPv6 /64) for any accounts in a window before it is blocked; 0 = no limit. */
+    loginMaxAddressFailures: number;
+    /** `[security] LOGIN_FAILURE_WINDOW_SECONDS`, default 900: how long a failure is counted. */
+    loginFailureWindowSeconds: number;
+    /** `[security] LOGIN_BLOCK_SECONDS`, default 60: how long a limit, once reached, refuses password sign-ins (429). */
+    loginBlockSeconds: number;
+    /** `[security] LOGIN_KNOWN_ADDRESS_DAYS`, default 30: an address that signed in to an account is exempt from that account's own block this long; 0 = never. */
+    loginKnownAddressDays: number;
+    /** `[security] PASSWORD_CHECK_CONCURRENCY`, default 2: password hashes computed at once per accounts process. */
+    passwordCheckConcurrency: number;
+    /** `[security] PASSWORD_CHECK_QUEUE`, default 32: password checks that may wait for a turn; beyond, 503. */
+    passwordCheckQueue: number;
+    /** `[security] REVERSE_PROXY_TRUSTED_PROXIES`, default `127.0.0.0/8,::1/128`: peers whose `X-Forwarded-For` is believed (`*`: any). */
+    reverseProxyTrustedProxies: string[];
   };
   repository: {
     disableMigrations: boolean;

@@ -84,7 +84,7 @@ describe('rpc server + client', () => {
     expect(error.message).toBe('user does not exist');
     expect(error.reason).toBe('user_not_found');
 
-    const denied = await rejection(client.authenticatePassword({ login: 'alice', password: 'nope' }));
+    const denied = await rejection(client.authenticatePassword({ login: 'alice', password: 'nope', clientAddress: '' }));
     expect(denied.code).toBe(Code.UNAUTHENTICATED);
     expect(denied.reason).toBeUndefined();
   });

@@ -7,6 +7,7 @@ import { prepareOutbox, startOutboxRelay } from '@cairn/bus';
 import { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { createRpcClient } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
+import { PasswordCheckQueue } from './domain/password-queue';
 import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS } from './events/subjects';
 import { settingsFromConfig } from './rpc/context';
 import { createAccountsServer } from './server';
@@ -40,6 +41,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     await bus.ensureStream(ACCOUNTS_STREAM, [...ACCOUNTS_SUBJECTS]);
     const relay = startOutboxRelay({ db, bus, logger });
     onStop(() => relay.stop());
-    return createAccountsServer({ db, settings: settingsFromConfig(config), repos }, logger);
+    const passwordChecks = new PasswordCheckQueue(config.security.passwordCheckConcurrency, config.security.passwordCheckQueue);
+    return createAccountsServer({ db, settings: settingsFromConfig(config), repos, passwordChecks }, logger);
   });
 }

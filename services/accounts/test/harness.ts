@@ -70,6 +70,13 @@ export interface Harness {
   outbox(): Promise<OutboxRow[]>;
   /** Creates an active user `<username>@example.com` with password `password-123`, unless `fields` say otherwise. */
   createUser(username: string, fields?: Partial<CreateUserRequest>): Promise<User>;
+  /** A second accounts process on the same database and settings (a replica), with its UserService client. */
+  startReplica(): Promise<Replica>;
+  stop(): Promise<void>;
+}
+
+export interface Replica {
+  users: RpcClient<typeof UserServiceService>;
   stop(): Promise<void>;
 }
 
@@ -122,6 +129,17 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
         ...fields,
       });
       return user!;
+    },
+    async startReplica() {
+      const replica = await start({ config, logger, bus: recordingBus(), listen: '127.0.0.1:0' });
+      const replicaUsers = createRpcClient(UserServiceService, { target: `127.0.0.1:${replica.port}`, service: 'accounts', logger });
+      return {
+        users: replicaUsers,
+        async stop() {
+          replicaUsers.close();
+          await replica.stop();
+        },
+      };
     },
     async stop() {
       for (const client of [users, tokens, orgs, teams]) client.close();

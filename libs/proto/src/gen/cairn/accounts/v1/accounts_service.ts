@@ -274,6 +274,11 @@ export interface AuthenticatePasswordRequest {
   /** User name or email. */
   login: string;
   password: string;
+  /**
+   * The client's IP address as the edge saw it (after trusted proxies); empty when there is none, and then
+   * only the account's failures are counted.
+   */
+  clientAddress: string;
 }
 
 export interface AuthenticatePasswordResponse {
@@ -3634,7 +3639,7 @@ export const DeleteUserResponse: MessageFns<DeleteUserResponse> = {
 };
 
 function createBaseAuthenticatePasswordRequest(): AuthenticatePasswordRequest {
-  return { login: "", password: "" };
+  return { login: "", password: "", clientAddress: "" };
 }
 
 export const AuthenticatePasswordRequest: MessageFns<AuthenticatePasswordRequest> = {
@@ -3644,6 +3649,9 @@ export const AuthenticatePasswordRequest: MessageFns<AuthenticatePasswordRequest
     }
     if (message.password !== "") {
       writer.uint32(18).string(message.password);
+    }
+    if (message.clientAddress !== "") {
+      writer.uint32(26).string(message.clientAddress);
     }
     return writer;
   },
@@ -3677,6 +3685,14 @@ export const AuthenticatePasswordRequest: MessageFns<AuthenticatePasswordRequest
             message.password = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.clientAddress = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3693,6 +3709,11 @@ export const AuthenticatePasswordRequest: MessageFns<AuthenticatePasswordRequest
     return {
       login: isSet(object.login) ? globalThis.String(object.login) : "",
       password: isSet(object.password) ? globalThis.String(object.password) : "",
+      clientAddress: isSet(object.clientAddress)
+        ? globalThis.String(object.clientAddress)
+        : isSet(object.client_address)
+        ? globalThis.String(object.client_address)
+        : "",
     };
   },
 
@@ -3704,6 +3725,9 @@ export const AuthenticatePasswordRequest: MessageFns<AuthenticatePasswordRequest
     if (message.password !== "") {
       obj.password = message.password;
     }
+    if (message.clientAddress !== "") {
+      obj.clientAddress = message.clientAddress;
+    }
     return obj;
   },
 
@@ -3714,6 +3738,7 @@ export const AuthenticatePasswordRequest: MessageFns<AuthenticatePasswordRequest
     const message = createBaseAuthenticatePasswordRequest();
     message.login = object.login ?? "";
     message.password = object.password ?? "";
+    message.clientAddress = object.clientAddress ?? "";
     return message;
   },
 };
@@ -4814,7 +4839,12 @@ export const UserServiceService = {
     responseSerialize: (value: DeleteUserResponse): Buffer => Buffer.from(DeleteUserResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteUserResponse => DeleteUserResponse.decode(value),
   },
-  /** AuthenticatePassword checks a name-or-email and password. UNAUTHENTICATED when they do not match. */
+  /**
+   * AuthenticatePassword checks a name-or-email and password. UNAUTHENTICATED when they do not match;
+   * RESOURCE_EXHAUSTED with reason `sign_in_throttled` and a `cairn-retry-after` trailer (seconds) when too many
+   * sign-ins failed for the account, the client address or both (the password is then not checked), and with
+   * reason `password_checks_busy` when too many password checks are waiting already.
+   */
   authenticatePassword: {
     path: "/cairn.accounts.v1.UserService/AuthenticatePassword" as const,
     requestStream: false as const,
@@ -4884,7 +4914,12 @@ export interface UserServiceServer extends UntypedServiceImplementation {
    * `actor_id`), then the user leaves every organization and those organizations are deleted.
    */
   deleteUser: handleUnaryCall<DeleteUserRequest, DeleteUserResponse>;
-  /** AuthenticatePassword checks a name-or-email and password. UNAUTHENTICATED when they do not match. */
+  /**
+   * AuthenticatePassword checks a name-or-email and password. UNAUTHENTICATED when they do not match;
+   * RESOURCE_EXHAUSTED with reason `sign_in_throttled` and a `cairn-retry-after` trailer (seconds) when too many
+   * sign-ins failed for the account, the client address or both (the password is then not checked), and with
+   * reason `password_checks_busy` when too many password checks are waiting already.
+   */
   authenticatePassword: handleUnaryCall<AuthenticatePasswordRequest, AuthenticatePasswordResponse>;
 }
 
@@ -5084,7 +5119,12 @@ export interface UserServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteUserResponse) => void,
   ): ClientUnaryCall;
-  /** AuthenticatePassword checks a name-or-email and password. UNAUTHENTICATED when they do not match. */
+  /**
+   * AuthenticatePassword checks a name-or-email and password. UNAUTHENTICATED when they do not match;
+   * RESOURCE_EXHAUSTED with reason `sign_in_throttled` and a `cairn-retry-after` trailer (seconds) when too many
+   * sign-ins failed for the account, the client address or both (the password is then not checked), and with
+   * reason `password_checks_busy` when too many password checks are waiting already.
+   */
   authenticatePassword(
     request: AuthenticatePasswordRequest,
     callback: (error: ServiceError | null, response: AuthenticatePasswordResponse) => void,
