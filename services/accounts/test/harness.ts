@@ -132,7 +132,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
     async startReplica() {
       const replica = await start({ config, logger, bus: recordingBus(), listen: '127.0.0.1:0' });
-      const replicaUsers = createRpcClient(UserServiceService, { target: `127.0.0.1:${replica.port}`, service: 'accounts', logger });
+      const replicaUsers = createRpcClient(UserServiceService, { target: `127.0.0.1:${replica.port}`, service: 'accounts', caller: 'gateway', logger });
       return {
         users: replicaUsers,
         async stop() {
