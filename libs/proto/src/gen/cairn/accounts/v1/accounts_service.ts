@@ -301,6 +301,17 @@ export interface CreateAccessTokenRequest {
   scopes: string[];
   /** Who creates the token (the owner or an admin); recorded in the event. */
   actorId: number;
+  /**
+   * Set when the creator signed in with a token: the new token's scopes must lie within these (write:X covers
+   * read:X, all covers every category, and a public-only creator may mint public-only tokens only), else
+   * PERMISSION_DENIED (reason token_scope_exceeded). Unset for a password sign-in, which is unrestricted.
+   */
+  creatorToken?: TokenScopeLimit | undefined;
+}
+
+/** The scopes of the token a request was authenticated with. */
+export interface TokenScopeLimit {
+  scopes: string[];
 }
 
 export interface CreateAccessTokenResponse {
@@ -3967,7 +3978,7 @@ export const AccessToken: MessageFns<AccessToken> = {
 };
 
 function createBaseCreateAccessTokenRequest(): CreateAccessTokenRequest {
-  return { userId: 0, name: "", scopes: [], actorId: 0 };
+  return { userId: 0, name: "", scopes: [], actorId: 0, creatorToken: undefined };
 }
 
 export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
@@ -3983,6 +3994,9 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
     }
     if (message.actorId !== 0) {
       writer.uint32(32).int64(message.actorId);
+    }
+    if (message.creatorToken !== undefined) {
+      TokenScopeLimit.encode(message.creatorToken, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -4032,6 +4046,14 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
             message.actorId = longToNumber(reader.int64());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.creatorToken = TokenScopeLimit.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4058,6 +4080,11 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
         : isSet(object.actor_id)
         ? globalThis.Number(object.actor_id)
         : 0,
+      creatorToken: isSet(object.creatorToken)
+        ? TokenScopeLimit.fromJSON(object.creatorToken)
+        : isSet(object.creator_token)
+        ? TokenScopeLimit.fromJSON(object.creator_token)
+        : undefined,
     };
   },
 
@@ -4075,6 +4102,9 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
     if (message.actorId !== 0) {
       obj.actorId = Math.round(message.actorId);
     }
+    if (message.creatorToken !== undefined) {
+      obj.creatorToken = TokenScopeLimit.toJSON(message.creatorToken);
+    }
     return obj;
   },
 
@@ -4087,6 +4117,78 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
     message.name = object.name ?? "";
     message.scopes = object.scopes?.map((e) => e) || [];
     message.actorId = object.actorId ?? 0;
+    message.creatorToken = (object.creatorToken !== undefined && object.creatorToken !== null)
+      ? TokenScopeLimit.fromPartial(object.creatorToken)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseTokenScopeLimit(): TokenScopeLimit {
+  return { scopes: [] };
+}
+
+export const TokenScopeLimit: MessageFns<TokenScopeLimit> = {
+  encode(message: TokenScopeLimit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.scopes) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenScopeLimit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenScopeLimit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenScopeLimit {
+    return {
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: TokenScopeLimit): unknown {
+    const obj: any = {};
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TokenScopeLimit>, I>>(base?: I): TokenScopeLimit {
+    return TokenScopeLimit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TokenScopeLimit>, I>>(object: I): TokenScopeLimit {
+    const message = createBaseTokenScopeLimit();
+    message.scopes = object.scopes?.map((e) => e) || [];
     return message;
   },
 };
