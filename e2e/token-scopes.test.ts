@@ -1,0 +1,215 @@
+/**
+ * Token scopes end to end, through the gateway with the validating client and real git pushes:
+ * - a token used as the basic-auth password creates only tokens within its own scopes (403 otherwise, nothing
+ *   created), a public-only one only public-only tokens; a password sign-in stays unrestricted;
+ * - a public-only token of alice sees only public objects on every list, search, count and lookup where her normal
+ *   token sees her private repository, her private organization, a private user of her organization, an issue and
+ *   a pull request in her private repository and her pushes to it (heatmap).
+ */
+import { type Fixture, startFixture } from './support/fixture';
+import { type PullWork, pullWork } from './support/pull-work';
+
+jest.setTimeout(180_000);
+
+interface Named {
+  name?: string;
+  full_name?: string;
+  username?: string;
+  login?: string;
+  title?: string;
+}
+interface Token {
+  id: number;
+  name: string;
+  scopes: string[];
+  sha1: string;
+}
+interface HeatmapEntry {
+  timestamp: number;
+  contributions: number;
+}
+
+const READ_ALL = ['read:user', 'read:repository', 'read:organization', 'read:issue'];
+
+describe('token scopes', () => {
+  let fixture: Fixture;
+  let w: PullWork;
+  /** alice's token headers: every read scope, and the same limited to public objects. */
+  let full: Record<string, string>;
+  let publicOnly: Record<string, string>;
+  let privRepoId: number;
+
+  async function createToken(headers: Record<string, string>, name: string, scopes: string[], user = 'alice') {
+    return w.call<Token>('POST', `/users/${user}/tokens`, headers, { name, scopes });
+  }
+
+  async function tokenOf(name: string, scopes: string[]): Promise<string> {
+    const created = await createToken(fixture.as('alice'), name, scopes);
+    expect([name, created.status]).toEqual([name, 201]);
+    return created.body.sha1;
+  }
+
+  /** Basic auth with a token as the password, as `git` and `tea` send it. */
+  const basicToken = (sha1: string, user = 'alice') => ({ authorization: `Basic ${Buffer.from(`${user}:${sha1}`).toString('base64')}` });
+
+  async function ok<T>(path: string, headers: Record<string, string>): Promise<{ body: T; total: string | null }> {
+    const res = await w.call<T>('GET', path, headers);
+    expect([path, res.status]).toEqual([path, 200]);
+    return { body: res.body, total: res.headers.get('x-total-count') };
+  }
+
+  /** What names an item: a repository's full name, a user's login, an issue's title, an organization's name. */
+  const names = (items: Named[]): string[] =>
+    items
+      .map((item) => [item.full_name?.includes('/') ? item.full_name : undefined, item.login, item.title, item.name].find((name) => name !== undefined && name !== '') ?? '')
+      .sort();
+
+  beforeAll(async () => {
+    fixture = await startFixture('e2e_token_scopes', ['alice', 'bob']);
+    w = await pullWork(fixture);
+    const alice = fixture.as('alice');
+    const made = await w.call('POST', '/admin/users', fixture.root, {
+      username: 'hermit',
+      email: 'hermit@example.com',
+      password: 'hermit-pass-123',
+      must_change_password: false,
+      visibility: 'private',
+    });
+    expect(made.status).toBe(201);
+
+    for (const [name, isPrivate] of [['pub', false], ['priv', true]] as const) {
+      const repo = await w.call<{ id: number }>('POST', '/user/repos', alice, { name, private: isPrivate, auto_init: true });
+      expect(repo.status).toBe(201);
+      if (isPrivate) privRepoId = repo.body.id;
+    }
+    expect((await w.call('POST', '/orgs', alice, { username: 'pubco', visibility: 'public' })).status).toBe(201);
+    expect((await w.call('POST', '/orgs', alice, { username: 'secretco', visibility: 'private' })).status).toBe(201);
+    // hermit (a private user) joins pubco, so alice may see hermit; alice cannot see hermit yet: an admin adds them.
+    const teams = await w.call<Array<{ id: number; name: string }>>('GET', '/orgs/pubco/teams', alice);
+    const owners = teams.body.find((team) => team.name === 'Owners');
+    expect((await w.call('PUT', `/teams/${owners?.id}/members/hermit`, fixture.root)).status).toBe(204);
+
+    // An issue and a pull request in each repository; the branches pushed are alice's heatmap activity.
+    for (const repo of ['pub', 'priv']) {
+      const label = repo === 'pub' ? 'Public' : 'Secret';
+      expect((await w.call('POST', `/repos/alice/${repo}/issues`, alice, { title: `${label} issue` })).status).toBe(201);
+      const clone = await w.clone(`alice/${repo}`, 'alice', repo);
+      await w.pushBranch(clone, 'feature', 'feature.txt', `${repo}\n`);
+      await w.createPull(`alice/${repo}`, 'feature', `${label} pull`, alice);
+    }
+
+    full = { authorization: `token ${await tokenOf('full', READ_ALL)}` };
+    publicOnly = { authorization: `token ${await tokenOf('public', ['public-only', ...READ_ALL])}` };
+  });
+
+  afterAll(async () => {
+    w?.cleanUp();
+    await fixture?.stop();
+  });
+
+  describe('creating tokens with a token', () => {
+    async function tokenNames(): Promise<string[]> {
+      return names((await ok<Token[]>('/users/alice/tokens', fixture.as('alice'))).body);
+    }
+
+    it('refuses scopes beyond the creating token’s own with 403 and creates nothing', async () => {
+      const writeUser = basicToken(await tokenOf('writer', ['write:user']));
+      const before = await tokenNames();
+      for (const scopes of [['all'], ['write:user', 'read:repository'], ['write:admin']]) {
+        const refused = await createToken(writeUser, `wider-${scopes.join('-')}`, scopes);
+        expect([scopes, refused.status]).toEqual([scopes, 403]);
+        expect((refused.body as unknown as { message: string }).message).toContain('token scope exceeds the scope of the token used to create it');
+      }
+      expect(await tokenNames()).toEqual(before);
+      // Within its scopes it still creates: the same scope, or less.
+      expect((await createToken(writeUser, 'same', ['write:user'])).body.scopes).toEqual(['write:user']);
+      expect((await createToken(writeUser, 'narrower', ['read:user'])).body.scopes).toEqual(['read:user']);
+    });
+
+    it('lets a public-only token create public-only tokens only', async () => {
+      const limited = basicToken(await tokenOf('limited', ['public-only', 'write:user']));
+      expect((await createToken(limited, 'not-limited', ['read:user'])).status).toBe(403);
+      const created = await createToken(limited, 'still-limited', ['public-only', 'read:user']);
+      expect([created.status, created.body.scopes]).toEqual([201, ['public-only', 'read:user']]);
+    });
+
+    it('limits an administrator’s token too, and leaves password sign-ins unrestricted', async () => {
+      const rootToken = await createToken(fixture.root, 'root-user', ['write:user'], 'root');
+      expect(rootToken.status).toBe(201);
+      expect((await createToken(basicToken(rootToken.body.sha1, 'root'), 'for-alice', ['write:admin'])).status).toBe(403);
+      expect((await createToken(fixture.as('alice'), 'by-password', ['all'])).status).toBe(201);
+    });
+  });
+
+  describe('a public-only token', () => {
+    it('lists only public repositories, with totals to match', async () => {
+      for (const path of ['/user/repos', '/users/alice/repos', '/repos/search?q=p']) {
+        const seen = await ok<Named[] | { data: Named[] }>(path, full);
+        const limited = await ok<Named[] | { data: Named[] }>(path, publicOnly);
+        const list = (body: Named[] | { data: Named[] }) => names(Array.isArray(body) ? body : body.data);
+        expect([path, list(seen.body), seen.total]).toEqual([path, ['alice/priv', 'alice/pub'], '2']);
+        expect([path, list(limited.body), limited.total]).toEqual([path, ['alice/pub'], '1']);
+      }
+      expect((await ok<Named[]>('/user/repos?limit=1', publicOnly)).total).toBe('1');
+    });
+
+    it('does not reach a private repository by name or id', async () => {
+      expect((await w.call('GET', '/repos/alice/priv', full)).status).toBe(200);
+      expect((await w.call('GET', `/repositories/${privRepoId}`, full)).status).toBe(200);
+      expect((await w.call('GET', '/repos/alice/priv', publicOnly)).status).toBe(403);
+      expect((await w.call('GET', `/repositories/${privRepoId}`, publicOnly)).status).toBe(403);
+    });
+
+    it('lists only public organizations', async () => {
+      for (const path of ['/user/orgs', '/users/alice/orgs', '/orgs']) {
+        const seen = await ok<Named[]>(path, full);
+        const limited = await ok<Named[]>(path, publicOnly);
+        expect([path, names(seen.body), seen.total]).toEqual([path, ['pubco', 'secretco'], '2']);
+        expect([path, names(limited.body), limited.total]).toEqual([path, ['pubco'], '1']);
+      }
+      expect((await w.call('GET', '/orgs/secretco', full)).status).toBe(200);
+      expect((await w.call('GET', '/orgs/secretco', publicOnly)).status).toBe(403);
+      expect((await w.call('GET', '/users/alice/orgs/secretco/permissions', publicOnly)).status).toBe(403);
+    });
+
+    it('sees only public users', async () => {
+      const found = await ok<{ data: Named[] }>('/users/search?q=hermit', full);
+      expect([names(found.body.data), found.total]).toEqual([['hermit'], '1']);
+      const hidden = await ok<{ data: Named[] }>('/users/search?q=hermit', publicOnly);
+      expect([names(hidden.body.data), hidden.total]).toEqual([[], '0']);
+      expect((await w.call('GET', '/users/hermit', full)).status).toBe(200);
+      expect((await w.call('GET', '/users/hermit', publicOnly)).status).toBe(403);
+      const members = await ok<Named[]>('/orgs/pubco/members', full);
+      expect([names(members.body), members.total]).toEqual([['alice', 'hermit'], '2']);
+      const publicMembers = await ok<Named[]>('/orgs/pubco/members', publicOnly);
+      expect([names(publicMembers.body), publicMembers.total]).toEqual([['alice'], '1']);
+    });
+
+    it('sees only issues and pull requests of public repositories', async () => {
+      for (const [type, label] of [['issues', 'issue'], ['pulls', 'pull']]) {
+        const path = `/repos/issues/search?type=${type}`;
+        const seen = await ok<Named[]>(path, full);
+        expect([path, names(seen.body), seen.total]).toEqual([path, [`Public ${label}`, `Secret ${label}`], '2']);
+        const limited = await ok<Named[]>(path, publicOnly);
+        expect([path, names(limited.body), limited.total]).toEqual([path, [`Public ${label}`], '1']);
+      }
+      for (const path of ['/repos/alice/priv/issues', '/repos/alice/priv/issues/1', '/repos/alice/priv/pulls', '/repos/alice/priv/pulls/2']) {
+        expect([path, (await w.call('GET', path, full)).status]).toEqual([path, 200]);
+        expect([path, (await w.call('GET', path, publicOnly)).status]).toEqual([path, 403]);
+      }
+    });
+
+    it('sees heatmap activity in public repositories only, as an anonymous visitor does', async () => {
+      const total = (entries: HeatmapEntry[]) => entries.reduce((sum, entry) => sum + entry.contributions, 0);
+      // Each pushed branch counts twice (a new branch): alice pushed one to each repository.
+      let seen = 0;
+      for (let attempt = 0; attempt < 100 && seen < 4; attempt += 1) {
+        seen = total((await ok<HeatmapEntry[]>('/users/alice/heatmap', full)).body);
+        if (seen < 4) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(seen).toBe(4);
+      expect(total((await ok<HeatmapEntry[]>('/users/alice/heatmap', {})).body)).toBe(2);
+      expect(total((await ok<HeatmapEntry[]>('/users/alice/heatmap', publicOnly)).body)).toBe(2);
+    });
+  });
+});
