@@ -4,7 +4,7 @@
  *   created), a public-only one only public-only tokens; a password sign-in stays unrestricted;
  * - a public-only token of alice sees only public objects on every list, search, count and lookup where her normal
  *   token sees her private repository, her private organization, a private user of her organization, an issue and
- *   a pull request in her private repository and her pushes to it (heatmap).
+ *   a pull request in her private repository and her pushes to it (heatmap), and the topics and teams around them.
  */
 import { type Fixture, startFixture } from './support/fixture';
 import { type PullWork, pullWork } from './support/pull-work';
@@ -38,6 +38,9 @@ describe('token scopes', () => {
   let full: Record<string, string>;
   let publicOnly: Record<string, string>;
   let privRepoId: number;
+  /** The Owners teams of alice's public and private organizations. */
+  let pubcoOwners: number;
+  let secretcoOwners: number;
 
   async function createToken(headers: Record<string, string>, name: string, scopes: string[], user = 'alice') {
     return w.call<Token>('POST', `/users/${user}/tokens`, headers, { name, scopes });
@@ -84,10 +87,20 @@ describe('token scopes', () => {
     }
     expect((await w.call('POST', '/orgs', alice, { username: 'pubco', visibility: 'public' })).status).toBe(201);
     expect((await w.call('POST', '/orgs', alice, { username: 'secretco', visibility: 'private' })).status).toBe(201);
+    const ownersOf = async (org: string) => {
+      const teams = await w.call<Array<{ id: number; name: string }>>('GET', `/orgs/${org}/teams`, alice);
+      return teams.body.find((team) => team.name === 'Owners')?.id ?? 0;
+    };
+    pubcoOwners = await ownersOf('pubco');
+    secretcoOwners = await ownersOf('secretco');
     // hermit (a private user) joins pubco, so alice may see hermit; alice cannot see hermit yet: an admin adds them.
-    const teams = await w.call<Array<{ id: number; name: string }>>('GET', '/orgs/pubco/teams', alice);
-    const owners = teams.body.find((team) => team.name === 'Owners');
-    expect((await w.call('PUT', `/teams/${owners?.id}/members/hermit`, fixture.root)).status).toBe(204);
+    expect((await w.call('PUT', `/teams/${pubcoOwners}/members/hermit`, fixture.root)).status).toBe(204);
+    // pubco has a public and a private repository too, and each repository of alice's a topic of its own.
+    for (const [name, isPrivate] of [['site', false], ['vault', true]] as const) {
+      expect((await w.call('POST', '/orgs/pubco/repos', alice, { name, private: isPrivate })).status).toBe(201);
+    }
+    expect((await w.call('PUT', '/repos/alice/pub/topics/open-topic', alice)).status).toBe(204);
+    expect((await w.call('PUT', '/repos/alice/priv/topics/hidden-topic', alice)).status).toBe(204);
 
     // An issue and a pull request in each repository; the branches pushed are alice's heatmap activity.
     for (const repo of ['pub', 'priv']) {
@@ -143,14 +156,22 @@ describe('token scopes', () => {
 
   describe('a public-only token', () => {
     it('lists only public repositories, with totals to match', async () => {
-      for (const path of ['/user/repos', '/users/alice/repos', '/repos/search?q=p']) {
+      const expected: Array<[string, string[], string[]]> = [
+        ['/user/repos', ['alice/priv', 'alice/pub', 'pubco/site', 'pubco/vault'], ['alice/pub', 'pubco/site']],
+        ['/users/alice/repos', ['alice/priv', 'alice/pub'], ['alice/pub']],
+        ['/orgs/pubco/repos', ['pubco/site', 'pubco/vault'], ['pubco/site']],
+        ['/repos/search?q=p', ['alice/priv', 'alice/pub'], ['alice/pub']],
+      ];
+      const list = (body: Named[] | { data: Named[] }) => names(Array.isArray(body) ? body : body.data);
+      for (const [path, all, onlyPublic] of expected) {
         const seen = await ok<Named[] | { data: Named[] }>(path, full);
         const limited = await ok<Named[] | { data: Named[] }>(path, publicOnly);
-        const list = (body: Named[] | { data: Named[] }) => names(Array.isArray(body) ? body : body.data);
-        expect([path, list(seen.body), seen.total]).toEqual([path, ['alice/priv', 'alice/pub'], '2']);
-        expect([path, list(limited.body), limited.total]).toEqual([path, ['alice/pub'], '1']);
+        expect([path, list(seen.body), seen.total]).toEqual([path, all, String(all.length)]);
+        expect([path, list(limited.body), limited.total]).toEqual([path, onlyPublic, String(onlyPublic.length)]);
       }
-      expect((await ok<Named[]>('/user/repos?limit=1', publicOnly)).total).toBe('1');
+      // Paged, the total still counts public repositories only.
+      const firstPage = await ok<Named[]>('/user/repos?limit=1', publicOnly);
+      expect([names(firstPage.body), firstPage.total]).toEqual([['alice/pub'], '2']);
     });
 
     it('does not reach a private repository by name or id', async () => {
@@ -170,6 +191,32 @@ describe('token scopes', () => {
       expect((await w.call('GET', '/orgs/secretco', full)).status).toBe(200);
       expect((await w.call('GET', '/orgs/secretco', publicOnly)).status).toBe(403);
       expect((await w.call('GET', '/users/alice/orgs/secretco/permissions', publicOnly)).status).toBe(403);
+    });
+
+    it('reaches teams of public organizations only, and lists their public repositories and users only', async () => {
+      expect((await w.call('GET', `/teams/${secretcoOwners}`, full)).status).toBe(200);
+      for (const path of [`/teams/${secretcoOwners}`, `/teams/${secretcoOwners}/members`, `/teams/${secretcoOwners}/repos`]) {
+        expect([path, (await w.call('GET', path, publicOnly)).status]).toEqual([path, 403]);
+      }
+      expect((await w.call('GET', `/teams/${pubcoOwners}`, publicOnly)).status).toBe(200);
+      const repos = `/teams/${pubcoOwners}/repos`;
+      const seenRepos = await ok<Named[]>(repos, full);
+      expect([names(seenRepos.body), seenRepos.total]).toEqual([['pubco/site', 'pubco/vault'], '2']);
+      const publicRepos = await ok<Named[]>(repos, publicOnly);
+      expect([names(publicRepos.body), publicRepos.total]).toEqual([['pubco/site'], '1']);
+      const members = `/teams/${pubcoOwners}/members`;
+      const seenMembers = await ok<Named[]>(members, full);
+      expect([names(seenMembers.body), seenMembers.total]).toEqual([['alice', 'hermit'], '2']);
+      const publicMembers = await ok<Named[]>(members, publicOnly);
+      expect([names(publicMembers.body), publicMembers.total]).toEqual([['alice'], '1']);
+    });
+
+    it('counts topics over public repositories only', async () => {
+      const topics = (body: { topics: Array<{ topic_name: string; repo_count: number }> }) => body.topics.map((topic) => topic.topic_name).sort();
+      const seen = await ok<{ topics: Array<{ topic_name: string; repo_count: number }> }>('/topics/search?q=topic', full);
+      expect([topics(seen.body), seen.total]).toEqual([['hidden-topic', 'open-topic'], '2']);
+      const limited = await ok<{ topics: Array<{ topic_name: string; repo_count: number }> }>('/topics/search?q=topic', publicOnly);
+      expect([topics(limited.body), limited.total]).toEqual([['open-topic'], '1']);
     });
 
     it('sees only public users', async () => {

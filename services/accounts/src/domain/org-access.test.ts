@@ -6,6 +6,7 @@ import {
   decideOrgAction,
   decideTeamAction,
   memberListScope,
+  teamMemberUsers,
   membershipQuestion,
   orgPermissions,
   teamSearchMemberId,
@@ -185,6 +186,13 @@ describe('memberListScope', () => {
     expect(memberListScope(plain, org(true), false, true)).toEqual({ memberships: 'all', users: { kind: 'public' } });
     expect(memberListScope(admin, org(false), false, true)).toEqual({ memberships: 'all', users: { kind: 'public' } });
     expect(memberListScope(plain, org(false), true, true)).toEqual({ memberships: 'public', users: { kind: 'public' } });
+  });
+});
+
+describe('teamMemberUsers', () => {
+  it('shows every member, or public users only to a public-only token', () => {
+    expect(teamMemberUsers(false)).toEqual({ kind: 'all' });
+    expect(teamMemberUsers(true)).toEqual({ kind: 'public' });
   });
 });
 

@@ -104,6 +104,11 @@ export function memberListScope(viewer: Viewer, org: OrgStanding, publicOnly: bo
   return { memberships: 'all', users };
 }
 
+/** Who among a team's members its viewers see: all of them, or only public users through a public-only token. */
+export function teamMemberUsers(publicUsersOnly: boolean): UserListScope {
+  return publicUsersOnly ? { kind: 'public' } : { kind: 'all' };
+}
+
 /**
  * How `GET /orgs/{org}/members/{username}` may answer (Gitea's `IsMember`): members and site admins learn
  * the full membership; a signed-in non-member asking about themselves learns they are not a member; anyone

@@ -131,8 +131,14 @@ export async function listForks(context: ReposContext, request: ListForksRequest
 }
 
 /** A team's repositories, by name; NOT_FOUND when the viewer may not see the team (accounts decides). */
-export async function listTeamRepositories(context: ReposContext, viewer: Viewer, teamId: number, page: PageRequest | undefined): Promise<RepositoryList> {
+export async function listTeamRepositories(
+  context: ReposContext,
+  viewer: Viewer,
+  teamId: number,
+  page: PageRequest | undefined,
+  publicOnly: boolean | undefined,
+): Promise<RepositoryList> {
   const { team } = await context.accounts.teams.getTeam({ viewer: actorOf(viewer), id: teamId });
   if (team === undefined) return { repositories: [], total: 0 };
-  return readablePage(context, viewer, [teamReach(team, teamId)], BY_NAME, page);
+  return readablePage(context, viewer, [teamReach(team, teamId)], BY_NAME, page, publicOnly);
 }

@@ -383,7 +383,11 @@ export interface DeleteTeamResponse {
 export interface ListTeamMembersRequest {
   viewer?: Actor | undefined;
   teamId: number;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The caller's token is public-only (Gitea's ctx.PublicOnly): public users only. */
+  publicUsersOnly?: boolean | undefined;
 }
 
 export interface ListTeamMembersResponse {
@@ -5249,7 +5253,7 @@ export const DeleteTeamResponse: MessageFns<DeleteTeamResponse> = {
 };
 
 function createBaseListTeamMembersRequest(): ListTeamMembersRequest {
-  return { viewer: undefined, teamId: 0, page: undefined };
+  return { viewer: undefined, teamId: 0, page: undefined, publicUsersOnly: undefined };
 }
 
 export const ListTeamMembersRequest: MessageFns<ListTeamMembersRequest> = {
@@ -5262,6 +5266,9 @@ export const ListTeamMembersRequest: MessageFns<ListTeamMembersRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    if (message.publicUsersOnly !== undefined) {
+      writer.uint32(32).bool(message.publicUsersOnly);
     }
     return writer;
   },
@@ -5303,6 +5310,14 @@ export const ListTeamMembersRequest: MessageFns<ListTeamMembersRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.publicUsersOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5324,6 +5339,11 @@ export const ListTeamMembersRequest: MessageFns<ListTeamMembersRequest> = {
         ? globalThis.Number(object.team_id)
         : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicUsersOnly: isSet(object.publicUsersOnly)
+        ? globalThis.Boolean(object.publicUsersOnly)
+        : isSet(object.public_users_only)
+        ? globalThis.Boolean(object.public_users_only)
+        : undefined,
     };
   },
 
@@ -5337,6 +5357,9 @@ export const ListTeamMembersRequest: MessageFns<ListTeamMembersRequest> = {
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.publicUsersOnly !== undefined) {
+      obj.publicUsersOnly = message.publicUsersOnly;
     }
     return obj;
   },
@@ -5353,6 +5376,7 @@ export const ListTeamMembersRequest: MessageFns<ListTeamMembersRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.publicUsersOnly = object.publicUsersOnly ?? undefined;
     return message;
   },
 };

@@ -536,7 +536,11 @@ export interface RemoveRepoTeamResponse {
 export interface ListTeamRepositoriesRequest {
   viewer?: Actor | undefined;
   teamId: number;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The caller's token is public-only (Gitea's ctx.PublicOnly): only public repositories of public owners. */
+  publicOnly?: boolean | undefined;
 }
 
 export interface ListTeamRepositoriesResponse {
@@ -593,7 +597,14 @@ export interface Topic {
 export interface SearchTopicsRequest {
   viewer?: Actor | undefined;
   keyword: string;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /**
+   * The caller's token is public-only (Gitea's ctx.PublicOnly): topics and their counts over public repositories
+   * of public owners only.
+   */
+  publicOnly?: boolean | undefined;
 }
 
 export interface SearchTopicsResponse {
@@ -8526,7 +8537,7 @@ export const RemoveRepoTeamResponse: MessageFns<RemoveRepoTeamResponse> = {
 };
 
 function createBaseListTeamRepositoriesRequest(): ListTeamRepositoriesRequest {
-  return { viewer: undefined, teamId: 0, page: undefined };
+  return { viewer: undefined, teamId: 0, page: undefined, publicOnly: undefined };
 }
 
 export const ListTeamRepositoriesRequest: MessageFns<ListTeamRepositoriesRequest> = {
@@ -8539,6 +8550,9 @@ export const ListTeamRepositoriesRequest: MessageFns<ListTeamRepositoriesRequest
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    if (message.publicOnly !== undefined) {
+      writer.uint32(32).bool(message.publicOnly);
     }
     return writer;
   },
@@ -8580,6 +8594,14 @@ export const ListTeamRepositoriesRequest: MessageFns<ListTeamRepositoriesRequest
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8601,6 +8623,11 @@ export const ListTeamRepositoriesRequest: MessageFns<ListTeamRepositoriesRequest
         ? globalThis.Number(object.team_id)
         : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : undefined,
     };
   },
 
@@ -8614,6 +8641,9 @@ export const ListTeamRepositoriesRequest: MessageFns<ListTeamRepositoriesRequest
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.publicOnly !== undefined) {
+      obj.publicOnly = message.publicOnly;
     }
     return obj;
   },
@@ -8630,6 +8660,7 @@ export const ListTeamRepositoriesRequest: MessageFns<ListTeamRepositoriesRequest
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.publicOnly = object.publicOnly ?? undefined;
     return message;
   },
 };
@@ -9524,7 +9555,7 @@ export const Topic: MessageFns<Topic> = {
 };
 
 function createBaseSearchTopicsRequest(): SearchTopicsRequest {
-  return { viewer: undefined, keyword: "", page: undefined };
+  return { viewer: undefined, keyword: "", page: undefined, publicOnly: undefined };
 }
 
 export const SearchTopicsRequest: MessageFns<SearchTopicsRequest> = {
@@ -9537,6 +9568,9 @@ export const SearchTopicsRequest: MessageFns<SearchTopicsRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    if (message.publicOnly !== undefined) {
+      writer.uint32(32).bool(message.publicOnly);
     }
     return writer;
   },
@@ -9578,6 +9612,14 @@ export const SearchTopicsRequest: MessageFns<SearchTopicsRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -9595,6 +9637,11 @@ export const SearchTopicsRequest: MessageFns<SearchTopicsRequest> = {
       viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
       keyword: isSet(object.keyword) ? globalThis.String(object.keyword) : "",
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : undefined,
     };
   },
 
@@ -9608,6 +9655,9 @@ export const SearchTopicsRequest: MessageFns<SearchTopicsRequest> = {
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.publicOnly !== undefined) {
+      obj.publicOnly = message.publicOnly;
     }
     return obj;
   },
@@ -9624,6 +9674,7 @@ export const SearchTopicsRequest: MessageFns<SearchTopicsRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.publicOnly = object.publicOnly ?? undefined;
     return message;
   },
 };
