@@ -14,7 +14,6 @@ jest.setTimeout(180_000);
 interface Named {
   name?: string;
   full_name?: string;
-  username?: string;
   login?: string;
   title?: string;
 }
@@ -62,13 +61,14 @@ describe('token scopes', () => {
   }
 
   /** What names an item: a repository's full name, a user's login, an issue's title, an organization's name. */
-  const names = (items: Named[]): string[] =>
-    items
-      .map((item) => [item.full_name?.includes('/') ? item.full_name : undefined, item.login, item.title, item.name].find((name) => name !== undefined && name !== '') ?? '')
-      .sort();
+  const nameOf = (item: Named): string => {
+    const candidates = [item.full_name?.includes('/') ? item.full_name : undefined, item.login, item.title, item.name];
+    return candidates.find((name) => name !== undefined && name !== '') ?? '';
+  };
+  const names = (items: Named[]): string[] => items.map(nameOf).sort();
 
   beforeAll(async () => {
-    fixture = await startFixture('e2e_token_scopes', ['alice', 'bob']);
+    fixture = await startFixture('e2e_token_scopes', ['alice']);
     w = await pullWork(fixture);
     const alice = fixture.as('alice');
     const made = await w.call('POST', '/admin/users', fixture.root, {
