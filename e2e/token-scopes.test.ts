@@ -232,6 +232,25 @@ describe('token scopes', () => {
       expect([names(publicMembers.body), publicMembers.total]).toEqual([['alice'], '1']);
     });
 
+    it('keeps a site administrator’s public-only token to public users and organizations too', async () => {
+      const adminToken = async (name: string, scopes: string[]) => {
+        const created = await createToken(fixture.root, name, scopes, 'root');
+        expect(created.status).toBe(201);
+        return { authorization: `token ${created.body.sha1}` };
+      };
+      const adminFull = await adminToken('admin-full', ['read:admin']);
+      const adminPublic = await adminToken('admin-public', ['public-only', 'read:admin']);
+      const found = await ok<Named[]>('/admin/users?q=hermit', adminFull);
+      expect([names(found.body), found.total]).toEqual([['hermit'], '1']);
+      const hidden = await ok<Named[]>('/admin/users?q=hermit', adminPublic);
+      expect([names(hidden.body), hidden.total]).toEqual([[], '0']);
+      expect((await ok<Named[]>('/admin/users?visibility=private', adminPublic)).body).toEqual([]);
+      const orgs = await ok<Named[]>('/admin/orgs', adminFull);
+      expect([names(orgs.body), orgs.total]).toEqual([['pubco', 'secretco'], '2']);
+      const publicOrgs = await ok<Named[]>('/admin/orgs', adminPublic);
+      expect([names(publicOrgs.body), publicOrgs.total]).toEqual([['pubco'], '1']);
+    });
+
     it('sees only issues and pull requests of public repositories', async () => {
       for (const [type, label] of [['issues', 'issue'], ['pulls', 'pull']]) {
         const path = `/repos/issues/search?type=${type}`;

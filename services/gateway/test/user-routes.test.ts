@@ -319,6 +319,7 @@ describe('site administration', () => {
       loginName: 'x',
       sort: 'created',
       order: 'desc',
+      publicOnly: false,
       page: { page: 1, limit: 1 },
     });
   });

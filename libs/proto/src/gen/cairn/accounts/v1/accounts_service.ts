@@ -185,7 +185,11 @@ export interface ListUsersRequest {
   sort: string;
   /** "asc" (default) or "desc"; ignored without a sort, as in Gitea. */
   order: string;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The caller's token is public-only (Gitea's ctx.PublicOnly): public users only, even for a site admin. */
+  publicOnly?: boolean | undefined;
 }
 
 export interface ListUsersResponse {
@@ -2112,6 +2116,7 @@ function createBaseListUsersRequest(): ListUsersRequest {
     sort: "",
     order: "",
     page: undefined,
+    publicOnly: undefined,
   };
 }
 
@@ -2155,6 +2160,9 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(106).fork()).join();
+    }
+    if (message.publicOnly !== undefined) {
+      writer.uint32(112).bool(message.publicOnly);
     }
     return writer;
   },
@@ -2276,6 +2284,14 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2331,6 +2347,11 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
       sort: isSet(object.sort) ? globalThis.String(object.sort) : "",
       order: isSet(object.order) ? globalThis.String(object.order) : "",
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : undefined,
     };
   },
 
@@ -2375,6 +2396,9 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.publicOnly !== undefined) {
+      obj.publicOnly = message.publicOnly;
+    }
     return obj;
   },
 
@@ -2400,6 +2424,7 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.publicOnly = object.publicOnly ?? undefined;
     return message;
   },
 };
