@@ -185,7 +185,11 @@ export interface ListUsersRequest {
   sort: string;
   /** "asc" (default) or "desc"; ignored without a sort, as in Gitea. */
   order: string;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The caller's token is public-only (Gitea's ctx.PublicOnly): public users only, even for a site admin. */
+  publicOnly?: boolean | undefined;
 }
 
 export interface ListUsersResponse {
@@ -306,6 +310,17 @@ export interface CreateAccessTokenRequest {
   scopes: string[];
   /** Who creates the token (the owner or an admin); recorded in the event. */
   actorId: number;
+  /**
+   * Set when the creator signed in with a token: the new token's scopes must lie within these (write:X covers
+   * read:X, all covers every category, and a public-only creator may mint public-only tokens only), else
+   * PERMISSION_DENIED (reason token_scope_exceeded). Unset for a password sign-in, which is unrestricted.
+   */
+  creatorToken?: TokenScopeLimit | undefined;
+}
+
+/** The scopes of the token a request was authenticated with. */
+export interface TokenScopeLimit {
+  scopes: string[];
 }
 
 export interface CreateAccessTokenResponse {
@@ -2106,6 +2121,7 @@ function createBaseListUsersRequest(): ListUsersRequest {
     sort: "",
     order: "",
     page: undefined,
+    publicOnly: undefined,
   };
 }
 
@@ -2149,6 +2165,9 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(106).fork()).join();
+    }
+    if (message.publicOnly !== undefined) {
+      writer.uint32(112).bool(message.publicOnly);
     }
     return writer;
   },
@@ -2270,6 +2289,14 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2325,6 +2352,11 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
       sort: isSet(object.sort) ? globalThis.String(object.sort) : "",
       order: isSet(object.order) ? globalThis.String(object.order) : "",
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : undefined,
     };
   },
 
@@ -2369,6 +2401,9 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.publicOnly !== undefined) {
+      obj.publicOnly = message.publicOnly;
+    }
     return obj;
   },
 
@@ -2394,6 +2429,7 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.publicOnly = object.publicOnly ?? undefined;
     return message;
   },
 };
@@ -3992,7 +4028,7 @@ export const AccessToken: MessageFns<AccessToken> = {
 };
 
 function createBaseCreateAccessTokenRequest(): CreateAccessTokenRequest {
-  return { userId: 0, name: "", scopes: [], actorId: 0 };
+  return { userId: 0, name: "", scopes: [], actorId: 0, creatorToken: undefined };
 }
 
 export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
@@ -4008,6 +4044,9 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
     }
     if (message.actorId !== 0) {
       writer.uint32(32).int64(message.actorId);
+    }
+    if (message.creatorToken !== undefined) {
+      TokenScopeLimit.encode(message.creatorToken, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -4057,6 +4096,14 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
             message.actorId = longToNumber(reader.int64());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.creatorToken = TokenScopeLimit.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4083,6 +4130,11 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
         : isSet(object.actor_id)
         ? globalThis.Number(object.actor_id)
         : 0,
+      creatorToken: isSet(object.creatorToken)
+        ? TokenScopeLimit.fromJSON(object.creatorToken)
+        : isSet(object.creator_token)
+        ? TokenScopeLimit.fromJSON(object.creator_token)
+        : undefined,
     };
   },
 
@@ -4100,6 +4152,9 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
     if (message.actorId !== 0) {
       obj.actorId = Math.round(message.actorId);
     }
+    if (message.creatorToken !== undefined) {
+      obj.creatorToken = TokenScopeLimit.toJSON(message.creatorToken);
+    }
     return obj;
   },
 
@@ -4112,6 +4167,78 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
     message.name = object.name ?? "";
     message.scopes = object.scopes?.map((e) => e) || [];
     message.actorId = object.actorId ?? 0;
+    message.creatorToken = (object.creatorToken !== undefined && object.creatorToken !== null)
+      ? TokenScopeLimit.fromPartial(object.creatorToken)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseTokenScopeLimit(): TokenScopeLimit {
+  return { scopes: [] };
+}
+
+export const TokenScopeLimit: MessageFns<TokenScopeLimit> = {
+  encode(message: TokenScopeLimit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.scopes) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenScopeLimit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenScopeLimit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenScopeLimit {
+    return {
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: TokenScopeLimit): unknown {
+    const obj: any = {};
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TokenScopeLimit>, I>>(base?: I): TokenScopeLimit {
+    return TokenScopeLimit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TokenScopeLimit>, I>>(object: I): TokenScopeLimit {
+    const message = createBaseTokenScopeLimit();
+    message.scopes = object.scopes?.map((e) => e) || [];
     return message;
   },
 };
