@@ -7,7 +7,17 @@ import {
   jetstreamManager,
   type JsMsg,
 } from '@nats-io/jetstream';
-import { connect, nanos } from '@nats-io/transport-node';
+import fs from 'node:fs';
+import {
+  type Authenticator,
+  connect,
+  credsAuthenticator,
+  nanos,
+  nkeyAuthenticator,
+  tokenAuthenticator,
+  usernamePasswordAuthenticator,
+} from '@nats-io/transport-node';
+import type { BusAuth } from '@cairn/config';
 import type { Logger } from '@cairn/log';
 import { consumerMetrics } from '@cairn/metrics';
 import { assertSubject, assertSubjectFilter } from './subjects';
@@ -23,6 +33,35 @@ export interface NatsBusOptions {
   name?: string;
   /** How long publish and JetStream API calls wait for the server; default 5000 ms. */
   requestTimeoutMs?: number;
+  /** `[bus]` credentials; default none. */
+  auth?: BusAuth;
+}
+
+/**
+ * The authenticator for `[bus]` credentials. Seed and creds files are read at every (re)connect, so a rotated
+ * Secret is picked up without a restart; an unreadable file fails the connect naming the file.
+ */
+function authenticator(auth: BusAuth): Authenticator | undefined {
+  const read = (file: string): Uint8Array => {
+    try {
+      return fs.readFileSync(file);
+    } catch (error) {
+      throw new Error(`cannot read NATS credentials file ${file}: ${(error as Error).message}`, { cause: error });
+    }
+  };
+  switch (auth.kind) {
+    case 'none':
+      return undefined;
+    case 'password':
+      return usernamePasswordAuthenticator(auth.user, auth.password);
+    case 'token':
+      return tokenAuthenticator(auth.token);
+    case 'nkey':
+      // nkeyAuthenticator wants the bare seed; the file may end with a line break.
+      return nkeyAuthenticator(() => new TextEncoder().encode(new TextDecoder().decode(read(auth.seedFile)).trim()));
+    case 'creds':
+      return credsAuthenticator(() => read(auth.credsFile));
+  }
 }
 
 /** Publishes with the same id inside this window are stored once (the outbox relay's retries fall in it). */
@@ -45,6 +84,7 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
     name: options.name ?? 'cairn',
     maxReconnectAttempts: -1,
     timeout,
+    authenticator: authenticator(options.auth ?? { kind: 'none' }),
   });
   void (async () => {
     for await (const status of nc.status()) {
