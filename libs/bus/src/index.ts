@@ -14,3 +14,13 @@ export { applyOnce, type ApplyOnceOptions } from './apply-once';
 export { uuidv7 } from './uuidv7';
 export { encodeEvent, decodeEvent, type EventEncoder, type EventDecoder } from './codec';
 export { subjectMatches } from './subjects';
+export {
+  assertBusUsage,
+  guardBroadcasts,
+  guardBus,
+  natsPermissions,
+  type BusUsage,
+  type ConsumerSpec,
+  type NatsPermissions,
+  type StreamSpec,
+} from './usage';
