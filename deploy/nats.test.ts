@@ -24,9 +24,11 @@ import { ROOT, deployedServices, node, nodes, strings } from './support';
 /** scripts/nats-config.js (plain JavaScript, no declarations). */
 interface NatsConfigScript {
   render(): string;
+  provision(url: string, password: string): Promise<void>;
   passwordVariable(service: string): string;
   OUTPUT: string;
   PASSWORD_SECRET: string;
+  ADMIN_USER: string;
 }
 
 const script = require(path.join(ROOT, 'scripts', 'nats-config.js')) as NatsConfigScript;
@@ -40,10 +42,10 @@ describe('deploy/k8s/nats-values.yaml', () => {
     expect(fs.readFileSync(script.OUTPUT, 'utf8')).toBe(script.render());
   });
 
-  it('has one user per deployed service, its password read from the Secret, and JetStream on', () => {
-    expect(users.map((user) => user.user)).toEqual(deployedServices());
+  it('has one user per deployed service and the JetStream admin, passwords read from the Secret, and JetStream on', () => {
+    expect(users.map((user) => user.user)).toEqual([...deployedServices(), script.ADMIN_USER]);
     const env = node(node(values.container, 'container').env, 'container.env');
-    for (const service of deployedServices()) {
+    for (const service of [...deployedServices(), script.ADMIN_USER]) {
       const variable = script.passwordVariable(service);
       expect(users.find((user) => user.user === service)?.password).toBe(`<< $${variable} >>`);
       expect(env[variable]).toEqual({ valueFrom: { secretKeyRef: { name: script.PASSWORD_SECRET, key: service } } });
@@ -57,6 +59,13 @@ describe('deploy/k8s/nats-values.yaml', () => {
     expect(publishers('cairn.user.>')).toEqual(['accounts']);
     expect(publishers('cairn.repo.>')).toEqual(['repos']);
     expect(publishers('cairn.git.>')).toEqual(['git-storage']);
+    // Creating streams and consumers is the admin's alone (a consumer or stream config could deliver or republish
+    // onto another service's subjects).
+    for (const user of users) {
+      const allowed = strings(node(node(user.permissions, 'permissions').publish, 'publish').allow, 'allow');
+      const creates = allowed.filter((subject) => /^\$JS\.API\.(STREAM|CONSUMER)\.(CREATE|UPDATE|DURABLE)|^\$JS\.API\.>$/.test(subject));
+      expect([user.user, creates.length > 0]).toEqual([user.user, user.user === script.ADMIN_USER]);
+    }
   });
 });
 
@@ -77,7 +86,7 @@ function serverConfig(): string {
 (binary === undefined ? describe.skip : describe)('the generated permissions on a private nats-server', () => {
   // nats-server parses a variable's value as a configuration value: a password must start with a letter (a leading
   // digit reads as a number and stops the server), hence the documented `p` + hex.
-  const passwords = new Map(deployedServices().map((service) => [service, `p${randomBytes(12).toString('hex')}`]));
+  const passwords = new Map([...deployedServices(), script.ADMIN_USER].map((user) => [user, `p${randomBytes(12).toString('hex')}`]));
   let dir: string;
   let server: PrivateNatsServer;
   const closing: (() => Promise<void>)[] = [];
@@ -88,6 +97,8 @@ function serverConfig(): string {
     fs.writeFileSync(configFile, serverConfig());
     const env = Object.fromEntries([...passwords].map(([service, password]) => [script.passwordVariable(service), password]));
     server = await startPrivateNatsServer(binary!, { configFile, env });
+    // The documented set-up step: the admin creates every stream and durable the services use.
+    await script.provision(server.url, passwords.get(script.ADMIN_USER)!);
   });
 
   afterEach(async () => {
@@ -138,8 +149,6 @@ function serverConfig(): string {
   }
 
   it('refuses social publishing cairn.user.deleted (permissions violation) and stores nothing', async () => {
-    const accounts = await busAs(ACCOUNTS_USAGE);
-    await accounts.ensureStream(ACCOUNTS_USAGE.owns!.name, [...ACCOUNTS_USAGE.owns!.subjects]);
     const social = jetstream(await connectAs('social'), { timeout: 2_000 });
 
     expect(await refusal(social.publish('cairn.user.deleted', encoder.encode('{}'), { msgID: 'forged' }))).toMatch(
@@ -153,6 +162,17 @@ function serverConfig(): string {
     );
     expect(await refusal(jsm.streams.update(ACCOUNTS_USAGE.owns!.name, { subjects: ['cairn.>'] }))).toMatch(/permissions violation/i);
     expect(await refusal(jsm.streams.delete(ACCOUNTS_USAGE.owns!.name))).toMatch(/permissions violation/i);
+    // Nor turn its own durable into a push consumer delivering repos' events as cairn.user.deleted (the server
+    // would deliver them, and accounts' stream capture them, were the config accepted).
+    const own = SOCIAL_USAGE.consumers[0];
+    expect(
+      await refusal(jsm.consumers.add(own.stream, { durable_name: own.durable, deliver_subject: 'cairn.user.deleted', filter_subject: own.filterSubject })),
+    ).toMatch(/permissions violation/i);
+    // Nor have its own stream republish onto accounts' subjects.
+    expect(
+      await refusal(jsm.streams.update(SOCIAL_USAGE.owns!.name, { republish: { src: '>', dest: 'cairn.user.deleted' } })),
+    ).toMatch(/permissions violation/i);
+    expect(await storedMessages(ACCOUNTS_USAGE)).toBe(0);
   });
 
   it('lets social publish its own subjects and run its own consumers with its real bus', async () => {

@@ -5,7 +5,7 @@
  * contract — and consumers apply each event once (`processOnce`).
  */
 export type { BroadcastHandler, Bus, BusHandler, BusMessage, ConsumeOptions, Subscription } from './types';
-export { connectNatsBus, type NatsBusOptions } from './nats-bus';
+export { connectNatsBus, provisionJetStream, type NatsBusOptions } from './nats-bus';
 export { createInProcessBus, type InProcessBusOptions } from './in-process-bus';
 export { prepareOutbox, enqueueEvent, type OutboxEvent } from './outbox';
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './relay';
@@ -18,6 +18,7 @@ export {
   assertBusUsage,
   guardBroadcasts,
   guardBus,
+  natsJetStreamAdminPermissions,
   natsPermissions,
   type BusUsage,
   type ConsumerSpec,

@@ -24,6 +24,7 @@ import { assertSubject, assertSubjectFilter } from './subjects';
 import { delay } from './wake';
 import { DEFAULT_ACK_WAIT_MS, isLastDelivery, logHandlerFailure, redeliveryDelayMs } from './delivery';
 import type { BroadcastHandler, Bus, BusMessage, ConsumeOptions, Subscription } from './types';
+import { assertBusUsage, type BusUsage } from './usage';
 
 export interface NatsBusOptions {
   /** `nats://host:port`, several separated by commas. */
@@ -71,6 +72,92 @@ const PULL_BATCH = 10;
 const MSG_ID_HEADER = 'Nats-Msg-Id';
 const DRAIN_TIMEOUT_MS = 5_000;
 
+type Jsm = Awaited<ReturnType<typeof jetstreamManager>>;
+
+/** Creates the stream, or sets its subjects when they differ; a stream that is as wanted is only looked at. */
+async function ensureStreamWith(jsm: Jsm, name: string, subjects: string[]): Promise<void> {
+  subjects.forEach(assertSubjectFilter);
+  const wanted = [...new Set(subjects)].sort();
+  try {
+    const info = await jsm.streams.info(name);
+    const have = [...(info.config.subjects ?? [])].sort();
+    if (have.join('\n') !== wanted.join('\n')) await jsm.streams.update(name, { subjects: wanted });
+  } catch (error) {
+    if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error;
+    // Adding with an identical config is idempotent on the server, so concurrent starts are safe.
+    await jsm.streams.add({
+      name,
+      subjects: wanted,
+      storage: StorageType.File,
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+    });
+  }
+}
+
+/** The durable pull consumer `consume` binds to (and provisionJetStream creates). */
+function consumerConfig(durable: string, filterSubject: string, ackWaitMs: number, maxDeliver: number) {
+  return {
+    durable_name: durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: filterSubject,
+    ack_wait: nanos(ackWaitMs),
+    max_deliver: maxDeliver,
+  };
+}
+
+/**
+ * Creates or updates the durable unless it already has this config. Looking first means a service whose NATS user may
+ * not create consumers (the generated permissions: a consumer's config could redirect it as a push consumer onto
+ * another service's subjects) runs on the durables provisionJetStream made.
+ */
+async function ensureConsumerWith(jsm: Jsm, stream: string, config: ReturnType<typeof consumerConfig>): Promise<void> {
+  try {
+    const have = (await jsm.consumers.info(stream, config.durable_name)).config;
+    const same =
+      have.deliver_subject === undefined &&
+      have.ack_policy === config.ack_policy &&
+      have.deliver_policy === config.deliver_policy &&
+      have.filter_subject === config.filter_subject &&
+      have.ack_wait === config.ack_wait &&
+      (have.max_deliver ?? -1) === config.max_deliver;
+    if (same) return;
+  } catch (error) {
+    if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound)) throw error;
+  }
+  // Create-or-update: every process consuming the durable states the same config.
+  await jsm.consumers.add(stream, config);
+}
+
+/**
+ * What the services' NATS users may not do themselves (deploy/k8s/nats-values.yaml): create the streams and durable
+ * consumers of every BusUsage, as a NATS user with the JetStream API (`npm run nats-config -- provision`). Idempotent.
+ */
+export async function provisionJetStream(options: Omit<NatsBusOptions, 'logger'>, usages: readonly BusUsage[]): Promise<void> {
+  const timeout = options.requestTimeoutMs ?? 5_000;
+  const nc = await connect({
+    servers: options.url.split(',').map((s) => s.trim()),
+    name: options.name ?? 'cairn-provision',
+    timeout,
+    authenticator: authenticator(options.auth ?? { kind: 'none' }),
+  });
+  try {
+    const jsm = await jetstreamManager(nc, { timeout });
+    for (const usage of usages) {
+      assertBusUsage(usage);
+      if (usage.owns !== undefined) await ensureStreamWith(jsm, usage.owns.name, [...usage.owns.subjects]);
+    }
+    for (const usage of usages) {
+      for (const consumer of usage.consumers) {
+        const config = consumerConfig(consumer.durable, consumer.filterSubject, consumer.ackWaitMs ?? DEFAULT_ACK_WAIT_MS, consumer.maxDeliver ?? -1);
+        await ensureConsumerWith(jsm, consumer.stream, config);
+      }
+    }
+  } finally {
+    await nc.close();
+  }
+}
+
 /**
  * The production bus: JetStream streams (file storage, dedup by message id) and durable pull consumers
  * with explicit acks. The connection reconnects forever; while the server is away, publish rejects
@@ -96,24 +183,7 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
   const js = jsm.jetstream();
   const subscriptions = new Set<Subscription>();
 
-  async function ensureStream(name: string, subjects: string[]): Promise<void> {
-    subjects.forEach(assertSubjectFilter);
-    const wanted = [...new Set(subjects)].sort();
-    try {
-      const info = await jsm.streams.info(name);
-      const have = [...(info.config.subjects ?? [])].sort();
-      if (have.join('\n') !== wanted.join('\n')) await jsm.streams.update(name, { subjects: wanted });
-    } catch (error) {
-      if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error;
-      // Adding with an identical config is idempotent on the server, so concurrent starts are safe.
-      await jsm.streams.add({
-        name,
-        subjects: wanted,
-        storage: StorageType.File,
-        duplicate_window: nanos(DUPLICATE_WINDOW_MS),
-      });
-    }
-  }
+  const ensureStream = (name: string, subjects: string[]): Promise<void> => ensureStreamWith(jsm, name, subjects);
 
   async function publish(subject: string, id: string, data: Uint8Array): Promise<void> {
     assertSubject(subject);
@@ -125,15 +195,7 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
     assertSubjectFilter(filterSubject);
     const ackWaitMs = consumeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
     const maxDeliver = consumeOptions.maxDeliver ?? -1;
-    // Create-or-update: every process consuming the durable states the same config.
-    await jsm.consumers.add(stream, {
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subject: filterSubject,
-      ack_wait: nanos(ackWaitMs),
-      max_deliver: maxDeliver,
-    });
+    await ensureConsumerWith(jsm, stream, consumerConfig(durable, filterSubject, ackWaitMs, maxDeliver));
     const consumer = await js.consumers.get(stream, durable);
     const messages = await consumer.consume({ max_messages: PULL_BATCH });
     const log = logger.child({ stream, durable });

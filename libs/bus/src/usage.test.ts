@@ -48,6 +48,10 @@ describe('guardBus', () => {
       'may not consume cairn.repo.> from CAIRN_REPOS as issues-repos',
     );
     await expect(bus.subscribe('cairn.>', noop)).rejects.toThrow('may not subscribe to cairn.>');
+    // A config other than the declared one (provisionJetStream creates the declared one).
+    await expect(
+      bus.consume({ stream: 'CAIRN_REPOS', durable: 'social-repos', filterSubject: 'cairn.repo.>', handler: noop, ackWaitMs: 5_000 }),
+    ).rejects.toThrow('may not consume');
     expect(inner.published).toEqual([]);
     expect(inner.calls).toEqual([]);
   });
@@ -61,20 +65,14 @@ it('assertBusUsage refuses a consumer whose filter its stream cannot capture, an
   expect(() => assertBusUsage({ ...usage, consumers: [{ stream: 'CAIRN_REPOS', durable: 'a.b', filterSubject: 'cairn.repo.>' }] })).toThrow('invalid name');
 });
 
-it('natsPermissions allows the owned subjects, the bound stream and the own durable only', () => {
+it('natsPermissions allows the owned subjects, looking at the streams, and the own durable only', () => {
   expect(natsPermissions(usage)).toEqual({
     publish: {
       allow: [
         '$JS.API.INFO',
         'cairn.star.>',
         '$JS.API.STREAM.INFO.CAIRN_SOCIAL',
-        '$JS.API.STREAM.CREATE.CAIRN_SOCIAL',
-        '$JS.API.STREAM.UPDATE.CAIRN_SOCIAL',
         '$JS.API.STREAM.INFO.CAIRN_REPOS',
-        '$JS.API.STREAM.CREATE.CAIRN_REPOS',
-        '$JS.API.CONSUMER.CREATE.CAIRN_REPOS.social-repos',
-        '$JS.API.CONSUMER.CREATE.CAIRN_REPOS.social-repos.>',
-        '$JS.API.CONSUMER.DURABLE.CREATE.CAIRN_REPOS.social-repos',
         '$JS.API.CONSUMER.INFO.CAIRN_REPOS.social-repos',
         '$JS.API.CONSUMER.MSG.NEXT.CAIRN_REPOS.social-repos',
         '$JS.ACK.CAIRN_REPOS.social-repos.>',

@@ -20,6 +20,9 @@ export interface ConsumerSpec {
   stream: string;
   durable: string;
   filterSubject: string;
+  /** As in ConsumeOptions (provisionJetStream creates the durable with them); default 30 s and unlimited. */
+  ackWaitMs?: number;
+  maxDeliver?: number;
 }
 
 export interface BusUsage {
@@ -27,7 +30,10 @@ export interface BusUsage {
   service: string;
   /** The stream the service owns; its outbox relay publishes only subjects this stream captures. */
   owns?: StreamSpec;
-  /** Other services' streams it creates (same name and subjects) so its consumers can bind before the producer first runs. */
+  /**
+   * Other services' streams it ensures (same name and subjects) before binding: in embedded mode and with an
+   * unrestricted NATS user it creates them if missing; with the generated permissions it may only look at them.
+   */
   binds: readonly StreamSpec[];
   consumers: readonly ConsumerSpec[];
   /** Filters of ephemeral broadcast subscriptions (`Bus.subscribe`). */
@@ -44,34 +50,29 @@ export interface NatsPermissions {
 const JS_API = '$JS.API';
 
 /**
- * The NATS permissions `usage` needs and nothing more. Publish: the owned stream's subjects; `$JS.API.INFO`
- * (every JetStream client asks it on connect); INFO/CREATE/UPDATE of the owned stream; INFO/CREATE of a bound
- * stream (created early with the same subjects, never changed); for each durable its create (both API forms:
- * with the filter appended, as 2.9+ servers are asked, and the legacy one), info and pull (`MSG.NEXT`) and its
- * acks (`$JS.ACK.<stream>.<durable>.>`). Subscribe: `_INBOX.>` (JetStream replies and pulled messages arrive on
- * the client's inbox) and the broadcast filters. No one may publish to `_INBOX.>`, delete or purge a stream, or
- * touch another service's durable.
+ * The NATS permissions `usage` needs and nothing more. Publish: the owned stream's subjects; `$JS.API.INFO` (every
+ * JetStream client asks it on connect); INFO of the streams it owns, binds to or consumes; for each durable its
+ * info, pull (`MSG.NEXT`) and acks (`$JS.ACK.<stream>.<durable>.>`). Subscribe: `_INBOX.>` (JetStream replies and
+ * pulled messages arrive on the client's inbox) and the broadcast filters. No creating, changing or deleting streams
+ * or consumers: a consumer's config could turn it into a push consumer delivering onto another service's subjects,
+ * and a stream's could republish onto them, so provisionJetStream creates both as the JetStream admin user.
  */
 export function natsPermissions(usage: BusUsage): NatsPermissions {
-  const publish = new Set<string>([`${JS_API}.INFO`]);
-  if (usage.owns !== undefined) {
-    for (const subject of usage.owns.subjects) publish.add(subject);
-    for (const verb of ['INFO', 'CREATE', 'UPDATE']) publish.add(`${JS_API}.STREAM.${verb}.${usage.owns.name}`);
-  }
-  for (const stream of usage.binds) {
-    publish.add(`${JS_API}.STREAM.INFO.${stream.name}`);
-    publish.add(`${JS_API}.STREAM.CREATE.${stream.name}`);
-  }
+  const publish = new Set<string>([`${JS_API}.INFO`, ...(usage.owns?.subjects ?? [])]);
+  const streams = [...(usage.owns ? [usage.owns.name] : []), ...usage.binds.map((stream) => stream.name), ...usage.consumers.map((consumer) => consumer.stream)];
+  for (const stream of streams) publish.add(`${JS_API}.STREAM.INFO.${stream}`);
   for (const { stream, durable } of usage.consumers) {
-    publish.add(`${JS_API}.CONSUMER.CREATE.${stream}.${durable}`);
-    publish.add(`${JS_API}.CONSUMER.CREATE.${stream}.${durable}.>`);
-    publish.add(`${JS_API}.CONSUMER.DURABLE.CREATE.${stream}.${durable}`);
     publish.add(`${JS_API}.CONSUMER.INFO.${stream}.${durable}`);
     publish.add(`${JS_API}.CONSUMER.MSG.NEXT.${stream}.${durable}`);
     publish.add(`$JS.ACK.${stream}.${durable}.>`);
   }
   const subscribe = new Set<string>(['_INBOX.>', ...usage.broadcasts]);
   return { publish: { allow: [...publish] }, subscribe: { allow: [...subscribe] } };
+}
+
+/** The user that runs provisionJetStream: the whole JetStream API, and nothing to publish or read of the events. */
+export function natsJetStreamAdminPermissions(): NatsPermissions {
+  return { publish: { allow: [`${JS_API}.>`] }, subscribe: { allow: ['_INBOX.>'] } };
 }
 
 /** Throws unless `usage` is well formed (filters valid, a consumer's filter overlapping its stream, names unique). */
@@ -132,7 +133,12 @@ export function guardBus(bus: Bus, usage: BusUsage): Bus {
     },
     consume(options) {
       const declared = usage.consumers.some(
-        (consumer) => consumer.stream === options.stream && consumer.durable === options.durable && consumer.filterSubject === options.filterSubject,
+        (consumer) =>
+          consumer.stream === options.stream &&
+          consumer.durable === options.durable &&
+          consumer.filterSubject === options.filterSubject &&
+          consumer.ackWaitMs === options.ackWaitMs &&
+          consumer.maxDeliver === options.maxDeliver,
       );
       if (!declared) return Promise.reject(refusal(usage, `consume ${options.filterSubject} from ${options.stream} as ${options.durable}`));
       return bus.consume(options);
