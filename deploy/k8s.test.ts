@@ -523,3 +523,33 @@ describe('deploy/k8s NetworkPolicies', () => {
     }
   });
 });
+
+describe('deploy/k8s set-up Job', () => {
+  /** scripts/postgres-roles.js (plain JavaScript, no declarations). */
+  interface PostgresRolesScript {
+    servicesWithSchema(): { name: string; schema: string }[];
+    passwordVariable(service: string): string;
+  }
+  const roles = require(path.join(ROOT, 'scripts', 'postgres-roles.js')) as PostgresRolesScript;
+
+  it('creates the database roles, then the streams and consumers, with scripts the image holds', () => {
+    const job = get('Job', 'cairn-setup');
+    const pod = node(node(spec(job).template, 'template').spec, 'job pod spec');
+    const commands = [...nodes(pod.initContainers, 'initContainers'), ...nodes(pod.containers, 'containers')].map((container) => {
+      expect(container.image).toBe(IMAGE);
+      return strings(container.command, 'command').join(' ');
+    });
+    expect(commands).toEqual(['node scripts/postgres-roles.js', 'node scripts/nats-config.js provision']);
+    const copied = parseDockerfile(readRootFile('Dockerfile')).flatMap((stage) => stage.instructions.filter((i) => i.keyword === 'COPY').map((i) => i.args));
+    for (const script of ['scripts/postgres-roles.js', 'scripts/nats-config.js']) expect(copied.some((args) => args.split(' ').includes(script))).toBe(true);
+  });
+
+  it('has a password for every service role and the NATS admin in its Secret', () => {
+    const data = node(get('Secret', 'cairn-setup').body.stringData, 'cairn-setup stringData');
+    const services = roles.servicesWithSchema();
+    expect(services.map((service) => service.name).sort()).toEqual(deployedServices().filter((name) => databaseSchema(name) !== undefined));
+    expect(Object.keys(data).sort()).toEqual(
+      ['CAIRN_DB_ADMIN_URL', 'CAIRN_NATS_ADMIN_PASSWORD', ...services.map((service) => roles.passwordVariable(service.name))].sort(),
+    );
+  });
+});

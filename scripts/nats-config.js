@@ -10,7 +10,6 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const YAML = require('yaml');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUTPUT = path.join(ROOT, 'deploy', 'k8s', 'nats-values.yaml');
@@ -45,6 +44,8 @@ function busUsages() {
 
 /** The values file's text. */
 function render() {
+  // Only here: `yaml` is a development dependency, and the image runs `provision` without it.
+  const YAML = require('yaml');
   const { natsJetStreamAdminPermissions, natsPermissions } = require('@cairn/bus');
   const usages = busUsages();
   const users = [

@@ -47,7 +47,11 @@ async function main() {
   for (const role of roles) process.stdout.write(`role ${role.role} owns schema ${role.schema}\n`);
 }
 
-main().catch((error) => {
-  process.stderr.write(`postgres-roles: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+module.exports = { servicesWithSchema, passwordVariable };
+
+if (require.main === module) {
+  main().catch((error) => {
+    process.stderr.write(`postgres-roles: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}
