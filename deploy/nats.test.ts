@@ -13,7 +13,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { parse } from 'yaml';
 import { BUS_USAGE as ACCOUNTS_USAGE } from '@cairn/accounts';
-import { type Bus, type BusMessage, connectNatsBus, guardBus } from '@cairn/bus';
+import { type Bus, type BusMessage, connectNatsBus, guardBus, natsInboxPrefix } from '@cairn/bus';
 import { BUS_USAGE as REPOS_USAGE } from '@cairn/repos';
 import { BUS_USAGE as SOCIAL_USAGE } from '@cairn/social';
 import { silentLogger } from '@cairn/log';
@@ -124,7 +124,7 @@ function serverConfig(): string {
 
   /** A plain connection as `service`, to try what its bus would never do. */
   async function connectAs(service: string): Promise<NatsConnection> {
-    const nc = await connect({ servers: server.url, user: service, pass: passwords.get(service)! });
+    const nc = await connect({ servers: server.url, user: service, pass: passwords.get(service)!, inboxPrefix: natsInboxPrefix(service) });
     closing.push(() => nc.close());
     return nc;
   }
@@ -158,21 +158,35 @@ function serverConfig(): string {
     // Nor may it consume with another service's durable, or change accounts' stream.
     const jsm = await jetstreamManager(await connectAs('social'));
     expect(await refusal(jsm.consumers.add(ACCOUNTS_USAGE.owns!.name, { durable_name: 'issues-accounts', filter_subject: 'cairn.user.deleted' }))).toMatch(
-      /permissions violation/i,
+      /permissions violation for publish to "\$JS\.API\.CONSUMER\.CREATE\.CAIRN_ACCOUNTS\.issues-accounts/i,
     );
-    expect(await refusal(jsm.streams.update(ACCOUNTS_USAGE.owns!.name, { subjects: ['cairn.>'] }))).toMatch(/permissions violation/i);
-    expect(await refusal(jsm.streams.delete(ACCOUNTS_USAGE.owns!.name))).toMatch(/permissions violation/i);
+    expect(await refusal(jsm.streams.update(ACCOUNTS_USAGE.owns!.name, { subjects: ['cairn.>'] }))).toMatch(
+      /permissions violation for publish to "\$JS\.API\.STREAM\.UPDATE\.CAIRN_ACCOUNTS"/i,
+    );
+    expect(await refusal(jsm.streams.delete(ACCOUNTS_USAGE.owns!.name))).toMatch(/permissions violation for publish to "\$JS\.API\.STREAM\.DELETE/i);
     // Nor turn its own durable into a push consumer delivering repos' events as cairn.user.deleted (the server
     // would deliver them, and accounts' stream capture them, were the config accepted).
     const own = SOCIAL_USAGE.consumers[0];
     expect(
       await refusal(jsm.consumers.add(own.stream, { durable_name: own.durable, deliver_subject: 'cairn.user.deleted', filter_subject: own.filterSubject })),
-    ).toMatch(/permissions violation/i);
+    ).toMatch(/permissions violation for publish to "\$JS\.API\.CONSUMER\.CREATE\./i);
     // Nor have its own stream republish onto accounts' subjects.
     expect(
       await refusal(jsm.streams.update(SOCIAL_USAGE.owns!.name, { republish: { src: '>', dest: 'cairn.user.deleted' } })),
-    ).toMatch(/permissions violation/i);
+    ).toMatch(/permissions violation for publish to "\$JS\.API\.STREAM\.UPDATE\.CAIRN_SOCIAL"/i);
     expect(await storedMessages(ACCOUNTS_USAGE)).toBe(0);
+  });
+
+  it('keeps each service out of the others\' inboxes, where their pulled messages arrive', async () => {
+    const social = await connectAs('social');
+    const errors: string[] = [];
+    void (async () => {
+      for await (const status of social.status()) if (status.type === 'error') errors.push(String(status.error));
+    })();
+    social.subscribe(`${natsInboxPrefix('accounts')}.>`);
+    await social.flush();
+    await waitFor('the refusal', () => errors.length > 0);
+    expect(errors.join('\n')).toMatch(/permissions violation for subscription to "_INBOX_accounts\.>"/i);
   });
 
   it('lets social publish its own subjects and run its own consumers with its real bus', async () => {
@@ -203,7 +217,9 @@ function serverConfig(): string {
     expect(await refusal(accounts.publish('cairn.repo.deleted', 'repo-2', encoder.encode('{}')))).toMatch(
       /permissions violation for publish to "cairn\.repo\.deleted"/i,
     );
-    expect(await refusal(accounts.publish('cairn.star.created', 'star-2', encoder.encode('{}')))).toMatch(/permissions violation/i);
+    expect(await refusal(accounts.publish('cairn.star.created', 'star-2', encoder.encode('{}')))).toMatch(
+      /permissions violation for publish to "cairn\.star\.created"/i,
+    );
   });
 
   it('refuses a wrong password and a missing one', async () => {

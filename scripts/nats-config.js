@@ -50,7 +50,7 @@ function render() {
   const usages = busUsages();
   const users = [
     ...usages.map((usage) => ({ name: usage.service, permissions: natsPermissions(usage) })),
-    { name: ADMIN_USER, permissions: natsJetStreamAdminPermissions() },
+    { name: ADMIN_USER, permissions: natsJetStreamAdminPermissions(ADMIN_USER) },
   ];
   const values = {
     config: {

@@ -18,6 +18,7 @@ export {
   assertBusUsage,
   guardBroadcasts,
   guardBus,
+  natsInboxPrefix,
   natsJetStreamAdminPermissions,
   natsPermissions,
   type BusUsage,

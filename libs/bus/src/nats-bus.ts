@@ -24,7 +24,7 @@ import { assertSubject, assertSubjectFilter } from './subjects';
 import { delay } from './wake';
 import { DEFAULT_ACK_WAIT_MS, isLastDelivery, logHandlerFailure, redeliveryDelayMs } from './delivery';
 import type { BroadcastHandler, Bus, BusMessage, ConsumeOptions, Subscription } from './types';
-import { assertBusUsage, type BusUsage } from './usage';
+import { assertBusUsage, type BusUsage, natsInboxPrefix } from './usage';
 
 export interface NatsBusOptions {
   /** `nats://host:port`, several separated by commas. */
@@ -63,6 +63,19 @@ function authenticator(auth: BusAuth): Authenticator | undefined {
     case 'creds':
       return credsAuthenticator(() => read(auth.credsFile));
   }
+}
+
+/** Connection options both connects share: servers, credentials and, for a named user, its own inbox prefix. */
+function connectionOptions(options: Omit<NatsBusOptions, 'logger'>, defaultName: string, timeout: number) {
+  const auth = options.auth ?? { kind: 'none' };
+  return {
+    servers: options.url.split(',').map((s) => s.trim()),
+    name: options.name ?? defaultName,
+    timeout,
+    authenticator: authenticator(auth),
+    // The generated permissions let a user read only `_INBOX_<user>.>` (usage.ts natsInboxPrefix).
+    inboxPrefix: auth.kind === 'password' ? natsInboxPrefix(auth.user) : undefined,
+  };
 }
 
 /** Publishes with the same id inside this window are stored once (the outbox relay's retries fall in it). */
@@ -135,12 +148,7 @@ async function ensureConsumerWith(jsm: Jsm, stream: string, config: ReturnType<t
  */
 export async function provisionJetStream(options: Omit<NatsBusOptions, 'logger'>, usages: readonly BusUsage[]): Promise<void> {
   const timeout = options.requestTimeoutMs ?? 5_000;
-  const nc = await connect({
-    servers: options.url.split(',').map((s) => s.trim()),
-    name: options.name ?? 'cairn-provision',
-    timeout,
-    authenticator: authenticator(options.auth ?? { kind: 'none' }),
-  });
+  const nc = await connect(connectionOptions(options, 'cairn-provision', timeout));
   try {
     const jsm = await jetstreamManager(nc, { timeout });
     for (const usage of usages) {
@@ -166,13 +174,7 @@ export async function provisionJetStream(options: Omit<NatsBusOptions, 'logger'>
 export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
   const { logger } = options;
   const timeout = options.requestTimeoutMs ?? 5_000;
-  const nc = await connect({
-    servers: options.url.split(',').map((s) => s.trim()),
-    name: options.name ?? 'cairn',
-    maxReconnectAttempts: -1,
-    timeout,
-    authenticator: authenticator(options.auth ?? { kind: 'none' }),
-  });
+  const nc = await connect({ ...connectionOptions(options, 'cairn', timeout), maxReconnectAttempts: -1 });
   void (async () => {
     for await (const status of nc.status()) {
       if (status.type === 'disconnect' || status.type === 'error') logger.warn({ nats_status: status.type }, 'nats connection lost');

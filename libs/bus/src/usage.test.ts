@@ -78,6 +78,6 @@ it('natsPermissions allows the owned subjects, looking at the streams, and the o
         '$JS.ACK.CAIRN_REPOS.social-repos.>',
       ],
     },
-    subscribe: { allow: ['_INBOX.>', 'cairn.user.deleted'] },
+    subscribe: { allow: ['_INBOX_social.>', 'cairn.user.deleted'] },
   });
 });

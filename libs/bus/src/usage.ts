@@ -46,14 +46,22 @@ export interface NatsPermissions {
   subscribe: { allow: string[] };
 }
 
+/**
+ * The inbox prefix of a NATS user's connection (`_INBOX_<user>`, where replies and pulled messages arrive): a user
+ * may read its own inbox only, never the messages pulled by another service.
+ */
+export function natsInboxPrefix(user: string): string {
+  return `_INBOX_${user}`;
+}
+
 /** JetStream's API prefix (the default domain), as @nats-io/jetstream sends it. */
 const JS_API = '$JS.API';
 
 /**
  * The NATS permissions `usage` needs and nothing more. Publish: the owned stream's subjects; `$JS.API.INFO` (every
  * JetStream client asks it on connect); INFO of the streams it owns, binds to or consumes; for each durable its
- * info, pull (`MSG.NEXT`) and acks (`$JS.ACK.<stream>.<durable>.>`). Subscribe: `_INBOX.>` (JetStream replies and
- * pulled messages arrive on the client's inbox) and the broadcast filters. No creating, changing or deleting streams
+ * info, pull (`MSG.NEXT`) and acks (`$JS.ACK.<stream>.<durable>.>`). Subscribe: its own inbox (natsInboxPrefix:
+ * JetStream replies and pulled messages arrive there) and the broadcast filters. No creating, changing or deleting streams
  * or consumers: a consumer's config could turn it into a push consumer delivering onto another service's subjects,
  * and a stream's could republish onto them, so provisionJetStream creates both as the JetStream admin user.
  */
@@ -66,13 +74,13 @@ export function natsPermissions(usage: BusUsage): NatsPermissions {
     publish.add(`${JS_API}.CONSUMER.MSG.NEXT.${stream}.${durable}`);
     publish.add(`$JS.ACK.${stream}.${durable}.>`);
   }
-  const subscribe = new Set<string>(['_INBOX.>', ...usage.broadcasts]);
+  const subscribe = new Set<string>([`${natsInboxPrefix(usage.service)}.>`, ...usage.broadcasts]);
   return { publish: { allow: [...publish] }, subscribe: { allow: [...subscribe] } };
 }
 
 /** The user that runs provisionJetStream: the whole JetStream API, and nothing to publish or read of the events. */
-export function natsJetStreamAdminPermissions(): NatsPermissions {
-  return { publish: { allow: [`${JS_API}.>`] }, subscribe: { allow: ['_INBOX.>'] } };
+export function natsJetStreamAdminPermissions(user: string): NatsPermissions {
+  return { publish: { allow: [`${JS_API}.>`] }, subscribe: { allow: [`${natsInboxPrefix(user)}.>`] } };
 }
 
 /** Throws unless `usage` is well formed (filters valid, a consumer's filter overlapping its stream, names unique). */
