@@ -51,6 +51,14 @@ export interface SigningConfig {
   gnupgHome: string;
 }
 
+/** NATS credentials (`[bus]`); the file variants name files read when the bus connects. */
+export type BusAuth =
+  | { kind: 'none' }
+  | { kind: 'password'; user: string; password: string }
+  | { kind: 'token'; token: string }
+  | { kind: 'nkey'; seedFile: string }
+  | { kind: 'creds'; credsFile: string };
+
 export interface CairnConfig {
   /** `CAIRN_WORK_DIR` (default ./data), absolute. */
   workDir: string;
@@ -84,6 +92,8 @@ export interface CairnConfig {
     url: string;
     /** The URLs of `url`, one per NATS server ([] when empty). */
     servers: string[];
+    /** How the bus authenticates to NATS: at most one of `[bus] USER`+`PASSWORD`, `TOKEN`, `NKEY_SEED_FILE`, `CREDS_FILE`. */
+    auth: BusAuth;
   };
   log: {
     /** `[log] LEVEL`: trace|debug|info|warn|error|fatal|silent, default info. */

@@ -66,7 +66,7 @@ async function run(service: StandaloneService, logger: Logger): Promise<void> {
     : undefined;
   const bus: Bus =
     config.bus.url !== ''
-      ? await connectNatsBus({ url: config.bus.url, logger })
+      ? await connectNatsBus({ url: config.bus.url, logger, name: service.name, auth: config.bus.auth })
       : await createInProcessBus({ url: config.database.url, logger });
   const running = await service.start({ config, logger, bus }).catch(async (error: unknown) => {
     await bus.close();

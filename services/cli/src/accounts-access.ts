@@ -115,7 +115,7 @@ async function withLocalAccounts<T>(config: CairnConfig, logger: Logger, lock: W
     const url = databaseUrl;
     const busProblem = config.bus.url !== '' ? `cannot reach NATS at ${config.bus.url}` : `cannot open the database ${withoutPassword(url)}`;
     const openedBus = await explained(busProblem, () =>
-      config.bus.url !== '' ? connectNatsBus({ url: config.bus.url, logger }) : createInProcessBus({ url, logger }),
+      config.bus.url !== '' ? connectNatsBus({ url: config.bus.url, logger, auth: config.bus.auth }) : createInProcessBus({ url, logger }),
     );
     bus = openedBus;
     const serviceConfig = { ...config, database: { ...config.database, url } };

@@ -5,10 +5,11 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { prepareOutbox, startOutboxRelay } from '@cairn/bus';
+import { prepareOutbox, startOutboxRelay, guardBus } from '@cairn/bus';
 import { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
 import { createRpcClient } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
+import { BUS_USAGE } from './events/bus-usage';
 import { GIT_STREAM, GIT_SUBJECTS } from './events/subjects';
 import { createInstanceSigning } from './git/signing';
 import { startHookServer } from './push/hook-server';
@@ -19,6 +20,7 @@ export { createGitStorageServer } from './server';
 export type { GitStorageContext } from './rpc/context';
 export { repositoryPath } from './storage/layout';
 
+export { BUS_USAGE } from './events/bus-usage';
 export const SERVICE_NAME = 'git-storage';
 export const DATABASE_SCHEMA = 'git_storage';
 
@@ -33,7 +35,9 @@ export type { RunningService };
  * client and the pool close.
  */
 export async function start(options: StartOptions): Promise<RunningService> {
-  const { config, logger, bus } = options;
+  const { config, logger } = options;
+  // Only what BUS_USAGE declares, which is also all the service's NATS user may do (deploy/k8s/nats-values.yaml).
+  const bus = guardBus(options.bus, BUS_USAGE);
   const root = path.join(config.workDir, 'repositories');
   await mkdir(root, { recursive: true });
   // The git home (Gitea's `[git] HOME_PATH`): its .gitconfig names the key for SIGNING_KEY = default.
