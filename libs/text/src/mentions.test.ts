@@ -1,5 +1,5 @@
-/** Gitea's @mention pattern over issue and comment bodies (domain/mentions.ts). */
-import { findMentionedNames, MAX_MENTIONS_PER_BODY } from '../src/domain/mentions';
+/** Gitea's @mention pattern over issue and comment bodies (mentions.ts). */
+import { findMentionedNames, MAX_MENTIONS_PER_BODY } from './mentions';
 
 test.each<[string, string[]]>([
   ['@alice', ['alice']],

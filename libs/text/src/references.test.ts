@@ -1,5 +1,6 @@
 import { DEFAULT_CLOSE_KEYWORDS, DEFAULT_REOPEN_KEYWORDS } from '@cairn/config';
-import { actionReferences, issueReferences, withoutCode } from './issue-references';
+import { withoutCode } from './markdown-code';
+import { actionReferences, issueReferences } from './references';
 
 const keywords = { close: DEFAULT_CLOSE_KEYWORDS, reopen: DEFAULT_REOPEN_KEYWORDS };
 const refs = (text: string, markdown = true) => actionReferences(text, keywords, markdown).map((ref) => `${ref.action} ${ref.owner}/${ref.repo}#${ref.index}`);
