@@ -209,6 +209,14 @@ class Automaton {
 
   /** Adds `state` and every state it forks to (those that consume a character, or accept) to `into`, once each. */
   private reach(state: number, into: number[], stack: number[]): void {
+    if (this.forks[state].length === 0) {
+      // Most states fork nowhere: no stack needed.
+      if (this.mark[state] !== this.generation) {
+        this.mark[state] = this.generation;
+        into.push(state);
+      }
+      return;
+    }
     stack.push(state);
     while (stack.length > 0) {
       const at = stack.pop() as number;
