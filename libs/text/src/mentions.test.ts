@@ -18,6 +18,9 @@ test.each<[string, string[]]>([
   ['`@code` @real', ['real']],
   ['```\n@inblock\n```\n@after', ['after']],
   ['    @indented code\n@text', ['text']],
+  // An indented line right after text continues the paragraph (CommonMark): it is no code block.
+  ['see\n    @continued', ['continued']],
+  ['see\n\n    @code\n    @more\n@text', ['text']],
 ])('%j mentions %j', (body, names) => {
   expect(findMentionedNames(body)).toEqual(names);
 });

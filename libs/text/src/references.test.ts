@@ -40,6 +40,8 @@ describe('actionReferences', () => {
     expect(refs('`closes #2`', false)).toEqual([]);
     expect(refs('closes #2 `x`', false)).toEqual(['close /#2']);
     expect(withoutCode('a `b` c')).toBe('a     c');
+    // Indented code blocks too (Gitea's stripper drops every code block), unless the line continues a paragraph.
+    expect(refs('Done.\n\n    fixes #4\nthen\n    fixes #5')).toEqual(['close /#5']);
   });
 
   it('ends an unclosed fence at the end of the text, and leaves unmatched backticks literal', () => {
