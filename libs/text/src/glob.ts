@@ -207,6 +207,15 @@ class Automaton {
     return state;
   }
 
+  /** A new mark for "added in this step", wrapping before the marks' 32 bits would (a cached glob lives long). */
+  private nextGeneration(): void {
+    this.generation++;
+    if (this.generation === 0x7fffffff) {
+      this.mark.fill(0);
+      this.generation = 1;
+    }
+  }
+
   /** Adds `state` and every state it forks to (those that consume a character, or accept) to `into`, once each. */
   private reach(state: number, into: number[], stack: number[]): void {
     if (this.forks[state].length === 0) {
@@ -239,7 +248,7 @@ class Automaton {
     const separator = this.separators.has(cp);
     const stack: number[] = [];
     const reached: number[] = [];
-    this.generation++;
+    this.nextGeneration();
     for (const state of from) {
       const kind = this.kind[state];
       const moves =
@@ -273,7 +282,7 @@ class Automaton {
 
   matches(text: string): boolean {
     if (this.initial === undefined) {
-      this.generation++;
+      this.nextGeneration();
       const states: number[] = [];
       this.reach(this.start, states, []);
       this.initial = this.intern(states);
