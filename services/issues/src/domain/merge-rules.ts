@@ -6,7 +6,7 @@
  * commit statuses. Every refusal Gitea answers with 405 is FAILED_PRECONDITION with reason `merge_refused` and Gitea's
  * message; a closed pull request is NOT_FOUND; 409s are ABORTED.
  */
-import { globMatcher } from '@cairn/glob';
+import { globMatcher } from '@cairn/text';
 import type { Review } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import type { BranchProtection, Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { CairnError, Code } from '@cairn/rpc';

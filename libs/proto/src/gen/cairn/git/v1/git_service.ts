@@ -252,7 +252,7 @@ export interface UploadPackResponse {
 
 /**
  * BranchRule is a branch protection rule as it applies to this pusher (repos evaluates the allow lists).
- * Patterns are Gitea's: globs (libs/glob) separated by `;`, matched against lower-cased paths with `*` and `?`
+ * Patterns are Gitea's: globs (libs/text) separated by `;`, matched against lower-cased paths with `*` and `?`
  * stopping at `/` and `.`.
  */
 export interface BranchRule {
