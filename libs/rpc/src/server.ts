@@ -12,7 +12,7 @@ import { type CallerGrant, type Callers, type VerifiedCall, checkActors, verifyC
 import { withChunkCodec } from './chunk-codec';
 import { CairnError, Code } from './errors';
 import { attachHealth } from './health';
-import { type Identity, currentKeyring } from './identity';
+import { type Identity, currentKeyring, isIdentity } from './identity';
 import { MAX_MESSAGE_BYTES } from './limits';
 import { codeName, grpcStatus, isServerFault, statusFromError } from './status';
 import {
@@ -89,7 +89,8 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
         const handler = implementation[key];
         const grant = grants[key];
         if (grant === undefined) throw new Error(`${method.path} names no callers`);
-        if (typeof handler === 'function') handlers[key] = ADAPTERS[methodKind(method)](endpoint(options.service, method.path, grant, logger), handler.bind(impl));
+        const audience = ownerOfRpc(method.path) ?? options.service;
+        if (typeof handler === 'function') handlers[key] = ADAPTERS[methodKind(method)](endpoint(audience, method.path, grant, logger), handler.bind(impl));
       }
       server.addService(wire, handlers);
       health.track(serviceNameOf(definition));
@@ -127,6 +128,17 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
       return stopping;
     },
   };
+}
+
+/**
+ * The service a Cairn RPC belongs to, from its package (`/cairn.repos.v1.RepoService/…` → repos): callers address
+ * their credentials to it, whichever process serves it (a test's fake may serve several services on one port).
+ */
+function ownerOfRpc(path: string): Identity | undefined {
+  const owner = /^\/cairn\.([a-z]+)\.v1\./.exec(path)?.[1];
+  if (owner === undefined) return undefined;
+  const identity = owner === 'git' ? 'git-storage' : owner;
+  return isIdentity(identity) ? identity : undefined;
 }
 
 /**

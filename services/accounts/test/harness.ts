@@ -61,6 +61,8 @@ export interface Harness {
   tokens: RpcClient<typeof AccessTokenServiceService>;
   orgs: RpcClient<typeof OrgServiceService>;
   teams: RpcClient<typeof TeamServiceService>;
+  /** The same, calling as repos (ListUserTeams is not the gateway's). */
+  teamsForRepos: RpcClient<typeof TeamServiceService>;
   bus: RecordingBus;
   /** What accounts asks about repositories (before deleting an owner). */
   repos: FakeRepos;
@@ -98,6 +100,8 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const tokens = createRpcClient(AccessTokenServiceService, { target, service: 'accounts', caller: 'gateway', logger });
   const orgs = createRpcClient(OrgServiceService, { target, service: 'accounts', caller: 'gateway', logger });
   const teams = createRpcClient(TeamServiceService, { target, service: 'accounts', caller: 'gateway', logger });
+  // ListUserTeams serves repos and issues only (rpc/callers.ts): the tests ask as repos.
+  const teamsForRepos = createRpcClient(TeamServiceService, { target, service: 'accounts', caller: 'repos', logger });
   const sql = new Client({ connectionString: database.url, options: '-c search_path=accounts' });
   await sql.connect();
   return {
@@ -105,6 +109,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     tokens,
     orgs,
     teams,
+    teamsForRepos,
     bus,
     repos,
     service,
@@ -142,7 +147,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       };
     },
     async stop() {
-      for (const client of [users, tokens, orgs, teams]) client.close();
+      for (const client of [users, tokens, orgs, teams, teamsForRepos]) client.close();
       await sql.end();
       await service.stop();
       await repos.stop();

@@ -489,7 +489,7 @@ describe('ListUserTeams', () => {
   });
 
   it("answers every team of the user in the organization with the stored modes, by name", async () => {
-    const { teams: granted } = await h.teams.listUserTeams({ userId: gina.id, orgId: grantco });
+    const { teams: granted } = await h.teamsForRepos.listUserTeams({ userId: gina.id, orgId: grantco });
     expect(granted).toEqual([
       {
         teamId: expect.any(Number),
@@ -513,14 +513,14 @@ describe('ListUserTeams', () => {
   });
 
   it('reports the Owners team as owner', async () => {
-    const { teams: granted } = await h.teams.listUserTeams({ userId: alice.id, orgId: grantco });
+    const { teams: granted } = await h.teamsForRepos.listUserTeams({ userId: alice.id, orgId: grantco });
     expect(granted).toEqual([
       expect.objectContaining({ name: 'Owners', permission: 'owner', includesAllRepositories: true, canCreateOrgRepo: true, unitsMap: unitsAt('owner') }),
     ]);
   });
 
   it('answers the teams of every organization for org 0', async () => {
-    const { teams: granted } = await h.teams.listUserTeams({ userId: gina.id, orgId: 0 });
+    const { teams: granted } = await h.teamsForRepos.listUserTeams({ userId: gina.id, orgId: 0 });
     expect(granted.map((team) => [team.orgId, team.name, team.unitsMap])).toEqual([
       [grantco, 'Admins', unitsAt('admin')],
       [grantco, 'devs', { 'repo.code': 'write', 'repo.issues': 'read' }],
@@ -529,10 +529,10 @@ describe('ListUserTeams', () => {
   });
 
   it('answers no teams for a non-member, and follows membership changes', async () => {
-    expect(await h.teams.listUserTeams({ userId: rita.id, orgId: grantco })).toEqual({ teams: [] });
-    expect(await h.teams.listUserTeams({ userId: 0, orgId: 0 })).toEqual({ teams: [] });
+    expect(await h.teamsForRepos.listUserTeams({ userId: rita.id, orgId: grantco })).toEqual({ teams: [] });
+    expect(await h.teamsForRepos.listUserTeams({ userId: 0, orgId: 0 })).toEqual({ teams: [] });
     await removeMember(alice, devs.id, 'gina');
-    const { teams: granted } = await h.teams.listUserTeams({ userId: gina.id, orgId: grantco });
+    const { teams: granted } = await h.teamsForRepos.listUserTeams({ userId: gina.id, orgId: grantco });
     expect(granted.map((team) => team.name)).toEqual(['Admins']);
   });
 });

@@ -56,7 +56,7 @@ export const TEAM_CALLERS: Callers<typeof TeamServiceService> = {
 export const USER_CALLERS: Callers<typeof UserServiceService> = {
   createUser: ['gateway', 'cli'],
   getUser: { callers: ['gateway', 'repos'], asAnyone: ['repos'] },
-  batchGetUsers: { callers: ['gateway', 'repos', 'issues'], asAnyone: ['issues'] },
+  batchGetUsers: { callers: ['gateway', 'repos', 'issues'], asAnyone: ['repos', 'issues'] },
   batchGetUsersByEmail: { callers: ['gateway', 'issues'], asAnyone: ['issues'] },
   searchUsers: ['gateway'],
   listUsers: ['gateway'],
