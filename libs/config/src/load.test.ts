@@ -179,7 +179,7 @@ describe('defaults', () => {
         'RUN_AT_START = true',
         'SCHEDULE = @every 1h30m',
         'TIMEOUT = 10m',
-        'ARGS = --prune=now --quiet',
+        'ARGS = --no-prune --quiet',
         'NOTICE_ON_SUCCESS = true',
       ].join('\n'),
     );
@@ -191,13 +191,14 @@ describe('defaults', () => {
       maxQueuedTransfers: 0,
       gcArgs: ['--aggressive'],
     });
-    expect(config.cron.gitGcRepos).toEqual({ enabled: false, runAtStart: true, every: 5_400_000, timeout: 600_000, args: ['--prune=now', '--quiet'] });
+    expect(config.cron.gitGcRepos).toEqual({ enabled: false, runAtStart: true, every: 5_400_000, timeout: 600_000, args: ['--no-prune', '--quiet'] });
   });
 
   it.each([
     ['[cron.git_gc_repos]\nSCHEDULE = 0 3 * * *', 'cron expressions are not supported'],
     ['[cron.git_gc_repos]\nSCHEDULE = @every 10ms', 'at least 1s'],
     ['[git]\nGC_ARGS = --quiet /etc/passwd', 'long options'],
+    ['[cron.git_gc_repos]\nARGS = --prune=now', 'no --prune'],
     ['[git.timeout]\nIDLE = 0', 'positive integer'],
     ['[repository]\nMAX_PUSH_SIZE = -1', 'integer of 0 or more'],
   ])('refuses %j', (text, expected) => {

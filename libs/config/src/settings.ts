@@ -294,12 +294,16 @@ function readSigning(reader: SettingsReader, paths: { workDir: string; gnupgHome
 export const DEFAULT_MAX_PUSH_SIZE = 2 * 1024 * 1024 * 1024;
 
 const SECOND_MS = 1000;
-const GIT_ARGS_EXPECTED = 'expected long options separated by spaces, e.g. --aggressive --no-prune';
+const GIT_ARGS_EXPECTED =
+  'expected long options separated by spaces, e.g. --aggressive, and no --prune (gc prunes after 2 weeks, which keeps it safe next to running pushes)';
 
-/** Options for `git gc`, split on white space; only long options, so no value can pass for a command or a path. */
+/**
+ * Options for `git gc`, split on white space: only long options, so no value can pass for a command or a path, and
+ * no `--prune=<date>`: an early prune deletes the objects of a push that are in place but not yet named by a ref.
+ */
 function parseGitOptions(text: string): string[] | undefined {
   const words = text.split(/\s+/).filter((word) => word !== '');
-  return words.every((word) => /^--[a-z][a-z0-9-]*(=\S+)?$/.test(word)) ? words : undefined;
+  return words.every((word) => /^--[a-z][a-z0-9-]*(=\S+)?$/.test(word) && !/^--prune(=|$)/.test(word)) ? words : undefined;
 }
 
 /** `[git]` and `[git.timeout]` (Gitea's modules/setting/git.go: timeouts are whole seconds, DEFAULT 360, GC 60). */

@@ -93,6 +93,9 @@ export function gitCommand(args: readonly string[], options: GitOptions = {}): G
     env: gitEnvironment(options.env),
     stdio: ['pipe', 'pipe', 'pipe'],
     signal: options.signal,
+    // Its own process group, so a time limit stops what git started too (index-pack, pack-objects, hooks): they
+    // hold git's pipes and would otherwise live on, blocked on a stalled client.
+    detached: true,
   });
   const timeoutMs = options.timeoutMs ?? limits.timeoutMs;
   const idleTimeoutMs = limits.idleTimeoutMs;
@@ -100,11 +103,20 @@ export function gitCommand(args: readonly string[], options: GitOptions = {}): G
   let lastActivity = Date.now();
   let idleTimer: NodeJS.Timeout | undefined;
   let killTimer: NodeJS.Timeout | undefined;
+  const killGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // The group is gone already.
+    }
+  };
   const stop = (error: CairnError) => {
     if (reason !== undefined || child.exitCode !== null || child.signalCode !== null) return;
     reason = error;
-    child.kill('SIGTERM');
-    killTimer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+    killGroup('SIGTERM');
+    // What is still to come (a stalled request body) is of no use any more.
+    child.stdin.destroy();
+    killTimer = setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
   };
   const wallClock = setTimeout(
     () =>
@@ -136,7 +148,8 @@ export function gitCommand(args: readonly string[], options: GitOptions = {}): G
     clearTimeout(killTimer);
     options.onExit?.();
   };
-  child.once('close', onExit);
+  // 'exit', not 'close': output a stalled consumer has not taken yet must not keep the slot of a process that is gone.
+  child.once('exit', onExit);
   child.once('error', onExit);
   return {
     child,

@@ -8,7 +8,7 @@ import type { Repository, SmartHttpServiceService } from '@cairn/proto/cairn/git
 import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
 import { FetchWantScanner } from '../domain/fetch-wants';
 import { publishPushed, requirePush } from '../events/pushed';
-import { runGit } from '../git/command';
+import { gitProcessLimits, runGit } from '../git/command';
 import { ConcurrencyLimit } from '../git/concurrency-limit';
 import { openRepository } from '../git/open-repository';
 import { FLUSH_PKT, pktLine } from '../git/pkt-line';
@@ -42,6 +42,16 @@ const wantsV2 = (gitProtocol: string) => gitProtocol.split(':').includes('versio
  * checked by `unreachableWant`.
  */
 const UPLOAD_PACK_WANTS = ['-c', 'uploadpack.allowAnySHA1InWant=false', '-c', 'uploadpack.allowReachableSHA1InWant=true'];
+
+/**
+ * git's keep-alive packets while it works without output (pack-objects counting, index-pack, the pre-receive
+ * check) every 5 s by default, or more often when `[git.timeout] IDLE` is short, so a working transfer never looks
+ * idle: only a client that stops sending or reading does.
+ */
+function keepAlive(key: 'uploadpack.keepAlive' | 'receive.keepAlive'): string[] {
+  const seconds = Math.max(1, Math.min(5, Math.floor(gitProcessLimits().idleTimeoutMs / 3000)));
+  return ['-c', `${key}=${seconds}`];
+}
 
 /** Passes the request body on while `scanner` reads the wants out of it. */
 async function* scanning(body: AsyncIterable<Buffer>, scanner: FetchWantScanner): AsyncGenerator<Buffer> {
@@ -132,7 +142,7 @@ export function createSmartHttpService(context: GitStorageContext, hooks: HookSe
       try {
         releaseRepository = await uploadPackLimit.acquire(gitDir, ctx.signal);
         const scanner = wantsV2(first.gitProtocol) ? new FetchWantScanner() : undefined;
-        const output = transportGit([...UPLOAD_PACK_WANTS, 'upload-pack', '--stateless-rpc', gitDir], {
+        const output = transportGit([...UPLOAD_PACK_WANTS, ...keepAlive('uploadpack.keepAlive'), 'upload-pack', '--stateless-rpc', gitDir], {
           gitDir,
           env: protocolEnv(first.gitProtocol),
           signal: ctx.signal,
@@ -183,7 +193,7 @@ export function createSmartHttpService(context: GitStorageContext, hooks: HookSe
       const maxInput = context.maxPushSize > 0 ? ['-c', `receive.maxInputSize=${context.maxPushSize}`] : [];
       try {
         release = await context.transfers.acquire(NODE_TRANSFERS, ctx.signal);
-        const output = transportGit(['-c', `core.hooksPath=${hooks.hooksDir}`, ...maxInput, 'receive-pack', '--stateless-rpc', gitDir], {
+        const output = transportGit(['-c', `core.hooksPath=${hooks.hooksDir}`, ...maxInput, ...keepAlive('receive.keepAlive'), 'receive-pack', '--stateless-rpc', gitDir], {
           gitDir,
           env: { ...protocolEnv(first.gitProtocol), ...session.env },
           signal: ctx.signal,
