@@ -1,7 +1,8 @@
 /**
  * The limits on git processes through the built gateway with plain git and raw HTTP: a client that stalls in the
  * middle of its request is cut off after `[git.timeout] IDLE` (408) and meanwhile, with its transfer holding the
- * node's only slot (`[git] MAX_CONCURRENT_TRANSFERS = 1`), another fetch is answered 429 at once; a push over
+ * node's only slot (`[git] MAX_CONCURRENT_TRANSFERS = 1`), another fetch is answered 429 at once; a client that
+ * stops reading a clone is cut off and its slot freed; a push over
  * `[repository] MAX_PUSH_SIZE` is refused with git's message; a commit force-pushed away cannot be fetched by id.
  */
 import { execFile } from 'node:child_process';
@@ -16,7 +17,7 @@ import { type Fixture, USER_PASSWORD, startFixture } from './support/fixture';
 jest.setTimeout(180_000);
 
 const IDLE_SECONDS = 2;
-const MAX_PUSH_SIZE = 256 * 1024;
+const MAX_PUSH_SIZE = 5 * 1024 * 1024;
 
 interface Run {
   code: number;
@@ -148,6 +149,57 @@ describe('git process limits', () => {
     const copy = path.join(scratch, 'stall-copy');
     await gitOk(['clone', '--quiet', remote('stall'), copy]);
     expect(await gitOk(['rev-parse', 'HEAD'], copy)).toBe(head);
+  });
+
+  it('cuts off a client that stops reading a clone after the idle timeout, freeing its slot', async () => {
+    await createRepo('slow-reader');
+    const work = path.join(scratch, 'slow-reader');
+    await gitOk(['clone', '--quiet', remote('slow-reader'), work]);
+    // 24 MiB of random data in pushes under MAX_PUSH_SIZE: far more than the buffers between git and the client.
+    for (let i = 0; i < 6; i++) {
+      await commitFile(work, `part-${i}.bin`, randomBytes(4 * 1024 * 1024));
+      await gitOk(['push', '--quiet', 'origin', 'main'], work);
+    }
+    const head = await gitOk(['rev-parse', 'HEAD'], work);
+
+    let completed = false;
+    let stalledAt = 0;
+    const req = request(`${fixture.instance.httpUrl}/alice/slow-reader.git/git-upload-pack`, {
+      method: 'POST',
+      headers: { ...fixture.as('alice'), 'content-type': 'application/x-git-upload-pack-request' },
+    });
+    req.on('error', () => undefined);
+    const begun = new Promise<void>((resolve) => {
+      req.on('response', (res) => {
+        res.once('data', () => {
+          // The client reads nothing more (and so never sees the server close the connection either).
+          res.pause();
+          stalledAt = Date.now();
+          resolve();
+        });
+        res.on('end', () => (completed = true));
+      });
+    });
+    req.end(Buffer.concat([pkt(`want ${head} side-band-64k ofs-delta\n`), Buffer.from('0000'), pkt('done\n')]));
+    try {
+      await begun;
+      // The stalled transfer holds the only slot until it is cut off: fetches are refused (429) until then.
+      const copy = path.join(scratch, 'slow-reader-copy');
+      let cloned: Run | undefined;
+      for (const giveUpAt = Date.now() + 60_000; Date.now() < giveUpAt; ) {
+        fs.rmSync(copy, { recursive: true, force: true });
+        cloned = await git(['clone', '--quiet', remote('slow-reader'), copy]);
+        if (cloned.code === 0) break;
+        expect(cloned.stderr).toContain('429');
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(cloned?.code).toBe(0);
+      expect(Date.now() - stalledAt).toBeGreaterThanOrEqual(IDLE_SECONDS * 1000 - 100);
+      expect(await gitOk(['rev-parse', 'HEAD'], copy)).toBe(head);
+      expect(completed).toBe(false);
+    } finally {
+      req.destroy();
+    }
   });
 
   it("refuses a push over [repository] MAX_PUSH_SIZE with git's message and keeps the branch", async () => {

@@ -85,6 +85,25 @@ async function* dataOf(messages: AsyncIterable<{ data: Buffer }>): AsyncIterable
   for await (const message of messages) yield message.data;
 }
 
+/**
+ * Passes `chunks` on, closing the connection when the client takes none for `idleMs` (`[git.timeout] IDLE`): a
+ * client that stopped reading then holds nothing (the call behind is cancelled, git-storage's git stopped), as
+ * git-storage itself cuts off a client that stopped sending.
+ */
+async function* cutOffStalledReader(res: ServerResponse, chunks: AsyncIterable<Buffer>, idleMs: number): AsyncIterable<Buffer> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    for await (const chunk of chunks) {
+      // Resumes once the chunk was written and the socket drained.
+      timer = setTimeout(() => res.destroy(), idleMs);
+      yield chunk;
+      clearTimeout(timer);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The first request message (naming the repository), then one message per body chunk. */
 async function* requestMessages<T>(first: T, body: AsyncIterable<Buffer>, wrap: (data: Buffer) => T): AsyncIterable<T> {
   yield first;
@@ -208,7 +227,7 @@ export function createSmartHttpRouter({ services, authenticate, repoCache = new 
 
   /** Streams a service's output as the answer, with git's content type. */
   const stream = async (res: GatewayResponse, output: AsyncIterable<{ data: Buffer }>, contentType: string): Promise<void> => {
-    await writeChunks(res, dataOf(output), () => {
+    await writeChunks(res, cutOffStalledReader(res, dataOf(output), config.git.timeout.idle), () => {
       res.statusCode = 200;
       res.setHeader('Content-Type', contentType);
       setNoCache(res);
