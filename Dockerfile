@@ -52,6 +52,8 @@ COPY --from=manifests /src ./
 RUN npm ci --omit=dev && npm cache clean --force
 COPY --from=build /runtime/ ./
 COPY scripts/run-service.js scripts/health-probe.js scripts/
+# The set-up steps deploy/k8s/setup-job.yaml runs: streams and consumers, per-service database roles.
+COPY scripts/nats-config.js scripts/postgres-roles.js scripts/
 # The work directory (repositories, runtime files) belongs to the unprivileged `node` user (uid 1000).
 RUN mkdir /data && chown 1000:1000 /data
 VOLUME ["/data"]

@@ -108,6 +108,9 @@ describe('docker-compose.yml', () => {
     // The default nats image is FROM scratch: only a variant with a shell tool can run the check.
     expect(String(container('nats').image)).toMatch(/^nats:[^ ]*alpine/);
     expect(healthTest('nats').join(' ')).toContain(`http://127.0.0.1:${monitorPort}/healthz`);
+    // Only clients with the token the services are given ([bus] TOKEN) may connect.
+    expect(command).toContain('--auth');
+    expect(node(compose['x-cairn-environment'], 'x-cairn-environment').CAIRN__bus__TOKEN).toBe(command[command.indexOf('--auth') + 1]);
   });
 
   describe.each(services)('%s', (name) => {

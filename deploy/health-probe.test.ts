@@ -76,7 +76,7 @@ describe('health-probe grpc', () => {
   let target: string;
 
   beforeAll(async () => {
-    server = createRpcServer({ service: 'probe-test', logger: silentLogger() });
+    server = createRpcServer({ service: 'accounts', logger: silentLogger() });
     target = `127.0.0.1:${await server.start('127.0.0.1:0')}`;
   });
 
@@ -102,7 +102,7 @@ describe('health-probe grpc', () => {
   });
 
   it('is unhealthy when nothing listens', async () => {
-    const closed = createRpcServer({ service: 'probe-test', logger: silentLogger() });
+    const closed = createRpcServer({ service: 'accounts', logger: silentLogger() });
     const port = await closed.start('127.0.0.1:0');
     await closed.stop(0);
     expect(await probe.probeGrpc(`127.0.0.1:${port}`)).toMatchObject({ healthy: false });

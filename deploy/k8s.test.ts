@@ -152,6 +152,12 @@ function selects(selector: unknown, labels: Record<string, string>): boolean {
   return isNode(selector) && Object.keys(selector).length > 0 && Object.entries(selector).every(([key, value]) => labels[key] === value);
 }
 
+/** The service's DATABASE_SCHEMA (exported by its package), undefined for a service without data. */
+function databaseSchema(service: string): string | undefined {
+  const exported: unknown = require(`@cairn/${service}`).DATABASE_SCHEMA;
+  return typeof exported === 'string' ? exported : undefined;
+}
+
 function workloads(): Manifest[] {
   return manifests.filter((manifest) => WORKLOAD_KINDS.includes(manifest.kind));
 }
@@ -333,9 +339,33 @@ describe('deploy/k8s kustomize base', () => {
       expect(config.server.httpPort).toBe(servicePort('gateway'));
       expect(environment.CAIRN__metrics__ENABLED).toBe('true');
       expect(splitHostPort(environment.CAIRN__metrics__LISTEN)).toEqual({ host: '0.0.0.0', port: METRICS_PORT });
-      for (const url of [config.bus.url, config.database.url]) {
-        expect(find('Service', new URL(url).hostname)).toBeDefined();
+      expect(find('Service', new URL(config.bus.url).hostname)).toBeDefined();
+      // Its own NATS user (nats-values.yaml grants it only this service's subjects) from its own Secret.
+      expect(config.bus.auth).toMatchObject({ kind: 'password', user: name });
+      const schema = databaseSchema(name);
+      if (schema === undefined) {
+        expect(config.database.url).toBe('');
+      } else {
+        // Its own PostgreSQL role, which owns only its schema (npm run postgres-roles).
+        const url = new URL(config.database.url);
+        expect(find('Service', url.hostname)).toBeDefined();
+        expect(url.username).toBe(`cairn_${schema}`);
       }
+      const secrets = nodes(mainContainer(name).envFrom, `${name} envFrom`).filter((source) => isNode(source.secretRef));
+      expect(secrets.map((source) => node(source.secretRef, 'secretRef').name)).toEqual([`cairn-${name}`]);
+    });
+
+    it('reads its own identity key and every public key at [rpc] KEYS_DIR, and no other private key', () => {
+      const { config } = configOf(name);
+      const mount = nodes(mainContainer(name).volumeMounts, `${name} volumeMounts`).find((candidate) => candidate.mountPath === config.rpc.keysDir);
+      expect(mount?.readOnly).toBe(true);
+      const volume = nodes(podSpec(workload(name)).volumes ?? [], `${name} volumes`).find((candidate) => candidate.name === mount?.name);
+      const projected = isNode(volume?.projected) ? volume.projected : {};
+      const sources = nodes(projected.sources ?? [], `${name} key sources`);
+      expect(sources.map((source) => (isNode(source.secret) ? `secret:${String(source.secret.name)}` : isNode(source.configMap) ? `configMap:${String(source.configMap.name)}` : '?'))).toEqual([
+        `secret:cairn-rpc-key-${name}`,
+        'configMap:cairn-rpc-public-keys',
+      ]);
     });
   });
 
@@ -386,5 +416,153 @@ describe('deploy/k8s kustomize base', () => {
     const objects = parseAllDocuments(built.stdout).map((document) => node(document.toJS(), 'built object'));
     const names = objects.map((object) => `${String(object.kind)}/${String(node(object.metadata, 'metadata').name)}`);
     for (const name of services) expect(names).toContain(`${STATEFUL_SERVICES.includes(name) ? 'StatefulSet' : 'Deployment'}/${name}`);
+  });
+});
+
+/** The .ts sources of a service (tests excluded). */
+function sourceTexts(service: string): { file: string; text: string }[] {
+  const dir = path.join(SERVICES_DIR, service, 'src');
+  const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+  return files.map((file) => ({ file, text: fs.readFileSync(path.join(dir, file), 'utf8') }));
+}
+
+/** The proto packages (`cairn/<package>/v1/*_service`) whose gRPC definitions `text` imports as values. */
+function protoServicePackages(text: string): string[] {
+  const imports = text.matchAll(/import\s+(type\s+)?\{[^}]*\}\s+from\s+'@cairn\/proto\/cairn\/([a-z_]+)\/v1\/[a-z_]+_service'/g);
+  return [...imports].filter((match) => match[1] === undefined).map((match) => match[2]);
+}
+
+/** The proto packages a service serves: those its server.ts registers. */
+function servedPackages(service: string): string[] {
+  return protoServicePackages(sourceTexts(service).find((source) => source.file === 'server.ts')?.text ?? '');
+}
+
+/**
+ * The services whose code calls `callee`: they build gRPC clients (createRpcClient) from the definitions of a proto
+ * package `callee` serves, so they import those definitions as values.
+ */
+function callersInCode(callee: string): string[] {
+  const served = servedPackages(callee);
+  expect(served.length).toBeGreaterThan(0);
+  return deployedServices().filter((service) => {
+    if (service === callee) return false;
+    const own = servedPackages(service);
+    const called = sourceTexts(service).flatMap((source) => protoServicePackages(source.text)).filter((pkg) => !own.includes(pkg));
+    return called.some((pkg) => served.includes(pkg));
+  });
+}
+
+/** Whether a NetworkPolicy podSelector (matchLabels and `In` matchExpressions) selects pods with `labels`. */
+function podSelectorMatches(selector: Node, labels: Record<string, string>): boolean {
+  const matchLabels = node(selector.matchLabels ?? {}, 'matchLabels');
+  const expressions = nodes(selector.matchExpressions ?? [], 'matchExpressions');
+  return (
+    Object.entries(matchLabels).every(([key, value]) => labels[key] === value) &&
+    expressions.every((expression) => {
+      if (expression.operator !== 'In') throw new Error(`unsupported operator ${String(expression.operator)}`);
+      return strings(expression.values, 'values').includes(labels[String(expression.key)]);
+    })
+  );
+}
+
+/** Who may reach `service`'s pods on each port: `anyone`, the deployed services whose pods a rule selects, or `namespace:<labels>`. */
+function ingressSources(service: string): Map<number, string[]> {
+  const labels = podLabels(workload(service));
+  const sources = new Map<number, string[]>();
+  for (const policy of ofKind('NetworkPolicy')) {
+    if (!podSelectorMatches(node(spec(policy).podSelector, 'podSelector'), labels)) continue;
+    for (const rule of nodes(spec(policy).ingress ?? [], `${policy.name} ingress`)) {
+      const from = rule.from === undefined ? ['anyone'] : nodes(rule.from, `${policy.name} from`).flatMap((peer): string[] => {
+        if (isNode(peer.namespaceSelector)) return [`namespace:${JSON.stringify(peer.namespaceSelector.matchLabels)}`];
+        const selector = node(peer.podSelector, `${policy.name} podSelector`);
+        return deployedServices().filter((candidate) => podSelectorMatches(selector, podLabels(workload(candidate))));
+      });
+      for (const port of nodes(rule.ports, `${policy.name} ports`)) {
+        expect(port.protocol ?? 'TCP').toBe('TCP');
+        const number = resolvePort(mainContainer(service), port.port);
+        if (number === undefined) throw new Error(`${policy.name}: port ${String(port.port)} is not a port of ${service}`);
+        sources.set(number, [...(sources.get(number) ?? []), ...from].sort());
+      }
+    }
+  }
+  return sources;
+}
+
+describe('deploy/k8s NetworkPolicies', () => {
+  const METRICS_SCRAPERS = `namespace:${JSON.stringify({ 'cairn.io/metrics-scraper': 'true' })}`;
+
+  it('are part of the base and deny ingress and egress by default', () => {
+    expect(resourceFiles).toContain('network-policies.yaml');
+    const denyAll = ofKind('NetworkPolicy').filter((policy) => Object.keys(node(spec(policy).podSelector, 'podSelector')).length === 0);
+    expect(denyAll).toHaveLength(1);
+    expect(strings(spec(denyAll[0]).policyTypes, 'policyTypes').sort()).toEqual(['Egress', 'Ingress']);
+    expect(spec(denyAll[0]).ingress).toBeUndefined();
+    expect(spec(denyAll[0]).egress).toBeUndefined();
+  });
+
+  it('let anyone reach the gateway, on its HTTP port only', () => {
+    expect(Object.fromEntries(ingressSources('gateway'))).toEqual({ [servicePort('gateway')]: ['anyone'], [METRICS_PORT]: [METRICS_SCRAPERS] });
+  });
+
+  it.each(grpcServices())('let only the services whose code calls %s reach its gRPC port', (service) => {
+    const callers = callersInCode(service);
+    expect(callers).toContain('gateway');
+    expect(Object.fromEntries(ingressSources(service))).toEqual({ [servicePort(service)]: callers, [METRICS_PORT]: [METRICS_SCRAPERS] });
+  });
+
+  it('let the pods reach DNS, NATS, PostgreSQL and the gRPC ports of the namespace only', () => {
+    const egress = ofKind('NetworkPolicy').flatMap((policy) => nodes(spec(policy).egress ?? [], `${policy.name} egress`));
+    const reach = egress.flatMap((rule) =>
+      nodes(rule.to, 'to').flatMap((peer) =>
+        nodes(rule.ports, 'ports').map((port) => {
+          const target = isNode(peer.namespaceSelector) ? `ns:${String(node(peer.namespaceSelector.matchLabels, 'labels')['kubernetes.io/metadata.name'])}` : 'cairn pods';
+          return `${target} ${String(port.protocol)}/${String(port.port)}${port.endPort === undefined ? '' : `-${String(port.endPort)}`}`;
+        }),
+      ),
+    );
+    const grpcPorts = grpcServices().map(servicePort);
+    expect(reach.sort()).toEqual(
+      [
+        'ns:kube-system UDP/53',
+        'ns:kube-system TCP/53',
+        'ns:nats TCP/4222',
+        'ns:postgresql TCP/5432',
+        `cairn pods TCP/${Math.min(...grpcPorts)}-${Math.max(...grpcPorts)}`,
+      ].sort(),
+    );
+    // The namespaces named are those of the ExternalName Services' targets.
+    for (const [name, namespace] of [['nats', 'nats'], ['postgres', 'postgresql']]) {
+      expect(String(spec(get('Service', name)).externalName).split('.')[1]).toBe(namespace);
+    }
+  });
+});
+
+describe('deploy/k8s set-up Job', () => {
+  /** scripts/postgres-roles.js (plain JavaScript, no declarations). */
+  interface PostgresRolesScript {
+    servicesWithSchema(): { name: string; schema: string }[];
+    passwordVariable(service: string): string;
+  }
+  const roles = require(path.join(ROOT, 'scripts', 'postgres-roles.js')) as PostgresRolesScript;
+
+  it('creates the database roles, then the streams and consumers, with scripts the image holds', () => {
+    const job = get('Job', 'cairn-setup');
+    const pod = node(node(spec(job).template, 'template').spec, 'job pod spec');
+    const commands = [...nodes(pod.initContainers, 'initContainers'), ...nodes(pod.containers, 'containers')].map((container) => {
+      expect(container.image).toBe(IMAGE);
+      return strings(container.command, 'command').join(' ');
+    });
+    expect(commands).toEqual(['node scripts/postgres-roles.js', 'node scripts/nats-config.js provision']);
+    const copied = parseDockerfile(readRootFile('Dockerfile')).flatMap((stage) => stage.instructions.filter((i) => i.keyword === 'COPY').map((i) => i.args));
+    for (const script of ['scripts/postgres-roles.js', 'scripts/nats-config.js']) expect(copied.some((args) => args.split(' ').includes(script))).toBe(true);
+  });
+
+  it('has a password for every service role and the NATS admin in its Secret', () => {
+    const data = node(get('Secret', 'cairn-setup').body.stringData, 'cairn-setup stringData');
+    const services = roles.servicesWithSchema();
+    expect(services.map((service) => service.name).sort()).toEqual(deployedServices().filter((name) => databaseSchema(name) !== undefined));
+    expect(Object.keys(data).sort()).toEqual(
+      ['CAIRN_DB_ADMIN_URL', 'CAIRN_NATS_ADMIN_PASSWORD', ...services.map((service) => roles.passwordVariable(service.name))].sort(),
+    );
   });
 });

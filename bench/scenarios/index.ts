@@ -2,9 +2,20 @@
 import { gitCloneScenario } from './git-clone';
 import { issuesPage1Scenario, issuesPage500Scenario } from './issue-list';
 import type { Scenario } from './types';
+import { textCodeScenario, textGlobsScenario, textMentionsScenario, textReferencesScenario } from './text';
 import { userScenario } from './user';
 import { versionScenario } from './version';
 
-export const SCENARIOS: readonly Scenario[] = [versionScenario, userScenario, gitCloneScenario, issuesPage1Scenario, issuesPage500Scenario];
+export const SCENARIOS: readonly Scenario[] = [
+  versionScenario,
+  userScenario,
+  gitCloneScenario,
+  issuesPage1Scenario,
+  issuesPage500Scenario,
+  textCodeScenario,
+  textMentionsScenario,
+  textReferencesScenario,
+  textGlobsScenario,
+];
 
 export type { BenchContext, BenchRequest, LoadScenario, RunningBaseline, Scenario, Targets, TimedScenario, TimedTargets } from './types';

@@ -5,7 +5,7 @@
  * contract — and consumers apply each event once (`processOnce`).
  */
 export type { BroadcastHandler, Bus, BusHandler, BusMessage, ConsumeOptions, Subscription } from './types';
-export { connectNatsBus, type NatsBusOptions } from './nats-bus';
+export { connectNatsBus, provisionJetStream, type NatsBusOptions } from './nats-bus';
 export { createInProcessBus, type InProcessBusOptions } from './in-process-bus';
 export { prepareOutbox, enqueueEvent, type OutboxEvent } from './outbox';
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './relay';
@@ -14,3 +14,15 @@ export { applyOnce, type ApplyOnceOptions } from './apply-once';
 export { uuidv7 } from './uuidv7';
 export { encodeEvent, decodeEvent, type EventEncoder, type EventDecoder } from './codec';
 export { subjectMatches } from './subjects';
+export {
+  assertBusUsage,
+  guardBroadcasts,
+  guardBus,
+  natsInboxPrefix,
+  natsJetStreamAdminPermissions,
+  natsPermissions,
+  type BusUsage,
+  type ConsumerSpec,
+  type NatsPermissions,
+  type StreamSpec,
+} from './usage';

@@ -7,13 +7,24 @@ import {
   jetstreamManager,
   type JsMsg,
 } from '@nats-io/jetstream';
-import { connect, nanos } from '@nats-io/transport-node';
+import fs from 'node:fs';
+import {
+  type Authenticator,
+  connect,
+  credsAuthenticator,
+  nanos,
+  nkeyAuthenticator,
+  tokenAuthenticator,
+  usernamePasswordAuthenticator,
+} from '@nats-io/transport-node';
+import type { BusAuth } from '@cairn/config';
 import type { Logger } from '@cairn/log';
 import { consumerMetrics } from '@cairn/metrics';
 import { assertSubject, assertSubjectFilter } from './subjects';
 import { delay } from './wake';
 import { DEFAULT_ACK_WAIT_MS, isLastDelivery, logHandlerFailure, redeliveryDelayMs } from './delivery';
 import type { BroadcastHandler, Bus, BusMessage, ConsumeOptions, Subscription } from './types';
+import { assertBusUsage, type BusUsage, natsInboxPrefix } from './usage';
 
 export interface NatsBusOptions {
   /** `nats://host:port`, several separated by commas. */
@@ -23,6 +34,48 @@ export interface NatsBusOptions {
   name?: string;
   /** How long publish and JetStream API calls wait for the server; default 5000 ms. */
   requestTimeoutMs?: number;
+  /** `[bus]` credentials; default none. */
+  auth?: BusAuth;
+}
+
+/**
+ * The authenticator for `[bus]` credentials. Seed and creds files are read at every (re)connect, so a rotated
+ * Secret is picked up without a restart; an unreadable file fails the connect naming the file.
+ */
+function authenticator(auth: BusAuth): Authenticator | undefined {
+  const read = (file: string): Uint8Array => {
+    try {
+      return fs.readFileSync(file);
+    } catch (error) {
+      throw new Error(`cannot read NATS credentials file ${file}: ${(error as Error).message}`, { cause: error });
+    }
+  };
+  switch (auth.kind) {
+    case 'none':
+      return undefined;
+    case 'password':
+      return usernamePasswordAuthenticator(auth.user, auth.password);
+    case 'token':
+      return tokenAuthenticator(auth.token);
+    case 'nkey':
+      // nkeyAuthenticator wants the bare seed; the file may end with a line break.
+      return nkeyAuthenticator(() => new TextEncoder().encode(new TextDecoder().decode(read(auth.seedFile)).trim()));
+    case 'creds':
+      return credsAuthenticator(() => read(auth.credsFile));
+  }
+}
+
+/** Connection options both connects share: servers, credentials and, for a named user, its own inbox prefix. */
+function connectionOptions(options: Omit<NatsBusOptions, 'logger'>, defaultName: string, timeout: number) {
+  const auth = options.auth ?? { kind: 'none' };
+  return {
+    servers: options.url.split(',').map((s) => s.trim()),
+    name: options.name ?? defaultName,
+    timeout,
+    authenticator: authenticator(auth),
+    // The generated permissions let a user read only `_INBOX_<user>.>` (usage.ts natsInboxPrefix).
+    inboxPrefix: auth.kind === 'password' ? natsInboxPrefix(auth.user) : undefined,
+  };
 }
 
 /** Publishes with the same id inside this window are stored once (the outbox relay's retries fall in it). */
@@ -32,6 +85,87 @@ const PULL_BATCH = 10;
 const MSG_ID_HEADER = 'Nats-Msg-Id';
 const DRAIN_TIMEOUT_MS = 5_000;
 
+type Jsm = Awaited<ReturnType<typeof jetstreamManager>>;
+
+/** Creates the stream, or sets its subjects when they differ; a stream that is as wanted is only looked at. */
+async function ensureStreamWith(jsm: Jsm, name: string, subjects: string[]): Promise<void> {
+  subjects.forEach(assertSubjectFilter);
+  const wanted = [...new Set(subjects)].sort();
+  try {
+    const info = await jsm.streams.info(name);
+    const have = [...(info.config.subjects ?? [])].sort();
+    if (have.join('\n') !== wanted.join('\n')) await jsm.streams.update(name, { subjects: wanted });
+  } catch (error) {
+    if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error;
+    // Adding with an identical config is idempotent on the server, so concurrent starts are safe.
+    await jsm.streams.add({
+      name,
+      subjects: wanted,
+      storage: StorageType.File,
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+    });
+  }
+}
+
+/** The durable pull consumer `consume` binds to (and provisionJetStream creates). */
+function consumerConfig(durable: string, filterSubject: string, ackWaitMs: number, maxDeliver: number) {
+  return {
+    durable_name: durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: filterSubject,
+    ack_wait: nanos(ackWaitMs),
+    max_deliver: maxDeliver,
+  };
+}
+
+/**
+ * Creates or updates the durable unless it already has this config. Looking first means a service whose NATS user may
+ * not create consumers (the generated permissions: a consumer's config could redirect it as a push consumer onto
+ * another service's subjects) runs on the durables provisionJetStream made.
+ */
+async function ensureConsumerWith(jsm: Jsm, stream: string, config: ReturnType<typeof consumerConfig>): Promise<void> {
+  try {
+    const have = (await jsm.consumers.info(stream, config.durable_name)).config;
+    const same =
+      have.deliver_subject === undefined &&
+      have.ack_policy === config.ack_policy &&
+      have.deliver_policy === config.deliver_policy &&
+      have.filter_subject === config.filter_subject &&
+      have.ack_wait === config.ack_wait &&
+      (have.max_deliver ?? -1) === config.max_deliver;
+    if (same) return;
+  } catch (error) {
+    if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound)) throw error;
+  }
+  // Create-or-update: every process consuming the durable states the same config.
+  await jsm.consumers.add(stream, config);
+}
+
+/**
+ * What the services' NATS users may not do themselves (deploy/k8s/nats-values.yaml): create the streams and durable
+ * consumers of every BusUsage, as a NATS user with the JetStream API (`npm run nats-config -- provision`). Idempotent.
+ */
+export async function provisionJetStream(options: Omit<NatsBusOptions, 'logger'>, usages: readonly BusUsage[]): Promise<void> {
+  const timeout = options.requestTimeoutMs ?? 5_000;
+  const nc = await connect(connectionOptions(options, 'cairn-provision', timeout));
+  try {
+    const jsm = await jetstreamManager(nc, { timeout });
+    for (const usage of usages) {
+      assertBusUsage(usage);
+      if (usage.owns !== undefined) await ensureStreamWith(jsm, usage.owns.name, [...usage.owns.subjects]);
+    }
+    for (const usage of usages) {
+      for (const consumer of usage.consumers) {
+        const config = consumerConfig(consumer.durable, consumer.filterSubject, consumer.ackWaitMs ?? DEFAULT_ACK_WAIT_MS, consumer.maxDeliver ?? -1);
+        await ensureConsumerWith(jsm, consumer.stream, config);
+      }
+    }
+  } finally {
+    await nc.close();
+  }
+}
+
 /**
  * The production bus: JetStream streams (file storage, dedup by message id) and durable pull consumers
  * with explicit acks. The connection reconnects forever; while the server is away, publish rejects
@@ -40,12 +174,7 @@ const DRAIN_TIMEOUT_MS = 5_000;
 export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
   const { logger } = options;
   const timeout = options.requestTimeoutMs ?? 5_000;
-  const nc = await connect({
-    servers: options.url.split(',').map((s) => s.trim()),
-    name: options.name ?? 'cairn',
-    maxReconnectAttempts: -1,
-    timeout,
-  });
+  const nc = await connect({ ...connectionOptions(options, 'cairn', timeout), maxReconnectAttempts: -1 });
   void (async () => {
     for await (const status of nc.status()) {
       if (status.type === 'disconnect' || status.type === 'error') logger.warn({ nats_status: status.type }, 'nats connection lost');
@@ -56,24 +185,7 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
   const js = jsm.jetstream();
   const subscriptions = new Set<Subscription>();
 
-  async function ensureStream(name: string, subjects: string[]): Promise<void> {
-    subjects.forEach(assertSubjectFilter);
-    const wanted = [...new Set(subjects)].sort();
-    try {
-      const info = await jsm.streams.info(name);
-      const have = [...(info.config.subjects ?? [])].sort();
-      if (have.join('\n') !== wanted.join('\n')) await jsm.streams.update(name, { subjects: wanted });
-    } catch (error) {
-      if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error;
-      // Adding with an identical config is idempotent on the server, so concurrent starts are safe.
-      await jsm.streams.add({
-        name,
-        subjects: wanted,
-        storage: StorageType.File,
-        duplicate_window: nanos(DUPLICATE_WINDOW_MS),
-      });
-    }
-  }
+  const ensureStream = (name: string, subjects: string[]): Promise<void> => ensureStreamWith(jsm, name, subjects);
 
   async function publish(subject: string, id: string, data: Uint8Array): Promise<void> {
     assertSubject(subject);
@@ -85,15 +197,7 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
     assertSubjectFilter(filterSubject);
     const ackWaitMs = consumeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
     const maxDeliver = consumeOptions.maxDeliver ?? -1;
-    // Create-or-update: every process consuming the durable states the same config.
-    await jsm.consumers.add(stream, {
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subject: filterSubject,
-      ack_wait: nanos(ackWaitMs),
-      max_deliver: maxDeliver,
-    });
+    await ensureConsumerWith(jsm, stream, consumerConfig(durable, filterSubject, ackWaitMs, maxDeliver));
     const consumer = await js.consumers.get(stream, durable);
     const messages = await consumer.consume({ max_messages: PULL_BATCH });
     const log = logger.child({ stream, durable });

@@ -56,7 +56,7 @@ describe('defaults', () => {
         maxBodySize: 10_485_760,
       },
       database: { url: '', maxOpenConns: 10 },
-      bus: { url: '', servers: [] },
+      bus: { url: '', servers: [], auth: { kind: 'none' } },
       log: { level: 'info' },
       api: {
         enableSwagger: true,
@@ -93,7 +93,20 @@ describe('defaults', () => {
         autoWatchNewRepos: true,
         noReplyAddress: 'noreply.localhost',
       },
-      security: { disableWebhooks: false, disableQueryAuthToken: false, minPasswordLength: 8 },
+      security: {
+        disableWebhooks: false,
+        disableQueryAuthToken: false,
+        minPasswordLength: 8,
+        loginMaxFailures: 5,
+        loginMaxAccountFailures: 50,
+        loginMaxAddressFailures: 100,
+        loginFailureWindowSeconds: 900,
+        loginBlockSeconds: 60,
+        loginKnownAddressDays: 30,
+        passwordCheckConcurrency: 2,
+        passwordCheckQueue: 32,
+        reverseProxyTrustedProxies: ['127.0.0.0/8', '::1/128'],
+      },
       repository: {
         disableMigrations: false,
         defaultRepoUnits: [
@@ -151,7 +164,7 @@ describe('defaults', () => {
         social: { listen: '127.0.0.1:50055', addr: '127.0.0.1:50055' },
         issues: { listen: '127.0.0.1:50056', addr: '127.0.0.1:50056' },
       },
-      rpc: { deadlineMs: 5000, gitWriteDeadlineMs: 60_000 },
+      rpc: { deadlineMs: 5000, gitWriteDeadlineMs: 60_000, keysDir: path.join(cwd, 'data', 'rpc-keys') },
       metrics: { enabled: false, listen: '127.0.0.1:9464', token: '' },
     };
     expect(config).toEqual(expected);
@@ -305,7 +318,7 @@ describe('file settings', () => {
     expect(config.service.userDeleteWithCommentsMaxTime).toBe(720 * 3_600_000);
     expect(config.log.level).toBe('warn');
     expect(config.database).toEqual({ url: 'postgresql://cairn:secret@db.internal:5432/cairn', maxOpenConns: 25 });
-    expect(config.bus).toEqual({ url: 'nats://n1:4222,nats://n2:4222', servers: ['nats://n1:4222', 'nats://n2:4222'] });
+    expect(config.bus).toEqual({ url: 'nats://n1:4222,nats://n2:4222', servers: ['nats://n1:4222', 'nats://n2:4222'], auth: { kind: 'none' } });
     expect(config.rpc.deadlineMs).toBe(2500);
   });
 
@@ -513,6 +526,19 @@ describe('aliases', () => {
       CAIRN__service_0X2E_explore__DISABLE_USERS_PAGE: 'true',
     });
     expect(config.explore).toEqual({ requireSigninView: false, disableUsersPage: true });
+  });
+
+  it('reads the sign-in throttle settings and refuses bad ones, naming the key', () => {
+    const { security } = load(
+      '[security]\nLOGIN_MAX_FAILURES = 0\nLOGIN_BLOCK_SECONDS = 300\nPASSWORD_CHECK_QUEUE = 0\nREVERSE_PROXY_TRUSTED_PROXIES = 10.0.0.0/8\n',
+    ).config;
+    expect(security).toMatchObject({ loginMaxFailures: 0, loginBlockSeconds: 300, passwordCheckQueue: 0, reverseProxyTrustedProxies: ['10.0.0.0/8'] });
+    expect(configError(() => load('[security]\nLOGIN_BLOCK_SECONDS = 0\n')).key).toBe('security.LOGIN_BLOCK_SECONDS');
+    expect(configError(() => load('[security]\nPASSWORD_CHECK_CONCURRENCY = 0\n')).key).toBe('security.PASSWORD_CHECK_CONCURRENCY');
+    expect(configError(() => load('[security]\nLOGIN_MAX_FAILURES = -1\n')).key).toBe('security.LOGIN_MAX_FAILURES');
+    const proxies = configError(() => load('[security]\nREVERSE_PROXY_TRUSTED_PROXIES = 10.0.0.0/40\n'));
+    expect(proxies.key).toBe('security.REVERSE_PROXY_TRUSTED_PROXIES');
+    expect(proxies.message).toContain('CIDR');
   });
 
   it('reads DISABLE_WEBHOOKS as DISABLE_WEB_HOOKS, the contract name winning', () => {

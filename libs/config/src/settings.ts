@@ -2,6 +2,7 @@
  * Builds the typed CairnConfig from the raw settings: every contract setting with its default
  * (RUN-CONTRACT.md, Gitea's modules/setting/*.go), aliases for Gitea's own spellings, and validation.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from './errors';
 import { readDatabaseUrl } from './database-url';
@@ -9,8 +10,18 @@ import { readServiceEndpoints } from './endpoints';
 import { DEFAULT_SECTION } from './raw-sections';
 import { resolveRepoUnits } from './repo-units';
 import type { SettingsReader } from './settings-reader';
-import { type CairnConfig, MERGE_SIGNING_RULES, type MergeSigningRule, TRUST_MODELS } from './types';
-import { type HostPort, formatHostPort, parseBoolean, parseDuration, parseHost, parseHostPort, parseList, parseUrl } from './values';
+import { type BusAuth, type CairnConfig, MERGE_SIGNING_RULES, type MergeSigningRule, TRUST_MODELS } from './types';
+import {
+  type HostPort,
+  formatHostPort,
+  parseBoolean,
+  parseDuration,
+  parseHost,
+  parseHostPort,
+  parseList,
+  parseTrustedProxies,
+  parseUrl,
+} from './values';
 
 export const VISIBILITIES = ['public', 'limited', 'private'] as const;
 export const RUN_MODES = ['prod', 'dev'] as const;
@@ -49,7 +60,7 @@ export function readSettings(
       url: readDatabaseUrl(reader, warnings),
       maxOpenConns: reader.integer('database', 'MAX_OPEN_CONNS', 10, POSITIVE),
     },
-    bus: readBus(reader),
+    bus: readBus(reader, paths.workDir),
     log: { level: reader.choice('log', 'LEVEL', 'info', LOG_LEVELS, LOG_LEVEL_ALIASES) },
     api: {
       enableSwagger: reader.boolean('api', 'ENABLE_SWAGGER', true),
@@ -117,6 +128,23 @@ export function readSettings(
       ),
       disableQueryAuthToken: reader.boolean('security', 'DISABLE_QUERY_AUTH_TOKEN', false),
       minPasswordLength: reader.integer('security', 'MIN_PASSWORD_LENGTH', 8, POSITIVE),
+      // Failed password sign-ins (0 turns a limit off): see services/accounts/src/domain/sign-in-throttle.ts.
+      loginMaxFailures: reader.integer('security', 'LOGIN_MAX_FAILURES', 5, NON_NEGATIVE),
+      loginMaxAccountFailures: reader.integer('security', 'LOGIN_MAX_ACCOUNT_FAILURES', 50, NON_NEGATIVE),
+      loginMaxAddressFailures: reader.integer('security', 'LOGIN_MAX_ADDRESS_FAILURES', 100, NON_NEGATIVE),
+      loginFailureWindowSeconds: reader.integer('security', 'LOGIN_FAILURE_WINDOW_SECONDS', 900, POSITIVE),
+      loginBlockSeconds: reader.integer('security', 'LOGIN_BLOCK_SECONDS', 60, POSITIVE),
+      loginKnownAddressDays: reader.integer('security', 'LOGIN_KNOWN_ADDRESS_DAYS', 30, { min: 0, max: 3650 }),
+      passwordCheckConcurrency: reader.integer('security', 'PASSWORD_CHECK_CONCURRENCY', 2, POSITIVE),
+      passwordCheckQueue: reader.integer('security', 'PASSWORD_CHECK_QUEUE', 32, NON_NEGATIVE),
+      // Gitea's setting and default (modules/setting/security.go): loopback proxies only.
+      reverseProxyTrustedProxies: reader.parse(
+        'security',
+        'REVERSE_PROXY_TRUSTED_PROXIES',
+        ['127.0.0.0/8', '::1/128'],
+        parseTrustedProxies,
+        'expected a comma-separated list of IP addresses or CIDR ranges, or *',
+      ),
     },
     repository: readRepository(reader, paths, warnings),
     migrations: {
@@ -141,6 +169,7 @@ export function readSettings(
     rpc: {
       deadlineMs: reader.integer('rpc', 'DEADLINE_MS', 5000, POSITIVE),
       gitWriteDeadlineMs: reader.integer('rpc', 'GIT_WRITE_DEADLINE_MS', 60_000, POSITIVE),
+      keysDir: path.resolve(paths.workDir, reader.string('rpc', 'KEYS_DIR', 'rpc-keys')),
     },
     metrics: readMetrics(reader),
   };
@@ -195,7 +224,7 @@ function readRootUrl(reader: SettingsReader, httpPort: number): string {
   );
 }
 
-function readBus(reader: SettingsReader): CairnConfig['bus'] {
+function readBus(reader: SettingsReader, workDir: string): CairnConfig['bus'] {
   const servers = reader.parse(
     'bus',
     'URL',
@@ -206,7 +235,45 @@ function readBus(reader: SettingsReader): CairnConfig['bus'] {
     },
     'expected a nats:// URL or a comma-separated list of them (empty selects the in-process bus)',
   );
-  return { url: servers.join(','), servers };
+  return { url: servers.join(','), servers, auth: readBusAuth(reader, workDir, servers.length > 0) };
+}
+
+const BUS_AUTH_KEYS = ['USER', 'PASSWORD', 'TOKEN', 'NKEY_SEED_FILE', 'CREDS_FILE'] as const;
+
+/**
+ * `[bus]` credentials: USER with PASSWORD, or TOKEN, or NKEY_SEED_FILE (a file holding an nkey seed), or
+ * CREDS_FILE (a decentralised-auth `.creds` file with the user JWT and seed). One method at most, and only
+ * with a URL: a credential the in-process bus would silently ignore is a mistake. Files are checked here
+ * (relative paths from the work dir) so a wrong path stops start-up naming the key, not at the first connect.
+ */
+function readBusAuth(reader: SettingsReader, workDir: string, hasUrl: boolean): BusAuth {
+  const set = BUS_AUTH_KEYS.filter((key) => reader.raw('bus', key) !== undefined);
+  if (set.length === 0) return { kind: 'none' };
+  if (!hasUrl) throw new ConfigError(`bus.${set[0]}`, `[bus] ${set.join(', ')} set without [bus] URL: credentials are only used with NATS`);
+  const user = reader.string('bus', 'USER', '');
+  const password = reader.string('bus', 'PASSWORD', '');
+  if ((user === '') !== (password === '')) {
+    throw new ConfigError(user === '' ? 'bus.USER' : 'bus.PASSWORD', '[bus] USER and PASSWORD must be set together');
+  }
+  const methods = set.filter((key) => key !== 'PASSWORD');
+  if (methods.length > 1) {
+    throw new ConfigError(`bus.${methods[1]}`, `[bus] ${methods.join(' and ')} are both set: choose one way to authenticate to NATS`);
+  }
+  if (user !== '') return { kind: 'password', user, password };
+  const token = reader.string('bus', 'TOKEN', '');
+  if (token !== '') return { kind: 'token', token };
+  const readable = (text: string): string | undefined => {
+    const file = path.resolve(workDir, text);
+    try {
+      fs.accessSync(file, fs.constants.R_OK);
+      return fs.statSync(file).isFile() ? file : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const seedFile = reader.parse('bus', 'NKEY_SEED_FILE', '', readable, 'expected a readable file holding an nkey seed (SU…)');
+  if (seedFile !== '') return { kind: 'nkey', seedFile };
+  return { kind: 'creds', credsFile: reader.parse('bus', 'CREDS_FILE', '', readable, 'expected a readable NATS .creds file') };
 }
 
 function readRepository(reader: SettingsReader, paths: { workDir: string; gnupgHome?: string }, warnings: string[]): CairnConfig['repository'] {

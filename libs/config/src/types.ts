@@ -51,6 +51,14 @@ export interface SigningConfig {
   gnupgHome: string;
 }
 
+/** NATS credentials (`[bus]`); the file variants name files read when the bus connects. */
+export type BusAuth =
+  | { kind: 'none' }
+  | { kind: 'password'; user: string; password: string }
+  | { kind: 'token'; token: string }
+  | { kind: 'nkey'; seedFile: string }
+  | { kind: 'creds'; credsFile: string };
+
 export interface CairnConfig {
   /** `CAIRN_WORK_DIR` (default ./data), absolute. */
   workDir: string;
@@ -84,6 +92,8 @@ export interface CairnConfig {
     url: string;
     /** The URLs of `url`, one per NATS server ([] when empty). */
     servers: string[];
+    /** How the bus authenticates to NATS: at most one of `[bus] USER`+`PASSWORD`, `TOKEN`, `NKEY_SEED_FILE`, `CREDS_FILE`. */
+    auth: BusAuth;
   };
   log: {
     /** `[log] LEVEL`: trace|debug|info|warn|error|fatal|silent, default info. */
@@ -139,6 +149,24 @@ export interface CairnConfig {
     disableQueryAuthToken: boolean; // false
     /** `[security] MIN_PASSWORD_LENGTH`, default 8 */
     minPasswordLength: number;
+    /** `[security] LOGIN_MAX_FAILURES`, default 5: failed sign-ins in a row of one account from one address before that pair is blocked; 0 = no limit. */
+    loginMaxFailures: number;
+    /** `[security] LOGIN_MAX_ACCOUNT_FAILURES`, default 50: failures of one account from any address in a window before its password sign-in is blocked; 0 = no limit. */
+    loginMaxAccountFailures: number;
+    /** `[security] LOGIN_MAX_ADDRESS_FAILURES`, default 100: failures from one address (an IPv6 /64) for any accounts in a window before it is blocked; 0 = no limit. */
+    loginMaxAddressFailures: number;
+    /** `[security] LOGIN_FAILURE_WINDOW_SECONDS`, default 900: how long a failure is counted. */
+    loginFailureWindowSeconds: number;
+    /** `[security] LOGIN_BLOCK_SECONDS`, default 60: how long a limit, once reached, refuses password sign-ins (429). */
+    loginBlockSeconds: number;
+    /** `[security] LOGIN_KNOWN_ADDRESS_DAYS`, default 30: an address that signed in to an account is exempt from that account's own block this long; 0 = never. */
+    loginKnownAddressDays: number;
+    /** `[security] PASSWORD_CHECK_CONCURRENCY`, default 2: password hashes computed at once per accounts process. */
+    passwordCheckConcurrency: number;
+    /** `[security] PASSWORD_CHECK_QUEUE`, default 32: password checks that may wait for a turn; beyond, 503. */
+    passwordCheckQueue: number;
+    /** `[security] REVERSE_PROXY_TRUSTED_PROXIES`, default `127.0.0.0/8,::1/128`: peers whose `X-Forwarded-For` is believed (`*`: any). */
+    reverseProxyTrustedProxies: string[];
   };
   repository: {
     disableMigrations: boolean;
@@ -249,6 +277,12 @@ export interface CairnConfig {
      * updating or opening a pull request (a test merge) — which run merges and rebases, not lookups.
      */
     gitWriteDeadlineMs: number;
+    /**
+     * `[rpc] KEYS_DIR` (Cairn's own, default `<work dir>/rpc-keys`): the service identity keys, `<identity>.key` (private,
+     * the identities this process runs) and `<identity>.pub` (public, every identity that calls it); see README
+     * "Security model". The supervisor creates missing ones there.
+     */
+    keysDir: string;
   };
   /** `[metrics]`: the Prometheus endpoint (`GET /metrics`) every service process serves on its own port. */
   metrics: {

@@ -1,4 +1,4 @@
-import { parseBoolean, parseDuration, parseHost, parseHostPort, parseInteger, parseList, parseUrl } from './values';
+import { parseBoolean, parseDuration, parseHost, parseHostPort, parseInteger, parseList, parseTrustedProxies, parseUrl } from './values';
 
 describe('parseBoolean', () => {
   it.each(['true', 'TRUE', 'True', '1', 'yes', 'YES', 'on', 'On', 't', 'y'])('%s is true', (text) => {
@@ -85,5 +85,16 @@ describe('parseUrl', () => {
     expect(parseUrl('nats://127.0.0.1:4222', ['nats:'])?.port).toBe('4222');
     expect(parseUrl('http://x', ['nats:'])).toBeUndefined();
     expect(parseUrl('not a url', ['nats:'])).toBeUndefined();
+  });
+});
+
+describe('parseTrustedProxies', () => {
+  it('reads addresses, CIDR ranges and * as written', () => {
+    expect(parseTrustedProxies('127.0.0.0/8, ::1/128')).toEqual(['127.0.0.0/8', '::1/128']);
+    expect(parseTrustedProxies('10.1.2.3,fd00::/8')).toEqual(['10.1.2.3', 'fd00::/8']);
+    expect(parseTrustedProxies('*')).toEqual(['*']);
+  });
+  it.each(['', ',', 'proxy.local', '10.0.0.0/33', '::/129', '10.0.0.0/8/1', '10.0.0.0/x'])('%s is rejected', (text) => {
+    expect(parseTrustedProxies(text)).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@
  * Pure parsers for the value kinds app.ini uses. Each returns undefined for text it does not accept, so the
  * caller can name the setting in its error.
  */
+import { isIP } from 'node:net';
 
 // go-ini's Key.Bool() spellings (Gitea reads booleans through it), matched case-insensitively.
 const TRUE_WORDS = new Set(['1', 't', 'true', 'y', 'yes', 'on']);
@@ -104,4 +105,23 @@ export function parseUrl(text: string, protocols: readonly string[]): URL | unde
     return undefined;
   }
   return protocols.includes(url.protocol) ? url : undefined;
+}
+
+/**
+ * `[security] REVERSE_PROXY_TRUSTED_PROXIES`: IP addresses and CIDR ranges (`10.0.0.0/8`, `fd00::/8`), or `*` for
+ * any peer, as Gitea reads it. Entries come back as written (a bare address as itself); undefined for an empty
+ * list or a bad entry.
+ */
+export function parseTrustedProxies(text: string): string[] | undefined {
+  const entries = parseList(text);
+  const valid = entries.every((entry) => {
+    if (entry === '*') return true;
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || rest.length > 0) return false;
+    if (prefix === undefined) return true;
+    if (!/^\d{1,3}$/.test(prefix)) return false;
+    return Number(prefix) <= (family === 4 ? 32 : 128);
+  });
+  return entries.length > 0 && valid ? entries : undefined;
 }

@@ -36,3 +36,4 @@ export type {
   SqlToken,
   ValueExpression,
 } from 'slonik';
+export { provisionServiceRoles, serviceRoleName, serviceRoleStatements, type ServiceRole } from './roles';

@@ -75,7 +75,9 @@ export async function runMigrations(pool: DatabasePool, schema: string, dir: str
     const quotedSchema = escapeIdentifier(schema);
     const table = `${quotedSchema}.schema_migrations`;
     await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [SCHEMA_LOCK_CLASS, schema]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quotedSchema}`);
+    // Not CREATE SCHEMA IF NOT EXISTS: it needs CREATE on the database even when the schema exists (roles.ts).
+    const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${quotedSchema}`);
     // Session state is fine here: this connection is private and closed at the end.
     await client.query(`SET search_path TO ${quotedSchema}`);
     await client.query(

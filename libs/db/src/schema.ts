@@ -19,11 +19,16 @@ export function assertSchemaName(schema: string): void {
  */
 export const SCHEMA_LOCK_CLASS = 0x0ca1_4e;
 
-/** CREATE SCHEMA IF NOT EXISTS races with itself (duplicate key on pg_namespace), hence the lock. */
+/**
+ * Creates the schema unless it exists. CREATE SCHEMA IF NOT EXISTS races with itself (duplicate key on
+ * pg_namespace), hence the lock; and it needs CREATE on the database even when the schema exists, which a
+ * service's own role (roles.ts) does not have, hence the look first.
+ */
 export async function ensureSchema(pool: DatabasePool, schema: string): Promise<void> {
   assertSchemaName(schema);
   await pool.transaction(async (tx) => {
     await tx.query(sql.unsafe`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK_CLASS}, hashtext(${schema}))`);
-    await tx.query(sql.unsafe`CREATE SCHEMA IF NOT EXISTS ${sql.identifier([schema])}`);
+    if (await tx.exists(sql.unsafe`SELECT 1 FROM pg_namespace WHERE nspname = ${schema}`)) return;
+    await tx.query(sql.unsafe`CREATE SCHEMA ${sql.identifier([schema])}`);
   });
 }

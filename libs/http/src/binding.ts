@@ -80,9 +80,23 @@ function jsonKind(value: unknown): string {
   return typeof value; // string | number
 }
 
-// go-chi/binding's EmailPattern, unanchored as Go's MatchString uses it.
-const EMAIL_PATTERN =
-  /[\w!#$%&'*+/=?^_`{|}~-]+(?:\.[\w!#$%&'*+/=?^_`{|}~-]+)*@(?:[\w](?:[\w-]*[\w])?\.)+[a-zA-Z0-9](?:[\w-]*[\w])?/;
+// go-chi/binding's EmailPattern, unanchored as Go's MatchString uses it:
+// [\w!#$%&'*+/=?^_`{|}~-]+(?:\.[\w!#$%&'*+/=?^_`{|}~-]+)*@(?:[\w](?:[\w-]*[\w])?\.)+[a-zA-Z0-9](?:[\w-]*[\w])?
+// Go runs it in linear time; a backtracking engine tried the domain from every start in the local part (quadratic:
+// seconds for 40,000 characters). A match exists exactly when some `@` has a local-part character right before it and
+// a domain prefix (labels ending in dots, then a letter or digit) right after it, so each `@` is tried once, with the
+// domain pattern anchored there; the domain runs of different `@`s do not overlap (`@` is in none).
+const EMAIL_LOCAL_CHAR = /[\w!#$%&'*+/=?^_`{|}~-]/;
+const EMAIL_DOMAIN = /(?:\w(?:[\w-]*\w)?\.)+[a-zA-Z0-9]/y;
+
+function containsEmail(text: string): boolean {
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+    if (at === 0 || !EMAIL_LOCAL_CHAR.test(text[at - 1])) continue;
+    EMAIL_DOMAIN.lastIndex = at + 1;
+    if (EMAIL_DOMAIN.test(text)) return true;
+  }
+  return false;
+}
 
 // Gitea's validation.IsValidUsername (Go's `\w` is ASCII): a letter or digit first, then letters, digits,
 // `-`, `_`, `.`, with no two special characters in a row and none at the end.
@@ -120,7 +134,7 @@ function stringRules(rules: StringRules): Array<RuleCheck<string>> {
   if (rules.username) checks.push((v) => (isValidUsername(v) ? undefined : 'invalid username'));
   if (rules.alphaDashDot) checks.push((v) => (ALPHA_DASH_DOT_VIOLATION.test(v) ? 'AlphaDashDot' : undefined));
   if (rules.gitRefName) checks.push((v) => (v !== '' && !isValidGitRefName(v) ? 'GitRefName' : undefined));
-  if (rules.email) checks.push((v) => (v !== '' && !EMAIL_PATTERN.test(v) ? 'Email' : undefined));
+  if (rules.email) checks.push((v) => (v !== '' && !containsEmail(v) ? 'Email' : undefined));
   if (rules.url) checks.push((v) => (v !== '' && !isHttpUrl(v) ? 'Url' : undefined));
   const { maxSize } = rules;
   if (maxSize !== undefined) checks.push((v) => ([...v].length > maxSize ? 'MaxSize' : undefined));

@@ -46,6 +46,8 @@ export interface HttpErrorOptions {
   errors?: string[] | null;
   /** Logged, never sent. */
   cause?: unknown;
+  /** Sent as `Retry-After` (seconds): when a refused caller may try again (429, 503). */
+  retryAfterSeconds?: number;
 }
 
 /** An answer with an error status. Thrown by handlers and guards; the gateway turns it into the response. */
@@ -53,6 +55,7 @@ export class HttpError extends Error {
   readonly status: number;
   readonly shape: HttpErrorShape;
   readonly errors: string[] | null;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(status: number, message: string, options: HttpErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -60,6 +63,7 @@ export class HttpError extends Error {
     this.status = status;
     this.shape = options.shape ?? 'error';
     this.errors = options.errors ?? null;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   body(rootUrl: string): HttpErrorBody {

@@ -45,6 +45,11 @@ export function silentLogger(): Logger {
 
 export interface RequestContext {
   requestId: string;
+  /**
+   * The signed statement of who the request acts for, as an edge made it (`@cairn/rpc`'s identity.ts): a service
+   * passes it on with every call it makes while handling the request.
+   */
+  actorAssertion?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -55,6 +60,10 @@ export function runWithRequestContext<T>(context: RequestContext, fn: () => T): 
 
 export function currentRequestId(): string | undefined {
   return storage.getStore()?.requestId;
+}
+
+export function currentActorAssertion(): string | undefined {
+  return storage.getStore()?.actorAssertion;
 }
 
 export function newRequestId(): string {

@@ -17,9 +17,14 @@ export const BREAKER_FAILURE_CODES: ReadonlySet<Code> = new Set([
   Code.RESOURCE_EXHAUSTED,
 ]);
 
-/** Whether a call's error counts against the circuit. Anything that is not a CairnError (opossum's own timeout) does. */
+/**
+ * Whether a call's error counts against the circuit. Anything that is not a CairnError (opossum's own timeout) does.
+ * A refusal that says when to retry (a throttled sign-in, a full password-check queue) is a healthy service's
+ * deliberate answer: counting it would let a flood of bad sign-ins cut every caller off from that service.
+ */
 export function countsAsFailure(error: unknown): boolean {
-  return !isCairnError(error) || BREAKER_FAILURE_CODES.has(error.code);
+  if (!isCairnError(error)) return true;
+  return error.retryAfterSeconds === undefined && BREAKER_FAILURE_CODES.has(error.code);
 }
 
 /**

@@ -11,6 +11,7 @@ import { silentLogger } from '@cairn/log';
 import { chunkDeserializer, chunkSerializer, withChunkCodec } from './chunk-codec';
 import { type RpcClient, createRpcClient } from './client';
 import { type RpcServer, createRpcServer } from './server';
+import { anyCaller } from './authorize';
 import type { AsyncServiceOf } from './types';
 
 type Serialize = (value: unknown) => Buffer;
@@ -170,7 +171,7 @@ describe('chunk codec over a real connection', () => {
   let client: RpcClient<typeof SmartHttpServiceService>;
 
   beforeAll(async () => {
-    server = createRpcServer({ service: 'chunks', logger: silentLogger() });
+    server = createRpcServer({ service: 'git-storage', logger: silentLogger() });
     // Echoes the request body back in the response stream, chunk for chunk, after the first (addressing) message.
     const impl: Partial<AsyncServiceOf<typeof SmartHttpServiceService>> = {
       async *uploadPack(requests) {
@@ -184,9 +185,9 @@ describe('chunk codec over a real connection', () => {
         }
       },
     };
-    server.addService(SmartHttpServiceService, impl as AsyncServiceOf<typeof SmartHttpServiceService>);
+    server.addService(SmartHttpServiceService, impl as AsyncServiceOf<typeof SmartHttpServiceService>, anyCaller(SmartHttpServiceService));
     const port = await server.start('127.0.0.1:0');
-    client = createRpcClient(SmartHttpServiceService, { target: `127.0.0.1:${port}`, service: 'chunks', logger: silentLogger() });
+    client = createRpcClient(SmartHttpServiceService, { target: `127.0.0.1:${port}`, service: 'git-storage', caller: 'gateway', logger: silentLogger() });
   });
 
   afterAll(async () => {

@@ -23,7 +23,7 @@ const newUser = {
 describe('rpc client', () => {
   it('does not count business errors against the circuit', async () => {
     const { server, target } = await startUserServer(fakeUserService(), silentLogger());
-    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: silentLogger() });
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', caller: 'gateway', logger: silentLogger() });
     try {
       await client.createUser(newUser);
       for (let i = 0; i < 20; i++) {
@@ -47,7 +47,7 @@ describe('rpc client', () => {
       }),
       silentLogger(),
     );
-    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: silentLogger(), deadlineMs: 50 });
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', caller: 'gateway', logger: silentLogger(), deadlineMs: 50 });
     try {
       const error = await rejection(client.getUser({ id: 1 }));
       expect(error.code).toBe(Code.DEADLINE_EXCEEDED);
@@ -74,6 +74,7 @@ describe('rpc client', () => {
     const client = createRpcClient(UserServiceService, {
       target,
       service: 'accounts',
+      caller: 'gateway',
       logger: silentLogger(),
       breaker: { timeoutMs: 500 },
     });
@@ -91,7 +92,7 @@ describe('rpc client', () => {
   it('fails with UNAVAILABLE when the server is gone, then opens the circuit', async () => {
     const { server, target } = await startUserServer(fakeUserService(), silentLogger());
     const log = captureLogger('gateway');
-    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: log.logger });
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', caller: 'gateway', logger: log.logger });
     try {
       await client.createUser(newUser);
       await server.stop(0);
@@ -128,7 +129,7 @@ describe('rpc client', () => {
       }),
       silentLogger(),
     );
-    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: silentLogger() });
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', caller: 'gateway', logger: silentLogger() });
     try {
       const abort = new AbortController();
       const call = rejection(client.getUser({ id: 1 }, { signal: abort.signal }));
@@ -146,7 +147,7 @@ describe('rpc client', () => {
 
   it("carries messages over grpc's 4 MiB default both ways, and refuses those over MAX_MESSAGE_BYTES", async () => {
     const { server, target } = await startUserServer(fakeUserService(), silentLogger());
-    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: silentLogger() });
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', caller: 'gateway', logger: silentLogger() });
     try {
       const { user } = await client.createUser(newUser);
       // The request and the answer each hold the 6 MiB name.
@@ -162,14 +163,14 @@ describe('rpc client', () => {
   });
 
   it('fails with UNAVAILABLE after close()', async () => {
-    const client = createRpcClient(UserServiceService, { target: '127.0.0.1:1', service: 'accounts', logger: silentLogger() });
+    const client = createRpcClient(UserServiceService, { target: '127.0.0.1:1', service: 'accounts', caller: 'gateway', logger: silentLogger() });
     client.close();
     const error = await rejection(client.getUser({ id: 1 }));
     expect(error.code).toBe(Code.UNAVAILABLE);
   });
 
   it('types requests and responses from the definition', async () => {
-    const client = createRpcClient(UserServiceService, { target: '127.0.0.1:1', service: 'accounts', logger: silentLogger() });
+    const client = createRpcClient(UserServiceService, { target: '127.0.0.1:1', service: 'accounts', caller: 'gateway', logger: silentLogger() });
     client.close();
     // @ts-expect-error GetUserRequest has no field `name`
     await client.getUser({ name: 'x' }).catch(() => undefined);

@@ -8,11 +8,14 @@
  * rolling failure percentage of short calls cannot weigh; a stream that cannot start fails on its own.
  */
 import * as grpc from '@grpc/grpc-js';
-import { type Logger, REQUEST_ID_HEADER, currentRequestId, newRequestId } from '@cairn/log';
+import type { GrpcServiceName } from '@cairn/config';
+import { type Logger, REQUEST_ID_HEADER, currentActorAssertion, currentRequestId, newRequestId } from '@cairn/log';
 import { type RpcRecorder, rpcClientRecorder } from '@cairn/metrics';
 import { breakerRejection, countsAsFailure, createBreaker } from './breaker';
 import { withChunkCodec } from './chunk-codec';
+import { actorsNamedIn } from './authorize';
 import { CairnError, Code, isCairnError } from './errors';
+import { ACTOR_ASSERTION_HEADER, type Identity, SERVICE_TOKEN_HEADER, currentKeyring, isEdge } from './identity';
 import { FLOW_CONTROL_WINDOW_BYTES, MAX_MESSAGE_BYTES } from './limits';
 import { codeName, errorFromStatus } from './status';
 import { type StreamCaller, streamCallers } from './streams';
@@ -21,8 +24,10 @@ import { type AsyncClientOf, type BreakerOptions, type RpcCallOptions, methodKin
 export interface RpcClientOptions {
   /** `host:port` of the service. */
   target: string;
-  /** Name of the called service (e.g. "accounts"), used in error messages and logs. */
-  service: string;
+  /** The called service (e.g. "accounts"): the audience of the call's credential, and named in errors and logs. */
+  service: GrpcServiceName;
+  /** Who calls: the identity whose key signs every call (identity.ts). */
+  caller: Identity;
   logger: Logger;
   /** Deadline of each call unless the call overrides it. Default 5000. */
   deadlineMs?: number;
@@ -66,11 +71,13 @@ export function createRpcClient<D extends grpc.ServiceDefinition>(definition: D,
   if ('close' in definition) throw new Error(`${service}: a method named "close" would hide the client's close()`);
   const defaultDeadlineMs = options.deadlineMs ?? 5000;
   const channel = new grpc.Client(target, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+  const credentials = callCredentials(options.caller, service);
 
   const send = (invocation: Invocation) =>
     new Promise<unknown>((resolve, reject) => {
       const metadata = new grpc.Metadata();
       metadata.set(REQUEST_ID_HEADER, invocation.requestId);
+      credentials(metadata, invocation.request);
       invocation.call = channel.makeUnaryRequest(
         invocation.method.path,
         invocation.method.requestSerialize,
@@ -132,7 +139,7 @@ export function createRpcClient<D extends grpc.ServiceDefinition>(definition: D,
     }
   };
   let closed = false;
-  const streams = streamCallers(channel, { service, target, logger, isClosed: () => closed });
+  const streams = streamCallers(channel, { service, target, logger, isClosed: () => closed, credentials });
 
   const client: Record<string, unknown> = {
     close() {
@@ -153,4 +160,23 @@ export function createRpcClient<D extends grpc.ServiceDefinition>(definition: D,
         : (input: unknown, callOptions?: RpcCallOptions) => caller(wire, metrics, input, callOptions);
   }
   return client as RpcClient<D>;
+}
+
+/**
+ * Sets a call's credentials: the caller's service token for the callee and, when the call acts for a user, the
+ * actor assertion. An edge asserts the actor its request names (it authenticated that user); a service passes on
+ * the assertion of the request it is handling, if any.
+ */
+function callCredentials(caller: Identity, callee: GrpcServiceName): (metadata: grpc.Metadata, request?: unknown) => void {
+  return (metadata, request) => {
+    const keyring = currentKeyring();
+    metadata.set(SERVICE_TOKEN_HEADER, keyring.serviceToken(caller, callee));
+    if (isEdge(caller)) {
+      const actor = request === undefined ? undefined : actorsNamedIn(request)[0];
+      if (actor !== undefined) metadata.set(ACTOR_ASSERTION_HEADER, keyring.actorAssertion(caller, actor));
+      return;
+    }
+    const assertion = currentActorAssertion();
+    if (assertion !== undefined) metadata.set(ACTOR_ASSERTION_HEADER, assertion);
+  };
 }

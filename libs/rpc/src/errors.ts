@@ -30,17 +30,21 @@ export interface CairnErrorOptions {
   reason?: string;
   /** The underlying error; logged, never sent. */
   cause?: unknown;
+  /** Whole seconds after which the same call may succeed (a throttled or busy caller); sent to callers. */
+  retryAfterSeconds?: number;
 }
 
 export class CairnError extends Error {
   readonly code: Code;
   readonly reason: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(code: Code, message: string, options: CairnErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CairnError';
     this.code = code;
     this.reason = options.reason;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   static notFound(message = 'not found', options?: CairnErrorOptions): CairnError {

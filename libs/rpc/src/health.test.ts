@@ -4,6 +4,7 @@ import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_serv
 import { Code } from './errors';
 import { checkHealth, waitForReady } from './health';
 import { createRpcServer } from './server';
+import { anyCaller } from './authorize';
 import { fakeUserService, rejection } from './user-service.fixture';
 
 /** A port nothing listens on (bound, then released). */
@@ -21,7 +22,7 @@ describe('health', () => {
 
   it('reports NOT_SERVING until setServing(true), for the server and each service', async () => {
     const server = createRpcServer({ service: 'accounts', logger: silentLogger() });
-    server.addService(UserServiceService, fakeUserService());
+    server.addService(UserServiceService, fakeUserService(), anyCaller(UserServiceService));
     const target = `127.0.0.1:${await server.start('127.0.0.1:0')}`;
     try {
       expect(await checkHealth(target)).toBe(false);
@@ -42,7 +43,7 @@ describe('health', () => {
 
   it('waitForReady resolves once a live server turns SERVING', async () => {
     const server = createRpcServer({ service: 'accounts', logger: silentLogger() });
-    server.addService(UserServiceService, fakeUserService());
+    server.addService(UserServiceService, fakeUserService(), anyCaller(UserServiceService));
     const target = `127.0.0.1:${await server.start('127.0.0.1:0')}`;
     try {
       const ready = waitForReady(target, { timeoutMs: 5000, service: USER_SERVICE });
@@ -64,7 +65,7 @@ describe('health', () => {
 
   it('a stopped server is not healthy', async () => {
     const server = createRpcServer({ service: 'accounts', logger: silentLogger() });
-    server.addService(UserServiceService, fakeUserService());
+    server.addService(UserServiceService, fakeUserService(), anyCaller(UserServiceService));
     const target = `127.0.0.1:${await server.start('127.0.0.1:0')}`;
     server.setServing(true);
     await server.stop(100);

@@ -21,7 +21,7 @@ const timed = (side: 'server' | 'client', method: string) =>
 describe('rpc metrics', () => {
   it('counts and times every RPC on both sides, by service, method and code', async () => {
     const { server, target } = await startUserServer(fakeUserService(), silentLogger());
-    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: silentLogger() });
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', caller: 'gateway', logger: silentLogger() });
     try {
       await client.batchGetUsers({ ids: [] });
       await client.batchGetUsers({ ids: [1] });
@@ -49,7 +49,7 @@ describe('rpc metrics', () => {
       }),
       silentLogger(),
     );
-    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: silentLogger() });
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', caller: 'gateway', logger: silentLogger() });
     try {
       await rejection(client.updateUser({ id: 1, actorId: 0 }, { deadlineMs: 50 }));
       expect(await handled('client', 'UpdateUser', 'DEADLINE_EXCEEDED')).toBe(1);
@@ -63,7 +63,7 @@ describe('rpc metrics', () => {
 
   it('shows the breaker state: closed, then open (2) when the server is gone, and no series once closed', async () => {
     const { server, target } = await startUserServer(fakeUserService(), silentLogger());
-    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: silentLogger() });
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', caller: 'gateway', logger: silentLogger() });
     const state = () => metricValue(METRIC_NAMES.breakerState, { client: USER_SERVICE });
     try {
       expect(await state()).toBe(BreakerState.closed);

@@ -44,7 +44,7 @@ describe('rpc server + client', () => {
       }),
       log.logger,
     );
-    client = createRpcClient(UserServiceService, { target: running.target, service: 'accounts', logger: silentLogger() });
+    client = createRpcClient(UserServiceService, { target: running.target, service: 'accounts', caller: 'gateway', logger: silentLogger() });
   });
 
   afterAll(async () => {
@@ -84,7 +84,7 @@ describe('rpc server + client', () => {
     expect(error.message).toBe('user does not exist');
     expect(error.reason).toBe('user_not_found');
 
-    const denied = await rejection(client.authenticatePassword({ login: 'alice', password: 'nope' }));
+    const denied = await rejection(client.authenticatePassword({ login: 'alice', password: 'nope', clientAddress: '' }));
     expect(denied.code).toBe(Code.UNAUTHENTICATED);
     expect(denied.reason).toBeUndefined();
   });
@@ -166,7 +166,7 @@ describe('rpc server shutdown', () => {
       }),
       silentLogger(),
     );
-    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: silentLogger(), deadlineMs: 10_000 });
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', caller: 'gateway', logger: silentLogger(), deadlineMs: 10_000 });
     const health = createHealthClient(target);
     try {
       expect(await health.check()).toBe(true);
@@ -199,7 +199,7 @@ describe('rpc server shutdown', () => {
       }),
       silentLogger(),
     );
-    const client = createRpcClient(UserServiceService, { target, service: 'accounts', logger: silentLogger(), deadlineMs: 10_000 });
+    const client = createRpcClient(UserServiceService, { target, service: 'accounts', caller: 'gateway', logger: silentLogger(), deadlineMs: 10_000 });
     try {
       const stuck = rejection(client.batchGetUsers({ ids: [] }));
       await sleep(50);

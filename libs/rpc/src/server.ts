@@ -6,11 +6,13 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
-import { type Logger, REQUEST_ID_HEADER, newRequestId, runWithRequestContext, sanitizeRequestId } from '@cairn/log';
+import { type Logger, REQUEST_ID_HEADER, type RequestContext, newRequestId, runWithRequestContext, sanitizeRequestId } from '@cairn/log';
 import { type RpcRecorder, rpcServerRecorder } from '@cairn/metrics';
+import { type CallerGrant, type Callers, type VerifiedCall, checkActors, verifyCall } from './authorize';
 import { withChunkCodec } from './chunk-codec';
 import { CairnError, Code } from './errors';
 import { attachHealth } from './health';
+import { type Identity, currentKeyring } from './identity';
 import { MAX_MESSAGE_BYTES } from './limits';
 import { codeName, grpcStatus, isServerFault, statusFromError } from './status';
 import {
@@ -26,14 +28,18 @@ import {
 } from './types';
 
 export interface RpcServerOptions {
-  /** Name of the process's service (e.g. "accounts"), for logs. */
-  service: string;
+  /** The service's identity (e.g. "accounts"): callers' credentials must be addressed to it; named in logs. */
+  service: Identity;
   logger: Logger;
 }
 
 export interface RpcServer {
-  /** Registers a service; methods without a handler answer UNIMPLEMENTED. */
-  addService<D extends grpc.ServiceDefinition>(definition: D, impl: AsyncServiceOf<D>): void;
+  /**
+   * Registers a service; methods without a handler answer UNIMPLEMENTED. `callers` names, for every method, the
+   * identities that may call it (authorize.ts); every other caller gets PERMISSION_DENIED, and a call without valid
+   * credentials UNAUTHENTICATED, before any handler runs.
+   */
+  addService<D extends grpc.ServiceDefinition>(definition: D, impl: AsyncServiceOf<D>, callers: NoInfer<Callers<D>>): void;
   /** Binds `host:port` (port 0 picks a free one) and resolves with the bound port. Health stays NOT_SERVING. */
   start(listen: string): Promise<number>;
   /**
@@ -55,14 +61,14 @@ const SERVER_OPTIONS: grpc.ServerOptions = {
   'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
 };
 
-type Adapter = (path: string, handler: (...args: never[]) => unknown, logger: Logger) => grpc.UntypedHandleCall;
+type Adapter = (method: Endpoint, handler: (...args: never[]) => unknown) => grpc.UntypedHandleCall;
 
 /** One adapter per handler kind (types.ts has the handler types). */
 const ADAPTERS: Record<MethodKind, Adapter> = {
-  unary: (path, handler, logger) => adaptUnary(path, handler as UnaryHandler<unknown, unknown>, logger),
-  serverStream: (path, handler, logger) => adaptServerStream(path, handler as ServerStreamHandler<unknown, unknown>, logger),
-  clientStream: (path, handler, logger) => adaptClientStream(path, handler as ClientStreamHandler<unknown, unknown>, logger),
-  bidi: (path, handler, logger) => adaptBidi(path, handler as BidiHandler<unknown, unknown>, logger),
+  unary: (method, handler) => adaptUnary(method, handler as UnaryHandler<unknown, unknown>),
+  serverStream: (method, handler) => adaptServerStream(method, handler as ServerStreamHandler<unknown, unknown>),
+  clientStream: (method, handler) => adaptClientStream(method, handler as ClientStreamHandler<unknown, unknown>),
+  bidi: (method, handler) => adaptBidi(method, handler as BidiHandler<unknown, unknown>),
 };
 
 export function createRpcServer(options: RpcServerOptions): RpcServer {
@@ -72,15 +78,18 @@ export function createRpcServer(options: RpcServerOptions): RpcServer {
   let stopping: Promise<void> | undefined;
 
   return {
-    addService(definition, impl) {
+    addService(definition, impl, callers) {
       const handlers: grpc.UntypedServiceImplementation = {};
       const implementation = impl as Record<string, unknown>;
+      const grants = callers as Record<string, CallerGrant | readonly Identity[] | undefined>;
       // Streamed chunks are encoded and decoded with fewer copies (chunk-codec.ts); same bytes on the wire.
       const wire: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
       for (const [key, method] of Object.entries(definition)) {
         wire[key] = withChunkCodec(method);
         const handler = implementation[key];
-        if (typeof handler === 'function') handlers[key] = ADAPTERS[methodKind(method)](method.path, handler.bind(impl), logger);
+        const grant = grants[key];
+        if (grant === undefined) throw new Error(`${method.path} names no callers`);
+        if (typeof handler === 'function') handlers[key] = ADAPTERS[methodKind(method)](endpoint(options.service, method.path, grant, logger), handler.bind(impl));
       }
       server.addService(wire, handlers);
       health.track(serviceNameOf(definition));
@@ -139,17 +148,20 @@ function deadlineOf(call: ServerCall): Date | undefined {
   return Number.isFinite(ms) ? new Date(ms) : undefined;
 }
 
-/** One method as its calls are served: its path, loggers and metrics, made once when the service is added. */
+/** One method as its calls are served: its path, who may call it, loggers and metrics, made once when the service is added. */
 interface Endpoint {
+  /** The serving service's identity. */
+  self: Identity;
   path: string;
+  grant: CallerGrant | readonly Identity[];
   logger: Logger;
   /** The logger handlers get, with `rpc` bound. */
   handlerLogger: Logger;
   metrics: RpcRecorder;
 }
 
-function endpoint(path: string, logger: Logger): Endpoint {
-  return { path, logger, handlerLogger: logger.child({ rpc: path }), metrics: rpcServerRecorder(path) };
+function endpoint(self: Identity, path: string, grant: CallerGrant | readonly Identity[], logger: Logger): Endpoint {
+  return { self, path, grant, logger, handlerLogger: logger.child({ rpc: path }), metrics: rpcServerRecorder(path) };
 }
 
 /**
@@ -158,9 +170,9 @@ function endpoint(path: string, logger: Logger): Endpoint {
  * has); a thrown error is turned into a status and handed to `fail`.
  */
 function serveCall(
-  { path, logger, handlerLogger, metrics }: Endpoint,
+  { self, path, grant, logger, handlerLogger, metrics }: Endpoint,
   call: ServerCall,
-  work: (ctx: RpcContext) => Promise<void>,
+  work: (ctx: RpcContext, verified: VerifiedCall) => Promise<void>,
   fail: (status: grpc.StatusObject) => void,
 ): void {
   const started = performance.now();
@@ -171,9 +183,10 @@ function serveCall(
   events.on('cancelled', () => abort.abort());
   const pastDeadline = (slackMs = 0) => deadline !== undefined && Date.now() >= deadline.getTime() - slackMs;
   const cancelCode = () => (pastDeadline(DEADLINE_SLACK_MS) ? Code.DEADLINE_EXCEEDED : Code.CANCELLED);
-  const ctx: RpcContext = { requestId, metadata: call.metadata, logger: handlerLogger, deadline, signal: abort.signal };
+  // The handler's context; the actor assertion is added once it is verified, so the calls the handler makes pass it on.
+  const context: RequestContext = { requestId };
 
-  void runWithRequestContext({ requestId }, async () => {
+  void runWithRequestContext(context, async () => {
     let code: Code;
     let cause: unknown;
     if (call.cancelled || pastDeadline()) {
@@ -182,7 +195,19 @@ function serveCall(
       if (!call.cancelled) fail(grpcStatus(code, codeName(code)));
     } else {
       try {
-        await work(ctx);
+        const verified = verifyCall(currentKeyring(), self, path, grant, call.metadata);
+        // A single request is here already; streamed ones are checked as they arrive (requestsOf).
+        if ('request' in call && call.request !== undefined) checkActors(path, grant, verified, call.request);
+        context.actorAssertion = verified.actor?.assertion;
+        const ctx: RpcContext = {
+          requestId,
+          metadata: call.metadata,
+          logger: handlerLogger,
+          deadline,
+          signal: abort.signal,
+          caller: verified.caller,
+        };
+        await work(ctx, verified);
         code = Code.OK;
       } catch (error) {
         const outcome = statusFromError(error);
@@ -209,8 +234,7 @@ function serveCall(
   });
 }
 
-function adaptUnary(path: string, handler: UnaryHandler<unknown, unknown>, logger: Logger): grpc.handleUnaryCall<unknown, unknown> {
-  const method = endpoint(path, logger);
+function adaptUnary(method: Endpoint, handler: UnaryHandler<unknown, unknown>): grpc.handleUnaryCall<unknown, unknown> {
   return (call, callback) =>
     serveCall(
       method,
@@ -220,12 +244,7 @@ function adaptUnary(path: string, handler: UnaryHandler<unknown, unknown>, logge
     );
 }
 
-function adaptServerStream(
-  path: string,
-  handler: ServerStreamHandler<unknown, unknown>,
-  logger: Logger,
-): grpc.handleServerStreamingCall<unknown, unknown> {
-  const method = endpoint(path, logger);
+function adaptServerStream(method: Endpoint, handler: ServerStreamHandler<unknown, unknown>): grpc.handleServerStreamingCall<unknown, unknown> {
   return (call) =>
     serveCall(
       method,
@@ -239,29 +258,23 @@ function adaptServerStream(
     );
 }
 
-function adaptClientStream(
-  path: string,
-  handler: ClientStreamHandler<unknown, unknown>,
-  logger: Logger,
-): grpc.handleClientStreamingCall<unknown, unknown> {
-  const method = endpoint(path, logger);
+function adaptClientStream(method: Endpoint, handler: ClientStreamHandler<unknown, unknown>): grpc.handleClientStreamingCall<unknown, unknown> {
   return (call, callback) =>
     serveCall(
       method,
       call,
-      async (ctx) => callback(null, await handler(requestsOf(call), ctx)),
+      async (ctx, verified) => callback(null, await handler(requestsOf(call, method, verified), ctx)),
       (status) => callback(status),
     );
 }
 
-function adaptBidi(path: string, handler: BidiHandler<unknown, unknown>, logger: Logger): grpc.handleBidiStreamingCall<unknown, unknown> {
-  const method = endpoint(path, logger);
+function adaptBidi(method: Endpoint, handler: BidiHandler<unknown, unknown>): grpc.handleBidiStreamingCall<unknown, unknown> {
   return (call) =>
     serveCall(
       method,
       call,
-      async (ctx) => {
-        await sendAll(call, handler(requestsOf(call), ctx), ctx.signal);
+      async (ctx, verified) => {
+        await sendAll(call, handler(requestsOf(call, method, verified), ctx), ctx.signal);
         call.end();
       },
       (status) => call.emit('error', status),
@@ -270,11 +283,27 @@ function adaptBidi(path: string, handler: BidiHandler<unknown, unknown>, logger:
 
 /**
  * The call's requests as an async iterable, read at the handler's pace (grpc-js asks the peer for the next
- * message only when this one is taken). A handler that stops reading early leaves the call open for its responses;
- * a cancelled call ends the iteration with an error.
+ * message only when this one is taken), each checked for the actors it names (authorize.ts) as it arrives. A handler
+ * that stops reading early leaves the call open for its responses; a cancelled call ends the iteration with an error.
  */
-function requestsOf(call: grpc.ServerReadableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>): AsyncIterable<unknown> {
-  return { [Symbol.asyncIterator]: () => call.iterator({ destroyOnReturn: false }) };
+function requestsOf(
+  call: grpc.ServerReadableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>,
+  { path, grant }: Endpoint,
+  verified: VerifiedCall,
+): AsyncIterable<unknown> {
+  return {
+    [Symbol.asyncIterator]: (): AsyncIterator<unknown> => {
+      const requests = call.iterator({ destroyOnReturn: false });
+      return {
+        next: async () => {
+          const next = await requests.next();
+          if (next.done !== true) checkActors(path, grant, verified, next.value);
+          return next;
+        },
+        return: async (value?: unknown) => (await requests.return?.(value)) ?? { done: true, value },
+      };
+    },
+  };
 }
 
 /**

@@ -8,6 +8,8 @@ import { CairnError, Code, isCairnError } from './errors';
 
 /** Trailer that carries CairnError.reason. */
 export const REASON_TRAILER = 'cairn-reason';
+/** Trailer that carries CairnError.retryAfterSeconds (decimal whole seconds). */
+export const RETRY_AFTER_TRAILER = 'cairn-retry-after';
 
 /** Message sent for any error that is not a CairnError. */
 export const INTERNAL_MESSAGE = 'internal error';
@@ -47,6 +49,7 @@ export function statusFromError(error: unknown): ServerErrorStatus {
   if (isCairnError(error)) {
     const metadata = new grpc.Metadata();
     if (error.reason !== undefined) metadata.set(REASON_TRAILER, error.reason);
+    if (error.retryAfterSeconds !== undefined) metadata.set(RETRY_AFTER_TRAILER, String(error.retryAfterSeconds));
     return { code: error.code, status: grpcStatus(error.code, error.message, metadata), cause: error.cause };
   }
   return { code: Code.INTERNAL, status: grpcStatus(Code.INTERNAL, INTERNAL_MESSAGE), cause: error };
@@ -58,7 +61,9 @@ export function statusFromError(error: unknown): ServerErrorStatus {
  */
 export function errorFromStatus(error: Partial<grpc.StatusObject> & { code: number }, service: string): CairnError {
   const reasonValue = error.metadata?.get(REASON_TRAILER)[0];
-  const options = { reason: typeof reasonValue === 'string' ? reasonValue : undefined, cause: error };
+  const retryValue = error.metadata?.get(RETRY_AFTER_TRAILER)[0];
+  const retryAfterSeconds = typeof retryValue === 'string' && /^\d{1,9}$/.test(retryValue) ? Number(retryValue) : undefined;
+  const options = { reason: typeof reasonValue === 'string' ? reasonValue : undefined, cause: error, retryAfterSeconds };
   const code = toCode(error.code);
   switch (code) {
     case Code.UNAVAILABLE:

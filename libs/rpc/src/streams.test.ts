@@ -3,6 +3,8 @@ import { runWithRequestContext, silentLogger } from '@cairn/log';
 import { createRpcClient, type RpcClient } from './client';
 import { CairnError, Code } from './errors';
 import { createRpcServer, type RpcServer } from './server';
+import { anyCaller } from './authorize';
+import { SERVICE_TOKEN_HEADER, currentKeyring } from './identity';
 import type { AsyncServiceOf, RpcContext } from './types';
 import { type CapturedLogger, captureLogger, rejection, sleep } from './user-service.fixture';
 
@@ -116,11 +118,11 @@ describe('streaming rpcs', () => {
 
   beforeAll(async () => {
     log = captureLogger('streams');
-    server = createRpcServer({ service: 'streams', logger: log.logger });
+    server = createRpcServer({ service: 'git-storage', logger: log.logger });
     // `missing` has no handler: it must answer UNIMPLEMENTED.
-    server.addService(StreamService, impl as StreamServiceImpl);
+    server.addService(StreamService, impl as StreamServiceImpl, anyCaller(StreamService));
     port = await server.start('127.0.0.1:0');
-    client = createRpcClient(StreamService, { target: `127.0.0.1:${port}`, service: 'streams', logger: silentLogger(), deadlineMs: 50 });
+    client = createRpcClient(StreamService, { target: `127.0.0.1:${port}`, service: 'git-storage', caller: 'gateway', logger: silentLogger(), deadlineMs: 50 });
   });
 
   afterAll(async () => {
@@ -282,10 +284,10 @@ describe('streaming rpcs', () => {
   });
 
   it('fails streams with UNAVAILABLE once the client is closed', async () => {
-    const closed = createRpcClient(StreamService, { target: `127.0.0.1:${port}`, service: 'streams', logger: silentLogger() });
+    const closed = createRpcClient(StreamService, { target: `127.0.0.1:${port}`, service: 'git-storage', caller: 'gateway', logger: silentLogger() });
     closed.close();
     const error = await streamRejection(closed.count('n:1'));
-    expect([error.code, error.message]).toEqual([Code.UNAVAILABLE, 'streams client is closed']);
+    expect([error.code, error.message]).toEqual([Code.UNAVAILABLE, 'git-storage client is closed']);
     async function* none(): AsyncGenerator<string> {}
     expect((await rejection(closed.concat(none()))).code).toBe(Code.UNAVAILABLE);
   });
@@ -311,7 +313,7 @@ describe('streaming rpcs', () => {
 
 describe('streaming rpcs and grpc-js clients', () => {
   it('serves a plain grpc-js client too', async () => {
-    const server = createRpcServer({ service: 'streams', logger: silentLogger() });
+    const server = createRpcServer({ service: 'git-storage', logger: silentLogger() });
     server.addService(StreamService, {
       echo: async (value) => value,
       async *count(request) {
@@ -321,11 +323,14 @@ describe('streaming rpcs and grpc-js clients', () => {
       concat: async () => '',
       async *shout() {},
       async *missing() {},
-    });
+    }, anyCaller(StreamService));
     const target = `127.0.0.1:${await server.start('127.0.0.1:0')}`;
     const raw = new grpc.Client(target, grpc.credentials.createInsecure());
     try {
-      const call = raw.makeServerStreamRequest(StreamService.count.path, text.requestSerialize, text.responseDeserialize, 'z', new grpc.Metadata());
+      // A plain client is served once it sends a service token (identity.ts).
+      const metadata = new grpc.Metadata();
+      metadata.set(SERVICE_TOKEN_HEADER, currentKeyring().serviceToken('gateway', 'git-storage'));
+      const call = raw.makeServerStreamRequest(StreamService.count.path, text.requestSerialize, text.responseDeserialize, 'z', metadata);
       const items: string[] = [];
       for await (const item of call as AsyncIterable<string>) items.push(item);
       expect(items).toEqual(['z', 'z']);

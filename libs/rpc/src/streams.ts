@@ -34,6 +34,8 @@ interface Peer {
   logger: Logger;
   /** Whether the client was closed (its channel refuses new calls). */
   isClosed(): boolean;
+  /** The call's credentials (client.ts), for the request when there is one. */
+  credentials(metadata: grpc.Metadata, request?: unknown): void;
 }
 
 /** A grpc-js call error: the status it failed with. */
@@ -54,9 +56,10 @@ class CallRecord {
     readonly options: RpcCallOptions | undefined,
   ) {}
 
-  metadata(): grpc.Metadata {
+  metadata(request?: unknown): grpc.Metadata {
     const metadata = new grpc.Metadata();
     metadata.set(REQUEST_ID_HEADER, this.requestId);
+    this.peer.credentials(metadata, request);
     return metadata;
   }
 
@@ -176,7 +179,7 @@ export function streamCallers(channel: grpc.Client, peer: Peer): Record<StreamKi
           method.requestSerialize,
           method.responseDeserialize,
           request,
-          record.metadata(),
+          record.metadata(request),
           record.callOptions(),
         ),
       );

@@ -9,6 +9,7 @@
  */
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '@cairn/log';
+import type { Identity } from './identity';
 
 export type RequestOf<M> = M extends { requestSerialize: (value: infer Req) => Buffer } ? Req : never;
 export type ResponseOf<M> = M extends { responseDeserialize: (bytes: Buffer) => infer Res } ? Res : never;
@@ -44,6 +45,8 @@ export interface RpcContext {
   deadline: Date | undefined;
   /** Aborted when the caller cancels or the deadline passes, so long work can stop early. */
   signal: AbortSignal;
+  /** Who called, as its credential proved (authorize.ts). */
+  caller: Identity;
 }
 
 export type UnaryHandler<Req, Res> = (request: Req, ctx: RpcContext) => Promise<Res>;

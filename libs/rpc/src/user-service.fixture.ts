@@ -7,6 +7,7 @@ import { type Logger, createLogger } from '@cairn/log';
 import { type User, UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { CairnError } from './errors';
 import { type RpcServer, createRpcServer } from './server';
+import { anyCaller } from './authorize';
 import type { AsyncServiceOf } from './types';
 
 export type UserServiceImpl = AsyncServiceOf<typeof UserServiceService>;
@@ -131,7 +132,7 @@ export interface RunningUserServer {
 /** A real server on 127.0.0.1 (free port) serving the given UserService implementation. */
 export async function startUserServer(impl: UserServiceImpl, logger: Logger): Promise<RunningUserServer> {
   const server = createRpcServer({ service: 'accounts', logger });
-  server.addService(UserServiceService, impl);
+  server.addService(UserServiceService, impl, anyCaller(UserServiceService));
   const port = await server.start('127.0.0.1:0');
   server.setServing(true);
   return { server, target: `127.0.0.1:${port}` };

@@ -9,6 +9,7 @@ import { type Bus, connectNatsBus, createInProcessBus } from '@cairn/bus';
 import { type CairnConfig, loadConfig } from '@cairn/config';
 import { type Logger, createLogger } from '@cairn/log';
 import { type MetricsServer, startMetricsServer } from '@cairn/metrics';
+import { type Keyring, installKeyring, isIdentity, loadKeyring } from '@cairn/rpc';
 
 export { type GrpcServiceSetUp, type GrpcServiceSpec, type ServedServer, startGrpcService } from './grpc-service';
 
@@ -40,10 +41,23 @@ export interface StandaloneService {
   start(options: ServiceStartOptions): Promise<RunningService>;
 }
 
+/** The keys of a service running alone: its own private key must be there, or it could call nothing. */
+function identityKeyring(keysDir: string, name: string): Keyring {
+  const keyring = loadKeyring(keysDir);
+  if (!isIdentity(name) || !keyring.canSignAs(name)) {
+    throw new Error(
+      `no private key for the service identity "${name}" in ${keysDir} ([rpc] KEYS_DIR): create the keys with ` +
+        '`npm run cairn -- keys generate --dir <dir>` (README "Security model")',
+    );
+  }
+  return keyring;
+}
+
 async function run(service: StandaloneService, logger: Logger): Promise<void> {
   const { config, warnings } = loadConfig();
   logger.level = config.log.level;
   for (const warning of warnings) logger.warn(warning);
+  installKeyring(identityKeyring(config.rpc.keysDir, service.name));
   if (config.database.url === '' && (service.needsDatabase || config.bus.url === '')) {
     throw new Error(`[database] URL must be set to run ${service.name} on its own`);
   }
@@ -52,7 +66,7 @@ async function run(service: StandaloneService, logger: Logger): Promise<void> {
     : undefined;
   const bus: Bus =
     config.bus.url !== ''
-      ? await connectNatsBus({ url: config.bus.url, logger })
+      ? await connectNatsBus({ url: config.bus.url, logger, name: service.name, auth: config.bus.auth })
       : await createInProcessBus({ url: config.database.url, logger });
   const running = await service.start({ config, logger, bus }).catch(async (error: unknown) => {
     await bus.close();

@@ -10,13 +10,14 @@ import { createGpgKeyService } from './rpc/gpg-key-service';
 import { createOrgService } from './rpc/org-service';
 import { createTeamService } from './rpc/team-service';
 import { createUserService } from './rpc/user-service';
+import { ACCESS_TOKEN_CALLERS, GPG_KEY_CALLERS, ORG_CALLERS, TEAM_CALLERS, USER_CALLERS } from './rpc/callers';
 
 export function createAccountsServer(context: AccountsContext, logger: Logger): RpcServer {
   const server = createRpcServer({ service: 'accounts', logger });
-  server.addService(UserServiceService, createUserService(context));
-  server.addService(AccessTokenServiceService, createAccessTokenService(context));
-  server.addService(OrgServiceService, createOrgService(context));
-  server.addService(TeamServiceService, createTeamService(context));
-  server.addService(GpgKeyServiceService, createGpgKeyService(context));
+  server.addService(UserServiceService, createUserService(context), USER_CALLERS);
+  server.addService(AccessTokenServiceService, createAccessTokenService(context), ACCESS_TOKEN_CALLERS);
+  server.addService(OrgServiceService, createOrgService(context), ORG_CALLERS);
+  server.addService(TeamServiceService, createTeamService(context), TEAM_CALLERS);
+  server.addService(GpgKeyServiceService, createGpgKeyService(context), GPG_KEY_CALLERS);
   return server;
 }

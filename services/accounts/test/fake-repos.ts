@@ -6,7 +6,7 @@
 import { silentLogger } from '@cairn/log';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import { Repository, RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { CairnError, createRpcServer } from '@cairn/rpc';
+import { CairnError, createRpcServer, anyCaller } from '@cairn/rpc';
 
 export interface FakeRepos {
   /** `127.0.0.1:<port>`, for `[services.repos] ADDR`. */
@@ -64,6 +64,7 @@ export async function startFakeRepos(): Promise<FakeRepos> {
         return {};
       },
     },
+    anyCaller(RepoServiceService),
   );
   fake.addr = `127.0.0.1:${await server.start('127.0.0.1:0')}`;
   server.setServing(true);

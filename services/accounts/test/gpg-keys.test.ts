@@ -32,7 +32,7 @@ let aliceFingerprint: string;
 
 beforeAll(async () => {
   h = await startHarness();
-  gpgKeys = createRpcClient(GpgKeyServiceService, { target: `127.0.0.1:${h.service.port}`, service: 'accounts', logger: silentLogger() });
+  gpgKeys = createRpcClient(GpgKeyServiceService, { target: `127.0.0.1:${h.service.port}`, service: 'accounts', caller: 'gateway', logger: silentLogger() });
   keyring = createGpgKeyring();
   alice = await h.createUser('alice', { email: 'Alice@Example.com' });
   bob = await h.createUser('bob');

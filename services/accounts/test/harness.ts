@@ -70,6 +70,13 @@ export interface Harness {
   outbox(): Promise<OutboxRow[]>;
   /** Creates an active user `<username>@example.com` with password `password-123`, unless `fields` say otherwise. */
   createUser(username: string, fields?: Partial<CreateUserRequest>): Promise<User>;
+  /** A second accounts process on the same database and settings (a replica), with its UserService client. */
+  startReplica(): Promise<Replica>;
+  stop(): Promise<void>;
+}
+
+export interface Replica {
+  users: RpcClient<typeof UserServiceService>;
   stop(): Promise<void>;
 }
 
@@ -87,10 +94,10 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const bus = recordingBus();
   const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
   const target = `127.0.0.1:${service.port}`;
-  const users = createRpcClient(UserServiceService, { target, service: 'accounts', logger });
-  const tokens = createRpcClient(AccessTokenServiceService, { target, service: 'accounts', logger });
-  const orgs = createRpcClient(OrgServiceService, { target, service: 'accounts', logger });
-  const teams = createRpcClient(TeamServiceService, { target, service: 'accounts', logger });
+  const users = createRpcClient(UserServiceService, { target, service: 'accounts', caller: 'gateway', logger });
+  const tokens = createRpcClient(AccessTokenServiceService, { target, service: 'accounts', caller: 'gateway', logger });
+  const orgs = createRpcClient(OrgServiceService, { target, service: 'accounts', caller: 'gateway', logger });
+  const teams = createRpcClient(TeamServiceService, { target, service: 'accounts', caller: 'gateway', logger });
   const sql = new Client({ connectionString: database.url, options: '-c search_path=accounts' });
   await sql.connect();
   return {
@@ -122,6 +129,17 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
         ...fields,
       });
       return user!;
+    },
+    async startReplica() {
+      const replica = await start({ config, logger, bus: recordingBus(), listen: '127.0.0.1:0' });
+      const replicaUsers = createRpcClient(UserServiceService, { target: `127.0.0.1:${replica.port}`, service: 'accounts', caller: 'gateway', logger });
+      return {
+        users: replicaUsers,
+        async stop() {
+          replicaUsers.close();
+          await replica.stop();
+        },
+      };
     },
     async stop() {
       for (const client of [users, tokens, orgs, teams]) client.close();

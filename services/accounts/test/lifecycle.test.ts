@@ -45,7 +45,7 @@ const newUser = (username: string) => ({
 it('declares its stream and relays each committed event with its id as the message id', async () => {
   const bus = recordingBus();
   const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
-  const users = createRpcClient(UserServiceService, { target: `127.0.0.1:${service.port}`, service: 'accounts', logger });
+  const users = createRpcClient(UserServiceService, { target: `127.0.0.1:${service.port}`, service: 'accounts', caller: 'gateway', logger });
   try {
     expect(service.name).toBe('accounts');
     const subjects = ['cairn.user.>', 'cairn.access_token.>', 'cairn.org.>', 'cairn.org_member.>', 'cairn.team.>', 'cairn.team_member.>'];
@@ -71,7 +71,7 @@ it('declares its stream and relays each committed event with its id as the messa
 it('restarts on the same database without reapplying migrations, keeping its data', async () => {
   const bus = recordingBus();
   const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
-  const users = createRpcClient(UserServiceService, { target: `127.0.0.1:${service.port}`, service: 'accounts', logger });
+  const users = createRpcClient(UserServiceService, { target: `127.0.0.1:${service.port}`, service: 'accounts', caller: 'gateway', logger });
   try {
     await expect(users.getUser({ username: 'relayed' })).resolves.toMatchObject({ user: { login: 'relayed' } });
   } finally {
@@ -92,6 +92,7 @@ it('stops serving on stop(), and stop() may be called twice', async () => {
   const service = await start({ config, logger, bus: recordingBus(), listen: '127.0.0.1:0' });
   const users = createRpcClient(UserServiceService, {
     target: `127.0.0.1:${service.port}`,
+    caller: 'gateway',
     service: 'accounts',
     logger,
     deadlineMs: 1000,
@@ -120,7 +121,7 @@ it('fails to start, releasing what it opened, when the port is taken', async () 
 it('delivers its events to consumers through the in-process bus', async () => {
   const bus = await createInProcessBus({ url: database.url, logger });
   const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
-  const users = createRpcClient(UserServiceService, { target: `127.0.0.1:${service.port}`, service: 'accounts', logger });
+  const users = createRpcClient(UserServiceService, { target: `127.0.0.1:${service.port}`, service: 'accounts', caller: 'gateway', logger });
   const received: BusMessage[] = [];
   const subscription = await bus.consume({
     stream: ACCOUNTS_STREAM,

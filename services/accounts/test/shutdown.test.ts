@@ -35,7 +35,7 @@ it('lets the call in flight finish and flushes its event before stopping', async
   const bus = recordingBus();
   const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
   const target = `127.0.0.1:${service.port}`;
-  const users = createRpcClient(UserServiceService, { target, service: 'accounts', logger, deadlineMs: 30_000 });
+  const users = createRpcClient(UserServiceService, { target, service: 'accounts', caller: 'gateway', logger, deadlineMs: 30_000 });
   const health = createHealthClient(target);
   const locker = new Client({ connectionString: database.url });
   const watcher = new Client({ connectionString: database.url });

@@ -151,7 +151,7 @@ describe('CreateUser', () => {
   it('lets an account of an external source have no password', async () => {
     const { user } = await createUser('ldapuser', { password: '', sourceId: 3, loginName: 'uid=ldapuser' });
     expect(user).toMatchObject({ sourceId: 3, loginName: 'uid=ldapuser' });
-    await expect(h.users.authenticatePassword({ login: 'ldapuser', password: '' })).rejects.toMatchObject({
+    await expect(h.users.authenticatePassword({ login: 'ldapuser', password: '', clientAddress: '' })).rejects.toMatchObject({
       code: Code.UNAUTHENTICATED,
     });
   });
@@ -208,7 +208,7 @@ describe('BatchGetUsersByEmail', () => {
   it('leaves out inactive users and organizations', async () => {
     const { user } = await createUser('dormant1');
     await h.users.updateUser({ id: user!.id, actorId: 0, active: false });
-    const orgs = createRpcClient(OrgServiceService, { target: `127.0.0.1:${h.service.port}`, service: 'accounts', logger: silentLogger() });
+    const orgs = createRpcClient(OrgServiceService, { target: `127.0.0.1:${h.service.port}`, service: 'accounts', caller: 'gateway', logger: silentLogger() });
     try {
       const { user: founder } = await createUser('founder1');
       await orgs.createOrg(
@@ -279,10 +279,10 @@ describe('UpdateUser', () => {
     const event = decodeEvent(UserUpdated, rows[0].data);
     expect(event.changed).toEqual(['must_change_password', 'password']);
     expect(rows[0].data.toString()).not.toContain('a-brand-new-password');
-    await expect(h.users.authenticatePassword({ login: 'hank', password: PASSWORD })).rejects.toMatchObject({
+    await expect(h.users.authenticatePassword({ login: 'hank', password: PASSWORD, clientAddress: '' })).rejects.toMatchObject({
       code: Code.UNAUTHENTICATED,
     });
-    await expect(h.users.authenticatePassword({ login: 'hank', password: 'a-brand-new-password' })).resolves.toMatchObject({
+    await expect(h.users.authenticatePassword({ login: 'hank', password: 'a-brand-new-password', clientAddress: '' })).resolves.toMatchObject({
       user: { id: user!.id, mustChangePassword: true },
     });
   });
@@ -337,26 +337,26 @@ describe('DeleteUser', () => {
 describe('AuthenticatePassword', () => {
   it('accepts the right password by name or email, in any case, and records the login', async () => {
     const { user } = await createUser('Kim');
-    const byName = await h.users.authenticatePassword({ login: 'kim', password: PASSWORD });
+    const byName = await h.users.authenticatePassword({ login: 'kim', password: PASSWORD, clientAddress: '' });
     expect(byName.user!.id).toBe(user!.id);
     expect(byName.user!.lastLogin!.getTime()).toBeGreaterThan(0);
-    const byEmail = await h.users.authenticatePassword({ login: ' KIM@example.com ', password: PASSWORD });
+    const byEmail = await h.users.authenticatePassword({ login: ' KIM@example.com ', password: PASSWORD, clientAddress: '' });
     expect(byEmail.user!.id).toBe(user!.id);
   });
 
   it('gives one answer for a wrong password and an unknown user', async () => {
     await createUser('leo');
     const expected = { code: Code.UNAUTHENTICATED, message: 'invalid username, password or token' };
-    await expect(h.users.authenticatePassword({ login: 'leo', password: 'wrong-password' })).rejects.toMatchObject(expected);
-    await expect(h.users.authenticatePassword({ login: 'nobody', password: PASSWORD })).rejects.toMatchObject(expected);
-    await expect(h.users.authenticatePassword({ login: 'nobody@example.com', password: PASSWORD })).rejects.toMatchObject(expected);
-    await expect(h.users.authenticatePassword({ login: '', password: '' })).rejects.toMatchObject(expected);
+    await expect(h.users.authenticatePassword({ login: 'leo', password: 'wrong-password', clientAddress: '' })).rejects.toMatchObject(expected);
+    await expect(h.users.authenticatePassword({ login: 'nobody', password: PASSWORD, clientAddress: '' })).rejects.toMatchObject(expected);
+    await expect(h.users.authenticatePassword({ login: 'nobody@example.com', password: PASSWORD, clientAddress: '' })).rejects.toMatchObject(expected);
+    await expect(h.users.authenticatePassword({ login: '', password: '', clientAddress: '' })).rejects.toMatchObject(expected);
   });
 
   it('still authenticates inactive and prohibited users, leaving the decision to the gateway', async () => {
     const { user } = await createUser('mia');
     await h.users.updateUser({ id: user!.id, actorId: 0, active: false, prohibitLogin: true });
-    await expect(h.users.authenticatePassword({ login: 'mia', password: PASSWORD })).resolves.toMatchObject({
+    await expect(h.users.authenticatePassword({ login: 'mia', password: PASSWORD, clientAddress: '' })).resolves.toMatchObject({
       user: { active: false, prohibitLogin: true },
     });
   });

@@ -10,7 +10,7 @@ import { connectNatsBus, createInProcessBus, type Bus } from '@cairn/bus';
 import type { CairnConfig } from '@cairn/config';
 import type { Logger } from '@cairn/log';
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import { createRpcClient, type RpcClient } from '@cairn/rpc';
+import { createRpcClient, ensureKeys, installKeyring, loadKeyring, type RpcClient } from '@cairn/rpc';
 import {
   describeHolder,
   readLiveRuntimeFile,
@@ -71,7 +71,9 @@ async function findTarget(options: AccountsAccessOptions): Promise<Target> {
 }
 
 async function useClient<T>(addr: string, config: CairnConfig, logger: Logger, work: (client: UserServiceClient) => Promise<T>): Promise<T> {
-  const client = createRpcClient(UserServiceService, { target: addr, service: 'accounts', logger, deadlineMs: config.rpc.deadlineMs });
+  // The CLI calls as its own identity with the work dir's keys (README "Security model").
+  installKeyring(loadKeyring(config.rpc.keysDir));
+  const client = createRpcClient(UserServiceService, { target: addr, service: 'accounts', caller: 'cli', logger, deadlineMs: config.rpc.deadlineMs });
   try {
     return await work(client);
   } finally {
@@ -84,6 +86,7 @@ async function useClient<T>(addr: string, config: CairnConfig, logger: Logger, w
  * so no database server is left running.
  */
 async function withLocalAccounts<T>(config: CairnConfig, logger: Logger, lock: WorkDirLock, work: (addr: string) => Promise<T>): Promise<T> {
+  ensureKeys(config.rpc.keysDir);
   let embedded: RunningEmbeddedPostgres | undefined;
   let bus: Bus | undefined;
   let accounts: RunningService | undefined;
@@ -112,7 +115,7 @@ async function withLocalAccounts<T>(config: CairnConfig, logger: Logger, lock: W
     const url = databaseUrl;
     const busProblem = config.bus.url !== '' ? `cannot reach NATS at ${config.bus.url}` : `cannot open the database ${withoutPassword(url)}`;
     const openedBus = await explained(busProblem, () =>
-      config.bus.url !== '' ? connectNatsBus({ url: config.bus.url, logger }) : createInProcessBus({ url, logger }),
+      config.bus.url !== '' ? connectNatsBus({ url: config.bus.url, logger, auth: config.bus.auth }) : createInProcessBus({ url, logger }),
     );
     bus = openedBus;
     const serviceConfig = { ...config, database: { ...config.database, url } };

@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { runCli, type CliIo } from './cli';
 import { createUserRequest } from './commands/user-create';
 
@@ -45,6 +48,25 @@ describe('runCli', () => {
     const out = io();
     expect(await runCli(['dump-repo', '--repo', 'x'], out)).toBe(2);
     expect(out.err).toBe('cairn: dump-repo is not available yet in this version of Cairn\n');
+  });
+
+  it('writes the service identity keys an operator distributes, never replacing one', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cairn-cli-keys-'));
+    try {
+      const out = io();
+      expect(await runCli(['keys', 'generate', '--dir', dir, '--identity', 'repos'], out)).toBe(0);
+      expect(out.out).toBe(`keys created in ${dir}: repos\n`);
+      expect(readdirSync(dir).sort()).toEqual(['repos.key', 'repos.pub']);
+      expect(statSync(path.join(dir, 'repos.key')).mode & 0o777).toBe(0o600);
+      const again = io();
+      expect(await runCli(['keys', 'generate', '--dir', dir, '--identity', 'repos'], again)).toBe(0);
+      expect(again.out).toBe(`keys already present in ${dir}\n`);
+      const wrong = io();
+      expect(await runCli(['keys', 'generate', '--dir', dir, '--identity', 'hacker'], wrong)).toBe(2);
+      expect(wrong.err).toMatch(/^cairn: unknown identity "hacker"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('prints help on --help (exit 0) and usage without a command (exit 2)', async () => {

@@ -7,6 +7,7 @@ import { createLogger, silentLogger, type Logger } from '@cairn/log';
 import { isCairnError } from '@cairn/rpc';
 import { withUserService } from './accounts-access';
 import { UsageError, commandHelp, parseCommandLine, type CommandSpec } from './args';
+import { keysGenerateCommand, runKeysGenerate } from './commands/keys-generate';
 import { userCreateCommand, runUserCreate } from './commands/user-create';
 import { CommandFailedError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './errors';
 
@@ -17,7 +18,7 @@ export interface CliIo {
   stderr: (text: string) => void;
 }
 
-const COMMANDS: CommandSpec[] = [userCreateCommand];
+const COMMANDS: CommandSpec[] = [userCreateCommand, keysGenerateCommand];
 
 /** Named in the run contract but not implemented yet: said plainly rather than pretending. */
 const NOT_AVAILABLE = new Set(['dump-repo', 'restore-repo']);
@@ -56,7 +57,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       ? createLogger({ service: 'cli', level: 'debug', destination: process.stderr })
       : silentLogger();
     const notice = (line: string) => io.stderr(`cairn: ${line}\n`);
-    const line = await withUserService({ config, logger, notice }, (client) => runUserCreate(client, parsed.values));
+    const line =
+      parsed.command === keysGenerateCommand
+        ? runKeysGenerate(config, parsed.values, io.cwd)
+        : await withUserService({ config, logger, notice }, (client) => runUserCreate(client, parsed.values));
     io.stdout(`${line}\n`);
     return EXIT_OK;
   } catch (error) {

@@ -117,7 +117,7 @@ export interface GatewayClients {
 export function createServiceClients(config: CairnConfig, logger: Logger): GatewayClients & { close(): void } {
   const handles: RpcClientHandle[] = [];
   const client = <D extends Parameters<typeof createRpcClient>[0]>(definition: D, service: GrpcServiceName): RpcClient<D> => {
-    const created = createRpcClient(definition, { target: config.services[service].addr, service, logger, deadlineMs: config.rpc.deadlineMs });
+    const created = createRpcClient(definition, { target: config.services[service].addr, service, caller: 'gateway', logger, deadlineMs: config.rpc.deadlineMs });
     handles.push(created);
     return created;
   };

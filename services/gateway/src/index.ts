@@ -4,10 +4,12 @@
  * `[services.<name>] ADDR`.
  */
 import type { AddressInfo } from 'node:net';
+import { guardBroadcasts } from '@cairn/bus';
 import type { CairnConfig } from '@cairn/config';
 import type { Logger } from '@cairn/log';
 import type { RunningService } from '@cairn/service';
 import { type Gateway, createGateway } from './app';
+import { BUS_USAGE } from './bus-usage';
 import type { GatewayBus } from './auth/invalidation';
 import { createServiceClients } from './clients';
 import { grpcDependencyChecks } from './health/grpc-checks';
@@ -18,6 +20,7 @@ export type { GatewayClients, TokensClient, UsersClient } from './clients';
 export { TokenCache, type TokenCacheOptions } from './auth/token-cache';
 export type { GatewayBus } from './auth/invalidation';
 export { cairnVersion } from './version';
+export { BUS_USAGE } from './bus-usage';
 export { HEALTH_CONTENT_TYPE, type DependencyCheck, type HealthReport } from './health/healthz';
 
 export interface StartOptions {
@@ -50,7 +53,9 @@ const STOP_GRACE_MS = 5_000;
  * their connections close after the answer, then the event subscriptions and the service clients close.
  */
 export async function start(options: StartOptions): Promise<RunningService> {
-  const { config, logger, bus } = options;
+  const { config, logger } = options;
+  // Only what BUS_USAGE declares, which is also all the gateway's NATS user may do (deploy/k8s/nats-values.yaml).
+  const bus = guardBroadcasts(options.bus, BUS_USAGE);
   const { host, port } = parseListen(options.listen ?? `${config.server.httpAddr}:${config.server.httpPort}`);
   const clients = createServiceClients(config, logger);
   const health = grpcDependencyChecks(config);

@@ -47,7 +47,7 @@ describe('GET /users/{username}/heatmap', () => {
     const result = await answer(await gw.fetch(path));
     giteaApi.expectResponse({ method: 'GET', path, status: result.status, body: result.body });
     expect(result).toEqual({ status: 200, body: BUCKETS });
-    expect(s.accounts.activity.requests.at(-1)).toEqual({ userId: s.alice.id, viewer: undefined, keepActivityPrivate: false });
+    expect(s.accounts.activity.requests.at(-1)).toEqual({ userId: s.alice.id, viewer: undefined, keepActivityPrivate: false, publicOnly: false });
   });
 
   it('asks as the signed-in caller, passing accounts’ hide_activity for the user', async () => {
@@ -56,6 +56,7 @@ describe('GET /users/{username}/heatmap', () => {
       userId: s.quiet.id,
       viewer: { userId: s.bob.id, isAdmin: false, isRestricted: false },
       keepActivityPrivate: true,
+      publicOnly: false,
     });
     await gw.fetch('/api/v1/users/alice/heatmap', { headers: { Authorization: basic('alice', 'alice-password') } });
     expect(s.accounts.activity.requests.at(-1)).toMatchObject({ userId: s.alice.id, viewer: { userId: s.alice.id } });

@@ -62,13 +62,13 @@ describe('organization routes', () => {
       expect(body[0]).toMatchObject({ id: acme.id, name: 'acme', username: 'acme', email: 'acme@example.com', visibility: 'public' });
       expect(res.headers.get('x-total-count')).toBe('3');
       expect(res.headers.get('link')).toContain('rel="next"');
-      expect(fakes.lastRequest('listOrgs')).toEqual({ viewer: aliceViewer, page: { page: 2, limit: 1 } });
+      expect(fakes.lastRequest('listOrgs')).toEqual({ viewer: aliceViewer, page: { page: 2, limit: 1 }, publicOnly: false });
     });
 
     it('asks as nobody for an anonymous caller', async () => {
       fakes.orgs.listOrgs = async () => ({ orgs: [], total: 0 });
       expect((await gw.fetch('/api/v1/orgs')).status).toBe(200);
-      expect(fakes.lastRequest('listOrgs')).toEqual({ viewer: undefined, page: { page: 1, limit: 30 } });
+      expect(fakes.lastRequest('listOrgs')).toEqual({ viewer: undefined, page: { page: 1, limit: 30 }, publicOnly: false });
     });
   });
 
@@ -209,7 +209,7 @@ describe('organization routes', () => {
       const mine = await gw.fetch('/api/v1/user/orgs', { headers: { Authorization: aliceOrgToken } });
       expect(mine.status).toBe(200);
       expect(mine.headers.get('x-total-count')).toBe('1');
-      expect(fakes.lastRequest('listUserOrgs')).toEqual({ viewer: aliceViewer, username: 'alice', page: { page: 1, limit: 30 } });
+      expect(fakes.lastRequest('listUserOrgs')).toEqual({ viewer: aliceViewer, username: 'alice', page: { page: 1, limit: 30 }, publicOnly: false });
       const denied = await gw.fetch('/api/v1/user/orgs', { headers: { Authorization: aliceUserToken } });
       expect(denied.status).toBe(403);
 

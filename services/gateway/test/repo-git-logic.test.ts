@@ -31,6 +31,18 @@ describe('sniffContentType', () => {
     expect(sniffContentType(Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBe('image/svg+xml');
     expect(sniffContentType(Buffer.from([1, 2, 0, 3]))).toBe('application/octet-stream');
   });
+
+  it('reads SVG behind comments and a doctype, and a kilobyte of comments in linear time', () => {
+    const svg = 'image/svg+xml';
+    expect(sniffContentType(Buffer.from('<!-- a --> <!-- b -->\n<!DOCTYPE svg PUBLIC "x">\n<SVG width="1">'))).toBe(svg);
+    // A comment may run to any later `-->`, as the pattern Gitea uses allows.
+    expect(sniffContentType(Buffer.from('<!-- a --> junk --> <svg>'))).toBe(svg);
+    expect(sniffContentType(Buffer.from('<!-- a --> <svgx>'))).toBe('text/plain; charset=utf-8');
+    // The first kilobyte of a file of empty comments: a backtracking pattern took exponential time (never ended).
+    const started = performance.now();
+    expect(sniffContentType(Buffer.from(`${'<!---->'.repeat(146)}x`))).toBe('text/plain; charset=utf-8');
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
 });
 
 describe('git times and commit shapes', () => {

@@ -266,6 +266,7 @@ describe('repository context and routes', () => {
           order: '',
           topic: false,
           teamId: 0,
+          publicOnly: false,
           onlyIds: [10, 12],
           restrictToIds: true,
         },

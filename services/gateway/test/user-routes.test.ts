@@ -131,7 +131,7 @@ describe('GET /users/{username} and /users/{username}/repos', () => {
     expect(res.headers.get('x-total-count')).toBe('0');
     expect(res.headers.get('link')).toBeNull();
     expect(await described('GET', '/api/v1/users/alice/repos', res)).toEqual({ status: 200, body: [] });
-    expect(s.repos.calls('listOwnerRepositories').at(-1)).toEqual({ viewer: undefined, ownerId: s.alice.id, page: { page: 1, limit: 30 } });
+    expect(s.repos.calls('listOwnerRepositories').at(-1)).toEqual({ viewer: undefined, ownerId: s.alice.id, page: { page: 1, limit: 30 }, publicOnly: false });
 
     const demo = repository(7, 'alice', 'demo', { ownerId: s.alice.id });
     s.repos.answers.listOwnerRepositories = async () => ({ repositories: [{ repository: demo, permission: permission('read') }], total: 2 });
@@ -145,6 +145,7 @@ describe('GET /users/{username} and /users/{username}/repos', () => {
         viewer: { userId: s.bob.id, isAdmin: false, isRestricted: false },
         ownerId: s.alice.id,
         page: { page: 1, limit: 1 },
+        publicOnly: false,
       });
     } finally {
       s.repos.answers.listOwnerRepositories = async () => ({ repositories: [], total: 0 });
@@ -318,6 +319,7 @@ describe('site administration', () => {
       loginName: 'x',
       sort: 'created',
       order: 'desc',
+      publicOnly: false,
       page: { page: 1, limit: 1 },
     });
   });

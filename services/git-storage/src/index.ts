@@ -5,10 +5,11 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { prepareOutbox, startOutboxRelay } from '@cairn/bus';
+import { prepareOutbox, startOutboxRelay, guardBus } from '@cairn/bus';
 import { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
 import { createRpcClient } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
+import { BUS_USAGE } from './events/bus-usage';
 import { GIT_STREAM, GIT_SUBJECTS } from './events/subjects';
 import { setGitProcessLimits } from './git/command';
 import { ConcurrencyLimit } from './git/concurrency-limit';
@@ -22,6 +23,7 @@ export { createGitStorageServer } from './server';
 export type { GitStorageContext } from './rpc/context';
 export { repositoryPath } from './storage/layout';
 
+export { BUS_USAGE } from './events/bus-usage';
 export const SERVICE_NAME = 'git-storage';
 export const DATABASE_SCHEMA = 'git_storage';
 
@@ -36,7 +38,9 @@ export type { RunningService };
  * client and the pool close.
  */
 export async function start(options: StartOptions): Promise<RunningService> {
-  const { config, logger, bus } = options;
+  const { config, logger } = options;
+  // Only what BUS_USAGE declares, which is also all the service's NATS user may do (deploy/k8s/nats-values.yaml).
+  const bus = guardBus(options.bus, BUS_USAGE);
   const root = path.join(config.workDir, 'repositories');
   await mkdir(root, { recursive: true });
   // The git home (Gitea's `[git] HOME_PATH`): its .gitconfig names the key for SIGNING_KEY = default.
@@ -46,7 +50,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
   setGitProcessLimits({ timeoutMs: git.timeout.default, idleTimeoutMs: git.timeout.idle });
   return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA }, async ({ db, onStop }) => {
     // Connects on its first call (a protected push checking commit signatures).
-    const gpgKeys = createRpcClient(GpgKeyServiceService, { target: config.services.accounts.addr, service: 'accounts', logger });
+    const gpgKeys = createRpcClient(GpgKeyServiceService, { target: config.services.accounts.addr, service: 'accounts', caller: 'git-storage', logger });
     onStop(() => gpgKeys.close());
     await prepareOutbox(db);
     await bus.ensureStream(GIT_STREAM, [...GIT_SUBJECTS]);

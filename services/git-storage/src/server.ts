@@ -17,14 +17,15 @@ import { createMergeService } from './rpc/merge-service';
 import { createRefService } from './rpc/ref-service';
 import { createRepositoryService } from './rpc/repository-service';
 import { createSmartHttpService } from './rpc/smart-http-service';
+import { COMMIT_CALLERS, CONTENT_CALLERS, MERGE_CALLERS, REF_CALLERS, REPOSITORY_CALLERS, SMART_HTTP_CALLERS } from './rpc/callers';
 
 export function createGitStorageServer(context: GitStorageContext, hooks: HookServer, logger: Logger): RpcServer {
   const server = createRpcServer({ service: 'git-storage', logger });
-  server.addService(RepositoryServiceService, createRepositoryService(context));
-  server.addService(SmartHttpServiceService, createSmartHttpService(context, hooks));
-  server.addService(RefServiceService, createRefService(context));
-  server.addService(CommitServiceService, createCommitService(context));
-  server.addService(ContentServiceService, createContentService(context));
-  server.addService(MergeServiceService, createMergeService(context));
+  server.addService(RepositoryServiceService, createRepositoryService(context), REPOSITORY_CALLERS);
+  server.addService(SmartHttpServiceService, createSmartHttpService(context, hooks), SMART_HTTP_CALLERS);
+  server.addService(RefServiceService, createRefService(context), REF_CALLERS);
+  server.addService(CommitServiceService, createCommitService(context), COMMIT_CALLERS);
+  server.addService(ContentServiceService, createContentService(context), CONTENT_CALLERS);
+  server.addService(MergeServiceService, createMergeService(context), MERGE_CALLERS);
   return server;
 }

@@ -18,7 +18,7 @@ import {
   RefServiceService,
   type Repository,
 } from '@cairn/proto/cairn/git/v1/git_service';
-import { CairnError, type RpcClient, createRpcClient, createRpcServer } from '@cairn/rpc';
+import { CairnError, type RpcClient, createRpcClient, createRpcServer, anyCaller } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { gitEnvironment } from '../src/git/command';
 import { createCommitService } from '../src/rpc/commit-service';
@@ -112,12 +112,12 @@ export async function startGitStorageFixture(): Promise<GitStorageFixture> {
     maxPushSize: 0,
   };
   const server = createRpcServer({ service: 'git-storage', logger });
-  server.addService(RefServiceService, createRefService(context));
-  server.addService(CommitServiceService, createCommitService(context));
-  server.addService(ContentServiceService, createContentService(context));
+  server.addService(RefServiceService, createRefService(context), anyCaller(RefServiceService));
+  server.addService(CommitServiceService, createCommitService(context), anyCaller(CommitServiceService));
+  server.addService(ContentServiceService, createContentService(context), anyCaller(ContentServiceService));
   const port = await server.start('127.0.0.1:0');
   const target = `127.0.0.1:${port}`;
-  const clientOptions = { target, service: 'git-storage', logger, deadlineMs: 30_000 };
+  const clientOptions = { target, service: 'git-storage', caller: 'gateway', logger, deadlineMs: 30_000 } as const;
   const refs = createRpcClient(RefServiceService, clientOptions);
   const commits = createRpcClient(CommitServiceService, clientOptions);
   const contents = createRpcClient(ContentServiceService, clientOptions);

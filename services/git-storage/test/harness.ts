@@ -21,7 +21,7 @@ import {
   type Signature,
   SmartHttpServiceService,
 } from '@cairn/proto/cairn/git/v1/git_service';
-import { type RpcClient, type RpcServer, createRpcClient, createRpcServer } from '@cairn/rpc';
+import { type RpcClient, type RpcServer, createRpcClient, createRpcServer, anyCaller } from '@cairn/rpc';
 import { type TestDatabase, createTestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
 import { type RunningService, start } from '../src/index';
@@ -145,7 +145,7 @@ async function startFakeAccounts(keys: VerificationKey[]): Promise<{ server: Rpc
       const wanted = new Set(request.emails.map((email) => email.toLowerCase()));
       return { keys: keys.filter((key) => wanted.has(key.email.toLowerCase())) };
     },
-  });
+  }, anyCaller(definition));
   const port = await server.start('127.0.0.1:0');
   server.setServing(true);
   return { server, target: `127.0.0.1:${port}` };
@@ -169,8 +169,8 @@ export async function startGitStorage(env: NodeJS.ProcessEnv = {}): Promise<GitS
   const bus: Bus = await createInProcessBus({ url: database.url, logger });
   const service: RunningService = await start({ config, logger, bus, listen: '127.0.0.1:0' });
   const target = `127.0.0.1:${service.port}`;
-  const repositories = createRpcClient(RepositoryServiceService, { target, service: 'git-storage', logger, deadlineMs: 30_000 });
-  const smartHttp = createRpcClient(SmartHttpServiceService, { target, service: 'git-storage', logger });
+  const repositories = createRpcClient(RepositoryServiceService, { target, service: 'git-storage', caller: 'gateway', logger, deadlineMs: 30_000 });
+  const smartHttp = createRpcClient(SmartHttpServiceService, { target, service: 'git-storage', caller: 'gateway', logger });
   const policies = new Map<number, PushPolicy>();
   const bridge: HttpBridge = await startHttpBridge(smartHttp, (repoId) => policies.get(repoId) ?? { push: PUSHER, rules: [] });
   const sql = new Client({ connectionString: database.url });

@@ -37,7 +37,7 @@ it('serves health for every service', async () => {
 });
 
 it('refuses files over [api] DEFAULT_MAX_BLOB_SIZE in WriteFiles', async () => {
-  const contents = createRpcClient(ContentServiceService, { target: h.target, service: 'git-storage', logger: silentLogger() });
+  const contents = createRpcClient(ContentServiceService, { target: h.target, service: 'git-storage', caller: 'gateway', logger: silentLogger() });
   try {
     const limits = repository(await h.createEmpty({ repoName: 'limits' }));
     const write = (size: number) =>

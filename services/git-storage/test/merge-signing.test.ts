@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { MergeSigningRule, SigningConfig } from '@cairn/config';
 import { silentLogger } from '@cairn/log';
 import { type MergeRequest, MergeServiceService, type Signature } from '@cairn/proto/cairn/git/v1/git_service';
-import { Code, type RpcClient, type RpcServer, createRpcClient, createRpcServer } from '@cairn/rpc';
+import { Code, type RpcClient, type RpcServer, createRpcClient, createRpcServer, anyCaller } from '@cairn/rpc';
 import { createGpgKeyring, type GpgKeyring } from '@cairn/testing';
 import { createInstanceSigning } from '../src/git/signing';
 import { createMergeService } from '../src/rpc/merge-service';
@@ -64,9 +64,9 @@ beforeAll(async () => {
     listGpgKeys: async ({ userId }) => ({ keys: [], total: userId === CID ? 1 : 0 }),
   };
   server = createRpcServer({ service: 'git-storage', logger: silentLogger() });
-  server.addService(MergeServiceService, createMergeService(fixture.context));
+  server.addService(MergeServiceService, createMergeService(fixture.context), anyCaller(MergeServiceService));
   const port = await server.start('127.0.0.1:0');
-  merges = createRpcClient(MergeServiceService, { target: `127.0.0.1:${port}`, service: 'git-storage', logger: silentLogger(), deadlineMs: 30_000 });
+  merges = createRpcClient(MergeServiceService, { target: `127.0.0.1:${port}`, service: 'git-storage', caller: 'gateway', logger: silentLogger(), deadlineMs: 30_000 });
 });
 
 afterAll(async () => {

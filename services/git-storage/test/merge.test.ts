@@ -5,7 +5,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type MergeRequest, MergeServiceService, type Signature } from '@cairn/proto/cairn/git/v1/git_service';
-import { Code, type RpcClient, type RpcServer, createRpcClient, createRpcServer } from '@cairn/rpc';
+import { Code, type RpcClient, type RpcServer, createRpcClient, createRpcServer, anyCaller } from '@cairn/rpc';
 import { silentLogger } from '@cairn/log';
 import { createMergeService } from '../src/rpc/merge-service';
 import { type GitStorageFixture, PUSH, type TestRepository, collect, git, rejection, startGitStorageFixture } from './git-repo-fixture';
@@ -17,9 +17,9 @@ let merges: RpcClient<typeof MergeServiceService>;
 beforeAll(async () => {
   fixture = await startGitStorageFixture();
   server = createRpcServer({ service: 'git-storage', logger: silentLogger() });
-  server.addService(MergeServiceService, createMergeService(fixture.context));
+  server.addService(MergeServiceService, createMergeService(fixture.context), anyCaller(MergeServiceService));
   const port = await server.start('127.0.0.1:0');
-  merges = createRpcClient(MergeServiceService, { target: `127.0.0.1:${port}`, service: 'git-storage', logger: silentLogger(), deadlineMs: 30_000 });
+  merges = createRpcClient(MergeServiceService, { target: `127.0.0.1:${port}`, service: 'git-storage', caller: 'gateway', logger: silentLogger(), deadlineMs: 30_000 });
 });
 
 afterAll(async () => {
@@ -240,6 +240,21 @@ describe('Merge', () => {
     expect([error.code, error.reason]).toEqual([Code.FAILED_PRECONDITION, 'base_out_of_date']);
     expect(rev(repo, 'main')).toBe(root);
     expect(rev(repo, 'main')).not.toBe(mainTip);
+    expect(await fixture.pushedEvents()).toHaveLength(before);
+  });
+
+  it('answers head_out_of_date and leaves the base alone when the head ref moves during the merge', async () => {
+    const { repo, feature, mainTip } = diverged();
+    git(['update-ref', 'refs/pull/1/head', feature[1]!], { cwd: repo.gitDir });
+    // As above: the hook moves the pull request's head while the rebase runs.
+    mkdirSync(path.join(repo.gitDir, 'hooks'), { recursive: true });
+    const hook = path.join(repo.gitDir, 'hooks', 'post-checkout');
+    writeFileSync(hook, `#!/bin/sh\ngit --git-dir="${repo.gitDir}" update-ref refs/pull/1/head ${feature[0]}\n`);
+    chmodSync(hook, 0o755);
+    const before = (await fixture.pushedEvents()).length;
+    const error = await rejection(merges.merge(mergeRequest(repo, 'rebase', { head: 'refs/pull/1/head', expectedHeadCommitId: feature[1] })));
+    expect([error.code, error.reason]).toEqual([Code.FAILED_PRECONDITION, 'head_out_of_date']);
+    expect(rev(repo, 'main')).toBe(mainTip);
     expect(await fixture.pushedEvents()).toHaveLength(before);
   });
 

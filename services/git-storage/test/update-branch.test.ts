@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { MergeServiceService, type Signature, type UpdateBranchRequest } from '@cairn/proto/cairn/git/v1/git_service';
-import { Code, type RpcClient, type RpcServer, createRpcClient, createRpcServer } from '@cairn/rpc';
+import { Code, type RpcClient, type RpcServer, createRpcClient, createRpcServer, anyCaller } from '@cairn/rpc';
 import { silentLogger } from '@cairn/log';
 import { createMergeService } from '../src/rpc/merge-service';
 import { type GitStorageFixture, PUSH, type TestRepository, git, rejection, startGitStorageFixture } from './git-repo-fixture';
@@ -18,9 +18,9 @@ let merges: RpcClient<typeof MergeServiceService>;
 beforeAll(async () => {
   fixture = await startGitStorageFixture();
   server = createRpcServer({ service: 'git-storage', logger: silentLogger() });
-  server.addService(MergeServiceService, createMergeService(fixture.context));
+  server.addService(MergeServiceService, createMergeService(fixture.context), anyCaller(MergeServiceService));
   const port = await server.start('127.0.0.1:0');
-  merges = createRpcClient(MergeServiceService, { target: `127.0.0.1:${port}`, service: 'git-storage', logger: silentLogger(), deadlineMs: 30_000 });
+  merges = createRpcClient(MergeServiceService, { target: `127.0.0.1:${port}`, service: 'git-storage', caller: 'gateway', logger: silentLogger(), deadlineMs: 30_000 });
 });
 
 afterAll(async () => {

@@ -5,7 +5,7 @@
  * (the supervisor, tests); `main.ts` runs it alone.
  */
 import path from 'node:path';
-import { prepareOutbox, startOutboxRelay, type Subscription } from '@cairn/bus';
+import { prepareOutbox, startOutboxRelay, type Subscription, guardBus } from '@cairn/bus';
 import type { CairnConfig } from '@cairn/config';
 import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
@@ -20,6 +20,7 @@ import {
 } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { createRpcClient, type RpcClientHandle } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
+import { BUS_USAGE } from './events/bus-usage';
 import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, ISSUES_STREAM, ISSUES_SUBJECTS, REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
 import { startAccountEventsConsumer, startOrgEventsConsumer } from './events/accounts-consumer';
 import { startRepoEventsConsumer } from './events/repos-consumer';
@@ -33,6 +34,7 @@ export { ISSUES_STREAM, ISSUES_SUBJECTS, Subject, REPOS_CONSUMER, ACCOUNTS_CONSU
 export { createIssuesServer } from './server';
 export type { IssuesContext } from './rpc/context';
 
+export { BUS_USAGE } from './events/bus-usage';
 export const SERVICE_NAME = 'issues';
 export const DATABASE_SCHEMA = 'issues';
 /** From this file's directory: `src/../src/db/migrations` or `dist/../src/db/migrations`. */
@@ -46,7 +48,7 @@ export type { RunningService };
 function serviceContext(config: CairnConfig, logger: Logger, db: Database): { context: IssuesContext; close(): void } {
   const handles: RpcClientHandle[] = [];
   const client = <D extends Parameters<typeof createRpcClient>[0]>(definition: D, service: 'accounts' | 'git-storage' | 'repos') => {
-    const created = createRpcClient(definition, { target: config.services[service].addr, service, logger, deadlineMs: config.rpc.deadlineMs });
+    const created = createRpcClient(definition, { target: config.services[service].addr, service, caller: 'issues', logger, deadlineMs: config.rpc.deadlineMs });
     handles.push(created);
     return created;
   };
@@ -73,7 +75,9 @@ function serviceContext(config: CairnConfig, logger: Logger, db: Database): { co
  * the outbox relay flushes the events written meanwhile (up to 5 s), then the pool closes.
  */
 export async function start(options: StartOptions): Promise<RunningService> {
-  const { config, logger, bus } = options;
+  const { config, logger } = options;
+  // Only what BUS_USAGE declares, which is also all the service's NATS user may do (deploy/k8s/nats-values.yaml).
+  const bus = guardBus(options.bus, BUS_USAGE);
   return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {
     await prepareOutbox(db);
     await bus.ensureStream(ISSUES_STREAM, [...ISSUES_SUBJECTS]);

@@ -19,16 +19,17 @@ import { createPullService } from './rpc/pull-service';
 import { createReviewService } from './rpc/review-service';
 import { createSubscriptionService } from './rpc/subscription-service';
 import { createTimeTrackingService } from './rpc/time-tracking-service';
+import { COMMENT_CALLERS, ISSUE_CALLERS, ISSUE_SUBSCRIPTION_CALLERS, LABEL_CALLERS, MILESTONE_CALLERS, PULL_CALLERS, REVIEW_CALLERS, TIME_TRACKING_CALLERS } from './rpc/callers';
 
 export function createIssuesServer(context: IssuesContext, logger: Logger): RpcServer {
   const server = createRpcServer({ service: 'issues', logger });
-  server.addService(IssueServiceService, createIssueService(context));
-  server.addService(LabelServiceService, createLabelService(context));
-  server.addService(MilestoneServiceService, createMilestoneService(context));
-  server.addService(CommentServiceService, createCommentService(context));
-  server.addService(IssueSubscriptionServiceService, createSubscriptionService(context));
-  server.addService(TimeTrackingServiceService, createTimeTrackingService(context));
-  server.addService(PullServiceService, createPullService(context));
-  server.addService(ReviewServiceService, createReviewService(context));
+  server.addService(IssueServiceService, createIssueService(context), ISSUE_CALLERS);
+  server.addService(LabelServiceService, createLabelService(context), LABEL_CALLERS);
+  server.addService(MilestoneServiceService, createMilestoneService(context), MILESTONE_CALLERS);
+  server.addService(CommentServiceService, createCommentService(context), COMMENT_CALLERS);
+  server.addService(IssueSubscriptionServiceService, createSubscriptionService(context), ISSUE_SUBSCRIPTION_CALLERS);
+  server.addService(TimeTrackingServiceService, createTimeTrackingService(context), TIME_TRACKING_CALLERS);
+  server.addService(PullServiceService, createPullService(context), PULL_CALLERS);
+  server.addService(ReviewServiceService, createReviewService(context), REVIEW_CALLERS);
   return server;
 }

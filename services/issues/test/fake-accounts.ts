@@ -7,7 +7,7 @@
 import { silentLogger } from '@cairn/log';
 import { User, UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { Team, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
-import { CairnError, createRpcServer, type RpcServer } from '@cairn/rpc';
+import { CairnError, createRpcServer, type RpcServer, anyCaller } from '@cairn/rpc';
 import { unimplemented } from './harness';
 
 export interface FakeAccount {
@@ -66,7 +66,7 @@ export async function startFakeAccounts(accounts: readonly FakeAccount[]): Promi
         }),
       };
     },
-  });
+  }, anyCaller(UserServiceService));
   const teams: Team[] = [];
   const memberships = new Map<number, number[]>();
   server.addService(TeamServiceService, {
@@ -83,7 +83,7 @@ export async function startFakeAccounts(accounts: readonly FakeAccount[]): Promi
     async batchGetTeams(request) {
       return { teams: teams.filter((team) => request.ids.includes(team.id)) };
     },
-  });
+  }, anyCaller(TeamServiceService));
   const port = await server.start('127.0.0.1:0');
   server.setServing(true);
   return {

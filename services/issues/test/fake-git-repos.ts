@@ -33,7 +33,7 @@ import {
   RepoServiceService,
   type RepositoryWithPermission,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { CairnError, Code, createRpcServer, type RpcServer } from '@cairn/rpc';
+import { CairnError, Code, createRpcServer, type RpcServer, anyCaller } from '@cairn/rpc';
 import { unimplemented } from './harness';
 
 /** What MatchBranchProtection answers a user may do on a branch. */
@@ -183,7 +183,7 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
     return all.slice((number - 1) * limit, number * limit);
   };
 
-  const server: RpcServer = createRpcServer({ service: 'fake-git-repos', logger: silentLogger() });
+  const server: RpcServer = createRpcServer({ service: 'git-storage', logger: silentLogger() });
   server.addService(RefServiceService, {
     ...unimplemented(RefServiceService),
     async getBranch(request) {
@@ -196,7 +196,7 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
       fake.deletedBranches.push(`${repoId}:${request.name}`);
       return {};
     },
-  });
+  }, anyCaller(RefServiceService));
   server.addService(MergeServiceService, {
     ...unimplemented(MergeServiceService),
     async syncPullHead(request) {
@@ -259,7 +259,7 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
     async findMergeCommit(request) {
       return { found: true, commit: fake.mergeCommit ?? Commit.fromPartial({ sha: request.head }) };
     },
-  });
+  }, anyCaller(MergeServiceService));
   server.addService(RepoServiceService, {
     ...unimplemented(RepoServiceService),
     async getRepository(request) {
@@ -270,13 +270,13 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
       if (repository === undefined) throw CairnError.notFound('repository does not exist');
       return { repository };
     },
-  });
+  }, anyCaller(RepoServiceService));
   server.addService(CollaboratorServiceService, {
     ...unimplemented(CollaboratorServiceService),
     async listRepoTeams(request) {
       return { teamIds: fake.repoTeams.get(request.repoId) ?? [] };
     },
-  });
+  }, anyCaller(CollaboratorServiceService));
   server.addService(BranchProtectionServiceService, {
     ...unimplemented(BranchProtectionServiceService),
     async matchBranchProtection(request) {
@@ -304,14 +304,14 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
         }),
       };
     },
-  });
+  }, anyCaller(BranchProtectionServiceService));
   server.addService(CommitStatusServiceService, {
     ...unimplemented(CommitStatusServiceService),
     async getCombinedStatus(request) {
       const statuses = fake.statuses.map((status) => CommitStatus.fromPartial({ ...status, sha: request.sha }));
       return { state: fake.combinedState, statuses, totalCount: statuses.length };
     },
-  });
+  }, anyCaller(CommitStatusServiceService));
   const port = await server.start('127.0.0.1:0');
   server.setServing(true);
   const addr = `127.0.0.1:${port}`;

@@ -8,6 +8,7 @@ import {
   defaultMergeMessage,
   grantedApprovals,
   hasEnoughApprovals,
+  headToMerge,
   isFullCommitId,
   isMergeStyleAllowed,
   isWorkInProgress,
@@ -304,5 +305,25 @@ describe('commit ids', () => {
     expect(isFullCommitId('a'.repeat(64))).toBe(false);
     expect(isFullCommitId('a'.repeat(64), 'sha256')).toBe(true);
     expect(isFullCommitId('')).toBe(false);
+  });
+});
+
+describe('headToMerge', () => {
+  const recorded = 'a'.repeat(40);
+  const outOfDate = (requested: string, recordedHead = recorded) => {
+    const error = refusalOf(() => headToMerge(recordedHead, requested));
+    return error === undefined ? undefined : [error.code, error.message, error.reason];
+  };
+
+  it('is the recorded head, whether the merger named it or not', () => {
+    expect(headToMerge(recorded, '')).toBe(recorded);
+    expect(headToMerge(recorded, ` ${recorded} `)).toBe(recorded);
+  });
+
+  it('refuses another head, and a pull request no check has recorded a head for', () => {
+    const refusal = [Code.ABORTED, 'head out of date', 'head_out_of_date'];
+    expect(outOfDate('b'.repeat(40))).toEqual(refusal);
+    expect(outOfDate(recorded.slice(0, 7))).toEqual(refusal);
+    expect(outOfDate('', '')).toEqual(refusal);
   });
 });

@@ -26,7 +26,7 @@ export async function startPullFixture(env: Record<string, string> = {}): Promis
   const git = await startFakeGitRepos();
   const accounts = await startFakeAccounts([]);
   const harness = await startService({ ...git.env(), ...accounts.env(), ...env });
-  const options = { target: `127.0.0.1:${harness.service.port}`, service: 'issues', logger: silentLogger() };
+  const options = { target: `127.0.0.1:${harness.service.port}`, service: 'issues', caller: 'gateway', logger: silentLogger() } as const;
   const pulls = createRpcClient(PullServiceService, options);
   const reviews = createRpcClient(ReviewServiceService, options);
   return {

@@ -76,7 +76,8 @@ describe('merging', () => {
       baseBranch: 'main',
       head: `refs/pull/${index}/head`,
       style: 'merge',
-      expectedHeadCommitId: '',
+      // The head the pull request's status and reviews were computed for, though the merger named none.
+      expectedHeadCommitId: pull.headCommitId,
       message: `Merge pull request 'Add feature' (#${index}) from feature into main`,
       author: { name: 'Alice', email: 'alice@example.com' },
       committer: { name: 'Alice', email: 'alice@example.com' },
@@ -127,6 +128,26 @@ describe('merging', () => {
     fake.protections.set('main', BranchProtection.fromPartial({ ruleName: 'main', requireSignedCommits: true }));
     await expectRefused(pulls.mergePull(mergeRequest(repo, index)), 'wont sign: nokey');
     expect(fake.merges.at(-1)).toMatchObject({ sign: true, requireSigned: true, approved: false });
+    expect((await pullRow(repo.id, index)).has_merged).toBe(false);
+  });
+
+  it('refuses with 409 a head that is not the one the checks and approvals were computed for, merging nothing', async () => {
+    const repo = newRepo();
+    const pull = await openPull(repo);
+    const index = pull.issue?.index ?? 0;
+    expect(pull.headCommitId).toBe(fake.tip(repo.id, 'feature'));
+    const main = fake.tip(repo.id, 'main');
+    // refs/pull/<index>/head moved (a push to it, or a head whose check has not run yet) without the row following.
+    fake.heads.set(`${repo.id}:${index}`, SHA(99));
+    const moved = await failure(pulls.mergePull(mergeRequest(repo, index)));
+    expect({ code: moved.code, message: moved.message, reason: moved.reason }).toEqual({ code: Code.ABORTED, message: 'head out of date', reason: 'head_out_of_date' });
+    // git-storage was asked to merge the recorded head only, and refused the moved ref.
+    expect(fake.merges.map((call) => call.expectedHeadCommitId)).toEqual([pull.headCommitId]);
+    // Naming the moved head does not help: it is not the head the pull request was checked on.
+    const named = await failure(pulls.mergePull(mergeRequest(repo, index, { headCommitId: SHA(99) })));
+    expect({ code: named.code, message: named.message }).toEqual({ code: Code.ABORTED, message: 'head out of date' });
+    expect(fake.merges).toHaveLength(1);
+    expect(fake.tip(repo.id, 'main')).toBe(main);
     expect((await pullRow(repo.id, index)).has_merged).toBe(false);
   });
 

@@ -4,10 +4,11 @@
  * tests); `main.ts` runs it alone.
  */
 import path from 'node:path';
-import { prepareOutbox, type Subscription } from '@cairn/bus';
+import { prepareOutbox, type Subscription, guardBus } from '@cairn/bus';
 import { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { createRpcClient } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
+import { BUS_USAGE } from './events/bus-usage';
 import { startActivityConsumer } from './events/activity-consumer';
 import { GIT_STREAM, GIT_SUBJECTS } from './events/git-stream';
 import { startReposConsumer } from './events/repos-consumer';
@@ -22,6 +23,7 @@ export { createNotificationsServer } from './server';
 export type { NotificationsContext } from './rpc/context';
 export type { RepoAccess } from './repos/repo-access';
 
+export { BUS_USAGE } from './events/bus-usage';
 export const SERVICE_NAME = 'notifications';
 export const DATABASE_SCHEMA = 'notifications';
 /** From this file's directory: `src/../src/db/migrations` or `dist/../src/db/migrations`. */
@@ -38,9 +40,11 @@ export type { RunningService };
  * acknowledged; the rest stay on the bus for the next instance), then the repos client and the pool close.
  */
 export async function start(options: StartOptions): Promise<RunningService> {
-  const { config, logger, bus } = options;
+  const { config, logger } = options;
+  // Only what BUS_USAGE declares, which is also all the service's NATS user may do (deploy/k8s/nats-values.yaml).
+  const bus = guardBus(options.bus, BUS_USAGE);
   return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {
-    const repos = createRpcClient(RepoServiceService, { target: config.services.repos.addr, service: 'repos', logger, deadlineMs: config.rpc.deadlineMs });
+    const repos = createRpcClient(RepoServiceService, { target: config.services.repos.addr, service: 'repos', caller: 'notifications', logger, deadlineMs: config.rpc.deadlineMs });
     onStop(() => repos.close());
     // The consumers' processed-event ids live beside the outbox.
     await prepareOutbox(db);

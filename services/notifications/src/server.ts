@@ -4,9 +4,10 @@ import { ActivityServiceService } from '@cairn/proto/cairn/notifications/v1/noti
 import { createRpcServer, type RpcServer } from '@cairn/rpc';
 import { createActivityService } from './rpc/activity-service';
 import type { NotificationsContext } from './rpc/context';
+import { ACTIVITY_CALLERS } from './rpc/callers';
 
 export function createNotificationsServer(context: NotificationsContext, logger: Logger): RpcServer {
   const server = createRpcServer({ service: 'notifications', logger });
-  server.addService(ActivityServiceService, createActivityService(context));
+  server.addService(ActivityServiceService, createActivityService(context), ACTIVITY_CALLERS);
   return server;
 }

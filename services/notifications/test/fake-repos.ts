@@ -4,7 +4,7 @@
  */
 import { silentLogger } from '@cairn/log';
 import { type FilterReadableRequest, RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { type CairnError, type RpcServer, createRpcServer } from '@cairn/rpc';
+import { type CairnError, type RpcServer, createRpcServer, anyCaller } from '@cairn/rpc';
 
 export interface FakeRepos {
   /** `127.0.0.1:<port>`, for `[services.repos] ADDR`. */
@@ -37,6 +37,7 @@ export async function startFakeRepos(): Promise<FakeRepos> {
         return { repoIds: request.repoIds.filter((id) => readable.has(id)) };
       },
     },
+    anyCaller(RepoServiceService),
   );
   fake.addr = `127.0.0.1:${await server.start('127.0.0.1:0')}`;
   server.setServing(true);

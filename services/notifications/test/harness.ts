@@ -92,7 +92,7 @@ export async function startService(): Promise<ServiceHarness> {
   const logger = silentLogger();
   const bus = await createInProcessBus({ url: database.url, logger });
   const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
-  const activity = createRpcClient(ActivityServiceService, { target: `127.0.0.1:${service.port}`, service: 'notifications', logger });
+  const activity = createRpcClient(ActivityServiceService, { target: `127.0.0.1:${service.port}`, service: 'notifications', caller: 'gateway', logger });
   const sql = new Client({ connectionString: database.url, options: '-c search_path=notifications' });
   await sql.connect();
   return {

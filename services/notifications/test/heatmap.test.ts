@@ -110,9 +110,14 @@ describe('ActivityService.GetHeatmap', () => {
     await harness.activity.getHeatmap({ userId: OWNER, viewer: viewers['another user'], keepActivityPrivate: false });
     await harness.activity.getHeatmap({ userId: OWNER, viewer: viewers.anonymous, keepActivityPrivate: false });
     expect(harness.repos.calls).toEqual([
-      { viewer: viewers['another user'], repoIds: [PUBLIC_REPO, PRIVATE_REPO, LOST_REPO] },
-      { viewer: undefined, repoIds: [PUBLIC_REPO, PRIVATE_REPO, LOST_REPO] },
+      { viewer: viewers['another user'], repoIds: [PUBLIC_REPO, PRIVATE_REPO, LOST_REPO], publicOnly: false },
+      { viewer: undefined, repoIds: [PUBLIC_REPO, PRIVATE_REPO, LOST_REPO], publicOnly: false },
     ]);
+  });
+
+  it('asks repos with public_only for a public-only token, even a site admin’s', async () => {
+    await harness.activity.getHeatmap({ userId: OWNER, viewer: viewers['a site admin'], keepActivityPrivate: false, publicOnly: true });
+    expect(harness.repos.calls).toEqual([{ viewer: viewers['a site admin'], repoIds: [PUBLIC_REPO, PRIVATE_REPO, LOST_REPO], publicOnly: true }]);
   });
 
   it('does not ask repos for a site admin, for hidden activity or for a user without activity', async () => {

@@ -4,7 +4,7 @@
  * process (the supervisor, tests); `main.ts` runs it alone.
  */
 import path from 'node:path';
-import { prepareOutbox, startOutboxRelay, type Subscription } from '@cairn/bus';
+import { prepareOutbox, startOutboxRelay, type Subscription, guardBus } from '@cairn/bus';
 import type { CairnConfig } from '@cairn/config';
 import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
@@ -13,6 +13,7 @@ import { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accoun
 import { RefServiceService, RepositoryServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import { createRpcClient, type RpcClientHandle } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
+import { BUS_USAGE } from './events/bus-usage';
 import { startAccountsConsumer } from './events/accounts-consumer';
 import { startGitConsumer } from './events/git-consumer';
 import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, GIT_STREAM, GIT_SUBJECTS, REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
@@ -25,6 +26,7 @@ export { accountsEventHandler, startAccountsConsumer } from './events/accounts-c
 export { gitPushedHandler, startGitConsumer } from './events/git-consumer';
 export type { ReposContext } from './rpc/context';
 
+export { BUS_USAGE } from './events/bus-usage';
 export const SERVICE_NAME = 'repos';
 export const DATABASE_SCHEMA = 'repos';
 /** From this file's directory: `src/../src/db/migrations` or `dist/../src/db/migrations`. */
@@ -38,8 +40,8 @@ export type { RunningService };
 function serviceClients(config: CairnConfig, logger: Logger, db: Database): { context: ReposContext; close(): void } {
   const handles: RpcClientHandle[] = [];
   const deadlineMs = config.rpc.deadlineMs;
-  const accounts = { target: config.services.accounts.addr, service: 'accounts', logger, deadlineMs };
-  const git = { target: config.services['git-storage'].addr, service: 'git-storage', logger, deadlineMs };
+  const accounts = { target: config.services.accounts.addr, service: 'accounts', caller: 'repos', logger, deadlineMs } as const;
+  const git = { target: config.services['git-storage'].addr, service: 'git-storage', caller: 'repos', logger, deadlineMs } as const;
   const keep = <T extends RpcClientHandle>(client: T): T => {
     handles.push(client);
     return client;
@@ -67,7 +69,9 @@ function serviceClients(config: CairnConfig, logger: Logger, db: Database): { co
  * relay flushes the events they all wrote (up to 5 s), then the clients and the pool close.
  */
 export async function start(options: StartOptions): Promise<RunningService> {
-  const { config, logger, bus } = options;
+  const { config, logger } = options;
+  // Only what BUS_USAGE declares, which is also all the service's NATS user may do (deploy/k8s/nats-values.yaml).
+  const bus = guardBus(options.bus, BUS_USAGE);
   return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {
     const clients = serviceClients(config, logger, db);
     onStop(() => clients.close());

@@ -14,13 +14,14 @@ import { createCommitStatusService } from './rpc/commit-status-service';
 import type { ReposContext } from './rpc/context';
 import { createRepoService } from './rpc/repo-service';
 import { createTopicService } from './rpc/topic-service';
+import { BRANCH_PROTECTION_CALLERS, COLLABORATOR_CALLERS, COMMIT_STATUS_CALLERS, REPO_CALLERS, TOPIC_CALLERS } from './rpc/callers';
 
 export function createReposServer(context: ReposContext, logger: Logger): RpcServer {
   const server = createRpcServer({ service: 'repos', logger });
-  server.addService(RepoServiceService, createRepoService(context));
-  server.addService(CollaboratorServiceService, createCollaboratorService(context));
-  server.addService(TopicServiceService, createTopicService(context));
-  server.addService(BranchProtectionServiceService, createBranchProtectionService(context));
-  server.addService(CommitStatusServiceService, createCommitStatusService(context));
+  server.addService(RepoServiceService, createRepoService(context), REPO_CALLERS);
+  server.addService(CollaboratorServiceService, createCollaboratorService(context), COLLABORATOR_CALLERS);
+  server.addService(TopicServiceService, createTopicService(context), TOPIC_CALLERS);
+  server.addService(BranchProtectionServiceService, createBranchProtectionService(context), BRANCH_PROTECTION_CALLERS);
+  server.addService(CommitStatusServiceService, createCommitStatusService(context), COMMIT_STATUS_CALLERS);
   return server;
 }

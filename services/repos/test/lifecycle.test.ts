@@ -63,7 +63,7 @@ it('declares its stream and the accounts and git streams, with durable consumers
 it('serves, applies accounts events from the bus, and stops', async () => {
   const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
   const target = `127.0.0.1:${service.port}`;
-  const repos = createRpcClient(RepoServiceService, { target, service: 'repos', logger });
+  const repos = createRpcClient(RepoServiceService, { target, service: 'repos', caller: 'gateway', logger });
   try {
     expect(await checkHealth(target, 'cairn.repos.v1.RepoService')).toBe(true);
     await expect(repos.getRepository({ viewer: undefined, id: 404, owner: '', name: '' })).rejects.toMatchObject({ code: Code.NOT_FOUND });

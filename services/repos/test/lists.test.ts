@@ -132,6 +132,21 @@ describe('repository lists', () => {
       expect(anonymous).toEqual({ repositories: [], total: 0 });
     });
 
+    it('keeps a public-only token to public repositories of public owners, in pages and totals alike', async () => {
+      const names = (answer: { repositories: Array<{ repository?: { name: string } }> }) => answer.repositories.map((found) => found.repository!.name);
+      const own = await h.repos.listOwnerRepositories({ viewer: h.accounts.actor(alice), ownerId: alice, page: { page: 1, limit: 2 }, publicOnly: true });
+      expect([names(own), own.total]).toEqual([['alpha', 'beta-tools'], 3]);
+      const mine = await h.repos.listAccessibleRepositories({ viewer: h.accounts.actor(carol), page: { page: 1, limit: 10 }, publicOnly: true });
+      expect([names(mine), mine.total]).toEqual([['alpha-fork'], 1]);
+      expect(await search(alice, { publicOnly: true, sort: 'id' })).toEqual(await search(undefined, { sort: 'id' }));
+      const everything = Object.values(ids);
+      const filtered = await h.repos.filterReadable({ viewer: h.accounts.actor(alice), repoIds: everything, publicOnly: true });
+      const publicIds = ['alpha', 'beta-tools', 'delta', 'bob-alpha', 'acme-web', 'alpha-fork'].map((name) => ids[name]);
+      expect([...filtered.repoIds].sort((x, y) => x - y)).toEqual(publicIds.sort((x, y) => x - y));
+      const forks = await h.repos.listForks({ viewer: h.accounts.actor(alice), id: ids.alpha, page: { page: 1, limit: 10 }, publicOnly: true });
+      expect([names(forks), forks.total]).toEqual([['alpha-fork'], 1]);
+    });
+
     it("lists a team's repositories for those who may see the team", async () => {
       const list = await h.collaborators.listTeamRepositories({ viewer: h.accounts.actor(carol), teamId: devs, page: { page: 1, limit: 10 } });
       expect(list.repositories.map((found) => found.repository!.name)).toEqual(['acme-linked']);

@@ -5,8 +5,9 @@
  * current. `start` runs the service inside any process (the supervisor, tests); `main.ts` runs it alone.
  */
 import path from 'node:path';
-import { prepareOutbox, startOutboxRelay, type Subscription } from '@cairn/bus';
+import { prepareOutbox, startOutboxRelay, type Subscription, guardBus } from '@cairn/bus';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
+import { BUS_USAGE } from './events/bus-usage';
 import { startIssueEventsConsumers } from './events/issues-consumer';
 import { startRepoEventsConsumer } from './events/repos-consumer';
 import { SOCIAL_STREAM, SOCIAL_SUBJECTS } from './events/subjects';
@@ -30,6 +31,7 @@ export { startUserEventsConsumer, userEventsHandler } from './events/users-consu
 export { createSocialServer } from './server';
 export type { SocialContext } from './rpc/context';
 
+export { BUS_USAGE } from './events/bus-usage';
 export const SERVICE_NAME = 'social';
 export const DATABASE_SCHEMA = 'social';
 /** From this file's directory: `src/../src/db/migrations` or `dist/../src/db/migrations`. */
@@ -47,7 +49,9 @@ export type { RunningService };
  * closes.
  */
 export async function start(options: StartOptions): Promise<RunningService> {
-  const { config, logger, bus } = options;
+  const { config, logger } = options;
+  // Only what BUS_USAGE declares, which is also all the service's NATS user may do (deploy/k8s/nats-values.yaml).
+  const bus = guardBus(options.bus, BUS_USAGE);
   return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {
     await prepareOutbox(db);
     await bus.ensureStream(SOCIAL_STREAM, [...SOCIAL_SUBJECTS]);

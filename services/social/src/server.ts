@@ -6,11 +6,12 @@ import type { SocialContext } from './rpc/context';
 import { createReactionService } from './rpc/reaction-service';
 import { createStarService } from './rpc/star-service';
 import { createWatchService } from './rpc/watch-service';
+import { REACTION_CALLERS, STAR_CALLERS, WATCH_CALLERS } from './rpc/callers';
 
 export function createSocialServer(context: SocialContext, logger: Logger): RpcServer {
   const server = createRpcServer({ service: 'social', logger });
-  server.addService(StarServiceService, createStarService(context));
-  server.addService(WatchServiceService, createWatchService(context));
-  server.addService(ReactionServiceService, createReactionService(context));
+  server.addService(StarServiceService, createStarService(context), STAR_CALLERS);
+  server.addService(WatchServiceService, createWatchService(context), WATCH_CALLERS);
+  server.addService(ReactionServiceService, createReactionService(context), REACTION_CALLERS);
   return server;
 }

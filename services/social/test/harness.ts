@@ -71,9 +71,9 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   for (const [name, subjects] of PRODUCER_STREAMS) await bus.ensureStream(name, subjects);
   const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
   const target = `127.0.0.1:${service.port}`;
-  const stars = createRpcClient(StarServiceService, { target, service: 'social', logger });
-  const watches = createRpcClient(WatchServiceService, { target, service: 'social', logger });
-  const reactions = createRpcClient(ReactionServiceService, { target, service: 'social', logger });
+  const stars = createRpcClient(StarServiceService, { target, service: 'social', caller: 'gateway', logger });
+  const watches = createRpcClient(WatchServiceService, { target, service: 'social', caller: 'gateway', logger });
+  const reactions = createRpcClient(ReactionServiceService, { target, service: 'social', caller: 'gateway', logger });
   const sql = new Client({ connectionString: database.url, options: '-c search_path=social' });
   await sql.connect();
   return {

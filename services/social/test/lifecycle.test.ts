@@ -76,7 +76,7 @@ it('serves health, publishes its events, and applies after a restart the deletio
   expect(await checkHealth(target, 'cairn.social.v1.WatchService')).toBe(true);
   expect(await checkHealth(target, 'cairn.social.v1.ReactionService')).toBe(true);
 
-  const stars = createRpcClient(StarServiceService, { target, service: 'social', logger });
+  const stars = createRpcClient(StarServiceService, { target, service: 'social', caller: 'gateway', logger });
   await stars.star({ userId: 1, repoId: 91 });
   stars.close();
   await eventually(() => expect(published.map((message) => message.subject)).toEqual(['cairn.star.created']));

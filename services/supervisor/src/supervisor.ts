@@ -13,6 +13,7 @@ import { createInProcessBus, type Bus } from '@cairn/bus';
 import { GRPC_SERVICES, type CairnConfig, type GrpcServiceName, loadConfig, serviceEnvOverrides } from '@cairn/config';
 import { createLogger, type Logger } from '@cairn/log';
 import { METRICS_PATH, startMetricsServer } from '@cairn/metrics';
+import { ensureKeys, installKeyring, loadKeyring } from '@cairn/rpc';
 import { waitForReady } from '@cairn/rpc';
 import { start as startAccounts } from '@cairn/accounts';
 import { start as startGateway } from '@cairn/gateway';
@@ -106,6 +107,11 @@ export async function startSupervisor(options: SupervisorOptions = {}): Promise<
     cleanups.push({ what: 'the work dir lock', run: () => lock.release() });
     await stopOrphanedChildren(config.workDir, logger);
     cleanups.push({ what: 'the runtime file', run: () => removeRuntimeFile(config.workDir, process.pid) });
+
+    // The services' identity keys (README "Security model"): made once per work dir, read by every process it runs.
+    const createdKeys = ensureKeys(config.rpc.keysDir);
+    if (createdKeys.length > 0) logger.info({ dir: config.rpc.keysDir, identities: createdKeys }, 'service identity keys created');
+    installKeyring(loadKeyring(config.rpc.keysDir));
 
     // A taken HTTP port would otherwise show only as a gateway that never gets ready.
     if (httpPort === undefined) await assertPortFree(config.server.httpAddr, config.server.httpPort, '[server] HTTP_ADDR:HTTP_PORT');

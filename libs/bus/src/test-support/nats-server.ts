@@ -29,14 +29,33 @@ export function findNatsServer(): string | undefined {
   });
 }
 
-export async function startPrivateNatsServer(binary: string): Promise<PrivateNatsServer> {
+export interface PrivateNatsServerOptions {
+  /** A nats-server configuration file (`-c`); address, port and store stay the ones chosen here. */
+  configFile?: string;
+  /** Variables the configuration reads (`$NAME`), added to this process's environment. */
+  env?: Record<string, string>;
+}
+
+export async function startPrivateNatsServer(binary: string, options: PrivateNatsServerOptions = {}): Promise<PrivateNatsServer> {
   const port = await freePort();
   const storeDir = await mkdtemp(path.join(tmpdir(), 'cairn-bus-nats-'));
   let child: ChildProcess | undefined;
 
   async function start(): Promise<void> {
-    child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
-    await waitForPort(port, true);
+    const config = options.configFile === undefined ? [] : ['-c', options.configFile];
+    const started = spawn(binary, [...config, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...options.env },
+    });
+    child = started;
+    // A server that exits (a bad configuration, a taken port) fails the test with its own words.
+    let stderr = '';
+    started.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    const exited = new Promise<never>((_, reject) => {
+      started.once('exit', (code) => reject(new Error(`nats-server exited (${String(code)}) before listening: ${stderr.trim()}`)));
+    });
+    exited.catch(() => undefined);
+    await Promise.race([waitForPort(port, true), exited]);
   }
 
   async function stop(): Promise<void> {

@@ -17,6 +17,7 @@ export const Reason = {
   tokenNameUsed: 'token_name_used',
   tokenNameInvalid: 'token_name_invalid',
   tokenScope: 'token_scope',
+  tokenScopeExceeded: 'token_scope_exceeded',
   tokenNotFound: 'token_not_found',
   tokenNameAmbiguous: 'token_name_ambiguous',
   invalidCredentials: 'invalid_credentials',
@@ -114,6 +115,14 @@ export function tokenScopeInvalid(scope: string): CairnError {
   return CairnError.invalid(`invalid access token scope provided: invalid access token scope: ${scope}`, {
     reason: Reason.tokenScope,
   });
+}
+
+export function tokenScopeExceeded(requested: readonly string[], limit: readonly string[]): CairnError {
+  // Cairn's own rule (Gitea has none): worded like Gitea's scope refusals in routers/api/v1/api.go.
+  return CairnError.denied(
+    `token scope exceeds the scope of the token used to create it, requested=[${requested.join(',')}], token scope=${limit.join(',')}`,
+    { reason: Reason.tokenScopeExceeded },
+  );
 }
 
 export function tokenNotFound(idOrName: string): CairnError {

@@ -6,6 +6,7 @@ import {
   decideOrgAction,
   decideTeamAction,
   memberListScope,
+  teamMemberUsers,
   membershipQuestion,
   orgPermissions,
   teamSearchMemberId,
@@ -179,6 +180,19 @@ describe('memberListScope', () => {
 
   it('shows a restricted member their team mates and the public members', () => {
     expect(memberListScope(restricted, org(true), false)).toEqual({ memberships: 'team_mates_and_public', users: { kind: 'all' } });
+  });
+
+  it('shows a public-only token public users only, to members and admins too', () => {
+    expect(memberListScope(plain, org(true), false, true)).toEqual({ memberships: 'all', users: { kind: 'public' } });
+    expect(memberListScope(admin, org(false), false, true)).toEqual({ memberships: 'all', users: { kind: 'public' } });
+    expect(memberListScope(plain, org(false), true, true)).toEqual({ memberships: 'public', users: { kind: 'public' } });
+  });
+});
+
+describe('teamMemberUsers', () => {
+  it('shows every member, or public users only to a public-only token', () => {
+    expect(teamMemberUsers(false)).toEqual({ kind: 'all' });
+    expect(teamMemberUsers(true)).toEqual({ kind: 'public' });
   });
 });
 

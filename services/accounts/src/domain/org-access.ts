@@ -88,19 +88,25 @@ export function decideTeamAction(viewer: Viewer, action: TeamAction, team: TeamS
  * Which memberships a member list shows (Gitea's `FindOrgMembersOpts`): everything to members and site
  * admins, public memberships to everyone else; a restricted member sees their team mates and the public
  * memberships. `users` is who among those users the viewer may see: members see every fellow member, other
- * viewers only the users the user-list rule shows them.
+ * viewers only the users the user-list rule shows them; a public-only token (`publicUsersOnly`, Gitea's
+ * `ctx.PublicOnly`) only public users, whoever asks.
  */
 export interface MemberListScope {
   memberships: 'all' | 'public' | 'team_mates_and_public';
   users: UserListScope;
 }
 
-export function memberListScope(viewer: Viewer, org: OrgStanding, publicOnly: boolean): MemberListScope {
+export function memberListScope(viewer: Viewer, org: OrgStanding, publicOnly: boolean, publicUsersOnly = false): MemberListScope {
   const admin = isSignedIn(viewer) && viewer.isAdmin;
-  const users: UserListScope = admin || org.isMember ? { kind: 'all' } : userListScope(viewer);
+  const users: UserListScope = publicUsersOnly ? { kind: 'public' } : admin || org.isMember ? { kind: 'all' } : userListScope(viewer);
   if (publicOnly || !(admin || org.isMember)) return { memberships: 'public', users };
   if (!admin && viewer.isRestricted) return { memberships: 'team_mates_and_public', users };
   return { memberships: 'all', users };
+}
+
+/** Who among a team's members its viewers see: all of them, or only public users through a public-only token. */
+export function teamMemberUsers(publicUsersOnly: boolean): UserListScope {
+  return publicUsersOnly ? { kind: 'public' } : { kind: 'all' };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Code } from '@cairn/rpc';
-import { normalizeScopes } from './scopes';
+import { normalizeScopes, requireScopesWithin } from './scopes';
 
 describe('normalizeScopes', () => {
   it('dedupes and orders by Gitea category order', () => {
@@ -51,5 +51,39 @@ describe('normalizeScopes', () => {
         reason: 'token_scope',
       }),
     );
+  });
+});
+
+describe('requireScopesWithin', () => {
+  const refusal = (requested: string[], limit: string[]) => {
+    try {
+      requireScopesWithin(requested, limit);
+      return undefined;
+    } catch (error) {
+      return error;
+    }
+  };
+
+  it('allows equal or narrower scopes: write covers read, all covers every category', () => {
+    expect(refusal(['write:user'], ['write:user'])).toBeUndefined();
+    expect(refusal(['read:user'], ['write:user'])).toBeUndefined();
+    expect(refusal(['write:issue', 'read:admin'], ['all'])).toBeUndefined();
+    expect(refusal(['all'], ['all'])).toBeUndefined();
+    expect(refusal(['public-only', 'read:user'], ['write:user'])).toBeUndefined();
+  });
+
+  it('refuses wider scopes with PERMISSION_DENIED', () => {
+    expect(refusal(['all'], ['write:user'])).toMatchObject({
+      code: Code.PERMISSION_DENIED,
+      reason: 'token_scope_exceeded',
+      message: 'token scope exceeds the scope of the token used to create it, requested=[all], token scope=write:user',
+    });
+    expect(refusal(['write:user'], ['read:user'])).toMatchObject({ code: Code.PERMISSION_DENIED });
+    expect(refusal(['write:user', 'read:repository'], ['write:user'])).toMatchObject({ code: Code.PERMISSION_DENIED });
+  });
+
+  it('keeps a public-only creator to public-only tokens', () => {
+    expect(refusal(['read:user'], ['public-only', 'write:user'])).toMatchObject({ code: Code.PERMISSION_DENIED });
+    expect(refusal(['public-only', 'read:user'], ['public-only', 'write:user'])).toBeUndefined();
   });
 });

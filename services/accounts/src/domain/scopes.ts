@@ -4,7 +4,7 @@
  * The normal form lists `public-only` first, then one entry per category in Gitea's category order, so
  * equal scope sets always compare equal.
  */
-import { tokenScopeEmpty, tokenScopeInvalid } from './errors';
+import { tokenScopeEmpty, tokenScopeExceeded, tokenScopeInvalid } from './errors';
 
 export const SCOPE_ALL = 'all';
 export const SCOPE_PUBLIC_ONLY = 'public-only';
@@ -67,4 +67,17 @@ export function normalizeScopes(scopes: readonly string[]): string[] {
   }
   if (normal.length === 0) throw tokenScopeEmpty();
   return normal;
+}
+
+/**
+ * Refuses `requested` unless it lies within `limit`, the scopes of the token the creator signed in with: every
+ * category at most at the limit's level (`write:X` covers `read:X`, `all` covers everything), and `public-only`
+ * whenever the limit has it. Gitea does not limit this (routers/api/v1/user/app.go `CreateAccessToken`); Cairn
+ * does, so a token cannot mint a stronger one. Throws PERMISSION_DENIED (reason `token_scope_exceeded`).
+ */
+export function requireScopesWithin(requested: readonly string[], limit: readonly string[]): void {
+  const wanted = parse(requested);
+  const allowed = parse(limit);
+  const within = (!allowed.publicOnly || wanted.publicOnly) && wanted.levels.every((level, i) => level <= allowed.levels[i]);
+  if (!within) throw tokenScopeExceeded(normalizeScopes(requested), normalizeScopes(limit));
 }

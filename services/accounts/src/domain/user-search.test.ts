@@ -5,6 +5,7 @@ import {
   GHOST_USER,
   containsPattern,
   emailMatchScope,
+  listedVisibilities,
   pageWindow,
   parseUserOrder,
   parseVisibilityFilter,
@@ -121,5 +122,19 @@ describe('pseudo users', () => {
     expect(userForViewer(GHOST_USER, ANONYMOUS, 'noreply.localhost').email).toBe('-1+ghost@noreply.localhost');
     expect(userForViewer(ACTIONS_USER, plain, 'noreply.localhost').email).toBe('-2+gitea-actions@noreply.localhost');
     expect(userForViewer(ACTIONS_USER, { id: 9, isAdmin: true, isRestricted: false }, 'noreply.localhost').email).toBe('teabot@gitea.io');
+  });
+});
+
+describe('listedVisibilities', () => {
+  it('keeps the filter asked for, or every visibility', () => {
+    expect(listedVisibilities(undefined, false)).toBeUndefined();
+    expect(listedVisibilities('private', false)).toEqual(['private']);
+  });
+
+  it('keeps a public-only token to public users, and to nobody when it asks for others', () => {
+    expect(listedVisibilities(undefined, true)).toEqual(['public']);
+    expect(listedVisibilities('public', true)).toEqual(['public']);
+    expect(listedVisibilities('limited', true)).toEqual([]);
+    expect(listedVisibilities('private', true)).toEqual([]);
   });
 });

@@ -67,6 +67,15 @@ export function parseVisibilityFilter(value: string): Visibility | undefined {
   return value;
 }
 
+/**
+ * The visibilities a user list keeps: the one asked for (every one when none), and through a public-only token
+ * (Gitea's `ctx.PublicOnly`) only `public` among them — nothing when another one was asked for.
+ */
+export function listedVisibilities(filter: Visibility | undefined, publicOnly: boolean): Visibility[] | undefined {
+  if (!publicOnly) return filter === undefined ? undefined : [filter];
+  return filter === undefined || filter === 'public' ? ['public'] : [];
+}
+
 export interface PageWindow {
   limit: number;
   offset: number;

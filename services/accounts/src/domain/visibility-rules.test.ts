@@ -145,6 +145,14 @@ describe('organizations', () => {
     expect(orgListScope(viewers.admin)).toEqual({ kind: 'all' });
   });
 
+  it('keeps a public-only token to public organizations, an admin’s too', () => {
+    for (const viewer of [ANONYMOUS, viewers.plain, viewers.restricted, viewers.admin]) {
+      const scope = orgListScope(viewer, true);
+      expect(scope).toEqual({ kind: 'filtered', visibilities: ['public'], memberId: 0 });
+      expect(visibilities.map((visibility) => isOrgInListScope(scope, { visibility }, true))).toEqual([true, false, false]);
+    }
+  });
+
   it('blanks the e-mail for anonymous viewers', () => {
     expect(canSeeOrgEmail(ANONYMOUS)).toBe(false);
     expect(canSeeOrgEmail(viewers.restricted)).toBe(true);
@@ -173,6 +181,22 @@ describe("a user's organizations", () => {
 
   it.each(matrix)('%s', (_name, viewer, viewerIsMember, whenPublic, whenConcealed) => {
     const scope = userOrgsScope(viewer, USER_ID);
+    const row = (isPublic: boolean) =>
+      visibilities.map((visibility) => (isUserOrgInScope(scope, { visibility }, { isPublic, viewerIsMember }) ? 'Y' : 'N')).join('');
+    expect([row(true), row(false)]).toEqual([whenPublic, whenConcealed]);
+  });
+
+  // With a public-only token: public organizations only, for every viewer.
+  const publicOnlyMatrix: Array<[string, Viewer, boolean, string, string]> = [
+    ['anonymous', ANONYMOUS, false, 'YNN', 'NNN'],
+    ['plain fellow member', plain, true, 'YNN', 'NNN'],
+    ['restricted fellow member', restricted, true, 'YNN', 'NNN'],
+    ['self', self, true, 'YNN', 'YNN'],
+    ['admin', admin, false, 'YNN', 'YNN'],
+  ];
+
+  it.each(publicOnlyMatrix)('public-only token: %s', (_name, viewer, viewerIsMember, whenPublic, whenConcealed) => {
+    const scope = userOrgsScope(viewer, USER_ID, true);
     const row = (isPublic: boolean) =>
       visibilities.map((visibility) => (isUserOrgInScope(scope, { visibility }, { isPublic, viewerIsMember }) ? 'Y' : 'N')).join('');
     expect([row(true), row(false)]).toEqual([whenPublic, whenConcealed]);

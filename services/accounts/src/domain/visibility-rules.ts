@@ -124,8 +124,9 @@ export function canSeeOrg(viewer: Viewer, org: VisibleOrg, viewerIsMember: boole
  */
 export type OrgListScope = { kind: 'all' } | { kind: 'filtered'; visibilities: readonly Visibility[]; memberId: number };
 
-export function orgListScope(viewer: Viewer): OrgListScope {
-  if (!isSignedIn(viewer)) return { kind: 'filtered', visibilities: ['public'], memberId: 0 };
+/** `publicOnly`: the caller's token is public-only (Gitea's `ctx.PublicOnly`), so public organizations only. */
+export function orgListScope(viewer: Viewer, publicOnly = false): OrgListScope {
+  if (!isSignedIn(viewer) || publicOnly) return { kind: 'filtered', visibilities: ['public'], memberId: 0 };
   if (viewer.isAdmin) return { kind: 'all' };
   if (viewer.isRestricted) return { kind: 'filtered', visibilities: [], memberId: viewer.id };
   return { kind: 'filtered', visibilities: ['public', 'limited'], memberId: viewer.id };
@@ -146,17 +147,22 @@ export function canSeeOrgEmail(viewer: Viewer): boolean {
  * `DoerViewOtherVisibility`): all of them to the user and site admins; to anyone else only the memberships the
  * user made public, in organizations the viewer could list (`orgListScope`) and of a visibility shown to
  * strangers — public to anonymous viewers, public and limited to signed-in ones (never private, even to a
- * fellow member).
+ * fellow member). A public-only token (`publicOnly`) sees public organizations only: to the user and site admins
+ * every membership in one (`public_orgs`), to others the public memberships in one.
  */
-export type UserOrgsScope = { kind: 'all' } | { kind: 'public_memberships'; visibilities: readonly Visibility[]; orgs: OrgListScope };
+export type UserOrgsScope =
+  | { kind: 'all' }
+  | { kind: 'public_orgs' }
+  | { kind: 'public_memberships'; visibilities: readonly Visibility[]; orgs: OrgListScope };
 
-export function userOrgsScope(viewer: Viewer, userId: number): UserOrgsScope {
-  if (isSelfOrAdmin(viewer, userId)) return { kind: 'all' };
-  const visibilities: Visibility[] = isSignedIn(viewer) ? ['public', 'limited'] : ['public'];
-  return { kind: 'public_memberships', visibilities, orgs: orgListScope(viewer) };
+export function userOrgsScope(viewer: Viewer, userId: number, publicOnly = false): UserOrgsScope {
+  if (isSelfOrAdmin(viewer, userId)) return publicOnly ? { kind: 'public_orgs' } : { kind: 'all' };
+  const visibilities: Visibility[] = isSignedIn(viewer) && !publicOnly ? ['public', 'limited'] : ['public'];
+  return { kind: 'public_memberships', visibilities, orgs: orgListScope(viewer, publicOnly) };
 }
 
 export function isUserOrgInScope(scope: UserOrgsScope, org: VisibleOrg, membership: { isPublic: boolean; viewerIsMember: boolean }): boolean {
   if (scope.kind === 'all') return true;
+  if (scope.kind === 'public_orgs') return org.visibility === 'public';
   return membership.isPublic && scope.visibilities.includes(org.visibility) && isOrgInListScope(scope.orgs, org, membership.viewerIsMember);
 }

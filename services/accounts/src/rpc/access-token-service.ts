@@ -12,7 +12,7 @@ import {
   tokenNotFound,
   userNotFound,
 } from '../domain/errors';
-import { normalizeScopes } from '../domain/scopes';
+import { normalizeScopes, requireScopesWithin } from '../domain/scopes';
 import { generateTokenSecret, hashTokenSecret, isTokenSecretShape, tokenLastEight } from '../domain/token';
 import { enqueueAccessTokenCreated, enqueueAccessTokenDeleted } from '../events/outbox';
 import {
@@ -47,6 +47,7 @@ export function createAccessTokenService({ db }: AccountsContext): AsyncServiceO
           // Gitea checks the name before the scopes; the unique constraint still catches a racing twin.
           if ((await findTokenIdsByName(tx, userId, name)).length > 0) throw tokenNameUsed();
           const scopes = normalizeScopes(request.scopes);
+          if (request.creatorToken !== undefined) requireScopesWithin(scopes, request.creatorToken.scopes);
           const token = toAccessToken(
             await insertToken(tx, { userId, name, tokenHash: hashTokenSecret(secret), tokenLastEight: tokenLastEight(secret), scopes }),
           );

@@ -3,6 +3,8 @@ import type { CairnConfig } from '@cairn/config';
 import type { Database } from '@cairn/db';
 import type { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { AsyncClientOf } from '@cairn/rpc';
+import type { PasswordCheckQueue } from '../domain/password-queue';
+import type { SignInThrottleSettings } from '../domain/sign-in-throttle';
 import type { Visibility } from '../domain/visibility';
 
 export interface AccountsSettings {
@@ -18,6 +20,8 @@ export interface AccountsSettings {
   defaultOrgVisibility: Visibility;
   /** `[service] DEFAULT_ORG_MEMBER_VISIBLE`: whether a new membership starts public. */
   defaultOrgMemberVisible: boolean;
+  /** `[security] LOGIN_*`: the limits on failed password sign-ins. */
+  signInThrottle: SignInThrottleSettings;
 }
 
 export type ReposClient = AsyncClientOf<typeof RepoServiceService>;
@@ -27,6 +31,8 @@ export interface AccountsContext {
   settings: AccountsSettings;
   /** repos: asked before an owner is deleted (its repositories), and deletes them on a purge. */
   repos: ReposClient;
+  /** Bounds the password checks of sign-ins (`[security] PASSWORD_CHECK_CONCURRENCY`, `PASSWORD_CHECK_QUEUE`). */
+  passwordChecks: PasswordCheckQueue;
 }
 
 export function settingsFromConfig(config: CairnConfig): AccountsSettings {
@@ -37,5 +43,13 @@ export function settingsFromConfig(config: CairnConfig): AccountsSettings {
     noReplyAddress: config.service.noReplyAddress,
     defaultOrgVisibility: config.service.defaultOrgVisibility,
     defaultOrgMemberVisible: config.service.defaultOrgMemberVisible,
+    signInThrottle: {
+      maxFailures: config.security.loginMaxFailures,
+      maxAccountFailures: config.security.loginMaxAccountFailures,
+      maxAddressFailures: config.security.loginMaxAddressFailures,
+      windowSeconds: config.security.loginFailureWindowSeconds,
+      blockSeconds: config.security.loginBlockSeconds,
+      knownAddressSeconds: config.security.loginKnownAddressDays * 86_400,
+    },
   };
 }

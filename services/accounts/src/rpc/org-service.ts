@@ -124,7 +124,7 @@ export function createOrgService({ db, settings, repos }: AccountsContext): Asyn
     async listOrgs(request) {
       const viewer = viewerFromActor(request.viewer);
       return guard(async () => {
-        const { rows, total } = await listOrgs(db.pool, orgListScope(viewer), pageWindow(request.page));
+        const { rows, total } = await listOrgs(db.pool, orgListScope(viewer, request.publicOnly), pageWindow(request.page));
         return { orgs: rows.map((row) => toOrganization(row, viewer)), total };
       });
     },
@@ -135,7 +135,7 @@ export function createOrgService({ db, settings, repos }: AccountsContext): Asyn
       return guard(async () => {
         const user = await findUserByName(db.pool, username);
         if (user === null || !(await isAccountVisible(db.pool, viewer, user))) throw nameNotFound(username);
-        const { rows, total } = await listUserOrgs(db.pool, user.id, userOrgsScope(viewer, user.id), pageWindow(request.page));
+        const { rows, total } = await listUserOrgs(db.pool, user.id, userOrgsScope(viewer, user.id, request.publicOnly), pageWindow(request.page));
         return { orgs: rows.map((row) => toOrganization(row, viewer)), total };
       });
     },
@@ -202,7 +202,7 @@ export function createOrgService({ db, settings, repos }: AccountsContext): Asyn
       const viewer = viewerFromActor(request.viewer);
       return guard(async () => {
         const { org, standing } = await visibleOrg(viewer, request.org);
-        const scope = memberListScope(viewer, standing, request.publicOnly);
+        const scope = memberListScope(viewer, standing, request.publicOnly, request.publicUsersOnly);
         const { rows, total } = await listMembers(db.pool, org.id, scope, viewer.id, pageWindow(request.page));
         return { users: rows.map((row) => userForViewer(toUser(row), viewer, noReplyAddress)), total };
       });

@@ -8,7 +8,7 @@ import type { AsyncServiceOf } from '@cairn/rpc';
 import { CairnError } from '@cairn/rpc';
 import type { TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import { nameReserved } from '../domain/errors';
-import { decideOrgAction, decideTeamAction, teamSearchMemberId, type TeamAction } from '../domain/org-access';
+import { decideOrgAction, decideTeamAction, teamMemberUsers, teamSearchMemberId, type TeamAction } from '../domain/org-access';
 import {
   enforce,
   orgNotFound,
@@ -176,7 +176,8 @@ export function createTeamService({ db, settings }: AccountsContext): AsyncServi
       const viewer = viewerFromActor(request.viewer);
       return guard(async () => {
         const { team } = await teamFor(db.pool, viewer, request.teamId, 'view');
-        const { rows, total } = await listTeamMembers(db.pool, team.id, pageWindow(request.page));
+        const users = teamMemberUsers(request.publicUsersOnly === true);
+        const { rows, total } = await listTeamMembers(db.pool, team.id, pageWindow(request.page), users);
         return { users: rows.map((row) => userForViewer(toUser(row), viewer, noReplyAddress)), total };
       });
     },

@@ -10,9 +10,20 @@ import { emailUsed, invalidCredentials, nameNotFound, notAUser, userExists, user
 import { assertPasswordLength, burnPasswordCheck, hashPassword, verifyPassword } from '../domain/password';
 import { planRename } from '../domain/rename';
 import {
+  accountKey,
+  addressKey,
+  keysToRead,
+  pairCounter,
+  refusedFor,
+  signInThrottled,
+  successToRecord,
+  throttleCounters,
+} from '../domain/sign-in-throttle';
+import {
   BY_NAME,
   containsPattern,
   emailMatchScope,
+  listedVisibilities,
   pageWindow,
   parseUserOrder,
   parseVisibilityFilter,
@@ -25,6 +36,7 @@ import { parseVisibility } from '../domain/visibility';
 import { userListScope, viewerFromActor } from '../domain/visibility-rules';
 import { enqueueUserCreated, enqueueUserDeleted, enqueueUserRenamed, enqueueUserUpdated } from '../events/outbox';
 import { findRedirect, recordRedirect, releaseName } from '../store/redirects';
+import { readCounters, recordFailure, recordSuccess } from '../store/sign-in-failures';
 import { searchUsers } from '../store/user-search';
 import {
   deleteUser,
@@ -60,7 +72,7 @@ function userToDelete(row: UserRow | null, id: number): UserRow {
   return row;
 }
 
-export function createUserService({ db, settings, repos }: AccountsContext): AsyncServiceOf<typeof UserServiceService> {
+export function createUserService({ db, settings, repos, passwordChecks }: AccountsContext): AsyncServiceOf<typeof UserServiceService> {
   const { noReplyAddress } = settings;
   return {
     async createUser(request) {
@@ -171,7 +183,7 @@ export function createUserService({ db, settings, repos }: AccountsContext): Asy
           scope: userListScope(viewer),
           pattern: containsPattern(request.keyword),
           emailScope: emailMatchScope(viewer),
-          visibilities: visibility === undefined ? undefined : [visibility],
+          visibilities: listedVisibilities(visibility, request.publicOnly === true),
           isActive: request.isActive,
           isAdmin: request.isAdmin,
           isRestricted: request.isRestricted,
@@ -273,15 +285,29 @@ export function createUserService({ db, settings, repos }: AccountsContext): Asy
       });
     },
 
-    async authenticatePassword(request) {
+    async authenticatePassword(request, ctx) {
       const login = request.login.trim();
+      const throttle = settings.signInThrottle;
       return guard(async () => {
         const row = login === '' ? null : await findUserForSignIn(db.pool, login);
-        if (row === null) {
+        const account = accountKey(row?.id, login);
+        const address = addressKey(request.clientAddress);
+        const counters = throttleCounters(account, address, throttle);
+        const pair = pairCounter(account, address, throttle);
+        // Before hashing: a refused attempt costs no scrypt, and a right password does not get through a block.
+        const readings = await readCounters(db.pool, keysToRead(counters, pair));
+        const refused = refusedFor(readings, account, pair, throttle);
+        if (refused !== undefined) throw signInThrottled(refused);
+        const matches = await passwordChecks.run(async () => {
+          if (row !== null) return verifyPassword(request.password, row.password_hash);
           await burnPasswordCheck(request.password);
+          return false;
+        }, ctx.signal);
+        if (row === null || !matches) {
+          await recordFailure(db.pool, counters, throttle);
           throw invalidCredentials();
         }
-        if (!(await verifyPassword(request.password, row.password_hash))) throw invalidCredentials();
+        if (pair !== undefined && successToRecord(readings, pair, throttle)) await recordSuccess(db.pool, pair, throttle);
         // Inactive or prohibited accounts still authenticate: the gateway decides what they may do.
         return { user: toUser(await recordLogin(db.pool, row.id)) };
       });

@@ -4,6 +4,7 @@
  */
 import { sql, z, type CommonQueryMethods, type DatabaseTransactionConnection, type SqlToken } from '@cairn/db';
 import type { MemberListScope } from '../domain/org-access';
+import type { UserListScope } from '../domain/visibility-rules';
 import { AccessMode } from '../domain/team-units';
 import type { PageWindow } from '../domain/user-search';
 import { userColumns, userRow, type UserRow } from './users';
@@ -138,17 +139,25 @@ export async function listMembers(
   return { rows, total: count };
 }
 
-/** A page of the team's members (Gitea orders them by full name, then name), and their total. */
+/**
+ * A page of the team's members in `users` (Gitea orders them by full name, then name), and their total: the
+ * counter query for the whole team, a count of the same condition otherwise.
+ */
 export async function listTeamMembers(
   db: CommonQueryMethods,
   teamId: number,
   window: PageWindow | undefined,
+  users: UserListScope,
 ): Promise<{ rows: readonly UserRow[]; total: number }> {
+  const from = sql.fragment`users JOIN team_users member ON member.uid = users.id AND member.team_id = ${teamId}`;
+  const where = userListScopeCondition(users);
   const rows = await db.any(sql.type(userRow)`
-    SELECT ${USER_COLUMNS} FROM users JOIN team_users member ON member.uid = users.id AND member.team_id = ${teamId}
+    SELECT ${USER_COLUMNS} FROM ${from} WHERE ${where}
     ORDER BY users.full_name, users.lower_name, users.id ${paging(window)}
   `);
-  return { rows, total: await countTeamMembers(db, teamId) };
+  if (users.kind === 'all') return { rows, total: await countTeamMembers(db, teamId) };
+  const { count } = await db.one(sql.type(countRow)`SELECT count(*)::int AS count FROM ${from} WHERE ${where}`);
+  return { rows, total: count };
 }
 
 const reachRow = z.object({ max_mode: z.number(), creates_repos: z.boolean() });

@@ -130,6 +130,7 @@ export async function listUserOrgs(
   window: PageWindow | undefined,
 ): Promise<{ rows: readonly OrgRow[]; total: number }> {
   const conditions: SqlToken[] = [sql.fragment`users.type = ${ORG_TYPE}`];
+  if (scope.kind === 'public_orgs') conditions.push(sql.fragment`users.visibility = 'public'`);
   if (scope.kind === 'public_memberships') {
     conditions.push(
       sql.fragment`membership.is_public`,

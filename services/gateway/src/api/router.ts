@@ -81,7 +81,7 @@ export function createApiRouter({ services, routes, authenticate }: ApiRouterOpt
       query,
       disableQueryAuthToken: config.security.disableQueryAuthToken,
     });
-    const authenticated = authenticate(credentials);
+    const authenticated = authenticate(credentials, req);
     return authenticated instanceof Promise ? authenticated.then((caller) => settleCaller(req, query, caller)) : settleCaller(req, query, authenticated);
   };
 

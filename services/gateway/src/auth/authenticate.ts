@@ -3,14 +3,17 @@
  * (remembered in the TokenCache); Basic auth treats the password — or the user name when the password is
  * empty or `x-oauth-basic` — as a token first, then signs in with the password if
  * `[service] ENABLE_BASIC_AUTHENTICATION` allows it (if not, the request simply stays anonymous).
- * Credentials that do not check out are a 401 on every route, public ones included.
+ * Credentials that do not check out are a 401 on every route, public ones included. Password sign-ins carry
+ * the client's address to accounts, which throttles failures (429 with `Retry-After`) and bounds hashing (503).
  */
+import type { IncomingMessage } from 'node:http';
 import type { CairnConfig } from '@cairn/config';
 import { HttpError } from '@cairn/http';
 import { Code, isCairnError } from '@cairn/rpc';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { GatewayClients } from '../clients';
 import { ANONYMOUS, type Caller } from './caller';
+import { createClientAddressOf } from './client-address';
 import type { Credentials } from './credentials';
 import type { ResolvedToken, TokenCache } from './token-cache';
 
@@ -24,10 +27,23 @@ function invalidCredentials(): HttpError {
   return HttpError.unauthorized(INVALID_CREDENTIALS);
 }
 
-/** Maps accounts' "no such credential" to the 401; a failure of accounts itself stays what it is (503). */
+// Reasons of accounts' AuthenticatePassword refusals (accounts_service.proto).
+const SIGN_IN_THROTTLED = 'sign_in_throttled';
+const PASSWORD_CHECKS_BUSY = 'password_checks_busy';
+
+/**
+ * Maps accounts' "no such credential" to the 401 and its refusals to 429 (too many failures for this account or
+ * address: the client's doing) or 503 (too many password checks waiting: the server's capacity, whoever asks),
+ * both with `Retry-After`; a failure of accounts itself stays what it is (503).
+ */
 function rethrowUnauthenticated(error: unknown): never {
   if (isCairnError(error) && (error.code === Code.UNAUTHENTICATED || error.code === Code.NOT_FOUND)) {
     throw invalidCredentials();
+  }
+  if (isCairnError(error) && error.code === Code.RESOURCE_EXHAUSTED) {
+    const { retryAfterSeconds } = error;
+    if (error.reason === SIGN_IN_THROTTLED) throw new HttpError(429, error.message, { cause: error, retryAfterSeconds });
+    if (error.reason === PASSWORD_CHECKS_BUSY) throw new HttpError(503, error.message, { cause: error, retryAfterSeconds });
   }
   throw error;
 }
@@ -38,10 +54,15 @@ export interface AuthenticatorOptions {
   cache: TokenCache;
 }
 
-/** Synchronous when no call is needed (no credentials, a cached token): most requests then cost no promise. */
-export type Authenticate = (credentials: Credentials) => Caller | Promise<Caller>;
+/**
+ * Synchronous when no call is needed (no credentials, a cached token): most requests then cost no promise.
+ * `req` gives the client's address, read only for a password sign-in.
+ */
+export type Authenticate = (credentials: Credentials, req: IncomingMessage) => Caller | Promise<Caller>;
 
 export function createAuthenticator({ config, clients, cache }: AuthenticatorOptions): Authenticate {
+  const clientAddressOf = createClientAddressOf(config.security.reverseProxyTrustedProxies);
+
   /** The token's owner and scopes from accounts (remembered), or undefined when accounts knows no such token. */
   const fetchToken = async (secret: string): Promise<ResolvedToken | undefined> => {
     try {
@@ -67,19 +88,21 @@ export function createAuthenticator({ config, clients, cache }: AuthenticatorOpt
     return signedIn(resolved.user, false, resolved.token.scopes);
   };
 
-  const signInWithBasic = async (username: string, password: string): Promise<Caller> => {
+  const signInWithBasic = async (username: string, password: string, req: IncomingMessage): Promise<Caller> => {
     const candidate = password === '' || password === 'x-oauth-basic' ? username : password;
     if (TOKEN_SHAPE.test(candidate)) {
       const resolved = cache.get(candidate) ?? (await fetchToken(candidate));
       if (resolved !== undefined) return signedIn(resolved.user, true, resolved.token.scopes);
     }
     if (!config.service.enableBasicAuthentication) return ANONYMOUS;
-    const { user } = await clients.users.authenticatePassword({ login: username, password }).catch(rethrowUnauthenticated);
+    const { user } = await clients.users
+      .authenticatePassword({ login: username, password, clientAddress: clientAddressOf(req) })
+      .catch(rethrowUnauthenticated);
     if (user === undefined) throw invalidCredentials();
     return signedIn(user, true, undefined);
   };
 
-  return (credentials) => {
+  return (credentials, req) => {
     switch (credentials.kind) {
       case 'none':
         return ANONYMOUS;
@@ -88,7 +111,7 @@ export function createAuthenticator({ config, clients, cache }: AuthenticatorOpt
         return cached !== undefined ? signInWithToken(cached) : fetchToken(credentials.token).then(signInWithToken);
       }
       case 'basic':
-        return signInWithBasic(credentials.username, credentials.password);
+        return signInWithBasic(credentials.username, credentials.password, req);
     }
   };
 }

@@ -18,6 +18,8 @@ export const SUBJECT_ACCESS_TOKEN_DELETED = 'cairn.access_token.deleted';
 export const SUBJECT_USER_UPDATED = 'cairn.user.updated';
 export const SUBJECT_USER_DELETED = 'cairn.user.deleted';
 export const SUBJECT_USER_RENAMED = 'cairn.user.renamed';
+/** The subjects the token cache listens to. */
+export const TOKEN_CACHE_SUBJECTS: readonly string[] = [SUBJECT_ACCESS_TOKEN_DELETED, SUBJECT_USER_UPDATED, SUBJECT_USER_DELETED, SUBJECT_USER_RENAMED];
 
 /** The caches one instance keeps honest. */
 interface Caches {
@@ -80,7 +82,7 @@ export async function subscribeTokenInvalidation({ bus, cache, users, logger }: 
     }
   };
   const subscriptions = await Promise.all(
-    [SUBJECT_ACCESS_TOKEN_DELETED, SUBJECT_USER_UPDATED, SUBJECT_USER_DELETED, SUBJECT_USER_RENAMED].map((subject) => bus.subscribe(subject, handler)),
+    TOKEN_CACHE_SUBJECTS.map((subject) => bus.subscribe(subject, handler)),
   );
   return {
     stop: async () => {

@@ -188,10 +188,16 @@ export function createSmartHttpRouter({ services, authenticate, repoCache = new 
         query: parseGoQuery(rawQueryOf(req)),
         disableQueryAuthToken: config.security.disableQueryAuthToken,
       });
-      caller = await authenticate(credentials);
+      caller = await authenticate(credentials, req);
     } catch (error) {
       if (isHttpError(error) && error.status === 401) {
         refuse(res, { ...CREDENTIALS_NEEDED, body: error.message });
+        return undefined;
+      }
+      // A throttled (429) or shed (503) password sign-in: git reports the status and the text.
+      if (isHttpError(error) && error.retryAfterSeconds !== undefined) {
+        res.setHeader('Retry-After', String(error.retryAfterSeconds));
+        sendPlain(res, error.status, error.message);
         return undefined;
       }
       throw error;

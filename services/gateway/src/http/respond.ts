@@ -13,6 +13,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 export function sendHttpError(res: ServerResponse, error: HttpError, rootUrl: string): void {
   // The rest of a too-large body is never read: close the connection instead of draining it.
   if (error.status === 413) res.setHeader('Connection', 'close');
+  if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   sendJson(res, error.status, error.body(rootUrl));
 }
 

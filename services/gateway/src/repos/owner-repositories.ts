@@ -18,9 +18,11 @@ export interface OwnerRepositoriesQuery {
   owner: NamedAccount;
   viewer: Actor | undefined;
   page: ListOptions;
+  /** The caller's token is public-only: public repositories of public owners only. */
+  publicOnly: boolean;
 }
 
-export async function listOwnerRepositories({ services, owner, viewer, page }: OwnerRepositoriesQuery): Promise<OwnerRepositoriesPage> {
-  const answer = await services.clients.repos.listOwnerRepositories({ viewer, ownerId: owner.id, page: { page: page.page, limit: page.limit } });
+export async function listOwnerRepositories({ services, owner, viewer, page, publicOnly }: OwnerRepositoriesQuery): Promise<OwnerRepositoriesPage> {
+  const answer = await services.clients.repos.listOwnerRepositories({ viewer, ownerId: owner.id, page: { page: page.page, limit: page.limit }, publicOnly });
   return { repositories: await toApiRepositories(services, viewer, answer.repositories), total: answer.total };
 }

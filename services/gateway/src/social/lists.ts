@@ -50,6 +50,7 @@ export async function repositoryListReply<B>(ctx: ApiContext<B>, { repoIds, incl
             onlyIds: [...repoIds],
             restrictToIds: true,
             isPrivate: privateToo ? undefined : false,
+            publicOnly: isPublicOnly(ctx.caller),
           }),
         );
   return json(200, await repositoryPage(ctx, limit, answer));

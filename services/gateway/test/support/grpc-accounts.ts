@@ -4,7 +4,7 @@
  */
 import { silentLogger } from '@cairn/log';
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import { type AsyncServiceOf, CairnError, Code, type RpcServer, createRpcServer } from '@cairn/rpc';
+import { type AsyncServiceOf, CairnError, Code, type RpcServer, createRpcServer, anyCaller } from '@cairn/rpc';
 
 export type UserServiceImpl = AsyncServiceOf<typeof UserServiceService>;
 
@@ -24,7 +24,7 @@ export async function startGrpcAccounts(handlers: Partial<UserServiceImpl> = {})
     ]),
   ) as unknown as UserServiceImpl;
   const server = createRpcServer({ service: 'accounts', logger: silentLogger() });
-  server.addService(UserServiceService, { ...unimplemented, ...handlers });
+  server.addService(UserServiceService, { ...unimplemented, ...handlers }, anyCaller(UserServiceService));
   const port = await server.start('127.0.0.1:0');
   server.setServing(true);
   return { server, addr: `127.0.0.1:${port}` };

@@ -1,8 +1,8 @@
 /**
  * Which branch protection rule applies to a branch, which files a rule's patterns name (Gitea's
- * models/git/protected_branch.go, globs from @cairn/glob), and what a rule lets a contents-API write do.
+ * models/git/protected_branch.go, globs from @cairn/text), and what a rule lets a contents-API write do.
  */
-import { type GlobOptions, globMatcher } from '@cairn/glob';
+import { type GlobOptions, globMatcher } from '@cairn/text';
 import type { BranchRule } from '@cairn/proto/cairn/git/v1/git_service';
 import { CairnError } from '@cairn/rpc';
 

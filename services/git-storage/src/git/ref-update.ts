@@ -19,10 +19,22 @@ export interface RefUpdateResult {
   stderr: string;
 }
 
-/** Applies every update or none. Not ok when any ref's current value is not its `oldSha`. */
-export async function updateRefs(gitDir: string, updates: readonly RefUpdate[]): Promise<RefUpdateResult> {
-  // `update SP <ref> NUL <new> NUL <old> NUL` (-z): a zero new value deletes, a zero old value requires absence.
-  const input = updates.map((update) => `update ${update.ref}\0${update.newSha}\0${update.oldSha}\0`).join('');
+/** A ref that must hold `sha` for a move to happen, though the move leaves it alone. */
+export interface RefVerify {
+  ref: string;
+  sha: string;
+}
+
+/**
+ * Applies every update or none. Not ok when any ref's current value is not its `oldSha`, or a `verify` ref's is not
+ * its `sha` (checked under the same locks, so nothing can move it in between).
+ */
+export async function updateRefs(gitDir: string, updates: readonly RefUpdate[], verify: readonly RefVerify[] = []): Promise<RefUpdateResult> {
+  // `update SP <ref> NUL <new> NUL <old> NUL` (-z): a zero new value deletes, a zero old value requires absence;
+  // `verify SP <ref> NUL <old> NUL` only checks.
+  const input =
+    verify.map((check) => `verify ${check.ref}\0${check.sha}\0`).join('') +
+    updates.map((update) => `update ${update.ref}\0${update.newSha}\0${update.oldSha}\0`).join('');
   const { exitCode, stderr } = await runGit(['update-ref', '-z', '--stdin'], { gitDir, stdin: input, okExitCodes: [0, 1, 128] });
   return { ok: exitCode === 0, stderr: stderr.trim() };
 }

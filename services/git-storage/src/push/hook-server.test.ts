@@ -26,6 +26,15 @@ function runHook(env: NodeJS.ProcessEnv, stdin: string): Promise<{ code: number;
   });
 }
 
+/** Runs the installed update hook as git does, once per ref: `update <ref> <old> <new>`. */
+function runUpdateHook(ref: string): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(path.join(hooks.hooksDir, 'update'), [ref, A, B], { env: { PATH: process.env.PATH } }, (error, _stdout, stderr) =>
+      resolve({ code: error === null ? 0 : Number(error.code), stderr }),
+    );
+  });
+}
+
 const quarantine = { GIT_OBJECT_DIRECTORY: '/q/objects', GIT_ALTERNATE_OBJECT_DIRECTORIES: '/r/objects', GIT_QUARANTINE_PATH: '/q' };
 
 describe('pre-receive hook server', () => {
@@ -87,6 +96,14 @@ describe('pre-receive hook server', () => {
       expect(session.acceptedUpdates()).toEqual([]);
     } finally {
       session.close();
+    }
+  });
+
+  it('installs an update hook that accepts branches and tags and declines every other ref', async () => {
+    expect(await runUpdateHook('refs/heads/main')).toEqual({ code: 0, stderr: '' });
+    expect(await runUpdateHook('refs/tags/v1')).toEqual({ code: 0, stderr: '' });
+    for (const ref of ['refs/pull/1/head', 'refs/for/main', 'refs/headsX/main']) {
+      expect(await runUpdateHook(ref)).toEqual({ code: 1, stderr: `refusing ${ref}: a push may only update refs/heads/ and refs/tags/\n` });
     }
   });
 });

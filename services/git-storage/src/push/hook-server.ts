@@ -3,9 +3,12 @@
  * of running pushes ask whether their push may go ahead. Each ReceivePack opens a session; its id and the
  * socket's path go to the hook in its environment, so a hook can only speak for the push it belongs to.
  *
- * The hooks directory (`core.hooksPath` of receive-pack) is written here at start, its wrapper executable by
- * construction: a pre-receive hook git cannot execute is skipped with a warning, which would let every push
- * through unchecked.
+ * The hooks directory (`core.hooksPath` of receive-pack) is written here at start, its hooks executable by
+ * construction: a hook git cannot execute is skipped with a warning, which would let every push through unchecked.
+ * Besides pre-receive (all or nothing) it holds an `update` hook, which git runs once per ref after pre-receive
+ * accepted: it declines refs outside branches and tags (domain/pushable-refs.ts) one by one, so the pusher sees
+ * `! [remote rejected] refs/pull/1/head (hook declined)` while the push's other refs go through, as Gitea's
+ * update hook does (cmd/hook.go runHookUpdate). It needs no round trip: the ref name decides.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -14,6 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Logger } from '@cairn/log';
 import { parseHookInput } from '../domain/hook-input';
+import { PUSHABLE_REF_PREFIXES } from '../domain/pushable-refs';
 import type { RefUpdate } from '../git/ref-update';
 
 /** hooks/pre-receive.js, from src/push or dist/push. */
@@ -55,6 +59,19 @@ interface Session {
 
 const shellQuote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 
+/** The update hook (`update <ref> <old> <new>`): exit 0 for a pushable ref, else a reason on stderr and exit 1. */
+function updateHookScript(): string {
+  const patterns = PUSHABLE_REF_PREFIXES.map((prefix) => `${shellQuote(prefix)}*`).join('|');
+  const allowed = PUSHABLE_REF_PREFIXES.join(' and ');
+  return [
+    '#!/bin/sh',
+    `case "$1" in ${patterns}) exit 0 ;; esac`,
+    `printf '%s\\n' ${shellQuote('refusing ')}"$1"${shellQuote(`: a push may only update ${allowed}`)} >&2`,
+    'exit 1',
+    '',
+  ].join('\n');
+}
+
 /** The hook's request as JSON, checked field by field; undefined when it is not one. */
 function parseRequest(body: string): { pushId: string; request: HookRequest } | undefined {
   let raw: unknown;
@@ -91,6 +108,7 @@ export async function startHookServer(logger: Logger): Promise<HookServer> {
   await writeFile(path.join(hooksDir, 'pre-receive'), `#!/bin/sh\nexec ${shellQuote(process.execPath)} ${shellQuote(HOOK_SCRIPT)}\n`, {
     mode: 0o755,
   });
+  await writeFile(path.join(hooksDir, 'update'), updateHookScript(), { mode: 0o755 });
   const sessions = new Map<string, Session>();
 
   const answer = async (body: string): Promise<HookVerdict> => {

@@ -211,7 +211,11 @@ async function merge(context: GitStorageContext, request: MergeRequest) {
   const repository = requireRepository(request.repository);
   const gitDir = await openRepository(context.root, repository);
   const baseSha = await branchTip(gitDir, plan.baseBranch);
-  const [headSha = ''] = await resolveCommitishes(gitDir, [{ spec: plan.headSpec, value: request.head }]);
+  // A head named by a ref (refs/pull/<n>/head) is read once: the commit merged is the one checked below, and the
+  // base moves only while the ref still holds it (compare-and-swap on both refs).
+  const headRef = plan.headSpec.startsWith('refs/') ? await findRef(gitDir, plan.headSpec) : undefined;
+  const headVerify = headRef === undefined ? [] : [{ ref: plan.headSpec, sha: headRef.sha }];
+  const [headSha = ''] = await resolveCommitishes(gitDir, [{ spec: headRef?.sha ?? plan.headSpec, value: request.head }]);
   if (plan.expectedHead !== undefined && plan.expectedHead !== headSha) {
     throw CairnError.precondition(`head is ${headSha}, not ${plan.expectedHead}`, { reason: 'head_out_of_date' });
   }
@@ -226,8 +230,12 @@ async function merge(context: GitStorageContext, request: MergeRequest) {
   // A rebase whose every change is already in the base leaves it where it is.
   if (newSha === baseSha) return { mergeCommitId: newSha };
   const update = { ref: branchRef(plan.baseBranch), oldSha: baseSha, newSha };
-  const moved = await updateRefs(gitDir, [update]);
+  const moved = await updateRefs(gitDir, [update], headVerify);
   if (!moved.ok) {
+    const headNow = headRef === undefined ? undefined : (await findRef(gitDir, plan.headSpec))?.sha;
+    if (headNow !== headRef?.sha) {
+      throw CairnError.precondition(`head "${plan.headSpec}" moved while merging`, { reason: 'head_out_of_date', cause: new Error(moved.stderr) });
+    }
     throw CairnError.precondition(`branch "${plan.baseBranch}" moved while merging`, { reason: 'base_out_of_date', cause: new Error(moved.stderr) });
   }
   await publishPushed(context, { repository, push, refUpdates: [update] });

@@ -6,7 +6,7 @@
  * commit statuses. Every refusal Gitea answers with 405 is FAILED_PRECONDITION with reason `merge_refused` and Gitea's
  * message; a closed pull request is NOT_FOUND; 409s are ABORTED.
  */
-import { globMatcher } from '@cairn/glob';
+import { globMatcher } from '@cairn/text';
 import type { Review } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import type { BranchProtection, Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { CairnError, Code } from '@cairn/rpc';
@@ -40,6 +40,25 @@ export function refused(message: string): CairnError {
 /** ABORTED (409) `Wrong commit ID`: a manual merge's commit is not a full id contained in the base branch. */
 export function wrongCommitId(): CairnError {
   return new CairnError(Code.ABORTED, 'Wrong commit ID', { reason: 'wrong_commit_id' });
+}
+
+/** ABORTED (409) `head out of date` (Gitea's ErrMergeHeadOutOfDate, services/pull/merge.go); `cause` for the logs. */
+export function headOutOfDate(cause?: unknown): CairnError {
+  return new CairnError(Code.ABORTED, 'head out of date', { reason: 'head_out_of_date', cause });
+}
+
+/**
+ * The head commit a merge may merge: the one the pull request's stored mergeability, its reviews (stale or not) and
+ * the commit statuses the checks read were computed for (`recorded`, set by the last check). A head_commit_id the
+ * merger sent must be that commit too (Gitea compares it with the head it merges, services/pull/merge.go). Without
+ * this a head that moved after the approvals and green checks (a push to refs/pull/<n>/head, a check not yet run)
+ * would be merged on the strength of another commit's. git-storage then merges only if refs/pull/<n>/head still
+ * points at it.
+ */
+export function headToMerge(recorded: string, requested: string): string {
+  const wanted = requested.trim();
+  if (recorded === '' || (wanted !== '' && wanted !== recorded)) throw headOutOfDate();
+  return recorded;
 }
 
 export function isMergeStyle(text: string): text is MergeStyle {

@@ -22,7 +22,7 @@ import { ConsumedSubject, ISSUES_STREAM, REPOS_STREAM, Subject } from './subject
 
 export const AUTO_MERGE_CONSUMER = 'issues-automerge';
 export const AUTO_MERGE_REVIEWS_CONSUMER = 'issues-automerge-reviews';
-const REVIEW_EVENTS = 'cairn.pull_review.>';
+export const REVIEW_EVENTS = 'cairn.pull_review.>';
 
 /** A try whose failure is not transient is logged (Gitea logs a failed scheduled merge) and the schedule stays. */
 async function tryLogged(context: IssuesContext, issueId: number, headCommitId?: string): Promise<void> {

@@ -2,7 +2,7 @@
  * The `issues-commit-refs` consumer, Gitea's UpdateIssuesCommit for every push: the commits a push brought to a
  * branch (at most 100 per branch, oldest first; a new branch's commits not on the default branch; a new default
  * branch's none) name issues in their messages (`#N`, `owner/repo#N`, read as plain text by
- * domain/issue-references.ts). Each named issue or pull request the pusher may read gets a commit_ref timeline entry
+ * @cairn/text). Each named issue or pull request the pusher may read gets a commit_ref timeline entry
  * linking the commit (once per commit, however often it is pushed). An issue the pusher may close (they write the
  * repository's issues, administer it, or posted the issue) is closed after a close keyword and reopened after a
  * reopen keyword, when the branch is the repository's default branch or the branch the issue names as its `ref`;
@@ -16,7 +16,7 @@ import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
 import type { Commit } from '@cairn/proto/cairn/git/v1/git_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { CairnError, Code } from '@cairn/rpc';
-import { type IssueReference, issueReferences } from '../domain/issue-references';
+import { type IssueReference, issueReferences } from '@cairn/text';
 import { type Access, accessOf, canRead, canWrite, isRepoAdmin } from '../domain/permissions';
 import { gitRepositoryOfRepo, repositoryById } from '../domain/pull-check';
 import { TimelineType, stateEntry } from '../domain/timeline-entries';

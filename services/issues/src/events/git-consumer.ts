@@ -29,7 +29,7 @@ export const GIT_SUBJECTS: readonly string[] = ['cairn.git.>'];
 export const GIT_PUSHED = 'cairn.git.pushed';
 export const GIT_CONSUMER = 'issues-git';
 export const PULLS_CONSUMER = 'issues-pulls';
-const PULL_EVENTS = 'cairn.pull_request.>';
+export const PULL_EVENTS = 'cairn.pull_request.>';
 
 const BRANCH_PREFIX = 'refs/heads/';
 

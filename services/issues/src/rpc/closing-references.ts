@@ -14,7 +14,7 @@
 import type { DatabaseTransactionConnection } from '@cairn/db';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { CairnError, Code } from '@cairn/rpc';
-import { type ReferenceAction, type ReferenceKeywords, actionReferences } from '../domain/issue-references';
+import { type ReferenceAction, type ReferenceKeywords, actionReferences } from '@cairn/text';
 import { type Access, UNIT_ISSUES, accessOf, canRead, canWrite } from '../domain/permissions';
 import { stateEntry } from '../domain/timeline-entries';
 import { enqueueIssueEvent } from '../events/issue-events';

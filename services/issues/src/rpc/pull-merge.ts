@@ -1,7 +1,8 @@
 /**
  * MergePull (Gitea's routers/api/v1/repo/pull.go MergePullRequest with services/pull/check.go and merge.go): the
  * checks (domain/merge-rules.ts) on what repos says of the base branch's protection and of the head's commit
- * statuses, then git-storage's Merge in the style, as the merger, signed when the rule requires signed commits; or,
+ * statuses, then git-storage's Merge in the style, as the merger, signed when the rule requires signed commits, of
+ * the head those checks were made for only (domain/merge-rules.ts headToMerge; 409 `head out of date` otherwise); or,
  * for "manually-merged", the given commit checked to be contained in the base branch. The merge is recorded, the
  * issue closed, the issues its title or body names after a close or reopen keyword closed or reopened (not for a
  * manual merge; closing-references.ts), and the head branch deleted when asked (same repository, not the default branch, not protected, no
@@ -17,6 +18,8 @@ import {
   checkMergeable,
   changedProtectedFiles,
   grantedApprovals,
+  headOutOfDate,
+  headToMerge,
   isFullCommitId,
   type MergeStyle,
   mergeMessage,
@@ -128,7 +131,7 @@ async function signatureOf(context: IssuesContext, request: MergePullRequest, me
 function mergeFailure(error: unknown): unknown {
   if (!(error instanceof CairnError)) return error;
   if (error.code === Code.FAILED_PRECONDITION) {
-    if (error.reason === 'head_out_of_date') return new CairnError(Code.ABORTED, 'head out of date', { reason: 'head_out_of_date', cause: error });
+    if (error.reason === 'head_out_of_date') return headOutOfDate(error);
     if (error.reason === 'base_out_of_date') return new CairnError(Code.ABORTED, 'merge push out of date', { reason: 'base_out_of_date', cause: error });
     // Gitea's ErrMergeDivergingFastForwardOnly (git's words; Gitea's API leaves it a 500): a conflict, 409 here.
     if (error.reason === 'not_fast_forward') return new CairnError(Code.ABORTED, 'Not possible to fast-forward, aborting.', { reason: 'not_fast_forward', cause: error });
@@ -259,6 +262,7 @@ export async function mergeNow(context: IssuesContext, order: MergeOrder): Promi
   if (style === 'manually-merged') {
     merged = await mergeManually(context, base, pull, request.mergeCommitId.trim(), mergerId);
   } else {
+    const expectedHeadCommitId = headToMerge(pull.head_commit_id, request.headCommitId);
     const { closeKeywords, reopenKeywords } = context.config.repository.pullRequest;
     // Looked up before git merges: nothing may fail between the merge and its record.
     const closing = await planClosingReferences(context, { access, title: issue.title, body: issue.body, posterId: issue.poster_id }, {
@@ -276,7 +280,7 @@ export async function mergeNow(context: IssuesContext, order: MergeOrder): Promi
         baseBranch: pull.base_branch,
         head: pullHeadRef(pull.index),
         style,
-        expectedHeadCommitId: request.headCommitId.trim(),
+        expectedHeadCommitId,
         message: authored.message,
         author: authored.author,
         committer: signature,

@@ -5,7 +5,7 @@
  */
 import { sql, z, type CommonQueryMethods, type DatabaseTransactionConnection } from '@cairn/db';
 import { CairnError, Code, type Viewer, actorOf } from '@cairn/rpc';
-import { findMentionedNames } from '../domain/mentions';
+import { findMentionedNames } from '@cairn/text';
 import type { IssuesContext } from '../rpc/context';
 
 /** accounts' ResolveName type of an individual user. */

@@ -35,11 +35,15 @@ describe('canSeeActivity (Gitea ActivityReadable)', () => {
 
 describe('seesEveryRepository (everyone else, self included, is filtered by repos)', () => {
   it.each(Object.entries(viewers))('%s', (name, viewer) => {
-    expect(seesEveryRepository(viewer)).toBe(name === 'site admin');
+    expect(seesEveryRepository(viewer, false)).toBe(name === 'site admin');
   });
 
   it('needs a signed-in admin', () => {
-    expect(seesEveryRepository({ id: 0, isAdmin: true, isRestricted: false })).toBe(false);
+    expect(seesEveryRepository({ id: 0, isAdmin: true, isRestricted: false }, false)).toBe(false);
+  });
+
+  it('filters a site admin with a public-only token too', () => {
+    expect(seesEveryRepository(viewers['site admin'], true)).toBe(false);
   });
 });
 

@@ -33,10 +33,11 @@ export const ALL_REPOS: RepoScope = Object.freeze({ kind: 'all' });
 /**
  * Site admins see activity in every repository: Gitea does not filter by repository access for them. Everyone
  * else, the user themself included, sees the activity in repositories they can still read (Gitea's
- * `AccessibleRepoIDsQuery`): a repository made private, or one they lost access to, drops out.
+ * `AccessibleRepoIDsQuery`): a repository made private, or one they lost access to, drops out. A public-only
+ * token (`publicOnly`) sees public repositories only, so even an admin's goes through the filter.
  */
-export function seesEveryRepository(viewer: Viewer): boolean {
-  return isSiteAdmin(viewer);
+export function seesEveryRepository(viewer: Viewer, publicOnly: boolean): boolean {
+  return isSiteAdmin(viewer) && !publicOnly;
 }
 
 /** Whether a scope can match nothing at all, so there is no need to ask the store. */

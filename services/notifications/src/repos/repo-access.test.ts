@@ -19,19 +19,25 @@ describe('readableRepoIds', () => {
   it('answers what repos answers, asking once for all the ids', async () => {
     const repos = fakeRepoAccess({ 7: [1, 3] });
     const viewer: Viewer = { id: 7, isAdmin: false, isRestricted: true };
-    expect(await readableRepoIds(repos, viewer, [1, 2, 3])).toEqual([1, 3]);
-    expect(repos.calls).toEqual([{ viewer: { userId: 7, isAdmin: false, isRestricted: true }, repoIds: [1, 2, 3] }]);
+    expect(await readableRepoIds(repos, viewer, [1, 2, 3], false)).toEqual([1, 3]);
+    expect(repos.calls).toEqual([{ viewer: { userId: 7, isAdmin: false, isRestricted: true }, repoIds: [1, 2, 3], publicOnly: false }]);
   });
 
   it('asks for an anonymous viewer without an actor', async () => {
     const repos = fakeRepoAccess({ 0: [2] });
-    expect(await readableRepoIds(repos, ANONYMOUS, [1, 2])).toEqual([2]);
-    expect(repos.calls).toEqual([{ viewer: undefined, repoIds: [1, 2] }]);
+    expect(await readableRepoIds(repos, ANONYMOUS, [1, 2], false)).toEqual([2]);
+    expect(repos.calls).toEqual([{ viewer: undefined, repoIds: [1, 2], publicOnly: false }]);
+  });
+
+  it('passes a public-only token on, for repos to decide', async () => {
+    const repos = fakeRepoAccess({ 7: [1, 3] });
+    await readableRepoIds(repos, { id: 7, isAdmin: false, isRestricted: false }, [1, 3], true);
+    expect(repos.calls.map((call) => call.publicOnly)).toEqual([true]);
   });
 
   it('does not ask about no repositories', async () => {
     const repos = fakeRepoAccess({});
-    expect(await readableRepoIds(repos, ANONYMOUS, [])).toEqual([]);
+    expect(await readableRepoIds(repos, ANONYMOUS, [], false)).toEqual([]);
     expect(repos.calls).toEqual([]);
   });
 });

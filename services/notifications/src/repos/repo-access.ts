@@ -10,9 +10,12 @@ import { actorOf, type Viewer } from '../domain/viewer';
 /** The one RepoService call notifications makes: the repos client in production, an in-memory fake in tests. */
 export type RepoAccess = Pick<AsyncClientOf<typeof RepoServiceService>, 'filterReadable'>;
 
-/** The repositories among `repoIds` that `viewer` may read now (deleted ones are gone, so not readable). */
-export async function readableRepoIds(repoAccess: RepoAccess, viewer: Viewer, repoIds: readonly number[]): Promise<readonly number[]> {
+/**
+ * The repositories among `repoIds` that `viewer` may read now (deleted ones are gone, so not readable); with
+ * `publicOnly` (a public-only token), only the public ones of public owners among them.
+ */
+export async function readableRepoIds(repoAccess: RepoAccess, viewer: Viewer, repoIds: readonly number[], publicOnly: boolean): Promise<readonly number[]> {
   if (repoIds.length === 0) return [];
-  const response = await repoAccess.filterReadable({ viewer: actorOf(viewer), repoIds: [...repoIds] });
+  const response = await repoAccess.filterReadable({ viewer: actorOf(viewer), repoIds: [...repoIds], publicOnly });
   return response.repoIds;
 }

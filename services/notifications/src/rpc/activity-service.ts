@@ -13,10 +13,10 @@ export function createActivityService(context: NotificationsContext): AsyncServi
   const { db, repoAccess } = context;
 
   /** The repositories of the user's activity since `since` that the viewer is shown: one repos call at most. */
-  async function scopeFor(viewer: Viewer, userId: number, since: number): Promise<RepoScope> {
-    if (seesEveryRepository(viewer)) return ALL_REPOS;
+  async function scopeFor(viewer: Viewer, publicOnly: boolean, userId: number, since: number): Promise<RepoScope> {
+    if (seesEveryRepository(viewer, publicOnly)) return ALL_REPOS;
     const repoIds = await activityRepoIds(db.pool, userId, since);
-    return { kind: 'repos', repoIds: await readableRepoIds(repoAccess, viewer, repoIds) };
+    return { kind: 'repos', repoIds: await readableRepoIds(repoAccess, viewer, repoIds, publicOnly) };
   }
 
   return {
@@ -27,7 +27,7 @@ export function createActivityService(context: NotificationsContext): AsyncServi
       if (!canSeeActivity(viewer, owner)) return { buckets: [] };
       try {
         const since = heatmapStart(new Date());
-        const scope = await scopeFor(viewer, owner.id, since);
+        const scope = await scopeFor(viewer, request.publicOnly ?? false, owner.id, since);
         if (isEmptyScope(scope)) return { buckets: [] };
         const rows = await heatmapRows(db.pool, owner.id, since, scope);
         return { buckets: rows.map((row) => ({ timestamp: row.timestamp, contributions: row.contributions })) };

@@ -6,6 +6,7 @@ import {
   OWNER_USER,
   canRead,
   decidePermission,
+  isPublicObject,
   ownerVisible,
   teamsReaching,
   type RepoAccessFacts,
@@ -101,6 +102,15 @@ describe('teamsReaching', () => {
       team({ teamId: 5, orgId: 99, includesAllRepositories: true }),
     ];
     expect(teamsReaching(teams, ORG, new Set([4])).map((found) => found.teamId)).toEqual([1, 2, 4]);
+  });
+});
+
+describe('isPublicObject (all a public-only token sees)', () => {
+  it('is a public repository of a public owner', () => {
+    expect(isPublicObject(repo({ isPrivate: false, ownerVisibility: 'public' }))).toBe(true);
+    expect(isPublicObject(repo({ isPrivate: true, ownerVisibility: 'public' }))).toBe(false);
+    expect(isPublicObject(repo({ isPrivate: false, ownerVisibility: 'limited' }))).toBe(false);
+    expect(isPublicObject(repo({ isPrivate: false, ownerVisibility: 'private' }))).toBe(false);
   });
 });
 

@@ -96,6 +96,14 @@ export function ownerVisible(viewer: Viewer, repo: RepoAccessFacts, orgMember: b
   return true;
 }
 
+/**
+ * A public repository of a public owner: the only kind a public-only token may see (Gitea's `ctx.PublicOnly`);
+ * store/access-scope.ts's `publicCondition` is its SQL form (keep the two in step).
+ */
+export function isPublicObject(repo: Pick<RepoAccessFacts, 'isPrivate' | 'ownerVisibility'>): boolean {
+  return !repo.isPrivate && repo.ownerVisibility === 'public';
+}
+
 /** A viewer's permission: the overall mode (Gitea's `AccessMode`) and the effective mode of every enabled unit. */
 export interface RepoPermission {
   mode: AccessMode;

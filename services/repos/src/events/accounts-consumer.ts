@@ -17,7 +17,7 @@ import { removeRepository } from '../rpc/delete-repository';
 import { renameOwner, repositoriesOwnedBy, setOwnerVisibility } from '../store/repositories';
 import { unlinkDeletedTeam } from '../store/team-repos';
 import { deleteTransfersTo } from '../store/transfers';
-import { ACCOUNTS_CONSUMER, ACCOUNTS_STREAM, AccountsSubject } from './subjects';
+import { ACCOUNTS_CONSUMER, ACCOUNTS_FILTER, ACCOUNTS_STREAM, AccountsSubject } from './subjects';
 
 type Effect = (tx: DatabaseTransactionConnection) => Promise<void>;
 
@@ -102,8 +102,7 @@ export function startAccountsConsumer(context: ReposContext, options: AccountsCo
   return options.bus.consume({
     stream: options.stream ?? ACCOUNTS_STREAM,
     durable,
-    // Every subject of the stream; the handler picks the ones it acts on.
-    filterSubject: 'cairn.>',
+    filterSubject: ACCOUNTS_FILTER,
     handler: accountsEventHandler(context, durable),
   });
 }

@@ -47,6 +47,8 @@ export const AccountsSubject = {
 } as const;
 /** The durable consumer of accounts' events (`<consumer-service>-<purpose>`). */
 export const ACCOUNTS_CONSUMER = 'repos-accounts';
+/** Every subject of the stream; the handler picks the ones it acts on. */
+export const ACCOUNTS_FILTER = 'cairn.>';
 
 /** git-storage's stream: pushes change whether a repository is empty, its size and branches. */
 export const GIT_STREAM = 'CAIRN_GIT';

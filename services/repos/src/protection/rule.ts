@@ -7,7 +7,7 @@
  * Allow lists hold user and team ids, resolved from names when a rule is written (Gitea's way): a renamed user
  * stays listed, and someone who later takes the old name is not.
  */
-import { type GlobOptions, globMatcher, isGlobPattern } from '@cairn/glob';
+import { type GlobOptions, globMatcher, isGlobPattern } from '@cairn/text';
 
 /**
  * How a rule's name covers branches (Gitea's `ProtectedBranch.Match`): a plain name is one branch, compared

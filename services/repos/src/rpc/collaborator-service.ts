@@ -164,6 +164,6 @@ export function createCollaboratorService(context: ReposContext): AsyncServiceOf
       }),
 
     listTeamRepositories: (request) =>
-      guard(() => listTeamRepositories(context, viewerFromActor(request.viewer), request.teamId, request.page)),
+      guard(() => listTeamRepositories(context, viewerFromActor(request.viewer), request.teamId, request.page, request.publicOnly)),
   };
 }

@@ -8,7 +8,7 @@ import type {
   GetRepositoryResponse,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { CairnError, Code } from '@cairn/rpc';
-import { canRead, viewerFromActor, type Viewer } from '../domain/access';
+import { canRead, isPublicObject, viewerFromActor, type Viewer } from '../domain/access';
 import { findRedirect } from '../store/redirects';
 import { findByOwnerId, findByOwnerName, findRepositories, findRepository, renameOwner, type RepoRow } from '../store/repositories';
 import { resolveName } from './accounts-lookup';
@@ -89,5 +89,6 @@ export async function batchGetRepositories(context: ReposContext, request: Batch
 
 export async function filterReadable(context: ReposContext, request: FilterReadableRequest): Promise<FilterReadableResponse> {
   const found = await readableAmong(context, viewerFromActor(request.viewer), request.repoIds);
-  return { repoIds: found.map(({ repo }) => repo.id) };
+  const shown = request.publicOnly === true ? found.filter(({ repo }) => isPublicObject(repo)) : found;
+  return { repoIds: shown.map(({ repo }) => repo.id) };
 }

@@ -18,7 +18,7 @@ import { actorOf } from '@cairn/rpc';
 import { AccessMode, accessModeOf, isSignedIn, viewerFromActor, type Viewer } from '../domain/access';
 import { boundedWindow } from '../domain/paging';
 import { keywordParts, modeFilter, searchOrder, type SearchOrder } from '../domain/repo-search';
-import { grantedCondition, readableCondition, viewerScope } from '../store/access-scope';
+import { grantedCondition, publicCondition, readableCondition, viewerScope } from '../store/access-scope';
 import { keywordCondition, pageRepositories } from '../store/repo-lists';
 import { internalActor } from './accounts-lookup';
 import type { ReposContext } from './context';
@@ -34,16 +34,19 @@ export interface RepositoryList {
 const BY_ID: SearchOrder = { column: 'id', direction: 'asc' };
 const BY_NAME: SearchOrder = { column: 'lower_name', direction: 'asc' };
 
+/** Filters in SQL, so pages and totals agree: `publicOnly` for a public-only token (see publicCondition). */
 async function readablePage(
   context: ReposContext,
   viewer: Viewer,
   conditions: readonly FragmentSqlToken[],
   order: SearchOrder,
   page: PageRequest | undefined,
+  publicOnly: boolean | undefined = false,
 ): Promise<RepositoryList> {
   const scope = await viewerScope(context, viewer);
   const window = boundedWindow(page, context.config.api.defaultPagingNum);
-  const { repos, total } = await pageRepositories(context.db.pool, [readableCondition(scope), ...conditions], order, window);
+  const readable = publicOnly === true ? [readableCondition(scope), publicCondition()] : [readableCondition(scope)];
+  const { repos, total } = await pageRepositories(context.db.pool, [...readable, ...conditions], order, window);
   const permissions = await permissionsFor(context, viewer, repos, scope.kind === 'viewer' ? scope.teams : undefined);
   return { repositories: repos.map((repo) => withPermission(repo, permissions.get(repo.id)!)), total };
 }
@@ -104,13 +107,13 @@ export async function searchRepositories(context: ReposContext, request: SearchR
   if (mode.fork !== undefined) conditions.push(sql.fragment`r.is_fork = ${mode.fork}`);
   if (mode.mirror !== undefined) conditions.push(sql.fragment`r.is_mirror = ${mode.mirror}`);
   if (request.teamId > 0) conditions.push(await teamCondition(context, viewer, request.teamId));
-  return readablePage(context, viewer, conditions, order, request.page);
+  return readablePage(context, viewer, conditions, order, request.page, request.publicOnly);
 }
 
 /** An owner's repositories in creation order (Gitea's listUserRepos: `id ASC`). */
 export function listOwnerRepositories(context: ReposContext, request: ListOwnerRepositoriesRequest): Promise<RepositoryList> {
   const viewer = viewerFromActor(request.viewer);
-  return readablePage(context, viewer, [sql.fragment`r.owner_id = ${request.ownerId}`], BY_ID, request.page);
+  return readablePage(context, viewer, [sql.fragment`r.owner_id = ${request.ownerId}`], BY_ID, request.page, request.publicOnly);
 }
 
 /** What the viewer owns or was given, by name (Gitea's ListMyRepos). */
@@ -118,18 +121,24 @@ export async function listAccessibleRepositories(context: ReposContext, request:
   const viewer = viewerFromActor(request.viewer);
   if (!isSignedIn(viewer)) return { repositories: [], total: 0 };
   const granted = grantedCondition(viewer.id, await userTeams(context, viewer.id, 0));
-  return readablePage(context, viewer, [granted], BY_NAME, request.page);
+  return readablePage(context, viewer, [granted], BY_NAME, request.page, request.publicOnly);
 }
 
 export async function listForks(context: ReposContext, request: ListForksRequest): Promise<RepositoryList> {
   const viewer = viewerFromActor(request.viewer);
   const { repo } = await loadRepoForViewer(context, viewer, request.id);
-  return readablePage(context, viewer, [sql.fragment`r.fork_id = ${repo.id}`], BY_ID, request.page);
+  return readablePage(context, viewer, [sql.fragment`r.fork_id = ${repo.id}`], BY_ID, request.page, request.publicOnly);
 }
 
 /** A team's repositories, by name; NOT_FOUND when the viewer may not see the team (accounts decides). */
-export async function listTeamRepositories(context: ReposContext, viewer: Viewer, teamId: number, page: PageRequest | undefined): Promise<RepositoryList> {
+export async function listTeamRepositories(
+  context: ReposContext,
+  viewer: Viewer,
+  teamId: number,
+  page: PageRequest | undefined,
+  publicOnly: boolean | undefined,
+): Promise<RepositoryList> {
   const { team } = await context.accounts.teams.getTeam({ viewer: actorOf(viewer), id: teamId });
   if (team === undefined) return { repositories: [], total: 0 };
-  return readablePage(context, viewer, [teamReach(team, teamId)], BY_NAME, page);
+  return readablePage(context, viewer, [teamReach(team, teamId)], BY_NAME, page, publicOnly);
 }

@@ -2,12 +2,13 @@
  * TopicService: repository topics (Gitea's routers/api/v1/repo/topic.go). Anyone who may read a repository lists
  * its topics; its admins change them (archived repositories included, as in Gitea).
  */
+import { sql } from '@cairn/db';
 import type { TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
 import { viewerFromActor } from '../domain/access';
 import { pageWindow } from '../domain/paging';
 import { assertRoomForTopic, singleTopic, topicsForReplacement } from '../domain/topics';
-import { readableRepositories } from '../store/access-scope';
+import { publicCondition, readableRepositories } from '../store/access-scope';
 import { lockRepoTopics, saveRepoTopics, searchTopics } from '../store/topics';
 import type { ReposContext } from './context';
 import { guard } from './guard';
@@ -70,7 +71,8 @@ export function createTopicService(context: ReposContext): AsyncServiceOf<typeof
 
     async searchTopics(request) {
       const readable = await readableRepositories(context, viewerFromActor(request.viewer));
-      const { topics, total } = await guard(() => searchTopics(db.pool, { keyword: request.keyword, readable, window: pageWindow(request.page) }));
+      const shown = request.publicOnly === true ? sql.fragment`(${readable} AND ${publicCondition('repositories')})` : readable;
+      const { topics, total } = await guard(() => searchTopics(db.pool, { keyword: request.keyword, readable: shown, window: pageWindow(request.page) }));
       return {
         topics: topics.map((topic) => ({ id: topic.id, name: topic.name, repoCount: topic.repo_count, created: topic.created, updated: topic.updated })),
         total,

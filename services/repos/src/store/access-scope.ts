@@ -67,6 +67,16 @@ export function grantedCondition(userId: number, teams: readonly TeamGrant[], ta
   return sql.fragment`(${sql.join(parts, sql.fragment` OR `)})`;
 }
 
+/**
+ * Public repositories of public owners: what an anonymous caller reads, and all a public-only token may see of
+ * what its user reads (Gitea's `ctx.PublicOnly`, routers/api/v1/user/repo.go; Cairn also leaves out owners that are
+ * not public, since a public-only token sees public users and organizations only). domain/access.ts's
+ * `isPublicObject` decides the same for one repository.
+ */
+export function publicCondition(table = 'r'): FragmentSqlToken {
+  return sql.fragment`(NOT ${column(table, 'is_private')} AND ${column(table, 'owner_visibility')} = 'public')`;
+}
+
 /** The condition `table` (an alias of `repositories`) must meet to be readable in `scope`. */
 export function readableCondition(scope: AccessScope, table = 'r'): FragmentSqlToken {
   const isPrivate = column(table, 'is_private');
@@ -75,7 +85,7 @@ export function readableCondition(scope: AccessScope, table = 'r'): FragmentSqlT
     case 'all':
       return sql.fragment`TRUE`;
     case 'anonymous':
-      return sql.fragment`(NOT ${isPrivate} AND ${ownerVisibility} = 'public')`;
+      return publicCondition(table);
     case 'viewer': {
       const granted = grantedCondition(scope.viewerId, scope.teams, table);
       // Restricted users get nothing implicitly; others read public repositories of owners they may see (private

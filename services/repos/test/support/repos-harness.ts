@@ -90,7 +90,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
     };
     server = createReposServer(context, logger);
     const target = `127.0.0.1:${await server.start('127.0.0.1:0')}`;
-    const options = { target, service: 'repos', logger };
+    const options = { target, service: 'repos', caller: 'gateway', logger } as const;
     const repos = createRpcClient(RepoServiceService, options);
     const collaborators = createRpcClient(CollaboratorServiceService, options);
     const topics = createRpcClient(TopicServiceService, options);

@@ -7,6 +7,7 @@ import { HttpError, go, goFormBool, goFormInt, goFormOptionalBool, goFormString,
 import type { UpdateUserRequest } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { ApiRegistry } from '../../api/registry';
 import { contextUserOf, doerOf, json, noContent } from '../../api/types';
+import { isPublicOnly } from '../../auth/caller';
 import { toApiUser } from '../../convert/user';
 
 const VISIBILITIES = ['', 'public', 'limited', 'private'];
@@ -84,6 +85,7 @@ export function registerAdminUserRoutes(api: ApiRegistry): void {
         sourceId: goFormInt(query, 'source_id'),
         loginName: goFormString(query, 'login_name').trim(),
         sort: goFormString(query, 'sort'),
+        publicOnly: isPublicOnly(ctx.caller),
         order: goFormString(query, 'order'),
         page: { page, limit },
       });

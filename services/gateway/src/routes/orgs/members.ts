@@ -6,11 +6,18 @@ import { HttpError } from '@cairn/http';
 import { IsMemberResponse_Answer, type ListMembersRequest } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import type { ApiRegistry } from '../../api/registry';
 import { json, noContent, redirect, type ApiContext, type ApiReply } from '../../api/types';
+import { isPublicOnly } from '../../auth/caller';
 import { toApiUser } from '../../convert/user';
 import { accountOf, pageOf } from './params';
 
 async function listMembers<B>(ctx: ApiContext<B>, publicOnly: boolean): Promise<ApiReply> {
-  const request: ListMembersRequest = { viewer: ctx.viewer, org: accountOf(ctx, 'org').name, publicOnly, page: pageOf(ctx) };
+  const request: ListMembersRequest = {
+    viewer: ctx.viewer,
+    org: accountOf(ctx, 'org').name,
+    publicOnly,
+    page: pageOf(ctx),
+    publicUsersOnly: isPublicOnly(ctx.caller),
+  };
   const { users, total } = await ctx.services.clients.orgs.listMembers(request);
   // Gitea sets only X-Total-Count on member lists.
   ctx.setTotalCount(total);

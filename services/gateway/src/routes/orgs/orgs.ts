@@ -7,6 +7,7 @@ import { Code } from '@cairn/rpc';
 import type { ListOrgsResponse } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import type { ApiRegistry } from '../../api/registry';
 import { doerOf, json, noContent, type ApiContext, type ApiReply } from '../../api/types';
+import { isPublicOnly } from '../../auth/caller';
 import { toApiOrganization, toApiOrganizationPermissions } from '../../convert/org';
 import { CreateOrgOption, EditOrgOption, RenameOrgOption, type BodyOf } from './options';
 import { accountOf, pageOf } from './params';
@@ -47,7 +48,7 @@ export function registerOrgRoutes(api: ApiRegistry): void {
     auth: 'optional',
     handler: async (ctx) => {
       const page = pageOf(ctx);
-      return orgPage(ctx, page.limit, await ctx.services.clients.orgs.listOrgs({ viewer: ctx.viewer, page }));
+      return orgPage(ctx, page.limit, await ctx.services.clients.orgs.listOrgs({ viewer: ctx.viewer, page, publicOnly: isPublicOnly(ctx.caller) }));
     },
   });
 
@@ -135,7 +136,12 @@ export function registerOrgRoutes(api: ApiRegistry): void {
     auth: 'required',
     handler: async (ctx) => {
       const page = pageOf(ctx);
-      const answer = await ctx.services.clients.orgs.listUserOrgs({ viewer: ctx.viewer, username: doerOf(ctx).login, page });
+      const answer = await ctx.services.clients.orgs.listUserOrgs({
+        viewer: ctx.viewer,
+        username: doerOf(ctx).login,
+        page,
+        publicOnly: isPublicOnly(ctx.caller),
+      });
       return orgPage(ctx, page.limit, answer);
     },
   });
@@ -148,7 +154,12 @@ export function registerOrgRoutes(api: ApiRegistry): void {
     auth: 'required',
     handler: async (ctx) => {
       const page = pageOf(ctx);
-      const answer = await ctx.services.clients.orgs.listUserOrgs({ viewer: ctx.viewer, username: accountOf(ctx, 'username').name, page });
+      const answer = await ctx.services.clients.orgs.listUserOrgs({
+        viewer: ctx.viewer,
+        username: accountOf(ctx, 'username').name,
+        page,
+        publicOnly: isPublicOnly(ctx.caller),
+      });
       return orgPage(ctx, page.limit, answer);
     },
   });
@@ -177,7 +188,7 @@ export function registerOrgRoutes(api: ApiRegistry): void {
     auth: 'admin',
     handler: async (ctx) => {
       const page = pageOf(ctx);
-      return orgPage(ctx, page.limit, await ctx.services.clients.orgs.listOrgs({ viewer: ctx.viewer, page }));
+      return orgPage(ctx, page.limit, await ctx.services.clients.orgs.listOrgs({ viewer: ctx.viewer, page, publicOnly: isPublicOnly(ctx.caller) }));
     },
   });
 

@@ -7,6 +7,7 @@
 import { accountNotFound } from '../../api/account-name';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, type NamedAccount, ORGANIZATION_TYPE, json } from '../../api/types';
+import { isPublicOnly } from '../../auth/caller';
 import { CREATE_REPO_ERRORS, CreateRepoOption, createRepository } from '../../repos/create-repository';
 import { listOwnerRepositories } from '../../repos/owner-repositories';
 import { accountOf } from './params';
@@ -27,7 +28,13 @@ export function registerOrgRepoRoutes(api: ApiRegistry): void {
     auth: 'optional',
     handler: async (ctx) => {
       const page = ctx.listOptions();
-      const { repositories, total } = await listOwnerRepositories({ services: ctx.services, owner: organizationOf(ctx), viewer: ctx.viewer, page });
+      const { repositories, total } = await listOwnerRepositories({
+        services: ctx.services,
+        owner: organizationOf(ctx),
+        viewer: ctx.viewer,
+        page,
+        publicOnly: isPublicOnly(ctx.caller),
+      });
       ctx.setLinkHeader(total, page.limit);
       ctx.setTotalCount(total);
       return json(200, repositories);

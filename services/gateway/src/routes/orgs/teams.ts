@@ -9,7 +9,9 @@ import { HttpError, goFormString } from '@cairn/http';
 import type { Team } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import type { Repository, RepositoryWithPermission } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { ApiRegistry } from '../../api/registry';
+import { PUBLIC_ONLY_ORG_MESSAGE } from '../../api/pipeline';
 import { json, noContent, type ApiContext } from '../../api/types';
+import { isPublicOnly } from '../../auth/caller';
 import { toApiTeam } from '../../convert/org';
 import { toApiRepositories } from '../../convert/repository';
 import { toApiUser } from '../../convert/user';
@@ -28,11 +30,21 @@ const TEAM_ERRORS = {
 /** Access modes that make a repository admin (Gitea's `AccessLevel >= AccessModeAdmin`). */
 const ADMIN_MODES: ReadonlySet<string> = new Set(['admin', 'owner']);
 
-/** The team of a `/teams/{id}` route, when the caller may see it (Gitea's `reqTeamMembership`). */
+/**
+ * The team of a `/teams/{id}` route, when the caller may see it (Gitea's `reqTeamMembership`). A public-only token
+ * reaches teams of public organizations only (Gitea's checkTokenPublicOnly after orgAssignment, routers/api/v1/api.go).
+ */
 async function teamOf<B>(ctx: ApiContext<B>): Promise<Team> {
   const { team } = await ctx.services.clients.teams.getTeam({ viewer: ctx.viewer, id: teamIdOf(ctx) });
   if (team === undefined) throw new Error('GetTeam answered without a team');
+  if (isPublicOnly(ctx.caller) && team.organization?.visibility !== 'public') throw HttpError.forbidden(PUBLIC_ONLY_ORG_MESSAGE);
   return team;
+}
+
+/** The `{id}` of a `/teams/{id}` route; a public-only token's team is checked first (see teamOf). */
+async function teamIdFor<B>(ctx: ApiContext<B>): Promise<number> {
+  if (isPublicOnly(ctx.caller)) await teamOf(ctx);
+  return teamIdOf(ctx);
 }
 
 type FoundRepo = RepositoryWithPermission & { repository: Repository };
@@ -137,9 +149,7 @@ export function registerTeamRoutes(api: ApiRegistry): void {
     path: '/teams/{id}',
     operationId: 'orgGetTeam',
     handler: async (ctx) => {
-      const { team } = await ctx.services.clients.teams.getTeam({ viewer: ctx.viewer, id: teamIdOf(ctx) });
-      if (team === undefined) throw new Error('GetTeam answered without a team');
-      return json(200, toApiTeam(team, rootUrl(ctx)));
+      return json(200, toApiTeam(await teamOf(ctx), rootUrl(ctx)));
     },
   });
 
@@ -153,7 +163,7 @@ export function registerTeamRoutes(api: ApiRegistry): void {
       const { body } = ctx;
       const { team } = await ctx.services.clients.teams.updateTeam({
         actor: ctx.viewer,
-        id: teamIdOf(ctx),
+        id: await teamIdFor(ctx),
         // Gitea renames only for a non-empty name.
         name: body.name === '' ? undefined : body.name,
         description: body.description,
@@ -174,7 +184,7 @@ export function registerTeamRoutes(api: ApiRegistry): void {
     path: '/teams/{id}',
     operationId: 'orgDeleteTeam',
     handler: async (ctx) => {
-      await ctx.services.clients.teams.deleteTeam({ actor: ctx.viewer, id: teamIdOf(ctx) });
+      await ctx.services.clients.teams.deleteTeam({ actor: ctx.viewer, id: await teamIdFor(ctx) });
       return noContent();
     },
   });
@@ -185,7 +195,12 @@ export function registerTeamRoutes(api: ApiRegistry): void {
     path: '/teams/{id}/members',
     operationId: 'orgListTeamMembers',
     handler: async (ctx) => {
-      const { users, total } = await ctx.services.clients.teams.listTeamMembers({ viewer: ctx.viewer, teamId: teamIdOf(ctx), page: pageOf(ctx) });
+      const { users, total } = await ctx.services.clients.teams.listTeamMembers({
+        viewer: ctx.viewer,
+        teamId: await teamIdFor(ctx),
+        page: pageOf(ctx),
+        publicUsersOnly: isPublicOnly(ctx.caller),
+      });
       ctx.setTotalCount(total);
       return json(200, users.map((user) => toApiUser(user, { rootUrl: rootUrl(ctx) })));
     },
@@ -197,7 +212,7 @@ export function registerTeamRoutes(api: ApiRegistry): void {
     path: '/teams/{id}/members/{username}',
     operationId: 'orgListTeamMember',
     handler: async (ctx) => {
-      const { user } = await ctx.services.clients.teams.getTeamMember({ viewer: ctx.viewer, teamId: teamIdOf(ctx), username: accountOf(ctx, 'username').name });
+      const { user } = await ctx.services.clients.teams.getTeamMember({ viewer: ctx.viewer, teamId: await teamIdFor(ctx), username: accountOf(ctx, 'username').name });
       if (user === undefined) throw new Error('GetTeamMember answered without a user');
       return json(200, toApiUser(user, { rootUrl: rootUrl(ctx) }));
     },
@@ -209,7 +224,7 @@ export function registerTeamRoutes(api: ApiRegistry): void {
     path: '/teams/{id}/members/{username}',
     operationId: 'orgAddTeamMember',
     handler: async (ctx) => {
-      await ctx.services.clients.teams.addTeamMember({ actor: ctx.viewer, teamId: teamIdOf(ctx), username: accountOf(ctx, 'username').name });
+      await ctx.services.clients.teams.addTeamMember({ actor: ctx.viewer, teamId: await teamIdFor(ctx), username: accountOf(ctx, 'username').name });
       return noContent();
     },
   });
@@ -220,7 +235,7 @@ export function registerTeamRoutes(api: ApiRegistry): void {
     path: '/teams/{id}/members/{username}',
     operationId: 'orgRemoveTeamMember',
     handler: async (ctx) => {
-      await ctx.services.clients.teams.removeTeamMember({ actor: ctx.viewer, teamId: teamIdOf(ctx), username: accountOf(ctx, 'username').name });
+      await ctx.services.clients.teams.removeTeamMember({ actor: ctx.viewer, teamId: await teamIdFor(ctx), username: accountOf(ctx, 'username').name });
       return noContent();
     },
   });
@@ -236,6 +251,7 @@ export function registerTeamRoutes(api: ApiRegistry): void {
         viewer: ctx.viewer,
         teamId: team.id,
         page: pageOf(ctx),
+        publicOnly: isPublicOnly(ctx.caller),
       });
       ctx.setTotalCount(total);
       return json(200, await toApiRepositories(ctx.services, ctx.viewer, repositories));

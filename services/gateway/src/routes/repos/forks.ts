@@ -7,6 +7,7 @@ import { go, goStruct } from '@cairn/http';
 import { Code } from '@cairn/rpc';
 import type { ApiRegistry } from '../../api/registry';
 import { json, repoOf } from '../../api/types';
+import { isPublicOnly } from '../../auth/caller';
 import { UNIT_CODE, toApiRepository } from '../../convert/repository';
 import { repositoryPage } from '../../repos/repository-page';
 import { pageOf } from '../orgs/params';
@@ -27,7 +28,12 @@ export function registerForkRoutes(api: ApiRegistry): void {
     repo: { mode: 'read' },
     handler: async (ctx) => {
       const page = pageOf(ctx);
-      const answer = await ctx.services.clients.repos.listForks({ viewer: ctx.viewer, id: repoOf(ctx).repository.id, page });
+      const answer = await ctx.services.clients.repos.listForks({
+        viewer: ctx.viewer,
+        id: repoOf(ctx).repository.id,
+        page,
+        publicOnly: isPublicOnly(ctx.caller),
+      });
       return json(200, await repositoryPage(ctx, page.limit, answer));
     },
   });

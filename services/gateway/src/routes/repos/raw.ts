@@ -44,13 +44,48 @@ const SIGNATURES: ReadonlyArray<readonly [Buffer, string]> = [
   [Buffer.from([0x1f, 0x8b, 0x08]), 'application/x-gzip'],
 ];
 
+/**
+ * Whether `text` opens an SVG document (Gitea's modules/typesniffer svgTagRegex): white space, an optional XML
+ * declaration, comments, an optional `<!DOCTYPE svg …>`, then `<svg` and white space or `>`, ignoring case. A scan,
+ * not the backtracking pattern `(<!--[\s\S]*?-->\s*)*` that took exponential time over a kilobyte of `<!---->`s:
+ * as that pattern may end a comment at any later `-->`, every `-->` after the first `<!--` is a place the doctype
+ * or `<svg` may follow, and each is tried once.
+ */
+function looksLikeSvg(text: string): boolean {
+  const startsWith = (at: number, word: string) => text.slice(at, at + word.length).toLowerCase() === word;
+  const skipSpace = (from: number) => {
+    let at = from;
+    while (at < text.length && /\s/.test(text[at])) at++;
+    return at;
+  };
+  const svgAt = (from: number): boolean => {
+    let at = from;
+    if (startsWith(at, '<!doctype svg')) {
+      const end = text.indexOf('>', at);
+      if (end < 0) return false;
+      at = skipSpace(end + 1);
+    }
+    return startsWith(at, '<svg') && /[\s>]/.test(text.charAt(at + 4));
+  };
+  let at = skipSpace(0);
+  if (startsWith(at, '<?xml')) {
+    const end = text.indexOf('>', at);
+    if (end < 0) return false;
+    at = skipSpace(end + 1);
+  }
+  if (svgAt(at)) return true;
+  if (!text.startsWith('<!--', at)) return false;
+  for (let end = text.indexOf('-->', at + 4); end >= 0; end = text.indexOf('-->', end + 1)) if (svgAt(skipSpace(end + 3))) return true;
+  return false;
+}
+
 /** The content type Gitea's type sniffer gives the first bytes: known binary signatures, SVG, text or bytes. */
 export function sniffContentType(head: Buffer): string {
   for (const [signature, type] of SIGNATURES) if (head.subarray(0, signature.length).equals(signature)) return type;
   if (head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
   if (head.includes(0)) return 'application/octet-stream';
   const text = head.toString('utf8');
-  if (/^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(text)) return 'image/svg+xml';
+  if (looksLikeSvg(text)) return 'image/svg+xml';
   return 'text/plain; charset=utf-8';
 }
 

@@ -34,6 +34,7 @@ export function searchRequestOf(query: GoValues, signedIn: boolean, publicOnly: 
     order: goFormString(query, 'order'),
     topic: goFormBool(query, 'topic'),
     teamId: goFormInt(query, 'team_id'),
+    publicOnly,
   };
 }
 

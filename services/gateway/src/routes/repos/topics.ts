@@ -8,6 +8,7 @@ import { HttpError, go, goFormString, goStruct, goTime } from '@cairn/http';
 import { type CairnError, isCairnError } from '@cairn/rpc';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, type ApiReply, json, noContent, repoOf } from '../../api/types';
+import { isPublicOnly } from '../../auth/caller';
 import { pageOf } from '../orgs/params';
 
 /** Gitea's `RepoTopicOptions`. */
@@ -110,7 +111,12 @@ export function registerTopicRoutes(api: ApiRegistry): void {
     auth: 'optional',
     handler: async (ctx) => {
       const page = pageOf(ctx);
-      const { topics, total } = await ctx.services.clients.topics.searchTopics({ viewer: ctx.viewer, keyword: goFormString(ctx.query, 'q'), page });
+      const { topics, total } = await ctx.services.clients.topics.searchTopics({
+        viewer: ctx.viewer,
+        keyword: goFormString(ctx.query, 'q'),
+        page,
+        publicOnly: isPublicOnly(ctx.caller),
+      });
       ctx.setLinkHeader(total, page.limit);
       ctx.setTotalCount(total);
       return json(200, {

@@ -7,6 +7,7 @@
 import { HttpError } from '@cairn/http';
 import type { ApiRegistry } from '../../api/registry';
 import { contextUserOf, json } from '../../api/types';
+import { isPublicOnly } from '../../auth/caller';
 
 export function registerUserHeatmapRoutes(api: ApiRegistry): void {
   api.route({
@@ -24,6 +25,7 @@ export function registerUserHeatmapRoutes(api: ApiRegistry): void {
         userId: user.id,
         viewer: ctx.viewer,
         keepActivityPrivate: user.keepActivityPrivate,
+        publicOnly: isPublicOnly(ctx.caller),
       });
       return json(
         200,

@@ -4,6 +4,7 @@
  */
 import type { ApiRegistry } from '../../api/registry';
 import { contextUserOf, json } from '../../api/types';
+import { isPublicOnly } from '../../auth/caller';
 import { listOwnerRepositories } from '../../repos/owner-repositories';
 
 export function registerUserRepoRoutes(api: ApiRegistry): void {
@@ -23,6 +24,7 @@ export function registerUserRepoRoutes(api: ApiRegistry): void {
         owner: { id: user.id, type: user.type, name: user.login, visibility: user.visibility },
         viewer: ctx.viewer,
         page,
+        publicOnly: isPublicOnly(ctx.caller),
       });
       ctx.setLinkHeader(total, page.limit);
       ctx.setTotalCount(total);

@@ -46,6 +46,8 @@ export function registerTokenRoutes(api: ApiRegistry): void {
         name: ctx.body.name,
         scopes: ctx.body.scopes,
         actorId: doerOf(ctx).id,
+        // A token used as the basic-auth password may mint only tokens within its own scopes (accounts decides).
+        creatorToken: ctx.caller.tokenScopes === undefined ? undefined : { scopes: ctx.caller.tokenScopes },
       });
       if (token === undefined) throw new Error('CreateAccessToken answered without a token');
       return json(201, toApiAccessToken(token, sha1));

@@ -185,7 +185,11 @@ export interface ListUsersRequest {
   sort: string;
   /** "asc" (default) or "desc"; ignored without a sort, as in Gitea. */
   order: string;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The caller's token is public-only (Gitea's ctx.PublicOnly): public users only, even for a site admin. */
+  publicOnly?: boolean | undefined;
 }
 
 export interface ListUsersResponse {
@@ -274,6 +278,11 @@ export interface AuthenticatePasswordRequest {
   /** User name or email. */
   login: string;
   password: string;
+  /**
+   * The client's IP address as the edge saw it (after trusted proxies); empty when there is none, and then
+   * only the account's failures are counted.
+   */
+  clientAddress: string;
 }
 
 export interface AuthenticatePasswordResponse {
@@ -301,6 +310,17 @@ export interface CreateAccessTokenRequest {
   scopes: string[];
   /** Who creates the token (the owner or an admin); recorded in the event. */
   actorId: number;
+  /**
+   * Set when the creator signed in with a token: the new token's scopes must lie within these (write:X covers
+   * read:X, all covers every category, and a public-only creator may mint public-only tokens only), else
+   * PERMISSION_DENIED (reason token_scope_exceeded). Unset for a password sign-in, which is unrestricted.
+   */
+  creatorToken?: TokenScopeLimit | undefined;
+}
+
+/** The scopes of the token a request was authenticated with. */
+export interface TokenScopeLimit {
+  scopes: string[];
 }
 
 export interface CreateAccessTokenResponse {
@@ -2101,6 +2121,7 @@ function createBaseListUsersRequest(): ListUsersRequest {
     sort: "",
     order: "",
     page: undefined,
+    publicOnly: undefined,
   };
 }
 
@@ -2144,6 +2165,9 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(106).fork()).join();
+    }
+    if (message.publicOnly !== undefined) {
+      writer.uint32(112).bool(message.publicOnly);
     }
     return writer;
   },
@@ -2265,6 +2289,14 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2320,6 +2352,11 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
       sort: isSet(object.sort) ? globalThis.String(object.sort) : "",
       order: isSet(object.order) ? globalThis.String(object.order) : "",
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : undefined,
     };
   },
 
@@ -2364,6 +2401,9 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.publicOnly !== undefined) {
+      obj.publicOnly = message.publicOnly;
+    }
     return obj;
   },
 
@@ -2389,6 +2429,7 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.publicOnly = object.publicOnly ?? undefined;
     return message;
   },
 };
@@ -3634,7 +3675,7 @@ export const DeleteUserResponse: MessageFns<DeleteUserResponse> = {
 };
 
 function createBaseAuthenticatePasswordRequest(): AuthenticatePasswordRequest {
-  return { login: "", password: "" };
+  return { login: "", password: "", clientAddress: "" };
 }
 
 export const AuthenticatePasswordRequest: MessageFns<AuthenticatePasswordRequest> = {
@@ -3644,6 +3685,9 @@ export const AuthenticatePasswordRequest: MessageFns<AuthenticatePasswordRequest
     }
     if (message.password !== "") {
       writer.uint32(18).string(message.password);
+    }
+    if (message.clientAddress !== "") {
+      writer.uint32(26).string(message.clientAddress);
     }
     return writer;
   },
@@ -3677,6 +3721,14 @@ export const AuthenticatePasswordRequest: MessageFns<AuthenticatePasswordRequest
             message.password = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.clientAddress = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3693,6 +3745,11 @@ export const AuthenticatePasswordRequest: MessageFns<AuthenticatePasswordRequest
     return {
       login: isSet(object.login) ? globalThis.String(object.login) : "",
       password: isSet(object.password) ? globalThis.String(object.password) : "",
+      clientAddress: isSet(object.clientAddress)
+        ? globalThis.String(object.clientAddress)
+        : isSet(object.client_address)
+        ? globalThis.String(object.client_address)
+        : "",
     };
   },
 
@@ -3704,6 +3761,9 @@ export const AuthenticatePasswordRequest: MessageFns<AuthenticatePasswordRequest
     if (message.password !== "") {
       obj.password = message.password;
     }
+    if (message.clientAddress !== "") {
+      obj.clientAddress = message.clientAddress;
+    }
     return obj;
   },
 
@@ -3714,6 +3774,7 @@ export const AuthenticatePasswordRequest: MessageFns<AuthenticatePasswordRequest
     const message = createBaseAuthenticatePasswordRequest();
     message.login = object.login ?? "";
     message.password = object.password ?? "";
+    message.clientAddress = object.clientAddress ?? "";
     return message;
   },
 };
@@ -3967,7 +4028,7 @@ export const AccessToken: MessageFns<AccessToken> = {
 };
 
 function createBaseCreateAccessTokenRequest(): CreateAccessTokenRequest {
-  return { userId: 0, name: "", scopes: [], actorId: 0 };
+  return { userId: 0, name: "", scopes: [], actorId: 0, creatorToken: undefined };
 }
 
 export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
@@ -3983,6 +4044,9 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
     }
     if (message.actorId !== 0) {
       writer.uint32(32).int64(message.actorId);
+    }
+    if (message.creatorToken !== undefined) {
+      TokenScopeLimit.encode(message.creatorToken, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -4032,6 +4096,14 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
             message.actorId = longToNumber(reader.int64());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.creatorToken = TokenScopeLimit.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4058,6 +4130,11 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
         : isSet(object.actor_id)
         ? globalThis.Number(object.actor_id)
         : 0,
+      creatorToken: isSet(object.creatorToken)
+        ? TokenScopeLimit.fromJSON(object.creatorToken)
+        : isSet(object.creator_token)
+        ? TokenScopeLimit.fromJSON(object.creator_token)
+        : undefined,
     };
   },
 
@@ -4075,6 +4152,9 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
     if (message.actorId !== 0) {
       obj.actorId = Math.round(message.actorId);
     }
+    if (message.creatorToken !== undefined) {
+      obj.creatorToken = TokenScopeLimit.toJSON(message.creatorToken);
+    }
     return obj;
   },
 
@@ -4087,6 +4167,78 @@ export const CreateAccessTokenRequest: MessageFns<CreateAccessTokenRequest> = {
     message.name = object.name ?? "";
     message.scopes = object.scopes?.map((e) => e) || [];
     message.actorId = object.actorId ?? 0;
+    message.creatorToken = (object.creatorToken !== undefined && object.creatorToken !== null)
+      ? TokenScopeLimit.fromPartial(object.creatorToken)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseTokenScopeLimit(): TokenScopeLimit {
+  return { scopes: [] };
+}
+
+export const TokenScopeLimit: MessageFns<TokenScopeLimit> = {
+  encode(message: TokenScopeLimit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.scopes) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenScopeLimit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenScopeLimit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenScopeLimit {
+    return {
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: TokenScopeLimit): unknown {
+    const obj: any = {};
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TokenScopeLimit>, I>>(base?: I): TokenScopeLimit {
+    return TokenScopeLimit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TokenScopeLimit>, I>>(object: I): TokenScopeLimit {
+    const message = createBaseTokenScopeLimit();
+    message.scopes = object.scopes?.map((e) => e) || [];
     return message;
   },
 };
@@ -4814,7 +4966,12 @@ export const UserServiceService = {
     responseSerialize: (value: DeleteUserResponse): Buffer => Buffer.from(DeleteUserResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteUserResponse => DeleteUserResponse.decode(value),
   },
-  /** AuthenticatePassword checks a name-or-email and password. UNAUTHENTICATED when they do not match. */
+  /**
+   * AuthenticatePassword checks a name-or-email and password. UNAUTHENTICATED when they do not match;
+   * RESOURCE_EXHAUSTED with reason `sign_in_throttled` and a `cairn-retry-after` trailer (seconds) when too many
+   * sign-ins failed for the account, the client address or both (the password is then not checked), and with
+   * reason `password_checks_busy` when too many password checks are waiting already.
+   */
   authenticatePassword: {
     path: "/cairn.accounts.v1.UserService/AuthenticatePassword" as const,
     requestStream: false as const,
@@ -4884,7 +5041,12 @@ export interface UserServiceServer extends UntypedServiceImplementation {
    * `actor_id`), then the user leaves every organization and those organizations are deleted.
    */
   deleteUser: handleUnaryCall<DeleteUserRequest, DeleteUserResponse>;
-  /** AuthenticatePassword checks a name-or-email and password. UNAUTHENTICATED when they do not match. */
+  /**
+   * AuthenticatePassword checks a name-or-email and password. UNAUTHENTICATED when they do not match;
+   * RESOURCE_EXHAUSTED with reason `sign_in_throttled` and a `cairn-retry-after` trailer (seconds) when too many
+   * sign-ins failed for the account, the client address or both (the password is then not checked), and with
+   * reason `password_checks_busy` when too many password checks are waiting already.
+   */
   authenticatePassword: handleUnaryCall<AuthenticatePasswordRequest, AuthenticatePasswordResponse>;
 }
 
@@ -5084,7 +5246,12 @@ export interface UserServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteUserResponse) => void,
   ): ClientUnaryCall;
-  /** AuthenticatePassword checks a name-or-email and password. UNAUTHENTICATED when they do not match. */
+  /**
+   * AuthenticatePassword checks a name-or-email and password. UNAUTHENTICATED when they do not match;
+   * RESOURCE_EXHAUSTED with reason `sign_in_throttled` and a `cairn-retry-after` trailer (seconds) when too many
+   * sign-ins failed for the account, the client address or both (the password is then not checked), and with
+   * reason `password_checks_busy` when too many password checks are waiting already.
+   */
   authenticatePassword(
     request: AuthenticatePasswordRequest,
     callback: (error: ServiceError | null, response: AuthenticatePasswordResponse) => void,

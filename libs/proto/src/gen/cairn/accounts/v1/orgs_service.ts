@@ -73,7 +73,11 @@ export interface GetOrgResponse {
 
 export interface ListOrgsRequest {
   viewer?: Actor | undefined;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The caller's token is public-only (Gitea's ctx.PublicOnly): public organizations only, whoever asks. */
+  publicOnly?: boolean | undefined;
 }
 
 export interface ListOrgsResponse {
@@ -88,7 +92,11 @@ export interface ListUserOrgsRequest {
     | undefined;
   /** The user, by name (case-insensitive). NOT_FOUND when none or not visible to the viewer. */
   username: string;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The caller's token is public-only (Gitea's ctx.PublicOnly): public organizations only, whoever asks. */
+  publicOnly?: boolean | undefined;
 }
 
 export interface ListUserOrgsResponse {
@@ -138,7 +146,11 @@ export interface ListMembersRequest {
   org: string;
   /** Only public memberships, whoever asks (`/public_members`). */
   publicOnly: boolean;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The caller's token is public-only (Gitea's ctx.PublicOnly): public users only, whoever asks. */
+  publicUsersOnly?: boolean | undefined;
 }
 
 export interface ListMembersResponse {
@@ -371,7 +383,11 @@ export interface DeleteTeamResponse {
 export interface ListTeamMembersRequest {
   viewer?: Actor | undefined;
   teamId: number;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The caller's token is public-only (Gitea's ctx.PublicOnly): public users only. */
+  publicUsersOnly?: boolean | undefined;
 }
 
 export interface ListTeamMembersResponse {
@@ -1161,7 +1177,7 @@ export const GetOrgResponse: MessageFns<GetOrgResponse> = {
 };
 
 function createBaseListOrgsRequest(): ListOrgsRequest {
-  return { viewer: undefined, page: undefined };
+  return { viewer: undefined, page: undefined, publicOnly: undefined };
 }
 
 export const ListOrgsRequest: MessageFns<ListOrgsRequest> = {
@@ -1171,6 +1187,9 @@ export const ListOrgsRequest: MessageFns<ListOrgsRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    if (message.publicOnly !== undefined) {
+      writer.uint32(24).bool(message.publicOnly);
     }
     return writer;
   },
@@ -1204,6 +1223,14 @@ export const ListOrgsRequest: MessageFns<ListOrgsRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1220,6 +1247,11 @@ export const ListOrgsRequest: MessageFns<ListOrgsRequest> = {
     return {
       viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : undefined,
     };
   },
 
@@ -1230,6 +1262,9 @@ export const ListOrgsRequest: MessageFns<ListOrgsRequest> = {
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.publicOnly !== undefined) {
+      obj.publicOnly = message.publicOnly;
     }
     return obj;
   },
@@ -1245,6 +1280,7 @@ export const ListOrgsRequest: MessageFns<ListOrgsRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.publicOnly = object.publicOnly ?? undefined;
     return message;
   },
 };
@@ -1335,7 +1371,7 @@ export const ListOrgsResponse: MessageFns<ListOrgsResponse> = {
 };
 
 function createBaseListUserOrgsRequest(): ListUserOrgsRequest {
-  return { viewer: undefined, username: "", page: undefined };
+  return { viewer: undefined, username: "", page: undefined, publicOnly: undefined };
 }
 
 export const ListUserOrgsRequest: MessageFns<ListUserOrgsRequest> = {
@@ -1348,6 +1384,9 @@ export const ListUserOrgsRequest: MessageFns<ListUserOrgsRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    if (message.publicOnly !== undefined) {
+      writer.uint32(32).bool(message.publicOnly);
     }
     return writer;
   },
@@ -1389,6 +1428,14 @@ export const ListUserOrgsRequest: MessageFns<ListUserOrgsRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1406,6 +1453,11 @@ export const ListUserOrgsRequest: MessageFns<ListUserOrgsRequest> = {
       viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
       username: isSet(object.username) ? globalThis.String(object.username) : "",
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : undefined,
     };
   },
 
@@ -1419,6 +1471,9 @@ export const ListUserOrgsRequest: MessageFns<ListUserOrgsRequest> = {
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.publicOnly !== undefined) {
+      obj.publicOnly = message.publicOnly;
     }
     return obj;
   },
@@ -1435,6 +1490,7 @@ export const ListUserOrgsRequest: MessageFns<ListUserOrgsRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.publicOnly = object.publicOnly ?? undefined;
     return message;
   },
 };
@@ -2116,7 +2172,7 @@ export const RenameOrgResponse: MessageFns<RenameOrgResponse> = {
 };
 
 function createBaseListMembersRequest(): ListMembersRequest {
-  return { viewer: undefined, org: "", publicOnly: false, page: undefined };
+  return { viewer: undefined, org: "", publicOnly: false, page: undefined, publicUsersOnly: undefined };
 }
 
 export const ListMembersRequest: MessageFns<ListMembersRequest> = {
@@ -2132,6 +2188,9 @@ export const ListMembersRequest: MessageFns<ListMembersRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    if (message.publicUsersOnly !== undefined) {
+      writer.uint32(40).bool(message.publicUsersOnly);
     }
     return writer;
   },
@@ -2181,6 +2240,14 @@ export const ListMembersRequest: MessageFns<ListMembersRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.publicUsersOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2203,6 +2270,11 @@ export const ListMembersRequest: MessageFns<ListMembersRequest> = {
         ? globalThis.Boolean(object.public_only)
         : false,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicUsersOnly: isSet(object.publicUsersOnly)
+        ? globalThis.Boolean(object.publicUsersOnly)
+        : isSet(object.public_users_only)
+        ? globalThis.Boolean(object.public_users_only)
+        : undefined,
     };
   },
 
@@ -2220,6 +2292,9 @@ export const ListMembersRequest: MessageFns<ListMembersRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.publicUsersOnly !== undefined) {
+      obj.publicUsersOnly = message.publicUsersOnly;
+    }
     return obj;
   },
 
@@ -2236,6 +2311,7 @@ export const ListMembersRequest: MessageFns<ListMembersRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.publicUsersOnly = object.publicUsersOnly ?? undefined;
     return message;
   },
 };
@@ -5177,7 +5253,7 @@ export const DeleteTeamResponse: MessageFns<DeleteTeamResponse> = {
 };
 
 function createBaseListTeamMembersRequest(): ListTeamMembersRequest {
-  return { viewer: undefined, teamId: 0, page: undefined };
+  return { viewer: undefined, teamId: 0, page: undefined, publicUsersOnly: undefined };
 }
 
 export const ListTeamMembersRequest: MessageFns<ListTeamMembersRequest> = {
@@ -5190,6 +5266,9 @@ export const ListTeamMembersRequest: MessageFns<ListTeamMembersRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    if (message.publicUsersOnly !== undefined) {
+      writer.uint32(32).bool(message.publicUsersOnly);
     }
     return writer;
   },
@@ -5231,6 +5310,14 @@ export const ListTeamMembersRequest: MessageFns<ListTeamMembersRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.publicUsersOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5252,6 +5339,11 @@ export const ListTeamMembersRequest: MessageFns<ListTeamMembersRequest> = {
         ? globalThis.Number(object.team_id)
         : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicUsersOnly: isSet(object.publicUsersOnly)
+        ? globalThis.Boolean(object.publicUsersOnly)
+        : isSet(object.public_users_only)
+        ? globalThis.Boolean(object.public_users_only)
+        : undefined,
     };
   },
 
@@ -5265,6 +5357,9 @@ export const ListTeamMembersRequest: MessageFns<ListTeamMembersRequest> = {
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.publicUsersOnly !== undefined) {
+      obj.publicUsersOnly = message.publicUsersOnly;
     }
     return obj;
   },
@@ -5281,6 +5376,7 @@ export const ListTeamMembersRequest: MessageFns<ListTeamMembersRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.publicUsersOnly = object.publicUsersOnly ?? undefined;
     return message;
   },
 };

@@ -252,7 +252,7 @@ export interface UploadPackResponse {
 
 /**
  * BranchRule is a branch protection rule as it applies to this pusher (repos evaluates the allow lists).
- * Patterns are Gitea's: globs (libs/glob) separated by `;`, matched against lower-cased paths with `*` and `?`
+ * Patterns are Gitea's: globs (libs/text) separated by `;`, matched against lower-cased paths with `*` and `?`
  * stopping at `/` and `.`.
  */
 export interface BranchRule {
@@ -649,7 +649,7 @@ export interface MergeRequest {
   head: string;
   /** "merge", "rebase", "rebase-merge", "squash" or "fast-forward-only". */
   style: string;
-  /** When set, head must resolve to it. */
+  /** When set, head must resolve to it (callers merging a pull request send the head its checks were made for). */
   expectedHeadCommitId: string;
   /** The merge (or squash) commit's message; unused by "rebase" and "fast-forward-only". */
   message: string;
@@ -10823,8 +10823,10 @@ export const MergeServiceService = {
     responseDeserialize: (value: Buffer): GetDiffResponse => GetDiffResponse.decode(value),
   },
   /**
-   * Merge merges `head` into `base_branch` in `style` and answers the base branch's new tip. FAILED_PRECONDITION
-   * (reason "head_out_of_date") when head is not `expected_head_commit_id`, ABORTED (reason "merge_conflict", the
+   * Merge merges `head` into `base_branch` in `style` and answers the base branch's new tip. A `head` given as a ref
+   * is read once, and the base branch moves only while that ref still holds the commit merged (compare-and-swap).
+   * FAILED_PRECONDITION (reason "head_out_of_date") when head is not `expected_head_commit_id` or its ref moved
+   * meanwhile, ABORTED (reason "merge_conflict", the
    * files in the message) on a conflict, FAILED_PRECONDITION (reason "base_out_of_date") when the base branch moved
    * meanwhile, FAILED_PRECONDITION "wont sign: nokey" when `sign` is asked and the instance has no signing key.
    */
@@ -10908,8 +10910,10 @@ export interface MergeServiceServer extends UntypedServiceImplementation {
   /** GetDiff streams `git diff base...head` ("diff") or `git format-patch base..head --stdout` ("patch"). */
   getDiff: handleServerStreamingCall<GetDiffRequest, GetDiffResponse>;
   /**
-   * Merge merges `head` into `base_branch` in `style` and answers the base branch's new tip. FAILED_PRECONDITION
-   * (reason "head_out_of_date") when head is not `expected_head_commit_id`, ABORTED (reason "merge_conflict", the
+   * Merge merges `head` into `base_branch` in `style` and answers the base branch's new tip. A `head` given as a ref
+   * is read once, and the base branch moves only while that ref still holds the commit merged (compare-and-swap).
+   * FAILED_PRECONDITION (reason "head_out_of_date") when head is not `expected_head_commit_id` or its ref moved
+   * meanwhile, ABORTED (reason "merge_conflict", the
    * files in the message) on a conflict, FAILED_PRECONDITION (reason "base_out_of_date") when the base branch moved
    * meanwhile, FAILED_PRECONDITION "wont sign: nokey" when `sign` is asked and the instance has no signing key.
    */
@@ -11019,8 +11023,10 @@ export interface MergeServiceClient extends Client {
     options?: Partial<CallOptions>,
   ): ClientReadableStream<GetDiffResponse>;
   /**
-   * Merge merges `head` into `base_branch` in `style` and answers the base branch's new tip. FAILED_PRECONDITION
-   * (reason "head_out_of_date") when head is not `expected_head_commit_id`, ABORTED (reason "merge_conflict", the
+   * Merge merges `head` into `base_branch` in `style` and answers the base branch's new tip. A `head` given as a ref
+   * is read once, and the base branch moves only while that ref still holds the commit merged (compare-and-swap).
+   * FAILED_PRECONDITION (reason "head_out_of_date") when head is not `expected_head_commit_id` or its ref moved
+   * meanwhile, ABORTED (reason "merge_conflict", the
    * files in the message) on a conflict, FAILED_PRECONDITION (reason "base_out_of_date") when the base branch moved
    * meanwhile, FAILED_PRECONDITION "wont sign: nokey" when `sign` is asked and the instance has no signing key.
    */

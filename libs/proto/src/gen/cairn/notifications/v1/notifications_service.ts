@@ -32,6 +32,11 @@ export interface GetHeatmapRequest {
    * the setting, this service owns what it means for the user's activity.
    */
   keepActivityPrivate: boolean;
+  /**
+   * The caller's token is public-only (Gitea's ctx.PublicOnly): only activity in public repositories of public
+   * owners counts, even for a site admin or the user themself.
+   */
+  publicOnly?: boolean | undefined;
 }
 
 export interface GetHeatmapResponse {
@@ -48,7 +53,7 @@ export interface HeatmapBucket {
 }
 
 function createBaseGetHeatmapRequest(): GetHeatmapRequest {
-  return { userId: 0, viewer: undefined, keepActivityPrivate: false };
+  return { userId: 0, viewer: undefined, keepActivityPrivate: false, publicOnly: undefined };
 }
 
 export const GetHeatmapRequest: MessageFns<GetHeatmapRequest> = {
@@ -61,6 +66,9 @@ export const GetHeatmapRequest: MessageFns<GetHeatmapRequest> = {
     }
     if (message.keepActivityPrivate !== false) {
       writer.uint32(24).bool(message.keepActivityPrivate);
+    }
+    if (message.publicOnly !== undefined) {
+      writer.uint32(32).bool(message.publicOnly);
     }
     return writer;
   },
@@ -102,6 +110,14 @@ export const GetHeatmapRequest: MessageFns<GetHeatmapRequest> = {
             message.keepActivityPrivate = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -127,6 +143,11 @@ export const GetHeatmapRequest: MessageFns<GetHeatmapRequest> = {
         : isSet(object.keep_activity_private)
         ? globalThis.Boolean(object.keep_activity_private)
         : false,
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : undefined,
     };
   },
 
@@ -141,6 +162,9 @@ export const GetHeatmapRequest: MessageFns<GetHeatmapRequest> = {
     if (message.keepActivityPrivate !== false) {
       obj.keepActivityPrivate = message.keepActivityPrivate;
     }
+    if (message.publicOnly !== undefined) {
+      obj.publicOnly = message.publicOnly;
+    }
     return obj;
   },
 
@@ -154,6 +178,7 @@ export const GetHeatmapRequest: MessageFns<GetHeatmapRequest> = {
       ? Actor.fromPartial(object.viewer)
       : undefined;
     message.keepActivityPrivate = object.keepActivityPrivate ?? false;
+    message.publicOnly = object.publicOnly ?? undefined;
     return message;
   },
 };

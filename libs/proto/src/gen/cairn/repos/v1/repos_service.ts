@@ -262,6 +262,11 @@ export interface SearchRepositoriesRequest {
   topic: boolean;
   /** Only private repositories the viewer may read when `is_private` is true (Gitea: `private` with uid). */
   teamId: number;
+  /**
+   * The caller's token is public-only (Gitea's ctx.PublicOnly): only public repositories of public owners, as an
+   * anonymous caller would see them, among those the viewer may read.
+   */
+  publicOnly?: boolean | undefined;
 }
 
 export interface SearchRepositoriesResponse {
@@ -272,7 +277,14 @@ export interface SearchRepositoriesResponse {
 export interface ListOwnerRepositoriesRequest {
   viewer?: Actor | undefined;
   ownerId: number;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /**
+   * The caller's token is public-only (Gitea's ctx.PublicOnly): only public repositories of public owners, as an
+   * anonymous caller would see them, among those the viewer may read.
+   */
+  publicOnly?: boolean | undefined;
 }
 
 export interface ListOwnerRepositoriesResponse {
@@ -291,7 +303,14 @@ export interface CountOwnerRepositoriesResponse {
 
 export interface ListAccessibleRepositoriesRequest {
   viewer?: Actor | undefined;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /**
+   * The caller's token is public-only (Gitea's ctx.PublicOnly): only public repositories of public owners, as an
+   * anonymous caller would see them, among those the viewer may read.
+   */
+  publicOnly?: boolean | undefined;
 }
 
 export interface ListAccessibleRepositoriesResponse {
@@ -302,6 +321,11 @@ export interface ListAccessibleRepositoriesResponse {
 export interface FilterReadableRequest {
   viewer?: Actor | undefined;
   repoIds: number[];
+  /**
+   * The caller's token is public-only (Gitea's ctx.PublicOnly): only public repositories of public owners, as an
+   * anonymous caller would see them, among those the viewer may read.
+   */
+  publicOnly?: boolean | undefined;
 }
 
 export interface FilterReadableResponse {
@@ -340,7 +364,14 @@ export interface ForkRepositoryResponse {
 export interface ListForksRequest {
   viewer?: Actor | undefined;
   id: number;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /**
+   * The caller's token is public-only (Gitea's ctx.PublicOnly): only public repositories of public owners, as an
+   * anonymous caller would see them, among those the viewer may read.
+   */
+  publicOnly?: boolean | undefined;
 }
 
 export interface ListForksResponse {
@@ -505,7 +536,11 @@ export interface RemoveRepoTeamResponse {
 export interface ListTeamRepositoriesRequest {
   viewer?: Actor | undefined;
   teamId: number;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** The caller's token is public-only (Gitea's ctx.PublicOnly): only public repositories of public owners. */
+  publicOnly?: boolean | undefined;
 }
 
 export interface ListTeamRepositoriesResponse {
@@ -562,7 +597,14 @@ export interface Topic {
 export interface SearchTopicsRequest {
   viewer?: Actor | undefined;
   keyword: string;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /**
+   * The caller's token is public-only (Gitea's ctx.PublicOnly): topics and their counts over public repositories
+   * of public owners only.
+   */
+  publicOnly?: boolean | undefined;
 }
 
 export interface SearchTopicsResponse {
@@ -4052,6 +4094,7 @@ function createBaseSearchRepositoriesRequest(): SearchRepositoriesRequest {
     order: "",
     topic: false,
     teamId: 0,
+    publicOnly: undefined,
   };
 }
 
@@ -4108,6 +4151,9 @@ export const SearchRepositoriesRequest: MessageFns<SearchRepositoriesRequest> = 
     }
     if (message.teamId !== 0) {
       writer.uint32(128).int64(message.teamId);
+    }
+    if (message.publicOnly !== undefined) {
+      writer.uint32(136).bool(message.publicOnly);
     }
     return writer;
   },
@@ -4263,6 +4309,14 @@ export const SearchRepositoriesRequest: MessageFns<SearchRepositoriesRequest> = 
             message.teamId = longToNumber(reader.int64());
             continue;
           }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4317,6 +4371,11 @@ export const SearchRepositoriesRequest: MessageFns<SearchRepositoriesRequest> = 
         : isSet(object.team_id)
         ? globalThis.Number(object.team_id)
         : 0,
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : undefined,
     };
   },
 
@@ -4370,6 +4429,9 @@ export const SearchRepositoriesRequest: MessageFns<SearchRepositoriesRequest> = 
     if (message.teamId !== 0) {
       obj.teamId = Math.round(message.teamId);
     }
+    if (message.publicOnly !== undefined) {
+      obj.publicOnly = message.publicOnly;
+    }
     return obj;
   },
 
@@ -4398,6 +4460,7 @@ export const SearchRepositoriesRequest: MessageFns<SearchRepositoriesRequest> = 
     message.order = object.order ?? "";
     message.topic = object.topic ?? false;
     message.teamId = object.teamId ?? 0;
+    message.publicOnly = object.publicOnly ?? undefined;
     return message;
   },
 };
@@ -4490,7 +4553,7 @@ export const SearchRepositoriesResponse: MessageFns<SearchRepositoriesResponse> 
 };
 
 function createBaseListOwnerRepositoriesRequest(): ListOwnerRepositoriesRequest {
-  return { viewer: undefined, ownerId: 0, page: undefined };
+  return { viewer: undefined, ownerId: 0, page: undefined, publicOnly: undefined };
 }
 
 export const ListOwnerRepositoriesRequest: MessageFns<ListOwnerRepositoriesRequest> = {
@@ -4503,6 +4566,9 @@ export const ListOwnerRepositoriesRequest: MessageFns<ListOwnerRepositoriesReque
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    if (message.publicOnly !== undefined) {
+      writer.uint32(32).bool(message.publicOnly);
     }
     return writer;
   },
@@ -4544,6 +4610,14 @@ export const ListOwnerRepositoriesRequest: MessageFns<ListOwnerRepositoriesReque
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4565,6 +4639,11 @@ export const ListOwnerRepositoriesRequest: MessageFns<ListOwnerRepositoriesReque
         ? globalThis.Number(object.owner_id)
         : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : undefined,
     };
   },
 
@@ -4578,6 +4657,9 @@ export const ListOwnerRepositoriesRequest: MessageFns<ListOwnerRepositoriesReque
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.publicOnly !== undefined) {
+      obj.publicOnly = message.publicOnly;
     }
     return obj;
   },
@@ -4594,6 +4676,7 @@ export const ListOwnerRepositoriesRequest: MessageFns<ListOwnerRepositoriesReque
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.publicOnly = object.publicOnly ?? undefined;
     return message;
   },
 };
@@ -4832,7 +4915,7 @@ export const CountOwnerRepositoriesResponse: MessageFns<CountOwnerRepositoriesRe
 };
 
 function createBaseListAccessibleRepositoriesRequest(): ListAccessibleRepositoriesRequest {
-  return { viewer: undefined, page: undefined };
+  return { viewer: undefined, page: undefined, publicOnly: undefined };
 }
 
 export const ListAccessibleRepositoriesRequest: MessageFns<ListAccessibleRepositoriesRequest> = {
@@ -4842,6 +4925,9 @@ export const ListAccessibleRepositoriesRequest: MessageFns<ListAccessibleReposit
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    if (message.publicOnly !== undefined) {
+      writer.uint32(24).bool(message.publicOnly);
     }
     return writer;
   },
@@ -4875,6 +4961,14 @@ export const ListAccessibleRepositoriesRequest: MessageFns<ListAccessibleReposit
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4891,6 +4985,11 @@ export const ListAccessibleRepositoriesRequest: MessageFns<ListAccessibleReposit
     return {
       viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : undefined,
     };
   },
 
@@ -4901,6 +5000,9 @@ export const ListAccessibleRepositoriesRequest: MessageFns<ListAccessibleReposit
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.publicOnly !== undefined) {
+      obj.publicOnly = message.publicOnly;
     }
     return obj;
   },
@@ -4920,6 +5022,7 @@ export const ListAccessibleRepositoriesRequest: MessageFns<ListAccessibleReposit
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.publicOnly = object.publicOnly ?? undefined;
     return message;
   },
 };
@@ -5016,7 +5119,7 @@ export const ListAccessibleRepositoriesResponse: MessageFns<ListAccessibleReposi
 };
 
 function createBaseFilterReadableRequest(): FilterReadableRequest {
-  return { viewer: undefined, repoIds: [] };
+  return { viewer: undefined, repoIds: [], publicOnly: undefined };
 }
 
 export const FilterReadableRequest: MessageFns<FilterReadableRequest> = {
@@ -5030,6 +5133,9 @@ export const FilterReadableRequest: MessageFns<FilterReadableRequest> = {
         writer.int64(v);
       }
       writer.join();
+    }
+    if (message.publicOnly !== undefined) {
+      writer.uint32(24).bool(message.publicOnly);
     }
     return writer;
   },
@@ -5073,6 +5179,14 @@ export const FilterReadableRequest: MessageFns<FilterReadableRequest> = {
 
             break;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5093,6 +5207,11 @@ export const FilterReadableRequest: MessageFns<FilterReadableRequest> = {
         : globalThis.Array.isArray(object?.repo_ids)
         ? object.repo_ids.map((e: any) => globalThis.Number(e))
         : [],
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : undefined,
     };
   },
 
@@ -5103,6 +5222,9 @@ export const FilterReadableRequest: MessageFns<FilterReadableRequest> = {
     }
     if (message.repoIds?.length) {
       obj.repoIds = message.repoIds.map((e) => Math.round(e));
+    }
+    if (message.publicOnly !== undefined) {
+      obj.publicOnly = message.publicOnly;
     }
     return obj;
   },
@@ -5116,6 +5238,7 @@ export const FilterReadableRequest: MessageFns<FilterReadableRequest> = {
       ? Actor.fromPartial(object.viewer)
       : undefined;
     message.repoIds = object.repoIds?.map((e) => e) || [];
+    message.publicOnly = object.publicOnly ?? undefined;
     return message;
   },
 };
@@ -5616,7 +5739,7 @@ export const ForkRepositoryResponse: MessageFns<ForkRepositoryResponse> = {
 };
 
 function createBaseListForksRequest(): ListForksRequest {
-  return { viewer: undefined, id: 0, page: undefined };
+  return { viewer: undefined, id: 0, page: undefined, publicOnly: undefined };
 }
 
 export const ListForksRequest: MessageFns<ListForksRequest> = {
@@ -5629,6 +5752,9 @@ export const ListForksRequest: MessageFns<ListForksRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    if (message.publicOnly !== undefined) {
+      writer.uint32(32).bool(message.publicOnly);
     }
     return writer;
   },
@@ -5670,6 +5796,14 @@ export const ListForksRequest: MessageFns<ListForksRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5687,6 +5821,11 @@ export const ListForksRequest: MessageFns<ListForksRequest> = {
       viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
       id: isSet(object.id) ? globalThis.Number(object.id) : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : undefined,
     };
   },
 
@@ -5700,6 +5839,9 @@ export const ListForksRequest: MessageFns<ListForksRequest> = {
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.publicOnly !== undefined) {
+      obj.publicOnly = message.publicOnly;
     }
     return obj;
   },
@@ -5716,6 +5858,7 @@ export const ListForksRequest: MessageFns<ListForksRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.publicOnly = object.publicOnly ?? undefined;
     return message;
   },
 };
@@ -8394,7 +8537,7 @@ export const RemoveRepoTeamResponse: MessageFns<RemoveRepoTeamResponse> = {
 };
 
 function createBaseListTeamRepositoriesRequest(): ListTeamRepositoriesRequest {
-  return { viewer: undefined, teamId: 0, page: undefined };
+  return { viewer: undefined, teamId: 0, page: undefined, publicOnly: undefined };
 }
 
 export const ListTeamRepositoriesRequest: MessageFns<ListTeamRepositoriesRequest> = {
@@ -8407,6 +8550,9 @@ export const ListTeamRepositoriesRequest: MessageFns<ListTeamRepositoriesRequest
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    if (message.publicOnly !== undefined) {
+      writer.uint32(32).bool(message.publicOnly);
     }
     return writer;
   },
@@ -8448,6 +8594,14 @@ export const ListTeamRepositoriesRequest: MessageFns<ListTeamRepositoriesRequest
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8469,6 +8623,11 @@ export const ListTeamRepositoriesRequest: MessageFns<ListTeamRepositoriesRequest
         ? globalThis.Number(object.team_id)
         : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : undefined,
     };
   },
 
@@ -8482,6 +8641,9 @@ export const ListTeamRepositoriesRequest: MessageFns<ListTeamRepositoriesRequest
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.publicOnly !== undefined) {
+      obj.publicOnly = message.publicOnly;
     }
     return obj;
   },
@@ -8498,6 +8660,7 @@ export const ListTeamRepositoriesRequest: MessageFns<ListTeamRepositoriesRequest
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.publicOnly = object.publicOnly ?? undefined;
     return message;
   },
 };
@@ -9392,7 +9555,7 @@ export const Topic: MessageFns<Topic> = {
 };
 
 function createBaseSearchTopicsRequest(): SearchTopicsRequest {
-  return { viewer: undefined, keyword: "", page: undefined };
+  return { viewer: undefined, keyword: "", page: undefined, publicOnly: undefined };
 }
 
 export const SearchTopicsRequest: MessageFns<SearchTopicsRequest> = {
@@ -9405,6 +9568,9 @@ export const SearchTopicsRequest: MessageFns<SearchTopicsRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    if (message.publicOnly !== undefined) {
+      writer.uint32(32).bool(message.publicOnly);
     }
     return writer;
   },
@@ -9446,6 +9612,14 @@ export const SearchTopicsRequest: MessageFns<SearchTopicsRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.publicOnly = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -9463,6 +9637,11 @@ export const SearchTopicsRequest: MessageFns<SearchTopicsRequest> = {
       viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
       keyword: isSet(object.keyword) ? globalThis.String(object.keyword) : "",
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      publicOnly: isSet(object.publicOnly)
+        ? globalThis.Boolean(object.publicOnly)
+        : isSet(object.public_only)
+        ? globalThis.Boolean(object.public_only)
+        : undefined,
     };
   },
 
@@ -9476,6 +9655,9 @@ export const SearchTopicsRequest: MessageFns<SearchTopicsRequest> = {
     }
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.publicOnly !== undefined) {
+      obj.publicOnly = message.publicOnly;
     }
     return obj;
   },
@@ -9492,6 +9674,7 @@ export const SearchTopicsRequest: MessageFns<SearchTopicsRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.publicOnly = object.publicOnly ?? undefined;
     return message;
   },
 };

@@ -1,8 +1,12 @@
 /**
  * `@name` mentions in an issue or comment body, as Gitea finds them (modules/references/references.go
  * FindAllMentionsMarkdown): its mention pattern, run over the text with code left out (Gitea strips the markdown
- * first, so a mention inside a code block or code span is none).
+ * first, so a mention inside a code block or code span is none: markdown-code.ts).
+ *
+ * Linear in the body: the mention pattern is tried only around an `@`, and the name it scans stops at the next
+ * character that cannot be in a name (another `@` included), so no character is scanned from two places.
  */
+import { withoutCode } from './markdown-code';
 
 /**
  * Gitea's mentionPattern: a mention starts the text or follows white space, `(` or `[`, and ends the text or is
@@ -14,16 +18,6 @@ const MENTION = /(?:\s|^|\(|\[)(@[-\w][-.\w]*?|@[-\w][-.\w]*?\/[-\w][-.\w]*?)(?:
 
 /** At most this many distinct names of one body are looked up (a body naming more is not a reason to fail). */
 export const MAX_MENTIONS_PER_BODY = 50;
-
-// Fenced code blocks (``` or ~~~, to the closing fence or the end) and code spans (matching backtick runs).
-const FENCED_CODE = /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n {0,3}\1[^\n]*(?=\n|$)|$)/gm;
-const CODE_SPAN = /(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g;
-const INDENTED_CODE = /^(?: {4}|\t)[^\n]*$/gm;
-
-/** The text a mention may be in: the body without code blocks and code spans (each replaced by a space). */
-function withoutCode(body: string): string {
-  return body.replace(FENCED_CODE, ' ').replace(INDENTED_CODE, ' ').replace(CODE_SPAN, ' ');
-}
 
 /**
  * The distinct user names mentioned in `body`, in order of first appearance, compared case-insensitively (the first

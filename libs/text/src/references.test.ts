@@ -1,5 +1,6 @@
 import { DEFAULT_CLOSE_KEYWORDS, DEFAULT_REOPEN_KEYWORDS } from '@cairn/config';
-import { actionReferences, issueReferences, withoutCode } from './issue-references';
+import { withoutCode } from './markdown-code';
+import { actionReferences, issueReferences } from './references';
 
 const keywords = { close: DEFAULT_CLOSE_KEYWORDS, reopen: DEFAULT_REOPEN_KEYWORDS };
 const refs = (text: string, markdown = true) => actionReferences(text, keywords, markdown).map((ref) => `${ref.action} ${ref.owner}/${ref.repo}#${ref.index}`);
@@ -39,6 +40,8 @@ describe('actionReferences', () => {
     expect(refs('`closes #2`', false)).toEqual([]);
     expect(refs('closes #2 `x`', false)).toEqual(['close /#2']);
     expect(withoutCode('a `b` c')).toBe('a     c');
+    // Indented code blocks too (Gitea's stripper drops every code block), unless the line continues a paragraph.
+    expect(refs('Done.\n\n    fixes #4\nthen\n    fixes #5')).toEqual(['close /#5']);
   });
 
   it('ends an unclosed fence at the end of the text, and leaves unmatched backticks literal', () => {

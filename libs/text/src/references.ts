@@ -4,8 +4,12 @@
  * A reference carries an action when a close keyword ("Fixes #12", "closes: #3", "(resolved #7") or a reopen keyword
  * ("reopens #4") stands right before it: the keyword preceded by a space, an opening bracket or the start, and
  * followed by an optional colon and one space. Keywords match ignoring case. Markdown text (a body) is read without
- * its code: fenced blocks and inline code spans name nothing.
+ * its code (markdown-code.ts): code blocks and inline code spans name nothing.
+ *
+ * Linear in the text: the reference pattern can only start after a boundary character, and the runs it scans from
+ * different starts do not overlap; the keyword test reads a bounded slice before each reference.
  */
+import { withoutCode } from './markdown-code';
 
 export type ReferenceAction = 'close' | 'reopen';
 
@@ -31,55 +35,11 @@ export interface ReferenceKeywords {
 const MAX_REFERENCES = 100;
 
 const REFERENCE = /(?<=^|[\s([])(?:([0-9a-zA-Z\-_.]+)\/([0-9a-zA-Z\-_.]+))?#([0-9]+)(?=$|[\s)\]]|[:;,.?!](?:\s|$))/g;
-/** A fenced code block, up to its closing fence or the end of the text (every match consumes what it scanned). */
-const FENCED_CODE = /^ {0,3}(`{3,}|~{3,})[^\n]*(?:\n[\s\S]*?(?<=\n) {0,3}\1[`~]*[ \t]*(?=\n|$)|[\s\S]*)/gm;
-
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function keywordPattern(keywords: readonly string[]): RegExp | undefined {
   const words = keywords.filter((word) => word !== '');
   return words.length === 0 ? undefined : new RegExp(`(?:\\s|^|\\(|\\[)(?:${words.map(escapeRegExp).join('|')}):? $`, 'i');
-}
-
-const blank = (code: string) => code.replace(/[^\n]/g, ' ');
-
-/**
- * Code spans blanked: a run of backticks opens one that the next run of the same length closes (CommonMark); a run
- * without one is literal. One pass over the runs, each length's candidates taken in order, so any text is linear.
- */
-function withoutCodeSpans(text: string): string {
-  const runs = [...text.matchAll(/`+/g)].map((match) => ({ at: match.index ?? 0, length: match[0].length }));
-  const byLength = new Map<number, number[]>();
-  runs.forEach((run, i) => {
-    const list = byLength.get(run.length);
-    if (list === undefined) byLength.set(run.length, [i]);
-    else list.push(i);
-  });
-  const next = new Map<number, number>();
-  let out = '';
-  let copied = 0;
-  for (let i = 0; i < runs.length; ) {
-    const open = runs[i];
-    const candidates = byLength.get(open.length) ?? [];
-    let c = next.get(open.length) ?? 0;
-    while (c < candidates.length && candidates[c] <= i) c += 1;
-    next.set(open.length, c);
-    if (c >= candidates.length) {
-      i += 1;
-      continue;
-    }
-    const close = runs[candidates[c]];
-    const end = close.at + close.length;
-    out += text.slice(copied, open.at) + blank(text.slice(open.at, end));
-    copied = end;
-    i = candidates[c] + 1;
-  }
-  return out + text.slice(copied);
-}
-
-/** Markdown without its code, each removed character replaced by a space so nothing joins across it. */
-export function withoutCode(markdown: string): string {
-  return withoutCodeSpans(markdown.replace(FENCED_CODE, blank));
 }
 
 /** Every reference of `text` in order of appearance, with its action (`markdown`: a body, read without its code). */

@@ -1,5 +1,5 @@
-/** Gitea's @mention pattern over issue and comment bodies (domain/mentions.ts). */
-import { findMentionedNames, MAX_MENTIONS_PER_BODY } from '../src/domain/mentions';
+/** Gitea's @mention pattern over issue and comment bodies (mentions.ts). */
+import { findMentionedNames, MAX_MENTIONS_PER_BODY } from './mentions';
 
 test.each<[string, string[]]>([
   ['@alice', ['alice']],
@@ -18,6 +18,9 @@ test.each<[string, string[]]>([
   ['`@code` @real', ['real']],
   ['```\n@inblock\n```\n@after', ['after']],
   ['    @indented code\n@text', ['text']],
+  // An indented line right after text continues the paragraph (CommonMark): it is no code block.
+  ['see\n    @continued', ['continued']],
+  ['see\n\n    @code\n    @more\n@text', ['text']],
 ])('%j mentions %j', (body, names) => {
   expect(findMentionedNames(body)).toEqual(names);
 });

@@ -1,4 +1,4 @@
-import { type GlobOptions, globMatcher, isGlobPattern } from './index';
+import { type GlobOptions, globMatcher, isGlobPattern } from './glob';
 
 /** Branch rule names as Gitea matches them. */
 const RULE_NAME: GlobOptions = { plainIgnoresCase: true, invalid: 'literal' };

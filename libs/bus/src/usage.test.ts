@@ -1,0 +1,83 @@
+import { RecordingBus } from './test-support/fake-bus';
+import type { Subscription } from './types';
+import { type BusUsage, assertBusUsage, guardBus, natsPermissions } from './usage';
+
+const usage: BusUsage = {
+  service: 'social',
+  owns: { name: 'CAIRN_SOCIAL', subjects: ['cairn.star.>'] },
+  binds: [{ name: 'CAIRN_REPOS', subjects: ['cairn.repo.>'] }],
+  consumers: [{ stream: 'CAIRN_REPOS', durable: 'social-repos', filterSubject: 'cairn.repo.>' }],
+  broadcasts: ['cairn.user.deleted'],
+};
+
+/** A RecordingBus whose consume and subscribe succeed, so only the guard can refuse. */
+class OpenBus extends RecordingBus {
+  readonly calls: string[] = [];
+  override async consume(): Promise<Subscription> {
+    this.calls.push('consume');
+    return { stop: async () => undefined };
+  }
+  override async subscribe(): Promise<Subscription> {
+    this.calls.push('subscribe');
+    return { stop: async () => undefined };
+  }
+}
+
+const noop = async (): Promise<void> => undefined;
+
+describe('guardBus', () => {
+  it('passes what the usage declares through', async () => {
+    const inner = new OpenBus();
+    const bus = guardBus(inner, usage);
+    await bus.ensureStream('CAIRN_SOCIAL', ['cairn.star.>']);
+    await bus.ensureStream('CAIRN_REPOS', ['cairn.repo.>']);
+    await bus.publish('cairn.star.created', 'id-1', new Uint8Array());
+    await bus.consume({ stream: 'CAIRN_REPOS', durable: 'social-repos', filterSubject: 'cairn.repo.>', handler: noop });
+    await bus.subscribe('cairn.user.deleted', noop);
+    expect(inner.published.map((message) => message.subject)).toEqual(['cairn.star.created']);
+    expect(inner.calls).toEqual(['consume', 'subscribe']);
+  });
+
+  it('refuses anything else, as NATS would with the generated permissions', async () => {
+    const inner = new OpenBus();
+    const bus = guardBus(inner, usage);
+    await expect(bus.publish('cairn.user.deleted', 'id-2', new Uint8Array())).rejects.toThrow('social may not publish cairn.user.deleted');
+    await expect(bus.ensureStream('CAIRN_ACCOUNTS', ['cairn.user.>'])).rejects.toThrow('may not create stream CAIRN_ACCOUNTS');
+    await expect(bus.ensureStream('CAIRN_REPOS', ['cairn.>'])).rejects.toThrow('may not create stream CAIRN_REPOS');
+    await expect(bus.consume({ stream: 'CAIRN_REPOS', durable: 'issues-repos', filterSubject: 'cairn.repo.>', handler: noop })).rejects.toThrow(
+      'may not consume cairn.repo.> from CAIRN_REPOS as issues-repos',
+    );
+    await expect(bus.subscribe('cairn.>', noop)).rejects.toThrow('may not subscribe to cairn.>');
+    // A config other than the declared one (provisionJetStream creates the declared one).
+    await expect(
+      bus.consume({ stream: 'CAIRN_REPOS', durable: 'social-repos', filterSubject: 'cairn.repo.>', handler: noop, ackWaitMs: 5_000 }),
+    ).rejects.toThrow('may not consume');
+    expect(inner.published).toEqual([]);
+    expect(inner.calls).toEqual([]);
+  });
+});
+
+it('assertBusUsage refuses a consumer whose filter its stream cannot capture, and duplicate durables', () => {
+  expect(() => assertBusUsage({ ...usage, consumers: [{ stream: 'CAIRN_REPOS', durable: 'social-x', filterSubject: 'cairn.user.>' }] })).toThrow(
+    'which CAIRN_REPOS does not capture',
+  );
+  expect(() => assertBusUsage({ ...usage, consumers: [...usage.consumers, ...usage.consumers] })).toThrow('declared twice');
+  expect(() => assertBusUsage({ ...usage, consumers: [{ stream: 'CAIRN_REPOS', durable: 'a.b', filterSubject: 'cairn.repo.>' }] })).toThrow('invalid name');
+});
+
+it('natsPermissions allows the owned subjects, looking at the streams, and the own durable only', () => {
+  expect(natsPermissions(usage)).toEqual({
+    publish: {
+      allow: [
+        '$JS.API.INFO',
+        'cairn.star.>',
+        '$JS.API.STREAM.INFO.CAIRN_SOCIAL',
+        '$JS.API.STREAM.INFO.CAIRN_REPOS',
+        '$JS.API.CONSUMER.INFO.CAIRN_REPOS.social-repos',
+        '$JS.API.CONSUMER.MSG.NEXT.CAIRN_REPOS.social-repos',
+        '$JS.ACK.CAIRN_REPOS.social-repos.>',
+      ],
+    },
+    subscribe: { allow: ['_INBOX_social.>', 'cairn.user.deleted'] },
+  });
+});

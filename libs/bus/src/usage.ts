@@ -1,0 +1,157 @@
+/**
+ * What one service does on the bus, declared once (each service's `events/bus-usage.ts`) and used twice: the
+ * service's `start` wraps its bus in `guardBus`, so a stream, consumer, subject or subscription missing from the
+ * declaration fails at once in every mode (the in-process bus included, so tests catch it), and
+ * `natsPermissions` turns the same declaration into the service's NATS user permissions (`npm run nats-config`
+ * writes deploy/k8s/nats-values.yaml). NATS then refuses, for instance, a `cairn.user.deleted` published by
+ * anyone but accounts.
+ */
+import { assertSubjectFilter, subjectFiltersOverlap, subjectMatches } from './subjects';
+import type { Bus } from './types';
+
+/** A JetStream stream and the subjects it captures. */
+export interface StreamSpec {
+  name: string;
+  subjects: readonly string[];
+}
+
+/** A durable consumer on some stream (its producer's, or the service's own). */
+export interface ConsumerSpec {
+  stream: string;
+  durable: string;
+  filterSubject: string;
+  /** As in ConsumeOptions (provisionJetStream creates the durable with them); default 30 s and unlimited. */
+  ackWaitMs?: number;
+  maxDeliver?: number;
+}
+
+export interface BusUsage {
+  /** The service's name, also its NATS user name. */
+  service: string;
+  /** The stream the service owns; its outbox relay publishes only subjects this stream captures. */
+  owns?: StreamSpec;
+  /**
+   * Other services' streams it ensures (same name and subjects) before binding: in embedded mode and with an
+   * unrestricted NATS user it creates them if missing; with the generated permissions it may only look at them.
+   */
+  binds: readonly StreamSpec[];
+  consumers: readonly ConsumerSpec[];
+  /** Filters of ephemeral broadcast subscriptions (`Bus.subscribe`). */
+  broadcasts: readonly string[];
+}
+
+/** NATS `permissions` of one user: subjects it may publish to and subscribe to; everything else is refused. */
+export interface NatsPermissions {
+  publish: { allow: string[] };
+  subscribe: { allow: string[] };
+}
+
+/**
+ * The inbox prefix of a NATS user's connection (`_INBOX_<user>`, where replies and pulled messages arrive): a user
+ * may read its own inbox only, never the messages pulled by another service.
+ */
+export function natsInboxPrefix(user: string): string {
+  return `_INBOX_${user}`;
+}
+
+/** JetStream's API prefix (the default domain), as @nats-io/jetstream sends it. */
+const JS_API = '$JS.API';
+
+/**
+ * The NATS permissions `usage` needs and nothing more. Publish: the owned stream's subjects; `$JS.API.INFO` (every
+ * JetStream client asks it on connect); INFO of the streams it owns, binds to or consumes; for each durable its
+ * info, pull (`MSG.NEXT`) and acks (`$JS.ACK.<stream>.<durable>.>`). Subscribe: its own inbox (natsInboxPrefix:
+ * JetStream replies and pulled messages arrive there) and the broadcast filters. No creating, changing or deleting streams
+ * or consumers: a consumer's config could turn it into a push consumer delivering onto another service's subjects,
+ * and a stream's could republish onto them, so provisionJetStream creates both as the JetStream admin user.
+ */
+export function natsPermissions(usage: BusUsage): NatsPermissions {
+  const publish = new Set<string>([`${JS_API}.INFO`, ...(usage.owns?.subjects ?? [])]);
+  const streams = [...(usage.owns ? [usage.owns.name] : []), ...usage.binds.map((stream) => stream.name), ...usage.consumers.map((consumer) => consumer.stream)];
+  for (const stream of streams) publish.add(`${JS_API}.STREAM.INFO.${stream}`);
+  for (const { stream, durable } of usage.consumers) {
+    publish.add(`${JS_API}.CONSUMER.INFO.${stream}.${durable}`);
+    publish.add(`${JS_API}.CONSUMER.MSG.NEXT.${stream}.${durable}`);
+    publish.add(`$JS.ACK.${stream}.${durable}.>`);
+  }
+  const subscribe = new Set<string>([`${natsInboxPrefix(usage.service)}.>`, ...usage.broadcasts]);
+  return { publish: { allow: [...publish] }, subscribe: { allow: [...subscribe] } };
+}
+
+/** The user that runs provisionJetStream: the whole JetStream API, and nothing to publish or read of the events. */
+export function natsJetStreamAdminPermissions(user: string): NatsPermissions {
+  return { publish: { allow: [`${JS_API}.>`] }, subscribe: { allow: [`${natsInboxPrefix(user)}.>`] } };
+}
+
+/** Throws unless `usage` is well formed (filters valid, a consumer's filter overlapping its stream, names unique). */
+export function assertBusUsage(usage: BusUsage): void {
+  const streams = [...(usage.owns ? [usage.owns] : []), ...usage.binds];
+  for (const stream of streams) stream.subjects.forEach(assertSubjectFilter);
+  usage.broadcasts.forEach(assertSubjectFilter);
+  const durables = new Set<string>();
+  for (const { stream, durable, filterSubject } of usage.consumers) {
+    assertSubjectFilter(filterSubject);
+    // Stream and durable names become subject tokens of the JetStream API (and of the permissions above).
+    if (!/^[A-Za-z0-9_-]+$/.test(durable) || !/^[A-Za-z0-9_-]+$/.test(stream)) throw new Error(`${usage.service}: invalid name ${stream}/${durable}`);
+    if (durables.has(`${stream}.${durable}`)) throw new Error(`${usage.service}: durable ${durable} on ${stream} declared twice`);
+    durables.add(`${stream}.${durable}`);
+    const subjects = streams.find((candidate) => candidate.name === stream)?.subjects;
+    if (subjects !== undefined && !subjects.some((subject) => subjectFiltersOverlap(subject, filterSubject))) {
+      throw new Error(`${usage.service}: consumer ${durable} filters ${filterSubject}, which ${stream} does not capture`);
+    }
+  }
+}
+
+function sameSubjects(a: readonly string[], b: readonly string[]): boolean {
+  return [...new Set(a)].sort().join('\n') === [...new Set(b)].sort().join('\n');
+}
+
+function refusal(usage: BusUsage, what: string): Error {
+  return new Error(`${usage.service} may not ${what}: it is not in the service's BusUsage (events/bus-usage.ts)`);
+}
+
+/** A subscribe that refuses filters `usage` does not declare. */
+export function guardBroadcasts(bus: Pick<Bus, 'subscribe'>, usage: BusUsage): Pick<Bus, 'subscribe'> {
+  return {
+    subscribe(filterSubject, handler) {
+      if (!usage.broadcasts.includes(filterSubject)) return Promise.reject(refusal(usage, `subscribe to ${filterSubject}`));
+      return bus.subscribe(filterSubject, handler);
+    },
+  };
+}
+
+/**
+ * `bus` limited to what `usage` declares: the same refusals NATS makes with the generated permissions, made by
+ * the service itself, so a declaration that falls behind the code fails in embedded mode and tests too.
+ */
+export function guardBus(bus: Bus, usage: BusUsage): Bus {
+  assertBusUsage(usage);
+  const { subscribe } = guardBroadcasts(bus, usage);
+  return {
+    ensureStream(name, subjects) {
+      const declared = usage.owns?.name === name ? usage.owns : usage.binds.find((stream) => stream.name === name);
+      if (declared === undefined || !sameSubjects(declared.subjects, subjects)) {
+        return Promise.reject(refusal(usage, `create stream ${name} with subjects ${subjects.join(', ')}`));
+      }
+      return bus.ensureStream(name, subjects);
+    },
+    publish(subject, id, data) {
+      if (!usage.owns?.subjects.some((filter) => subjectMatches(filter, subject))) return Promise.reject(refusal(usage, `publish ${subject}`));
+      return bus.publish(subject, id, data);
+    },
+    consume(options) {
+      const declared = usage.consumers.some(
+        (consumer) =>
+          consumer.stream === options.stream &&
+          consumer.durable === options.durable &&
+          consumer.filterSubject === options.filterSubject &&
+          consumer.ackWaitMs === options.ackWaitMs &&
+          consumer.maxDeliver === options.maxDeliver,
+      );
+      if (!declared) return Promise.reject(refusal(usage, `consume ${options.filterSubject} from ${options.stream} as ${options.durable}`));
+      return bus.consume(options);
+    },
+    subscribe,
+    close: () => bus.close(),
+  };
+}

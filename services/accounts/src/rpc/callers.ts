@@ -1,0 +1,68 @@
+/**
+ * Who may call each of accounts's RPCs (`@cairn/rpc` authorize.ts): the gateway for what the API serves, the CLI
+ * for what it does, and the services that call them. `asAnyone` names the services that may call for a user no edge
+ * asserted (from events, or as the system): every other caller may only act for the user the edge asserted.
+ */
+import type { Callers } from '@cairn/rpc';
+import type { AccessTokenServiceService, UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import type { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
+import type { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
+
+export const ACCESS_TOKEN_CALLERS: Callers<typeof AccessTokenServiceService> = {
+  createAccessToken: ['gateway'],
+  listAccessTokens: ['gateway'],
+  deleteAccessToken: ['gateway'],
+  authenticateToken: ['gateway'],
+};
+
+export const GPG_KEY_CALLERS: Callers<typeof GpgKeyServiceService> = {
+  listGpgKeys: { callers: ['gateway', 'git-storage'], asAnyone: ['git-storage'] },
+  getGpgKey: ['gateway'],
+  createGpgKey: ['gateway'],
+  deleteGpgKey: ['gateway'],
+  findVerificationKeys: { callers: ['git-storage'], asAnyone: ['git-storage'] },
+};
+
+export const ORG_CALLERS: Callers<typeof OrgServiceService> = {
+  createOrg: ['gateway'],
+  getOrg: { callers: ['gateway', 'repos'], asAnyone: ['repos'] },
+  listOrgs: ['gateway'],
+  listUserOrgs: ['gateway'],
+  updateOrg: ['gateway'],
+  deleteOrg: ['gateway'],
+  renameOrg: ['gateway'],
+  listMembers: ['gateway'],
+  isMember: ['gateway'],
+  removeMember: ['gateway'],
+  setMemberPublic: ['gateway'],
+  getOrgPermissions: ['gateway'],
+};
+
+export const TEAM_CALLERS: Callers<typeof TeamServiceService> = {
+  createTeam: ['gateway'],
+  getTeam: ['gateway', 'repos'],
+  listTeams: { callers: ['gateway', 'repos', 'issues'], asAnyone: ['issues', 'repos'] },
+  searchTeams: ['gateway'],
+  updateTeam: ['gateway'],
+  deleteTeam: ['gateway'],
+  listTeamMembers: ['gateway'],
+  getTeamMember: ['gateway'],
+  addTeamMember: ['gateway'],
+  removeTeamMember: ['gateway'],
+  listUserTeams: ['repos', 'issues'],
+  batchGetTeams: { callers: ['gateway', 'repos'], asAnyone: ['repos'] },
+};
+
+export const USER_CALLERS: Callers<typeof UserServiceService> = {
+  createUser: ['gateway', 'cli'],
+  getUser: { callers: ['gateway', 'repos'], asAnyone: ['repos'] },
+  batchGetUsers: { callers: ['gateway', 'repos', 'issues'], asAnyone: ['issues'] },
+  batchGetUsersByEmail: { callers: ['gateway', 'issues'], asAnyone: ['issues'] },
+  searchUsers: ['gateway'],
+  listUsers: ['gateway'],
+  renameUser: ['gateway'],
+  resolveName: ['gateway', 'repos', 'issues'],
+  updateUser: ['gateway'],
+  deleteUser: ['gateway'],
+  authenticatePassword: ['gateway'],
+};

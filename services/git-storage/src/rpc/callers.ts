@@ -1,0 +1,60 @@
+/**
+ * Who may call each of git-storage's RPCs (`@cairn/rpc` authorize.ts): the gateway for what the API serves, the CLI
+ * for what it does, and the services that call them. `asAnyone` names the services that may call for a user no edge
+ * asserted (from events, or as the system): every other caller may only act for the user the edge asserted.
+ */
+import type { Callers } from '@cairn/rpc';
+import type { CommitServiceService, ContentServiceService, MergeServiceService, RefServiceService, RepositoryServiceService, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+
+export const COMMIT_CALLERS: Callers<typeof CommitServiceService> = {
+  listCommits: ['gateway'],
+  getCommit: ['gateway'],
+};
+
+export const CONTENT_CALLERS: Callers<typeof ContentServiceService> = {
+  getTreeEntry: ['gateway'],
+  getBlob: ['gateway'],
+  writeFiles: ['gateway'],
+  getArchive: ['gateway'],
+};
+
+export const MERGE_CALLERS: Callers<typeof MergeServiceService> = {
+  syncPullHead: ['issues'],
+  checkMerge: ['issues'],
+  listCommitsBetween: ['gateway', 'issues'],
+  listChangedFiles: ['gateway', 'issues'],
+  getDiff: ['gateway', 'issues'],
+  merge: ['issues'],
+  isAncestor: ['issues'],
+  updateBranch: ['issues'],
+  findMergeCommit: ['issues'],
+};
+
+export const REF_CALLERS: Callers<typeof RefServiceService> = {
+  listBranches: ['gateway'],
+  getBranch: ['gateway', 'repos', 'issues'],
+  createBranch: ['gateway'],
+  deleteBranch: ['gateway', 'issues'],
+  renameBranch: ['gateway'],
+  listTags: ['gateway'],
+  getTag: ['gateway'],
+  createTag: ['gateway'],
+  deleteTag: ['gateway'],
+  resolveRevision: ['gateway'],
+  resolveRefPath: ['gateway'],
+};
+
+export const REPOSITORY_CALLERS: Callers<typeof RepositoryServiceService> = {
+  createRepository: ['gateway', 'repos'],
+  forkRepository: ['gateway', 'repos'],
+  deleteRepository: ['gateway', 'repos'],
+  getRepositoryInfo: ['repos'],
+  setDefaultBranch: ['repos'],
+  listTemplates: ['gateway'],
+};
+
+export const SMART_HTTP_CALLERS: Callers<typeof SmartHttpServiceService> = {
+  infoRefs: ['gateway'],
+  uploadPack: ['gateway'],
+  receivePack: ['gateway'],
+};

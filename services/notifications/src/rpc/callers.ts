@@ -1,0 +1,11 @@
+/**
+ * Who may call each of notifications's RPCs (`@cairn/rpc` authorize.ts): the gateway for what the API serves, the CLI
+ * for what it does, and the services that call them. `asAnyone` names the services that may call for a user no edge
+ * asserted (from events, or as the system): every other caller may only act for the user the edge asserted.
+ */
+import type { Callers } from '@cairn/rpc';
+import type { ActivityServiceService } from '@cairn/proto/cairn/notifications/v1/notifications_service';
+
+export const ACTIVITY_CALLERS: Callers<typeof ActivityServiceService> = {
+  getHeatmap: ['gateway'],
+};

@@ -1,0 +1,28 @@
+import type { BusUsage } from '@cairn/bus';
+import {
+  ACCOUNTS_CONSUMER,
+  ACCOUNTS_FILTER,
+  ACCOUNTS_STREAM,
+  ACCOUNTS_SUBJECTS,
+  GIT_CONSUMER,
+  GIT_STREAM,
+  GIT_SUBJECTS,
+  GitSubject,
+  REPOS_STREAM,
+  REPOS_SUBJECTS,
+} from './subjects';
+
+/** repos on the bus (see @cairn/bus usage.ts): its own stream; owners' changes from accounts, pushes from git-storage. */
+export const BUS_USAGE: BusUsage = {
+  service: 'repos',
+  owns: { name: REPOS_STREAM, subjects: REPOS_SUBJECTS },
+  binds: [
+    { name: ACCOUNTS_STREAM, subjects: ACCOUNTS_SUBJECTS },
+    { name: GIT_STREAM, subjects: GIT_SUBJECTS },
+  ],
+  consumers: [
+    { stream: ACCOUNTS_STREAM, durable: ACCOUNTS_CONSUMER, filterSubject: ACCOUNTS_FILTER },
+    { stream: GIT_STREAM, durable: GIT_CONSUMER, filterSubject: GitSubject.pushed },
+  ],
+  broadcasts: [],
+};

@@ -1,0 +1,64 @@
+/**
+ * Who may call each of repos's RPCs (`@cairn/rpc` authorize.ts): the gateway for what the API serves, the CLI
+ * for what it does, and the services that call them. `asAnyone` names the services that may call for a user no edge
+ * asserted (from events, or as the system): every other caller may only act for the user the edge asserted.
+ */
+import type { Callers } from '@cairn/rpc';
+import type { BranchProtectionServiceService, CollaboratorServiceService, CommitStatusServiceService, RepoServiceService, TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
+
+export const BRANCH_PROTECTION_CALLERS: Callers<typeof BranchProtectionServiceService> = {
+  listBranchProtections: ['gateway'],
+  getBranchProtection: ['gateway'],
+  createBranchProtection: ['gateway'],
+  updateBranchProtection: ['gateway'],
+  deleteBranchProtection: ['gateway'],
+  setBranchProtectionPriority: ['gateway'],
+  matchBranchProtection: { callers: ['gateway', 'issues'], asAnyone: ['issues'] },
+};
+
+export const COLLABORATOR_CALLERS: Callers<typeof CollaboratorServiceService> = {
+  listCollaborators: ['gateway'],
+  isCollaborator: ['gateway'],
+  addCollaborator: ['gateway'],
+  removeCollaborator: ['gateway'],
+  getUserPermission: ['gateway'],
+  listRepoTeams: ['gateway', 'issues'],
+  getRepoTeam: ['gateway'],
+  addRepoTeam: ['gateway'],
+  removeRepoTeam: ['gateway'],
+  listTeamRepositories: ['gateway'],
+};
+
+export const COMMIT_STATUS_CALLERS: Callers<typeof CommitStatusServiceService> = {
+  createCommitStatus: ['gateway'],
+  listCommitStatuses: ['gateway'],
+  getCombinedStatus: { callers: ['gateway', 'issues'], asAnyone: ['issues'] },
+};
+
+export const REPO_CALLERS: Callers<typeof RepoServiceService> = {
+  createRepository: ['gateway'],
+  getRepository: { callers: ['gateway', 'issues'], asAnyone: ['issues'] },
+  batchGetRepositories: ['gateway'],
+  updateRepository: ['gateway'],
+  deleteRepository: { callers: ['gateway', 'accounts'], asAnyone: ['accounts'] },
+  searchRepositories: ['gateway'],
+  listOwnerRepositories: { callers: ['gateway', 'accounts'], asAnyone: ['accounts'] },
+  countOwnerRepositories: ['accounts'],
+  listAccessibleRepositories: ['gateway'],
+  filterReadable: ['notifications'],
+  listReadableRepositoryIds: ['gateway'],
+  forkRepository: ['gateway'],
+  listForks: ['gateway'],
+  transferRepository: ['gateway'],
+  acceptTransfer: ['gateway'],
+  rejectTransfer: ['gateway'],
+  getPushPolicy: ['gateway'],
+};
+
+export const TOPIC_CALLERS: Callers<typeof TopicServiceService> = {
+  listTopics: ['gateway'],
+  replaceTopics: ['gateway'],
+  addTopic: ['gateway'],
+  deleteTopic: ['gateway'],
+  searchTopics: ['gateway'],
+};
