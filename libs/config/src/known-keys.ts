@@ -84,7 +84,20 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
     'ALLOW_DELETION_OF_UNADOPTED_REPOSITORIES', 'DISABLE_DOWNLOAD_SOURCE_ARCHIVES',
     'ALLOW_FORK_WITHOUT_MAXIMUM_LIMIT', 'ALLOW_FORK_INTO_SAME_OWNER', 'DISABLE_MIRRORS', 'ENABLE_PUSH_CREATE_USER',
     'ENABLE_PUSH_CREATE_ORG', 'DEFAULT_CLOSE_ISSUES_VIA_COMMITS_IN_ANY_BRANCH', 'MAX_FORKS_PER_USER',
+    // Cairn's own.
+    'MAX_PUSH_SIZE',
   ],
+  // Cairn reads GC_ARGS and its own MAX_CONCURRENT_TRANSFERS / MAX_QUEUED_TRANSFERS; Gitea's other keys are ignored.
+  git: [
+    'GC_ARGS', 'MAX_CONCURRENT_TRANSFERS', 'MAX_QUEUED_TRANSFERS',
+    'PATH', 'HOME_PATH', 'DISABLE_DIFF_HIGHLIGHT', 'MAX_GIT_DIFF_LINES', 'MAX_GIT_DIFF_LINE_CHARACTERS',
+    'MAX_GIT_DIFF_FILES', 'COMMITS_RANGE_SIZE', 'BRANCHES_RANGE_SIZE', 'VERBOSE_PUSH', 'VERBOSE_PUSH_DELAY',
+    'ENABLE_AUTO_GIT_WIRE_PROTOCOL', 'PULL_REQUEST_PUSH_MESSAGE', 'LARGE_OBJECT_THRESHOLD', 'DISABLE_CORE_PROTECT_NTFS',
+    'DISABLE_PARTIAL_CLONE',
+  ],
+  // DEFAULT and GC are Gitea's, TRANSFER and IDLE Cairn's; MIGRATE, MIRROR, CLONE and PULL are accepted and ignored.
+  'git.timeout': ['DEFAULT', 'GC', 'TRANSFER', 'IDLE', 'MIGRATE', 'MIRROR', 'CLONE', 'PULL'],
+  'cron.git_gc_repos': ['ENABLED', 'RUN_AT_START', 'SCHEDULE', 'TIMEOUT', 'ARGS', 'NOTICE_ON_SUCCESS'],
   // Cairn reads the key, the signer, the format, MERGES and DEFAULT_TRUST_MODEL; the rules of the commits it does not
   // sign (initial commits, file edits, wikis) and TRUSTED_SSH_KEYS are Gitea's, accepted and ignored.
   // Cairn reads MAX_PINNED; LOCK_REASONS is Gitea's web UI list, accepted and ignored.
@@ -122,7 +135,7 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
 
 /** Gitea sections Cairn ignores as a whole (an entry ending in `.` matches every subsection). */
 const IGNORED_SECTIONS: readonly string[] = [
-  'admin', 'badges', 'cache', 'cache.', 'camo', 'cors', 'cron', 'cron.', 'email.', 'federation', 'git', 'git.',
+  'admin', 'badges', 'cache', 'cache.', 'camo', 'cors', 'cron', 'cron.', 'email.', 'federation', 'git.',
   'highlight.', 'i18n', 'indexer', 'lfs', 'lfs.', 'lfs_client', 'log.', 'mailer', 'markdown', 'markup', 'markup.',
   'oauth2', 'oauth2_client', 'openid', 'other', 'picture', 'project', 'proxy', 'queue', 'queue.',
   'repo-archive', 'repository.', 'session', 'ssh.', 'storage', 'storage.', 'task', 'time', 'ui.', 'avatar',

@@ -124,6 +124,7 @@ describe('defaults', () => {
         disableStars: false,
         forcePrivate: false,
         maxCreationLimit: -1,
+        maxPushSize: 2 * 1024 * 1024 * 1024,
         issue: { maxPinned: 3 },
         signing: {
           signingKey: 'default',
@@ -148,6 +149,13 @@ describe('defaults', () => {
         maxSize: 2048,
         maxFiles: 5,
       },
+      git: {
+        timeout: { default: 360_000, gc: 60_000, transfer: 3_600_000, idle: 120_000 },
+        maxConcurrentTransfers: 32,
+        maxQueuedTransfers: 64,
+        gcArgs: [],
+      },
+      cron: { gitGcRepos: { enabled: true, runAtStart: false, every: 72 * 3_600_000, timeout: 3_600_000, args: [] } },
       services: {
         accounts: { listen: '127.0.0.1:50051', addr: '127.0.0.1:50051' },
         notifications: { listen: '127.0.0.1:50052', addr: '127.0.0.1:50052' },
@@ -161,6 +169,53 @@ describe('defaults', () => {
     };
     expect(config).toEqual(expected);
     expect(warnings).toEqual([]);
+  });
+
+  it('reads the git process limits, the push size and the git gc task', () => {
+    const { config, warnings } = load(
+      [
+        '[repository]',
+        'MAX_PUSH_SIZE = 1048576',
+        '[git]',
+        'GC_ARGS = --aggressive',
+        'MAX_CONCURRENT_TRANSFERS = 4',
+        'MAX_QUEUED_TRANSFERS = 0',
+        'HOME_PATH = /var/lib/gitea/home',
+        '[git.timeout]',
+        'DEFAULT = 30',
+        'GC = 90',
+        'TRANSFER = 600',
+        'IDLE = 5',
+        'MIGRATE = 600',
+        '[cron.git_gc_repos]',
+        'ENABLED = false',
+        'RUN_AT_START = true',
+        'SCHEDULE = @every 1h30m',
+        'TIMEOUT = 10m',
+        'ARGS = --no-prune --quiet',
+        'NOTICE_ON_SUCCESS = true',
+      ].join('\n'),
+    );
+    expect(warnings).toEqual([]);
+    expect(config.repository.maxPushSize).toBe(1_048_576);
+    expect(config.git).toEqual({
+      timeout: { default: 30_000, gc: 90_000, transfer: 600_000, idle: 5_000 },
+      maxConcurrentTransfers: 4,
+      maxQueuedTransfers: 0,
+      gcArgs: ['--aggressive'],
+    });
+    expect(config.cron.gitGcRepos).toEqual({ enabled: false, runAtStart: true, every: 5_400_000, timeout: 600_000, args: ['--no-prune', '--quiet'] });
+  });
+
+  it.each([
+    ['[cron.git_gc_repos]\nSCHEDULE = 0 3 * * *', 'cron expressions are not supported'],
+    ['[cron.git_gc_repos]\nSCHEDULE = @every 10ms', 'at least 1s'],
+    ['[git]\nGC_ARGS = --quiet /etc/passwd', 'long options'],
+    ['[cron.git_gc_repos]\nARGS = --prune=now', 'no --prune'],
+    ['[git.timeout]\nIDLE = 0', 'positive integer'],
+    ['[repository]\nMAX_PUSH_SIZE = -1', 'integer of 0 or more'],
+  ])('refuses %j', (text, expected) => {
+    expect(() => load(text)).toThrow(expected);
   });
 
   it('treats blank values as unset', () => {

@@ -11,7 +11,17 @@ import { DEFAULT_SECTION } from './raw-sections';
 import { resolveRepoUnits } from './repo-units';
 import type { SettingsReader } from './settings-reader';
 import { type BusAuth, type CairnConfig, MERGE_SIGNING_RULES, type MergeSigningRule, TRUST_MODELS } from './types';
-import { type HostPort, formatHostPort, parseBoolean, parseHost, parseHostPort, parseList, parseTrustedProxies, parseUrl } from './values';
+import {
+  type HostPort,
+  formatHostPort,
+  parseBoolean,
+  parseDuration,
+  parseHost,
+  parseHostPort,
+  parseList,
+  parseTrustedProxies,
+  parseUrl,
+} from './values';
 
 export const VISIBILITIES = ['public', 'limited', 'private'] as const;
 export const RUN_MODES = ['prod', 'dev'] as const;
@@ -153,6 +163,8 @@ export function readSettings(
       maxSize: reader.integer('attachment', 'MAX_SIZE', 2048, POSITIVE),
       maxFiles: reader.integer('attachment', 'MAX_FILES', 5, POSITIVE),
     },
+    git: readGit(reader),
+    cron: { gitGcRepos: readGitGcCron(reader) },
     services: readServiceEndpoints(reader),
     rpc: {
       deadlineMs: reader.integer('rpc', 'DEADLINE_MS', 5000, POSITIVE),
@@ -288,6 +300,7 @@ function readRepository(reader: SettingsReader, paths: { workDir: string; gnupgH
     disableStars: reader.boolean('repository', 'DISABLE_STARS', false),
     forcePrivate: reader.boolean('repository', 'FORCE_PRIVATE', false),
     maxCreationLimit: reader.integer('repository', 'MAX_CREATION_LIMIT', -1, { min: -1 }),
+    maxPushSize: reader.integer('repository', 'MAX_PUSH_SIZE', DEFAULT_MAX_PUSH_SIZE, NON_NEGATIVE),
     issue: { maxPinned: reader.integer('repository.issue', 'MAX_PINNED', 3, NON_NEGATIVE) },
     signing: readSigning(reader, paths),
     pullRequest: {
@@ -341,6 +354,59 @@ function readSigning(reader: SettingsReader, paths: { workDir: string; gnupgHome
     defaultTrustModel: reader.choice(section, 'DEFAULT_TRUST_MODEL', 'collaborator', TRUST_MODELS, { default: 'collaborator' }),
     home,
     gnupgHome: paths.gnupgHome ?? path.join(home, '.gnupg'),
+  };
+}
+
+/** `[repository] MAX_PUSH_SIZE` default: 2 GiB, GitHub's limit on one push. */
+export const DEFAULT_MAX_PUSH_SIZE = 2 * 1024 * 1024 * 1024;
+
+const SECOND_MS = 1000;
+const GIT_ARGS_EXPECTED =
+  'expected long options separated by spaces, e.g. --aggressive, and no --prune (gc prunes after 2 weeks, which keeps it safe next to running pushes)';
+
+/**
+ * Options for `git gc`, split on white space: only long options, so no value can pass for a command or a path, and
+ * no `--prune=<date>`: an early prune deletes the objects of a push that are in place but not yet named by a ref.
+ */
+function parseGitOptions(text: string): string[] | undefined {
+  const words = text.split(/\s+/).filter((word) => word !== '');
+  return words.every((word) => /^--[a-z][a-z0-9-]*(=\S+)?$/.test(word) && !/^--prune(=|$)/.test(word)) ? words : undefined;
+}
+
+/** `[git]` and `[git.timeout]` (Gitea's modules/setting/git.go: timeouts are whole seconds, DEFAULT 360, GC 60). */
+function readGit(reader: SettingsReader): CairnConfig['git'] {
+  const seconds = (key: string, fallback: number) => reader.integer('git.timeout', key, fallback, POSITIVE) * SECOND_MS;
+  return {
+    timeout: { default: seconds('DEFAULT', 360), gc: seconds('GC', 60), transfer: seconds('TRANSFER', 3600), idle: seconds('IDLE', 120) },
+    maxConcurrentTransfers: reader.integer('git', 'MAX_CONCURRENT_TRANSFERS', 32, POSITIVE),
+    maxQueuedTransfers: reader.integer('git', 'MAX_QUEUED_TRANSFERS', 64, NON_NEGATIVE),
+    gcArgs: reader.parse('git', 'GC_ARGS', [] as string[], parseGitOptions, GIT_ARGS_EXPECTED),
+  };
+}
+
+/**
+ * `[cron.git_gc_repos]` (Gitea's services/cron/tasks_extended.go: ENABLED true, RUN_AT_START false, SCHEDULE
+ * @every 72h, TIMEOUT 60m, ARGS ""). Only `@every <duration>` schedules: a cron expression would be refused rather
+ * than silently run at another time.
+ */
+function readGitGcCron(reader: SettingsReader): CairnConfig['cron']['gitGcRepos'] {
+  const section = 'cron.git_gc_repos';
+  return {
+    enabled: reader.boolean(section, 'ENABLED', true),
+    runAtStart: reader.boolean(section, 'RUN_AT_START', false),
+    every: reader.parse(
+      section,
+      'SCHEDULE',
+      72 * HOUR_MS,
+      (text) => {
+        const match = /^@every\s+(\S+)$/.exec(text);
+        const every = match === null ? undefined : parseDuration(match[1]);
+        return every !== undefined && every >= SECOND_MS ? every : undefined;
+      },
+      'expected @every <duration> of at least 1s, e.g. @every 72h (cron expressions are not supported)',
+    ),
+    timeout: reader.duration(section, 'TIMEOUT', 60 * MINUTE_MS),
+    args: reader.parse(section, 'ARGS', [] as string[], parseGitOptions, GIT_ARGS_EXPECTED),
   };
 }
 

@@ -178,6 +178,11 @@ export interface CairnConfig {
     disableStars: boolean;
     forcePrivate: boolean;
     maxCreationLimit: number; // -1
+    /**
+     * `[repository] MAX_PUSH_SIZE` (Cairn's own), bytes: the largest pack one push may send (git's
+     * `receive.maxInputSize`); 0 = no limit. Default 2 GiB.
+     */
+    maxPushSize: number;
     /** `[repository.issue]` (Gitea's Repository.Issue). */
     issue: {
       /** `MAX_PINNED`: pinned issues per repository, and as many pinned pull requests (default 3). */
@@ -224,6 +229,43 @@ export interface CairnConfig {
     allowedTypes: string; // ".avif,.cpuprofile,.csv,…" as Gitea
     maxSize: number; // MiB, 2048
     maxFiles: number; // 5
+  };
+  /** `[git]` and `[git.timeout]`: limits on the git processes git-storage runs (Gitea's modules/setting/git.go). */
+  git: {
+    /** Every duration in milliseconds; the settings are whole seconds, as Gitea's. */
+    timeout: {
+      /** `[git.timeout] DEFAULT` (360 s, Gitea's): wall-clock limit of every git process but the ones below. */
+      default: number;
+      /** `[git.timeout] GC` (60 s, Gitea's): wall-clock limit of `git gc` on one repository. */
+      gc: number;
+      /** `[git.timeout] TRANSFER` (Cairn's own, 3600 s): wall-clock limit of one upload-pack or receive-pack. */
+      transfer: number;
+      /**
+       * `[git.timeout] IDLE` (Cairn's own, 120 s): a transfer or streamed read whose git process moves no byte on
+       * stdin or stdout for this long is killed (git's own keep-alives arrive every 5 s while it works).
+       */
+      idle: number;
+    };
+    /** `[git] MAX_CONCURRENT_TRANSFERS` (Cairn's own, 32): upload-packs, receive-packs and archives running at once per git-storage node. */
+    maxConcurrentTransfers: number;
+    /** `[git] MAX_QUEUED_TRANSFERS` (Cairn's own, 64): how many more wait for a turn; beyond that, RESOURCE_EXHAUSTED. */
+    maxQueuedTransfers: number;
+    /** `[git] GC_ARGS` (Gitea's, default none): long options added to every `git gc`. */
+    gcArgs: string[];
+  };
+  /** `[cron.*]`: Gitea's periodic tasks that Cairn runs. */
+  cron: {
+    /** `[cron.git_gc_repos]`: `git gc` over every repository of a git-storage node. */
+    gitGcRepos: {
+      enabled: boolean; // ENABLED true
+      runAtStart: boolean; // RUN_AT_START false
+      /** `SCHEDULE`, only as `@every <duration>` (default @every 72h), in milliseconds. */
+      every: number;
+      /** `TIMEOUT` (default 60m), in milliseconds: the whole sweep stops after it; 0 = no limit. */
+      timeout: number;
+      /** `ARGS` (default none): long options added after `[git] GC_ARGS`. */
+      args: string[];
+    };
   };
   /** gRPC endpoints, `[services.<name>] LISTEN / ADDR`. */
   services: Record<GrpcServiceName, ServiceEndpoint>;

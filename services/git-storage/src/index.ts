@@ -11,7 +11,10 @@ import { createRpcClient } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { BUS_USAGE } from './events/bus-usage';
 import { GIT_STREAM, GIT_SUBJECTS } from './events/subjects';
+import { setGitProcessLimits } from './git/command';
+import { ConcurrencyLimit } from './git/concurrency-limit';
 import { createInstanceSigning } from './git/signing';
+import { startGitGc } from './maintenance/gc-repositories';
 import { startHookServer } from './push/hook-server';
 import { createGitStorageServer } from './server';
 
@@ -43,6 +46,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
   // The git home (Gitea's `[git] HOME_PATH`): its .gitconfig names the key for SIGNING_KEY = default.
   await mkdir(config.repository.signing.home, { recursive: true });
   const signing = createInstanceSigning(config.repository.signing);
+  const { git } = config;
+  setGitProcessLimits({ timeoutMs: git.timeout.default, idleTimeoutMs: git.timeout.idle });
   return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA }, async ({ db, onStop }) => {
     // Connects on its first call (a protected push checking commit signatures).
     const gpgKeys = createRpcClient(GpgKeyServiceService, { target: config.services.accounts.addr, service: 'accounts', caller: 'git-storage', logger });
@@ -55,6 +60,16 @@ export async function start(options: StartOptions): Promise<RunningService> {
     onStop(() => hooks.stop());
     // `[api] DEFAULT_MAX_BLOB_SIZE = 0` only hides content in Gitea's reads; it must not refuse every written file.
     const maxFileSize = config.api.defaultMaxBlobSize > 0 ? config.api.defaultMaxBlobSize : undefined;
-    return createGitStorageServer({ root, db, logger, gpgKeys, signing, maxFileSize }, hooks, logger);
+    const transfers = new ConcurrencyLimit(git.maxConcurrentTransfers, git.maxQueuedTransfers, {
+      message: 'the git server is busy, try again later',
+      reason: 'git_storage_busy',
+    });
+    const gc = startGitGc({ root, logger, schedule: config.cron.gitGcRepos, gcArgs: git.gcArgs, gcTimeoutMs: git.timeout.gc });
+    onStop(() => gc.stop());
+    return createGitStorageServer(
+      { root, db, logger, gpgKeys, signing, maxFileSize, transfers, transferTimeoutMs: git.timeout.transfer, maxPushSize: config.repository.maxPushSize },
+      hooks,
+      logger,
+    );
   });
 }

@@ -23,6 +23,7 @@ import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { gitEnvironment } from '../src/git/command';
 import { createCommitService } from '../src/rpc/commit-service';
 import { createContentService } from '../src/rpc/content-service';
+import { ConcurrencyLimit } from '../src/git/concurrency-limit';
 import type { GitStorageContext } from '../src/rpc/context';
 import { createRefService } from '../src/rpc/ref-service';
 import { repositoryPath } from '../src/storage/layout';
@@ -106,6 +107,9 @@ export async function startGitStorageFixture(): Promise<GitStorageFixture> {
       listGpgKeys: () => Promise.reject(CairnError.internal('these tests list no GPG keys')),
     },
     maxFileSize: 1024 * 1024,
+    transfers: new ConcurrencyLimit(32, 64),
+    transferTimeoutMs: 3_600_000,
+    maxPushSize: 0,
   };
   const server = createRpcServer({ service: 'git-storage', logger });
   server.addService(RefServiceService, createRefService(context), anyCaller(RefServiceService));

@@ -85,6 +85,25 @@ async function* dataOf(messages: AsyncIterable<{ data: Buffer }>): AsyncIterable
   for await (const message of messages) yield message.data;
 }
 
+/**
+ * Passes `chunks` on, closing the connection when the client takes none for `idleMs` (`[git.timeout] IDLE`): a
+ * client that stopped reading then holds nothing (the call behind is cancelled, git-storage's git stopped), as
+ * git-storage itself cuts off a client that stopped sending.
+ */
+async function* cutOffStalledReader(res: ServerResponse, chunks: AsyncIterable<Buffer>, idleMs: number): AsyncIterable<Buffer> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    for await (const chunk of chunks) {
+      // Resumes once the chunk was written and the socket drained.
+      timer = setTimeout(() => res.destroy(), idleMs);
+      yield chunk;
+      clearTimeout(timer);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The first request message (naming the repository), then one message per body chunk. */
 async function* requestMessages<T>(first: T, body: AsyncIterable<Buffer>, wrap: (data: Buffer) => T): AsyncIterable<T> {
   yield first;
@@ -111,6 +130,17 @@ interface Admitted {
 
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * git-storage stopped the git process of the request (`[git.timeout]`): a client that sent nothing for IDLE seconds
+ * gets 408 (it was the slow side), one past the wall-clock limit 503; the reason says which.
+ */
+const GIT_TIME_LIMITS: Readonly<Record<string, { status: number; message: string }>> = {
+  git_idle_timeout: { status: 408, message: 'the git transfer was cut off: no data moved for longer than the idle limit ([git.timeout] IDLE)' },
+  git_timeout: { status: 503, message: 'the git operation ran longer than allowed ([git.timeout]) and was stopped' },
+};
+
+const RETRY_AFTER_SECONDS = '5';
+
 export function createSmartHttpRouter({ services, authenticate, repoCache = new GitRepoCache() }: SmartHttpOptions): GatewayRouter {
   const { config, clients, logger } = services;
   const router = createRouter();
@@ -128,9 +158,16 @@ export function createSmartHttpRouter({ services, authenticate, repoCache = new 
       refuse(res, REPOSITORY_NOT_FOUND);
       return;
     }
+    const stopped = isCairnError(error) && error.reason !== undefined ? GIT_TIME_LIMITS[error.reason] : undefined;
+    if (stopped !== undefined) {
+      sendPlain(res, stopped.status, stopped.message);
+      return;
+    }
     // A request git-storage (or the gateway, for a broken gzip body) cannot read is a bad request, as http-backend says.
     const status = isCairnError(error) ? httpStatusOf(error, { [Code.INVALID_ARGUMENT]: 400 }) : 500;
     if (status >= 500) logger.error({ err: error, status, method: req.method, path: req.originalUrl.split('?')[0] }, 'git request failed');
+    // A full git-storage node (RESOURCE_EXHAUSTED): git clients and proxies may retry after a pause.
+    if (status === 429) res.setHeader('Retry-After', RETRY_AFTER_SECONDS);
     const message = isCairnError(error) && (status < 500 || status === 503) ? error.message : INTERNAL_ERROR_MESSAGE;
     sendPlain(res, status, message);
   };
@@ -196,7 +233,7 @@ export function createSmartHttpRouter({ services, authenticate, repoCache = new 
 
   /** Streams a service's output as the answer, with git's content type. */
   const stream = async (res: GatewayResponse, output: AsyncIterable<{ data: Buffer }>, contentType: string): Promise<void> => {
-    await writeChunks(res, dataOf(output), () => {
+    await writeChunks(res, cutOffStalledReader(res, dataOf(output), config.git.timeout.idle), () => {
       res.statusCode = 200;
       res.setHeader('Content-Type', contentType);
       setNoCache(res);

@@ -48,4 +48,19 @@ describe('ConcurrencyLimit', () => {
     await expect(limit.acquire('repo', signal())).rejects.toMatchObject({ code: Code.RESOURCE_EXHAUSTED });
     again();
   });
+
+  it('tells a refused caller what the limit was built to say, and frees a turn released twice only once', async () => {
+    const limit = new ConcurrencyLimit(1, 0, { message: 'the git server is busy, try again later', reason: 'git_storage_busy' });
+    const release = await limit.acquire('node', signal());
+    await expect(limit.acquire('node', signal())).rejects.toMatchObject({
+      code: Code.RESOURCE_EXHAUSTED,
+      message: 'the git server is busy, try again later',
+      reason: 'git_storage_busy',
+    });
+    release();
+    release();
+    const again = await limit.acquire('node', signal());
+    await expect(limit.acquire('node', signal())).rejects.toMatchObject({ reason: 'git_storage_busy' });
+    again();
+  });
 });

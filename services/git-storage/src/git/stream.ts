@@ -7,10 +7,13 @@ import { type GitOptions, gitCommand } from './command';
 
 /**
  * Yields git's stdout. A non-zero exit rejects with INTERNAL (stderr kept as the cause); a consumer that stops
- * early, or an aborted `signal`, kills the process.
+ * early, or an aborted `signal`, kills the process, and so does a consumer that takes nothing for `[git.timeout]
+ * IDLE` (then, or past the wall-clock limit, it rejects with DEADLINE_EXCEEDED).
  */
 export async function* streamGit(args: readonly string[], options: GitOptions = {}): AsyncGenerator<Buffer> {
-  const child = gitCommand(args, options);
+  const git = gitCommand(args, options);
+  const { child } = git;
+  git.watchIdle();
   child.stdin.end();
   const stderr: Buffer[] = [];
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
@@ -20,9 +23,15 @@ export async function* streamGit(args: readonly string[], options: GitOptions = 
   });
   let finished = false;
   try {
-    for await (const chunk of child.stdout) yield chunk as Buffer;
+    for await (const chunk of child.stdout) {
+      git.touch();
+      yield chunk as Buffer;
+      git.touch();
+    }
     const { code, signal, error } = await exited;
     finished = true;
+    const stopped = git.stopped();
+    if (stopped !== undefined) throw stopped;
     if (code !== 0) {
       const detail = error?.message ?? `git ${args[0] ?? ''} exited with ${signal ?? code}: ${Buffer.concat(stderr).toString('utf8').trim()}`;
       throw CairnError.internal('git command failed', { cause: new Error(detail) });

@@ -6,7 +6,7 @@
  */
 import type { Writable } from 'node:stream';
 import { CairnError } from '@cairn/rpc';
-import { type GitOptions, gitCommand } from './command';
+import { type GitOptions, type GitProcess, gitCommand } from './command';
 
 /** How much of git's stderr is kept for the log line of a failure. */
 const STDERR_LIMIT = 64 * 1024;
@@ -32,12 +32,15 @@ function writable(stream: Writable): Promise<void> {
 }
 
 /** Writes `input` to git's stdin with backpressure, then closes it; answers the input's own failure, if any. */
-async function feed(input: AsyncIterable<Uint8Array> | undefined, stdin: Writable): Promise<unknown> {
+async function feed(input: AsyncIterable<Uint8Array> | undefined, git: GitProcess): Promise<unknown> {
+  const stdin = git.child.stdin;
   try {
     if (input !== undefined) {
       for await (const chunk of input) {
         if (stdin.destroyed) break;
+        git.touch();
         if (!stdin.write(chunk)) await writable(stdin);
+        git.touch();
       }
     }
     return undefined;
@@ -50,10 +53,14 @@ async function feed(input: AsyncIterable<Uint8Array> | undefined, stdin: Writabl
 
 /**
  * Yields git's stdout. Rejects with the input's error when the request stream failed, and with INTERNAL (stderr
- * as the cause) when git exits non-zero. A consumer that stops early, or an aborted `signal`, kills git.
+ * as the cause) when git exits non-zero. A consumer that stops early, or an aborted `signal`, kills git. So does
+ * a peer that neither sends nor takes a byte for `[git.timeout] IDLE` (a stalled client), and the wall-clock
+ * limit: then it rejects with DEADLINE_EXCEEDED (reason git_idle_timeout or git_timeout).
  */
 export async function* transportGit(args: readonly string[], options: TransportOptions = {}): AsyncGenerator<Buffer> {
-  const child = gitCommand(args, options);
+  const git = gitCommand(args, options);
+  const { child } = git;
+  git.watchIdle();
   let stderr = Buffer.alloc(0);
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = Buffer.concat([stderr, chunk]);
@@ -65,17 +72,23 @@ export async function* transportGit(args: readonly string[], options: TransportO
   });
   // git may exit before reading all of its input (a refused request): the broken pipe is expected then.
   child.stdin.on('error', () => undefined);
-  const fed = feed(options.input, child.stdin).then((error) => {
+  const fed = feed(options.input, git).then((error) => {
     if (error !== undefined) child.kill();
     return error;
   });
   let finished = false;
   try {
-    for await (const chunk of child.stdout) yield chunk as Buffer;
+    for await (const chunk of child.stdout) {
+      git.touch();
+      yield chunk as Buffer;
+      git.touch();
+    }
     const exit = await exited;
     // git may be done before the input is (it read what it needed): do not wait for the rest to arrive.
     const inputError = await Promise.race([fed, Promise.resolve(undefined)]);
     finished = true;
+    const stopped = git.stopped();
+    if (stopped !== undefined) throw stopped;
     if (inputError !== undefined) throw inputError;
     if (exit.code !== 0) {
       const detail = exit.error?.message ?? `git ${args.join(' ')} exited with ${exit.signal ?? exit.code}: ${stderr.toString('utf8').trim()}`;

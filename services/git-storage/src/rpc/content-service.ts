@@ -22,7 +22,7 @@ import { ZERO_SHA, branchRef } from '../git/refs';
 import { headBranch, isEmptyRepository, resolveRevision } from '../git/revisions';
 import { readGitPrefix, streamGit } from '../git/stream';
 import { findEntry, lastCommits, listDirectory, rootEntry } from '../git/tree';
-import type { GitStorageContext } from './context';
+import { type GitStorageContext, NODE_TRANSFERS } from './context';
 
 /**
  * Gitea's `[api] DEFAULT_MAX_BLOB_SIZE`: the content GetTreeEntry returns when the request sets no limit, and the
@@ -99,7 +99,13 @@ export function createContentService(context: GitStorageContext): AsyncServiceOf
       const prefix = normalizeRepoPath(request.prefix);
       const gitDir = await openRepository(context.root, request.repository);
       const { sha } = await resolveRevision(gitDir, request.revision);
-      for await (const data of streamArchive(gitDir, sha, format, prefix, ctx.signal)) yield { data };
+      // An archive of a large tree is as heavy as a clone: it takes one of the node's transfer slots.
+      const release = await context.transfers.acquire(NODE_TRANSFERS, ctx.signal);
+      try {
+        for await (const data of streamArchive(gitDir, sha, format, prefix, ctx.signal)) yield { data };
+      } finally {
+        release();
+      }
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
 import type { AsyncClientOf } from '@cairn/rpc';
 import type { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
+import type { ConcurrencyLimit } from '../git/concurrency-limit';
 import type { InstanceSigning } from '../git/signing';
 
 export interface GitStorageContext {
@@ -20,4 +21,13 @@ export interface GitStorageContext {
   signing?: InstanceSigning;
   /** Largest file WriteFiles accepts, in bytes (`[api] DEFAULT_MAX_BLOB_SIZE`); unset: 10 MiB, Gitea's default. */
   maxFileSize?: number;
+  /** The node's bound on heavy git processes (upload-pack, receive-pack, archives): `[git] MAX_CONCURRENT_TRANSFERS`. */
+  transfers: ConcurrencyLimit;
+  /** Wall-clock limit of one upload-pack or receive-pack in milliseconds (`[git.timeout] TRANSFER`). */
+  transferTimeoutMs: number;
+  /** Largest pack one push may send, in bytes (`[repository] MAX_PUSH_SIZE`); 0 = no limit. */
+  maxPushSize: number;
 }
+
+/** The key of the node-wide slots in `transfers`. */
+export const NODE_TRANSFERS = 'node';

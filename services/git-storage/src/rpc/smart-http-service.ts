@@ -6,8 +6,9 @@
  */
 import type { Repository, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
+import { FetchWantScanner } from '../domain/fetch-wants';
 import { publishPushed, requirePush } from '../events/pushed';
-import { runGit } from '../git/command';
+import { gitProcessLimits, runGit } from '../git/command';
 import { ConcurrencyLimit } from '../git/concurrency-limit';
 import { openRepository } from '../git/open-repository';
 import { FLUSH_PKT, pktLine } from '../git/pkt-line';
@@ -16,7 +17,7 @@ import { ZERO_SHA } from '../git/refs';
 import { transportGit } from '../git/transport';
 import { checkPush } from '../push/check-push';
 import type { HookServer } from '../push/hook-server';
-import type { GitStorageContext } from './context';
+import { type GitStorageContext, NODE_TRANSFERS } from './context';
 
 const SERVICES = { 'git-upload-pack': 'upload-pack', 'git-receive-pack': 'receive-pack' } as const;
 
@@ -33,6 +34,51 @@ function protocolEnv(gitProtocol: string): NodeJS.ProcessEnv {
 }
 
 const wantsV2 = (gitProtocol: string) => gitProtocol.split(':').includes('version=2');
+
+/**
+ * Fetching by object id is limited to objects reachable from a ref, so a commit force-pushed away (a leaked
+ * secret) cannot be fetched by its id. Given on the command line, this overrides the `allowAnySHA1InWant = true`
+ * that repositories created before it carry in their config. git enforces it in protocol v0; v2 requests are
+ * checked by `unreachableWant`.
+ */
+const UPLOAD_PACK_WANTS = ['-c', 'uploadpack.allowAnySHA1InWant=false', '-c', 'uploadpack.allowReachableSHA1InWant=true'];
+
+/**
+ * git's keep-alive packets while it works without output (pack-objects counting, index-pack, the pre-receive
+ * check) every 5 s by default, or more often when `[git.timeout] IDLE` is short, so a working transfer never looks
+ * idle: only a client that stops sending or reading does.
+ */
+function keepAlive(key: 'uploadpack.keepAlive' | 'receive.keepAlive'): string[] {
+  const seconds = Math.max(1, Math.min(5, Math.floor(gitProcessLimits().idleTimeoutMs / 3000)));
+  return ['-c', `${key}=${seconds}`];
+}
+
+/** Passes the request body on while `scanner` reads the wants out of it. */
+async function* scanning(body: AsyncIterable<Buffer>, scanner: FetchWantScanner): AsyncGenerator<Buffer> {
+  for await (const chunk of body) {
+    scanner.push(chunk);
+    yield chunk;
+  }
+}
+
+/**
+ * The first wanted commit that no ref reaches (`rev-list --not --all`, the walk v0's upload-pack makes), if any.
+ * Trees and blobs are not walked (partial clones fetch them by id; their ids are not learnt without the content or a
+ * tree naming them) and an id git does not know is left to git to refuse.
+ */
+async function unreachableWant(gitDir: string, wants: readonly string[], signal: AbortSignal): Promise<string | undefined> {
+  if (wants.length === 0) return undefined;
+  const { stdout, exitCode } = await runGit(['rev-list', '--max-count=1', '--stdin', '--not', '--all'], {
+    gitDir,
+    signal,
+    stdin: `${wants.join('\n')}\n`,
+    okExitCodes: [0, 128],
+  });
+  const first = stdout.toString('latin1').trim();
+  if (exitCode !== 0 || first === '') return undefined;
+  // rev-list names the first commit it reaches from the wants: the want itself, or a commit behind a want that is a tag.
+  return wants.includes(first) ? first : wants[0];
+}
 
 /** The first message of a request stream (it names the repository) and the body carried by it and the rest. */
 async function splitRequests<T extends { data: Buffer }>(requests: AsyncIterable<T>): Promise<{ first: T; body: AsyncIterable<Buffer> }> {
@@ -85,15 +131,40 @@ export function createSmartHttpService(context: GitStorageContext, hooks: HookSe
     async *uploadPack(requests, ctx) {
       const { first, body } = await splitRequests(requests);
       const gitDir = await open(first.repository);
-      const release = await uploadPackLimit.acquire(gitDir, ctx.signal);
+      const releaseNode = await context.transfers.acquire(NODE_TRANSFERS, ctx.signal);
+      let releaseRepository: (() => void) | undefined;
+      // The slots are freed when git exits (a stalled client's git is killed after [git.timeout] IDLE), not when
+      // the call ends: a client that stops reading keeps the call open, but no longer the slot.
+      const release = () => {
+        releaseRepository?.();
+        releaseNode();
+      };
       try {
-        const output = transportGit(['upload-pack', '--stateless-rpc', gitDir], {
+        releaseRepository = await uploadPackLimit.acquire(gitDir, ctx.signal);
+        const scanner = wantsV2(first.gitProtocol) ? new FetchWantScanner() : undefined;
+        const output = transportGit([...UPLOAD_PACK_WANTS, ...keepAlive('uploadpack.keepAlive'), 'upload-pack', '--stateless-rpc', gitDir], {
           gitDir,
           env: protocolEnv(first.gitProtocol),
           signal: ctx.signal,
-          input: body,
+          input: scanner === undefined ? body : scanning(body, scanner),
+          timeoutMs: context.transferTimeoutMs,
+          onExit: release,
         });
-        for await (const data of output) yield { data };
+        let checked = scanner === undefined;
+        for await (const data of output) {
+          // git answers a v2 request only after reading all of it, so its first bytes come after every want.
+          if (!checked && scanner !== undefined) {
+            checked = true;
+            const unreachable = await unreachableWant(gitDir, scanner.wants, ctx.signal);
+            if (unreachable !== undefined) {
+              // What git answers in v0 (`fatal: remote error: upload-pack: not our ref …` for the client); leaving
+              // the loop stops git before it sent a byte.
+              yield { data: pktLine(`ERR upload-pack: not our ref ${unreachable}\n`) };
+              return;
+            }
+          }
+          yield { data };
+        }
       } finally {
         release();
       }
@@ -103,6 +174,7 @@ export function createSmartHttpService(context: GitStorageContext, hooks: HookSe
       const { first, body } = await splitRequests(requests);
       const push = requirePush(first.push);
       const gitDir = await open(first.repository);
+      let release: (() => void) | undefined;
       const session = hooks.openSession(async ({ updates, quarantine }) => {
         const refusal = await checkPush(
           {
@@ -116,18 +188,25 @@ export function createSmartHttpService(context: GitStorageContext, hooks: HookSe
         );
         return refusal === undefined ? { accepted: true } : { accepted: false, message: refusal };
       });
+      // git's receive.maxInputSize: index-pack stops at the limit and the pusher sees
+      // `remote: fatal: pack exceeds maximum allowed size` and `unpack failed` (git's own words, over side-band).
+      const maxInput = context.maxPushSize > 0 ? ['-c', `receive.maxInputSize=${context.maxPushSize}`] : [];
       try {
-        const output = transportGit(['-c', `core.hooksPath=${hooks.hooksDir}`, 'receive-pack', '--stateless-rpc', gitDir], {
+        release = await context.transfers.acquire(NODE_TRANSFERS, ctx.signal);
+        const output = transportGit(['-c', `core.hooksPath=${hooks.hooksDir}`, ...maxInput, ...keepAlive('receive.keepAlive'), 'receive-pack', '--stateless-rpc', gitDir], {
           gitDir,
           env: { ...protocolEnv(first.gitProtocol), ...session.env },
           signal: ctx.signal,
           input: body,
+          timeoutMs: context.transferTimeoutMs,
+          onExit: () => release?.(),
         });
         for await (const data of output) yield { data };
         const refUpdates = await appliedUpdates(gitDir, session.acceptedUpdates());
         await publishPushed(context, { repository: first.repository, push, refUpdates });
       } finally {
         session.close();
+        release?.();
       }
     },
   };
