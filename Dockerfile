@@ -54,8 +54,11 @@ COPY --from=build /runtime/ ./
 COPY scripts/run-service.js scripts/health-probe.js scripts/
 # The set-up steps deploy/k8s/setup-job.yaml runs: streams and consumers, per-service database roles.
 COPY scripts/nats-config.js scripts/postgres-roles.js scripts/
-# The work directory (repositories, runtime files) belongs to the unprivileged `node` user (uid 1000).
+# The work directory (repositories, runtime files) belongs to the unprivileged `node` user (uid 1000), and so does
+# /rpc-keys, where docker-compose's one-shot `keys` container writes the service identity keys (a named volume
+# mounted there starts with this owner).
 RUN mkdir /data && chown 1000:1000 /data
+RUN mkdir /rpc-keys && chown 1000:1000 /rpc-keys
 VOLUME ["/data"]
 # Numeric, so Kubernetes' runAsNonRoot can verify it.
 USER 1000:1000

@@ -31,6 +31,8 @@ const compose = node(parse(readRootFile('docker-compose.yml')), 'docker-compose.
 const containers = node(compose.services, 'services');
 const namedVolumes = Object.keys(node(compose.volumes ?? {}, 'volumes'));
 const INFRASTRUCTURE = ['postgres', 'nats'];
+/** The one-shot container that writes the service identity keys. */
+const KEYS = 'keys';
 
 function container(name: string): Node {
   return node(containers[name], `services.${name}`);
@@ -85,9 +87,20 @@ function configOf(name: string) {
 describe('docker-compose.yml', () => {
   const services = deployedServices();
 
-  it('has a container for every deployed service, and nothing else besides PostgreSQL and NATS', () => {
+  it('has a container for every deployed service, and nothing else besides PostgreSQL, NATS and the key writer', () => {
     expect(services.length).toBeGreaterThan(0);
-    expect(Object.keys(containers).sort()).toEqual([...INFRASTRUCTURE, ...services].sort());
+    expect(Object.keys(containers).sort()).toEqual([...INFRASTRUCTURE, KEYS, ...services].sort());
+  });
+
+  it('writes the service identity keys once, into the volume every service reads them from', () => {
+    const keys = container(KEYS);
+    const dir = node(compose['x-cairn-environment'], 'x-cairn-environment').CAIRN__rpc__KEYS_DIR;
+    expect(keys.command).toEqual(['cli', 'keys', 'generate', '--dir', dir]);
+    expect(namedVolumes).toContain(mountsOf(KEYS)[String(dir)]);
+    for (const name of services) {
+      expect(dependenciesOf(name)[KEYS]).toBe('service_completed_successfully');
+      expect(strings(container(name).volumes, `${name}.volumes`)).toContain(`${mountsOf(KEYS)[String(dir)]}:${dir}:ro`);
+    }
   });
 
   it('runs PostgreSQL with a persistent volume and a pg_isready health check', () => {
