@@ -16,6 +16,7 @@ import { type KeyObject, createPrivateKey, createPublicKey, generateKeyPairSync,
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GRPC_SERVICES, type GrpcServiceName } from '@cairn/config';
+import { currentRequestId, newRequestId, runWithRequestContext } from '@cairn/log';
 import { CairnError, Code } from './errors';
 
 /** The edges: the only identities that authenticate users and so may assert who a call acts for. */
@@ -275,4 +276,13 @@ export function installKeyring(keyring: Keyring): void {
 export function currentKeyring(): Keyring {
   if (installed === undefined) throw new CairnError(Code.UNAUTHENTICATED, 'no service keys are installed in this process');
   return installed;
+}
+
+/**
+ * Runs `fn` as if an edge had asserted `actor` for the request it handles: the calls `fn` makes pass the assertion
+ * on. Only a process holding the edge's private key can (a test, or the edge itself).
+ */
+export function runAsAsserted<T>(edge: EdgeIdentity, actor: AssertedActor, fn: () => T): T {
+  const actorAssertion = currentKeyring().actorAssertion(edge, actor);
+  return runWithRequestContext({ requestId: currentRequestId() ?? newRequestId(), actorAssertion }, fn);
 }

@@ -20,4 +20,5 @@ export {
   installKeyring,
   isIdentity,
   loadKeyring,
+  runAsAsserted,
 } from './identity';

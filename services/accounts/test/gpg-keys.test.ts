@@ -26,6 +26,7 @@ async function keyRowCount(): Promise<number> {
 let alice: User;
 let bob: User;
 let hidden: User;
+let asGitStorage: RpcClient<typeof GpgKeyServiceService>;
 /** Alice's ed25519 key (expires in 2 years) with a cv25519 encryption subkey and a second identity. */
 let aliceKey: string;
 let aliceFingerprint: string;
@@ -33,6 +34,8 @@ let aliceFingerprint: string;
 beforeAll(async () => {
   h = await startHarness();
   gpgKeys = createRpcClient(GpgKeyServiceService, { target: `127.0.0.1:${h.service.port}`, service: 'accounts', caller: 'gateway', logger: silentLogger() });
+  // FindVerificationKeys serves git-storage only (rpc/callers.ts).
+  asGitStorage = createRpcClient(GpgKeyServiceService, { target: `127.0.0.1:${h.service.port}`, service: 'accounts', caller: 'git-storage', logger: silentLogger() });
   keyring = createGpgKeyring();
   alice = await h.createUser('alice', { email: 'Alice@Example.com' });
   bob = await h.createUser('bob');
@@ -45,6 +48,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   gpgKeys?.close();
+  asGitStorage?.close();
   keyring?.dispose();
   await h?.stop();
 });
@@ -195,7 +199,7 @@ describe('reading and deleting', () => {
 
 describe('FindVerificationKeys', () => {
   it('answers, per address, the owner’s keys that vouch for it, with the ids that can sign', async () => {
-    const { keys } = await gpgKeys.findVerificationKeys({ emails: ['ALICE@example.com', 'bob@example.com', 'nobody@example.com'] });
+    const { keys } = await asGitStorage.findVerificationKeys({ emails: ['ALICE@example.com', 'bob@example.com', 'nobody@example.com'] });
     const listed = keyring.listKey(aliceFingerprint);
     const forAlice = keys.filter((key) => key.email === 'ALICE@example.com');
     expect(forAlice).toHaveLength(2);
@@ -213,6 +217,6 @@ describe('FindVerificationKeys', () => {
 
   it('answers nothing for an address whose owner has no key vouching for it', async () => {
     // Alice's second identity is on her key, but the address is not hers.
-    expect(await gpgKeys.findVerificationKeys({ emails: ['alice@elsewhere.test'] })).toEqual({ keys: [] });
+    expect(await asGitStorage.findVerificationKeys({ emails: ['alice@elsewhere.test'] })).toEqual({ keys: [] });
   });
 });

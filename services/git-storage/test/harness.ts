@@ -169,7 +169,8 @@ export async function startGitStorage(env: NodeJS.ProcessEnv = {}): Promise<GitS
   const bus: Bus = await createInProcessBus({ url: database.url, logger });
   const service: RunningService = await start({ config, logger, bus, listen: '127.0.0.1:0' });
   const target = `127.0.0.1:${service.port}`;
-  const repositories = createRpcClient(RepositoryServiceService, { target, service: 'git-storage', caller: 'gateway', logger, deadlineMs: 30_000 });
+  // RepositoryService serves repos (rpc/callers.ts).
+  const repositories = createRpcClient(RepositoryServiceService, { target, service: 'git-storage', caller: 'repos', logger, deadlineMs: 30_000 });
   const smartHttp = createRpcClient(SmartHttpServiceService, { target, service: 'git-storage', caller: 'gateway', logger });
   const policies = new Map<number, PushPolicy>();
   const bridge: HttpBridge = await startHttpBridge(smartHttp, (repoId) => policies.get(repoId) ?? { push: PUSHER, rules: [] });

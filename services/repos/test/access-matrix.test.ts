@@ -157,7 +157,7 @@ describe('repository access', () => {
     });
     expect(search.repositories.map((found) => found.repository!.id)).toEqual(expected);
     expect(search.total).toBe(expected.length);
-    const filtered = await h.repos.filterReadable({ viewer: actorOf(viewer), repoIds: [...all].reverse() });
+    const filtered = await h.filterReadable({ viewer: actorOf(viewer), repoIds: [...all].reverse() });
     expect([...filtered.repoIds].sort((x, y) => x - y)).toEqual(expected);
     const batch = await h.repos.batchGetRepositories({ viewer: actorOf(viewer), ids: all });
     expect(batch.repositories.map((found) => found.repository!.id).sort((x, y) => x - y)).toEqual(expected);

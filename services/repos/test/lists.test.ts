@@ -119,9 +119,9 @@ describe('repository lists', () => {
     });
 
     it("counts an owner's repositories whoever may read them (accounts' question before deleting an owner)", async () => {
-      expect(await h.repos.countOwnerRepositories({ ownerId: alice })).toEqual({ total: 4 });
-      expect(await h.repos.countOwnerRepositories({ ownerId: acme })).toEqual({ total: 3 });
-      expect(await h.repos.countOwnerRepositories({ ownerId: 999_999 })).toEqual({ total: 0 });
+      expect(await h.reposAs('accounts').countOwnerRepositories({ ownerId: alice })).toEqual({ total: 4 });
+      expect(await h.reposAs('accounts').countOwnerRepositories({ ownerId: acme })).toEqual({ total: 3 });
+      expect(await h.reposAs('accounts').countOwnerRepositories({ ownerId: 999_999 })).toEqual({ total: 0 });
     });
 
     it('lists what the viewer owns or was given, by name', async () => {
@@ -140,7 +140,7 @@ describe('repository lists', () => {
       expect([names(mine), mine.total]).toEqual([['alpha-fork'], 1]);
       expect(await search(alice, { publicOnly: true, sort: 'id' })).toEqual(await search(undefined, { sort: 'id' }));
       const everything = Object.values(ids);
-      const filtered = await h.repos.filterReadable({ viewer: h.accounts.actor(alice), repoIds: everything, publicOnly: true });
+      const filtered = await h.filterReadable({ viewer: h.accounts.actor(alice), repoIds: everything, publicOnly: true });
       const publicIds = ['alpha', 'beta-tools', 'delta', 'bob-alpha', 'acme-web', 'alpha-fork'].map((name) => ids[name]);
       expect([...filtered.repoIds].sort((x, y) => x - y)).toEqual(publicIds.sort((x, y) => x - y));
       const forks = await h.repos.listForks({ viewer: h.accounts.actor(alice), id: ids.alpha, page: { page: 1, limit: 10 }, publicOnly: true });

@@ -50,7 +50,7 @@ export const REPOSITORY_CALLERS: Callers<typeof RepositoryServiceService> = {
   deleteRepository: ['gateway', 'repos'],
   getRepositoryInfo: ['repos'],
   setDefaultBranch: ['repos'],
-  listTemplates: ['gateway'],
+  listTemplates: ['gateway', 'repos'],
 };
 
 export const SMART_HTTP_CALLERS: Callers<typeof SmartHttpServiceService> = {

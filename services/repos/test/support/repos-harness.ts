@@ -15,11 +15,13 @@ import {
   CollaboratorServiceService,
   CommitStatusServiceService,
   RepoServiceService,
+  type FilterReadableRequest,
+  type FilterReadableResponse,
   TopicServiceService,
   type CreateRepositoryRequest,
   type RepositoryWithPermission,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { createRpcClient, type RpcClient, type RpcServer } from '@cairn/rpc';
+import { type Identity, createRpcClient, type RpcClient, type RpcServer, runAsAsserted } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { DATABASE_SCHEMA, MIGRATIONS_DIR } from '../../src/index';
 import type { ReposContext } from '../../src/rpc/context';
@@ -47,6 +49,10 @@ export interface ReposHarness {
   context: ReposContext;
   db: Database;
   repos: RpcClient<typeof RepoServiceService>;
+  /** The same, calling as another service. */
+  reposAs(caller: Identity): RpcClient<typeof RepoServiceService>;
+  /** FilterReadable as notifications asks it: for the viewer the gateway asserted. */
+  filterReadable(request: FilterReadableRequest): Promise<FilterReadableResponse>;
   collaborators: RpcClient<typeof CollaboratorServiceService>;
   topics: RpcClient<typeof TopicServiceService>;
   protections: RpcClient<typeof BranchProtectionServiceService>;
@@ -92,6 +98,13 @@ export async function startReposHarness(): Promise<ReposHarness> {
     const target = `127.0.0.1:${await server.start('127.0.0.1:0')}`;
     const options = { target, service: 'repos', caller: 'gateway', logger } as const;
     const repos = createRpcClient(RepoServiceService, options);
+    // Some RPCs serve other services only (rpc/callers.ts): a test asks them as that service.
+    const asService = new Map<Identity, RpcClient<typeof RepoServiceService>>();
+    const reposAs = (caller: Identity) => {
+      const client = asService.get(caller) ?? createRpcClient(RepoServiceService, { ...options, caller });
+      asService.set(caller, client);
+      return client;
+    };
     const collaborators = createRpcClient(CollaboratorServiceService, options);
     const topics = createRpcClient(TopicServiceService, options);
     const protections = createRpcClient(BranchProtectionServiceService, options);
@@ -104,6 +117,12 @@ export async function startReposHarness(): Promise<ReposHarness> {
       context,
       db,
       repos,
+      reposAs,
+      // notifications asks FilterReadable for the viewer of the gateway request it serves (the heatmap).
+      filterReadable: (request) => {
+        const ask = () => reposAs('notifications').filterReadable(request);
+        return request.viewer === undefined ? ask() : runAsAsserted('gateway', request.viewer, ask);
+      },
       collaborators,
       topics,
       protections,
@@ -155,7 +174,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
         await opened.pool.query(sql.unsafe`INSERT INTO team_repos (org_id, team_id, repo_id) VALUES (${orgId}, ${teamId}, ${repoId})`);
       },
       async stop() {
-        for (const client of [repos, collaborators, topics, protections, statuses]) client.close();
+        for (const client of [repos, ...asService.values(), collaborators, topics, protections, statuses]) client.close();
         await running.stop();
         await opened.close();
         await database.drop();
