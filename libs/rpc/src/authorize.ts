@@ -100,7 +100,8 @@ export function checkActors(path: string, entry: CallerGrant | readonly Identity
   }
 }
 
-/** Every method of `definition` open to every identity: for test fakes only, never a real service. */
+/** Every method of `definition` open to every identity, acting for anyone: for test fakes only, never a real service. */
 export function anyCaller<D extends grpc.ServiceDefinition>(definition: D): Callers<D> {
-  return Object.fromEntries(Object.keys(definition).map((key) => [key, IDENTITIES])) as unknown as Callers<D>;
+  const grant: CallerGrant = { callers: IDENTITIES, asAnyone: IDENTITIES };
+  return Object.fromEntries(Object.keys(definition).map((key) => [key, grant])) as unknown as Callers<D>;
 }
