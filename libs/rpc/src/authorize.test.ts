@@ -147,7 +147,8 @@ describe('service identity', () => {
     const relayed = { filterReadable: RepoServiceService.filterReadable };
     relay.addService(relayed, { filterReadable: (request) => onward.filterReadable(request) }, anyCaller(relayed));
     const relayTarget = `127.0.0.1:${await relay.start('127.0.0.1:0')}`;
-    const gateway = createRpcClient(RepoServiceService, { target: relayTarget, service: 'notifications', caller: 'gateway', logger: silentLogger() });
+    // The relay serves a repos RPC, so credentials for it are addressed to repos (server.ts ownerOfRpc).
+    const gateway = createRpcClient(RepoServiceService, { target: relayTarget, service: 'repos', caller: 'gateway', logger: silentLogger() });
     try {
       await expect(gateway.filterReadable({ viewer: alice, repoIds: [3] })).resolves.toEqual({ repoIds: [3] });
       expect(seen).toEqual([{ caller: 'notifications', viewer: 7 }]);
