@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
@@ -221,5 +221,24 @@ describe('keys', () => {
       client.close();
       installKeyring(installed);
     }
+  });
+});
+
+describe('callers tables', () => {
+  it('are real in every service: no server outside tests opens its RPCs to everyone', () => {
+    const root = path.resolve(__dirname, '..', '..', '..', 'services');
+    const offenders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && readFileSync(full, 'utf8').includes('anyCaller')) offenders.push(full);
+      }
+    };
+    for (const service of readdirSync(root)) {
+      const src = path.join(root, service, 'src');
+      if (existsSync(src)) walk(src);
+    }
+    expect(offenders).toEqual([]);
   });
 });
