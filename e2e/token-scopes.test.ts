@@ -277,5 +277,20 @@ describe('token scopes', () => {
       expect(total((await ok<HeatmapEntry[]>('/users/alice/heatmap', {})).body)).toBe(2);
       expect(total((await ok<HeatmapEntry[]>('/users/alice/heatmap', publicOnly)).body)).toBe(2);
     });
+
+    it('does not open a pull request from a private head repository', async () => {
+      // Last: the branch it pushes is heatmap activity of alice's.
+      // secretco/pub: a fork of alice/pub (public, as its base) in alice's private organization, with a branch to propose.
+      expect((await w.call('POST', '/repos/alice/pub/forks', fixture.as('alice'), { organization: 'secretco' })).status).toBe(202);
+      const clone = await w.clone('secretco/pub', 'alice', 'private-fork');
+      await w.pushBranch(clone, 'proposal', 'proposal.txt', 'from a private fork\n');
+      const pull = { head: 'secretco:proposal', base: 'main', title: 'From a private fork' };
+      const limitedWriter = { authorization: `token ${await tokenOf('public-writer', ['public-only', 'write:repository'])}` };
+      const refused = await w.call<{ message: string }>('POST', '/repos/alice/pub/pulls', limitedWriter, pull);
+      expect([refused.status, refused.body.message]).toEqual([403, 'token scope is limited to public repos']);
+      expect((await ok<Named[]>('/repos/alice/pub/pulls?state=all', full)).body.map(nameOf)).not.toContain('From a private fork');
+      const writer = { authorization: `token ${await tokenOf('head-writer', ['write:repository'])}` };
+      expect((await w.call('POST', '/repos/alice/pub/pulls', writer, pull)).status).toBe(201);
+    });
   });
 });

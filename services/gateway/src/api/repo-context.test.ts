@@ -87,8 +87,11 @@ describe('checkRepoRequirement', () => {
     expect(outcome({ mode: 'write', archived: 'refuse' }, perm('write'))).toBeUndefined();
   });
 
-  it('refuses a token limited to public resources on a private repository', () => {
-    expect(outcome({ mode: 'read' }, perm('owner'), { private: true }, true)).toMatchObject({ status: 403, message: PUBLIC_ONLY_REPO_MESSAGE });
-    expect(outcome({ mode: 'read' }, perm('owner'), { private: false }, true)).toBeUndefined();
+  it('refuses a token limited to public resources on a private repository, or one of a private or limited owner', () => {
+    expect(outcome({ mode: 'read' }, perm('owner'), { private: true, ownerVisibility: 'public' }, true)).toMatchObject({ status: 403, message: PUBLIC_ONLY_REPO_MESSAGE });
+    expect(outcome({ mode: 'read' }, perm('owner'), { private: false, ownerVisibility: 'private' }, true)).toMatchObject({ status: 403 });
+    expect(outcome({ mode: 'read' }, perm('owner'), { private: false, ownerVisibility: 'limited' }, true)).toMatchObject({ status: 403 });
+    expect(outcome({ mode: 'read' }, perm('owner'), { private: false, ownerVisibility: 'public' }, true)).toBeUndefined();
+    expect(outcome({ mode: 'read' }, perm('owner'), { private: true, ownerVisibility: 'private' }, false)).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@
  */
 import { HttpError } from '@cairn/http';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
+import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code, isCairnError } from '@cairn/rpc';
 import type { GatewayServices, RepoAccessMode, RepoContext, RepoRequirement } from './types';
 
@@ -18,6 +19,15 @@ export const REPO_WRITE_MESSAGE = 'user should have a permission to write to a r
 export const REPO_ADMIN_MESSAGE = 'user should be an owner or a collaborator with admin write of a repository';
 export const REPO_OWNER_MESSAGE = 'user should be the owner of the repo';
 export const PUBLIC_ONLY_REPO_MESSAGE = 'token scope is limited to public repos';
+
+/**
+ * A public-only token reaches only public repositories of public owners, the rule its lists follow too (repos'
+ * isPublicObject); 403 otherwise. Gitea's checkTokenPublicOnly (routers/api/v1/api.go) looks at the repository's own
+ * flag only; Cairn also keeps such a token out of a private or limited owner's public repositories.
+ */
+export function assertPublicOnlyMayReach(repository: Repository, publicOnly: boolean): void {
+  if (publicOnly && (repository.private || repository.ownerVisibility !== 'public')) throw HttpError.forbidden(PUBLIC_ONLY_REPO_MESSAGE);
+}
 
 /**
  * Reasons every repository route answers alike: repos refusing a write because the repository is archived is 423
@@ -76,7 +86,7 @@ export function checkRepoRequirement(requirement: RepoRequirement, { repository,
     const enabled = repository.units.some((u) => u.key === unit);
     if (!enabled || !accessAtLeast(permission.units[unit], 'read')) throw HttpError.notFound();
   }
-  if (publicOnly && repository.private) throw HttpError.forbidden(PUBLIC_ONLY_REPO_MESSAGE);
+  assertPublicOnlyMayReach(repository, publicOnly);
   if (mode !== 'read') {
     // Gitea's reqRepoWriter takes write on the route's unit, or repository admin; reqAdmin and reqOwner look
     // at the overall level.

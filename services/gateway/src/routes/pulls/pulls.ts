@@ -22,7 +22,9 @@ import type { PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code } from '@cairn/rpc';
 import type { ApiRegistry } from '../../api/registry';
+import { assertPublicOnlyMayReach } from '../../api/repo-context';
 import { type ApiContext, type ApiReply, doerOf, json, noContent, repoOf } from '../../api/types';
+import { isPublicOnly } from '../../auth/caller';
 import { repoLinks, toApiCommits } from '../../convert/commit';
 import { pullHeadRef, toApiPullRequests } from '../../convert/pull';
 import { UNIT_PULLS, repoApiUrl, repoHtmlUrl } from '../../convert/repository';
@@ -163,6 +165,8 @@ async function createPull(ctx: ApiContext<CreatePullBody>): Promise<ApiReply> {
   const spec = parseHead(body.head);
   if (spec === undefined) throw HttpError.notFound();
   const head = await resolveHeadRepository(ctx.services, ctx.viewer, base.repository, spec);
+  // A public-only token reaches public repositories only, the head as much as the base (api/repo-context.ts).
+  if (head?.repository !== undefined) assertPublicOnlyMayReach(head.repository, isPublicOnly(ctx.caller));
   // Gitea's order: assignees (422) before reviewers (404, as on `…/requested_reviewers`).
   const assignees = await assigneeIds(ctx.services, ctx.viewer, createAssigneeNames(body), (name) => `Assignee does not exist: [name: ${userNotExist(name)}]`);
   const reviewers = await reviewerIdsByName(ctx.services, ctx.viewer, body.reviewers);

@@ -8,7 +8,7 @@ import type { UpdateRepositoryRequest } from '@cairn/proto/cairn/repos/v1/repos_
 import { Code } from '@cairn/rpc';
 import type { ApiRegistry } from '../../api/registry';
 import { json, noContent, repoOf } from '../../api/types';
-import { PUBLIC_ONLY_REPO_MESSAGE } from '../../api/repo-context';
+import { assertPublicOnlyMayReach } from '../../api/repo-context';
 import { isPublicOnly } from '../../auth/caller';
 import {
   UNIT_ACTIONS,
@@ -189,8 +189,8 @@ export function registerRepoRoutes(api: ApiRegistry): void {
       if (id === 0) throw HttpError.notFound();
       const { repository } = await ctx.services.clients.repos.getRepository({ viewer: ctx.viewer, id, owner: '', name: '' });
       if (repository === undefined) throw new Error('GetRepository answered without a repository');
-      // As on `/repos/{owner}/{repo}` (Gitea's checkTokenPublicOnly, routers/api/v1/api.go).
-      if (isPublicOnly(ctx.caller) && repository.repository?.private === true) throw HttpError.forbidden(PUBLIC_ONLY_REPO_MESSAGE);
+      // As on `/repos/{owner}/{repo}`.
+      if (repository.repository !== undefined) assertPublicOnlyMayReach(repository.repository, isPublicOnly(ctx.caller));
       return json(200, await toApiRepository(ctx.services, ctx.viewer, repository));
     },
   });
