@@ -61,6 +61,21 @@ async function pullRow(repoId: number, index: number): Promise<Record<string, un
   return rows[0] as Record<string, unknown>;
 }
 
+/**
+ * Opens a pull request and waits until the `issues-pulls` consumer has checked it for its opened event, so that
+ * check (of the branches as they were) cannot land after a test moves them.
+ */
+async function openSettled(repo: Repo): Promise<PullRequest> {
+  const seq = await h.lastSeq();
+  const pull = await openPull(repo);
+  const opened = (await h.outbox(seq)).find((event) => event.subject === 'cairn.pull_request.opened');
+  await readUntil(
+    async () => (await h.sql.query("SELECT 1 FROM cairn_processed_events WHERE consumer = 'issues-pulls' AND event_id = $1", [opened?.id])).rowCount ?? 0,
+    (count) => count > 0,
+  );
+  return pull;
+}
+
 describe('merging', () => {
   it('merges a mergeable pull request, closes it and publishes merged and closed', async () => {
     const repo = newRepo();
@@ -133,7 +148,8 @@ describe('merging', () => {
 
   it('refuses with 409 a head that is not the one the checks and approvals were computed for, merging nothing', async () => {
     const repo = newRepo();
-    const pull = await openPull(repo);
+    // Settled: the opened event's own check would otherwise record whatever the head ref holds when it runs.
+    const pull = await openSettled(repo);
     const index = pull.issue?.index ?? 0;
     expect(pull.headCommitId).toBe(fake.tip(repo.id, 'feature'));
     const main = fake.tip(repo.id, 'main');
@@ -468,21 +484,6 @@ describe('squash author', () => {
 
 describe('checks on pushes', () => {
   const publishPush = (repoId: number, ref: string, newSha: string, pusherId = ALICE) => publishPushed(h.bus, { repoId, pusherId, ref, newSha });
-
-  /**
-   * Opens a pull request and waits until the `issues-pulls` consumer has checked it for its opened event, so that
-   * check (of the branches as they were) cannot land after a test moves them.
-   */
-  async function openSettled(repo: Repo): Promise<PullRequest> {
-    const seq = await h.lastSeq();
-    const pull = await openPull(repo);
-    const opened = (await h.outbox(seq)).find((event) => event.subject === 'cairn.pull_request.opened');
-    await readUntil(
-      async () => (await h.sql.query("SELECT 1 FROM cairn_processed_events WHERE consumer = 'issues-pulls' AND event_id = $1", [opened?.id])).rowCount ?? 0,
-      (count) => count > 0,
-    );
-    return pull;
-  }
 
   it('re-checks open pull requests from a pushed head and publishes synchronized and mergeability_changed', async () => {
     const repo = newRepo();
