@@ -112,7 +112,7 @@ describe('rpc server + client', () => {
     await log.flush();
     const lines = rpcLines('/cairn.accounts.v1.UserService/BatchGetUsers');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 'info', code: 'OK', request_id: 'req-42', service: 'accounts' });
+    expect(lines[0]).toMatchObject({ level: 'info', code: 'OK', request_id: 'req-42', service: 'accounts', caller: 'gateway' });
     expect(typeof lines[0].duration_ms).toBe('number');
   });
 

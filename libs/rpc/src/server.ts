@@ -201,6 +201,8 @@ function serveCall(
   void runWithRequestContext(context, async () => {
     let code: Code;
     let cause: unknown;
+    // Who called, once its credential is verified: every RPC's log line names it (an audit trail of service calls).
+    let caller: Identity | undefined;
     if (call.cancelled || pastDeadline()) {
       // Nobody waits for the answer any more: do not start the work.
       code = cancelCode();
@@ -208,6 +210,7 @@ function serveCall(
     } else {
       try {
         const verified = verifyCall(currentKeyring(), self, path, grant, call.metadata);
+        caller = verified.caller;
         // A single request is here already; streamed ones are checked as they arrive (requestsOf).
         if ('request' in call && call.request !== undefined) checkActors(path, grant, verified, call.request);
         context.actorAssertion = verified.actor?.assertion;
@@ -239,6 +242,7 @@ function serveCall(
       code: codeName(code),
       duration_ms: Math.round(elapsedMs * 100) / 100,
       request_id: requestId,
+      ...(caller === undefined ? {} : { caller }),
       ...(cause === undefined ? {} : { err: cause }),
     };
     if (fault) logger.error(line, 'rpc');
