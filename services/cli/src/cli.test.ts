@@ -5,9 +5,16 @@ import { runCli, type CliIo } from './cli';
 import { createUserRequest } from './commands/user-create';
 
 // runCli must not reach a database here: the command's path to accounts is replaced.
+// The requests the replaced path was given (jest lets a mock factory use outer names starting with "mock").
+const mockCreated: unknown[] = [];
 jest.mock('./accounts-access', () => ({
   withUserService: jest.fn(async (_options: unknown, work: (client: unknown) => Promise<string>) =>
-    work({ createUser: async () => ({ user: { id: 7, login: 'ann' } }) }),
+    work({
+      createUser: async (request: unknown) => {
+        mockCreated.push(request);
+        return { user: { id: 7, login: 'ann' } };
+      },
+    }),
   ),
 }));
 
@@ -30,6 +37,14 @@ describe('runCli', () => {
     const out = io();
     expect(await runCli(create, out)).toBe(0);
     expect(out.out).toBe('user "ann" created (id 7)\n');
+  });
+
+  it('creates the user restricted when [service] DEFAULT_USER_IS_RESTRICTED says so and no flag does', async () => {
+    mockCreated.splice(0);
+    expect(await runCli(create, io({ CAIRN__service__DEFAULT_USER_IS_RESTRICTED: 'true' }))).toBe(0);
+    expect(await runCli([...create, '--restricted=false'], io({ CAIRN__service__DEFAULT_USER_IS_RESTRICTED: 'true' }))).toBe(0);
+    expect(await runCli(create, io())).toBe(0);
+    expect(mockCreated.map((request) => (request as { restricted: boolean }).restricted)).toEqual([true, false, false]);
   });
 
   it('exits 2 with a one-line message on a usage error', async () => {
@@ -78,12 +93,22 @@ describe('runCli', () => {
 });
 
 describe('createUserRequest', () => {
+  const defaults = { restricted: false };
+
   it('creates a usable account unless a password change is asked for', () => {
-    const request = createUserRequest({ username: 'ann', password: 'pw', email: 'a@b.c', admin: true });
+    const request = createUserRequest({ username: 'ann', password: 'pw', email: 'a@b.c', admin: true }, defaults);
     expect(request).toMatchObject({ username: 'ann', password: 'pw', email: 'a@b.c', isAdmin: true, restricted: false, mustChangePassword: false, fullName: '' });
-    expect(createUserRequest({ username: 'b', password: 'p', email: 'e', 'must-change-password': true, restricted: true })).toMatchObject({
+    expect(createUserRequest({ username: 'b', password: 'p', email: 'e', 'must-change-password': true, restricted: true }, defaults)).toMatchObject({
       mustChangePassword: true,
       restricted: true,
     });
+  });
+
+  it('restricts the user as [service] DEFAULT_USER_IS_RESTRICTED says unless --restricted is given', () => {
+    const user = { username: 'c', password: 'p', email: 'e' };
+    expect(createUserRequest(user, { restricted: true }).restricted).toBe(true);
+    expect(createUserRequest({ ...user, restricted: false }, { restricted: true }).restricted).toBe(false);
+    expect(createUserRequest({ ...user, restricted: true }, { restricted: false }).restricted).toBe(true);
+    expect(createUserRequest(user, { restricted: false }).restricted).toBe(false);
   });
 });

@@ -60,7 +60,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const line =
       parsed.command === keysGenerateCommand
         ? runKeysGenerate(config, parsed.values, io.cwd)
-        : await withUserService({ config, logger, notice }, (client) => runUserCreate(client, parsed.values));
+        : await withUserService({ config, logger, notice }, (client) =>
+            runUserCreate(client, parsed.values, { restricted: config.service.defaultUserIsRestricted }),
+          );
     io.stdout(`${line}\n`);
     return EXIT_OK;
   } catch (error) {

@@ -13,13 +13,23 @@ export const userCreateCommand: CommandSpec = {
     { name: 'email', type: 'string', required: true, description: 'e-mail address' },
     { name: 'full-name', type: 'string', description: 'full name' },
     { name: 'admin', type: 'boolean', description: 'make the user a site administrator' },
-    { name: 'restricted', type: 'boolean', description: 'make the user restricted' },
+    { name: 'restricted', type: 'boolean', description: 'make the user restricted (default: [service] DEFAULT_USER_IS_RESTRICTED)' },
     { name: 'must-change-password', type: 'boolean', description: 'require a password change at first sign-in' },
   ],
 };
 
-/** Maps the parsed flags to the accounts request. */
-export function createUserRequest(values: FlagValues): CreateUserRequest {
+/** What a flag left out means: the instance's settings, as for users created through the API. */
+export interface UserCreateDefaults {
+  /** `[service] DEFAULT_USER_IS_RESTRICTED`. */
+  restricted: boolean;
+}
+
+/**
+ * Maps the parsed flags to the accounts request. Without `--restricted` (or `--restricted=false`) the user is
+ * restricted as `[service] DEFAULT_USER_IS_RESTRICTED` says, as Gitea's CLI does (cmd/admin_user_create.go sets
+ * IsRestricted only when the flag is given, and user creation applies the default otherwise).
+ */
+export function createUserRequest(values: FlagValues, defaults: UserCreateDefaults): CreateUserRequest {
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : '');
   const flag = (name: string) => values[name] === true;
   return CreateUserRequest.create({
@@ -28,14 +38,14 @@ export function createUserRequest(values: FlagValues): CreateUserRequest {
     email: text('email'),
     fullName: text('full-name'),
     isAdmin: flag('admin'),
-    restricted: flag('restricted'),
+    restricted: typeof values.restricted === 'boolean' ? values.restricted : defaults.restricted,
     mustChangePassword: flag('must-change-password'),
   });
 }
 
 /** Creates the user and returns the line to print. */
-export async function runUserCreate(client: UserServiceClient, values: FlagValues): Promise<string> {
-  const { user } = await client.createUser(createUserRequest(values));
+export async function runUserCreate(client: UserServiceClient, values: FlagValues, defaults: UserCreateDefaults): Promise<string> {
+  const { user } = await client.createUser(createUserRequest(values, defaults));
   if (user === undefined) throw new CommandFailedError('accounts answered without the created user');
   return `user "${user.login}" created (id ${user.id})`;
 }
