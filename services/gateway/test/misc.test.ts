@@ -59,15 +59,30 @@ describe('version and settings', () => {
       migrations_disabled: true,
       stars_disabled: false,
       time_tracking_disabled: false,
-      lfs_disabled: !gw.config.server.lfsStartServer,
+      lfs_disabled: true,
     });
     expectExactGiteaShape('GeneralRepoSettings', body);
+  });
+
+  it('advertises mirrors, migrations, LFS and attachments as disabled while Cairn serves none of them, whatever app.ini says', async () => {
+    const defaults = await startTestGateway();
+    try {
+      expect(defaults.config.mirror.enabled).toBe(true);
+      expect(defaults.config.repository.disableMigrations).toBe(false);
+      expect(defaults.config.attachment.enabled).toBe(true);
+      const repository = await (await defaults.fetch('/api/v1/settings/repository')).json();
+      expect(repository).toMatchObject({ mirrors_disabled: true, migrations_disabled: true, lfs_disabled: true });
+      const attachment = await (await defaults.fetch('/api/v1/settings/attachment')).json();
+      expect(attachment).toMatchObject({ enabled: false });
+    } finally {
+      await defaults.close();
+    }
   });
 
   it('GET /settings/attachment', async () => {
     const body = await (await gw.fetch('/api/v1/settings/attachment')).json();
     expect(body).toEqual({
-      enabled: gw.config.attachment.enabled,
+      enabled: false,
       allowed_types: gw.config.attachment.allowedTypes,
       max_size: gw.config.attachment.maxSize,
       max_files: gw.config.attachment.maxFiles,

@@ -2,6 +2,13 @@
 import type { ApiRegistry } from '../../api/registry';
 import { json } from '../../api/types';
 
+/**
+ * What this version of Cairn serves of the features these settings advertise. A client that reads
+ * `mirrors_disabled: false` or `enabled: true` for attachments goes on to call their routes, so a feature not built
+ * yet reads as disabled whatever app.ini says; each later issue turns its flag on with its routes.
+ */
+const SERVES = { mirrors: false, migrations: false, lfs: false, attachments: false } as const;
+
 export function registerSettingsRoutes(api: ApiRegistry): void {
   api.route({
     method: 'get',
@@ -38,12 +45,12 @@ export function registerSettingsRoutes(api: ApiRegistry): void {
     auth: 'optional',
     handler: async ({ services: { config } }) =>
       json(200, {
-        mirrors_disabled: !config.mirror.enabled,
+        mirrors_disabled: !(SERVES.mirrors && config.mirror.enabled),
         http_git_disabled: config.server.disableHttpGit,
-        migrations_disabled: config.repository.disableMigrations,
+        migrations_disabled: !SERVES.migrations || config.repository.disableMigrations,
         stars_disabled: config.repository.disableStars,
         time_tracking_disabled: !config.service.enableTimetracking,
-        lfs_disabled: !config.server.lfsStartServer,
+        lfs_disabled: !(SERVES.lfs && config.server.lfsStartServer),
       }),
   });
 
@@ -54,7 +61,7 @@ export function registerSettingsRoutes(api: ApiRegistry): void {
     auth: 'optional',
     handler: async ({ services: { config } }) =>
       json(200, {
-        enabled: config.attachment.enabled,
+        enabled: SERVES.attachments && config.attachment.enabled,
         allowed_types: config.attachment.allowedTypes,
         max_size: config.attachment.maxSize,
         max_files: config.attachment.maxFiles,
