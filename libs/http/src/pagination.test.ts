@@ -18,6 +18,12 @@ describe('listOptions', () => {
     expect(parse('page=0')).toEqual({ page: 1, limit: 30 });
     expect(parse('page=-4')).toEqual({ page: 1, limit: 30 });
   });
+  it('brings a page whose offset would pass 32 bits back to the last one that fits (all past the end of any list)', () => {
+    expect(parse('page=99999999999&limit=99999999999')).toEqual({ page: Math.floor(2_147_483_647 / 50), limit: 50 });
+    const { page, limit } = parse('page=9223372036854775807');
+    expect((page - 1) * limit).toBeLessThanOrEqual(2_147_483_647);
+    expect(parse('page=1000&limit=50')).toEqual({ page: 1000, limit: 50 });
+  });
   it('uses the default for a limit of 0 or less', () => {
     expect(parse('limit=0').limit).toBe(30);
     expect(parse('limit=-1').limit).toBe(30);

@@ -24,11 +24,19 @@ export function correctPageSize(size: number, settings: PagingSettings): number 
   return Math.min(size, settings.maxResponseItems);
 }
 
-/** `utils.GetListOptions`: `page` below 1 is 1; `limit` corrected; anything non-numeric reads as 0. */
+/** The largest 32-bit signed integer: pages and offsets travel as int32 (`cairn.common.v1.PageRequest`, SQL). */
+const INT32_MAX = 2_147_483_647;
+
+/**
+ * `utils.GetListOptions`: `page` below 1 is 1; `limit` corrected; anything non-numeric reads as 0. A page so far out
+ * that its offset would not fit 32 bits is brought back to the last page that does: every such page is past the end of
+ * any list, so the answer (an empty list) is the same, where passing it on would overflow the services' int32.
+ */
 export function listOptions(query: GoValues, settings: PagingSettings): ListOptions {
+  const limit = correctPageSize(goFormInt(query, 'limit'), settings);
   return {
-    page: Math.max(goFormInt(query, 'page'), 1),
-    limit: correctPageSize(goFormInt(query, 'limit'), settings),
+    page: Math.min(Math.max(goFormInt(query, 'page'), 1), Math.floor(INT32_MAX / limit)),
+    limit,
   };
 }
 
