@@ -9,11 +9,13 @@ import type { BenchContext, BenchUser } from './scenarios/types';
 
 export const BENCH_ROOT_URL = 'http://localhost:3000/';
 
-/** Cairn's version: the root package.json's (services/gateway/src/version.ts). */
+/** The version Cairn reports: the vendored Gitea API level, then the root package.json's (services/gateway/src/version.ts). */
 export function cairnVersion(): string {
   const parsed = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version?: unknown };
   if (typeof parsed.version !== 'string') throw new Error('the root package.json has no version');
-  return parsed.version;
+  const gitea = JSON.parse(fs.readFileSync(path.join(ROOT, 'services', 'gateway', 'api', 'gitea-api-v1.json'), 'utf8')) as { info?: { version?: unknown } };
+  if (typeof gitea.info?.version !== 'string') throw new Error('the vendored Gitea API description has no version');
+  return `${gitea.info.version}+cairn-${parsed.version}`;
 }
 
 async function createBenchUser(cairn: CairnInstance): Promise<BenchUser> {

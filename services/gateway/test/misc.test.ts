@@ -4,6 +4,8 @@ import { expectExactGiteaShape } from './support/gitea-schema';
 import { type TestGateway, startTestGateway } from './support/harness';
 
 const ROOT_VERSION = (JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+/** The Gitea API level of the vendored description Cairn implements. */
+const GITEA_LEVEL = (JSON.parse(readFileSync(path.join(__dirname, '..', 'api', 'gitea-api-v1.json'), 'utf8')) as { info: { version: string } }).info.version;
 
 describe('version and settings', () => {
   let gw: TestGateway;
@@ -19,13 +21,15 @@ describe('version and settings', () => {
   });
   afterAll(() => gw.close());
 
-  it("GET /version answers the root package.json's version", async () => {
+  it("GET /version answers the Gitea API level, with the root package.json's version as build metadata", async () => {
     const res = await gw.fetch('/api/v1/version');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json;charset=utf-8');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const body = await res.json();
-    expect(body).toEqual({ version: ROOT_VERSION });
+    expect(body).toEqual({ version: `${GITEA_LEVEL}+cairn-${ROOT_VERSION}` });
+    // A client comparing versions reads the Gitea level (1.26.3 today), not Cairn's 0.x.
+    expect(GITEA_LEVEL).toMatch(/^1\.\d+\.\d+$/);
     expectExactGiteaShape('ServerVersion', body);
   });
 

@@ -47,7 +47,7 @@ describe('API description', () => {
     expect(doc.swagger).toBe('2.0');
     expect(doc.basePath).toBe('/api/v1');
     expect(doc.info.title).toMatch(/Cairn/);
-    expect(doc.info.version).toBe(ROOT_VERSION);
+    expect(doc.info.version).toBe(`${gitea.info.version}+cairn-${ROOT_VERSION}`);
     expect(doc.securityDefinitions).toEqual(gitea.securityDefinitions);
   });
 
