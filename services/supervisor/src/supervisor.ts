@@ -150,7 +150,9 @@ export async function startSupervisor(options: SupervisorOptions = {}): Promise<
     }
     saveRuntime();
 
-    await waitForHttpOk(`${httpUrl}/api/v1/version`, { timeoutMs: readyTimeoutMs, signal: options.signal });
+    // /api/healthz, not /api/v1/version: it is 200 once the gateway and every gRPC service are ready, whatever the
+    // settings, where /version answers anonymous callers 403 under [service] REQUIRE_SIGNIN_VIEW (as Gitea).
+    await waitForHttpOk(`${httpUrl}/api/healthz`, { timeoutMs: readyTimeoutMs, signal: options.signal });
     runtime.state = 'ready';
     saveRuntime();
     logger.info({ url: httpUrl, root_url: config.server.rootUrl, mode: runtime.mode }, `cairn is ready at ${httpUrl}`);
