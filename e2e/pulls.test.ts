@@ -121,6 +121,17 @@ describe('pull requests', () => {
     expect((await call<Pull>('GET', `/repos/alice/demo/pulls/${index}`, bob())).body.title).toBe('Add the feature, edited');
   });
 
+  it("marks a work in progress as a draft in the pull request and in its issue (Gitea's IsWorkInProgress)", async () => {
+    const open = await call<Pull>('GET', '/repos/alice/demo/pulls/main/feature', alice());
+    const index = open.body.number;
+    type IssueOfPull = { pull_request: { draft: boolean } };
+    expect((await call<IssueOfPull>('GET', `/repos/alice/demo/issues/${index}`, alice())).body.pull_request.draft).toBe(false);
+    expect((await call<Pull>('PATCH', `/repos/alice/demo/pulls/${index}`, alice(), { title: 'WIP: Add the feature' })).status).toBe(201);
+    expect((await call<Pull & { draft: boolean }>('GET', `/repos/alice/demo/pulls/${index}`, alice())).body.draft).toBe(true);
+    expect((await call<IssueOfPull>('GET', `/repos/alice/demo/issues/${index}`, alice())).body.pull_request.draft).toBe(true);
+    expect((await call<Pull>('PATCH', `/repos/alice/demo/pulls/${index}`, alice(), { title: 'Add the feature, edited' })).status).toBe(201);
+  });
+
   it.each(['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only'])('merges cleanly with the %s style', async (style) => {
     const head = await pushBranch(`style-${style}`, `${style}.txt`, `${style}\n`);
     const created = await createPull(`style-${style}`, `Merge by ${style}`);

@@ -15,6 +15,15 @@ import { type ApiMilestone, toApiMilestone } from './milestone';
 import { repoApiUrl, repoHtmlUrl } from './repository';
 import { type ApiUser, toApiUser } from './user';
 
+/** Gitea's `[repository.pull-request] WORK_IN_PROGRESS_PREFIXES` default. */
+export const WORK_IN_PROGRESS_PREFIXES: readonly string[] = ['WIP:', '[WIP]'];
+
+/** Gitea's IsWorkInProgress: the title starts with a WIP prefix (any case). */
+export function isWorkInProgress(title: string): boolean {
+  const upper = title.toUpperCase();
+  return WORK_IN_PROGRESS_PREFIXES.some((prefix) => upper.startsWith(prefix.toUpperCase()));
+}
+
 /** Gitea's `RepositoryMeta`. */
 export interface ApiRepositoryMeta {
   id: number;
@@ -194,7 +203,7 @@ export async function toApiIssues(
       due_date: issue.deadline === undefined ? null : goTime(issue.deadline),
       time_estimate: issue.timeEstimate,
       pull_request: issue.isPull
-        ? { merged: issue.pullMergedAt !== undefined, merged_at: issue.pullMergedAt === undefined ? null : goTime(issue.pullMergedAt), draft: false, html_url: htmlUrl }
+        ? { merged: issue.pullMergedAt !== undefined, merged_at: issue.pullMergedAt === undefined ? null : goTime(issue.pullMergedAt), draft: isWorkInProgress(issue.title), html_url: htmlUrl }
         : null,
       repository: repository.meta,
       pin_order: issue.pinOrder,

@@ -22,15 +22,12 @@ import type { GatewayServices } from '../api/types';
 import { gitRepositoryOf } from '../git/storage-ref';
 import { ghostUser } from './ghost-user';
 import type { ApiTeam } from './org';
-import { type ApiIssue, toApiIssues } from './issue';
+import { type ApiIssue, isWorkInProgress, toApiIssues } from './issue';
 import type { ApiLabel } from './label';
 import type { ApiMilestone } from './milestone';
 import { type ApiRepository, repoHtmlUrl, toApiRepositories } from './repository';
 import { teamsById } from './review';
 import { type ApiUser, toApiUser } from './user';
-
-/** Gitea's `[repository.pull-request] WORK_IN_PROGRESS_PREFIXES` default. */
-export const WORK_IN_PROGRESS_PREFIXES: readonly string[] = ['WIP:', '[WIP]'];
 
 /** Statuses in which Gitea's `PullRequest.Mergeable` is false. */
 const UNMERGEABLE_STATUSES = new Set(['checking', 'conflict', 'error']);
@@ -87,12 +84,6 @@ export interface ApiPullRequest {
   closed_at: string | null;
   pin_order: number;
   content_version: number;
-}
-
-/** Gitea's IsWorkInProgress: the title starts with a WIP prefix (any case). */
-export function isWorkInProgress(title: string): boolean {
-  const upper = title.toUpperCase();
-  return WORK_IN_PROGRESS_PREFIXES.some((prefix) => upper.startsWith(prefix.toUpperCase()));
 }
 
 /** Gitea's `PullRequest.Mergeable`: not being checked, not conflicting, not failed, not a work in progress. */
