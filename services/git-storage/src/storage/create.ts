@@ -4,9 +4,10 @@
  * cannot both succeed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { CairnError } from '@cairn/rpc';
+import { statIfExists } from './stat-if-exists';
 
 function alreadyExists(): CairnError {
   return CairnError.exists('repository already exists on disk', { reason: 'repository_exists' });
@@ -14,7 +15,7 @@ function alreadyExists(): CairnError {
 
 /** Runs `build(scratchDir)` and moves the result to `gitDir`. ALREADY_EXISTS when `gitDir` exists. */
 export async function createRepositoryDir(gitDir: string, build: (scratchDir: string) => Promise<void>): Promise<void> {
-  if ((await stat(gitDir).catch(() => undefined)) !== undefined) throw alreadyExists();
+  if ((await statIfExists(gitDir)) !== undefined) throw alreadyExists();
   const parent = path.dirname(gitDir);
   await mkdir(parent, { recursive: true });
   const scratch = path.join(parent, `.creating-${path.basename(gitDir)}-${randomBytes(6).toString('hex')}`);
