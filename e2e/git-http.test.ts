@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createGpgKeyring, createTestDatabase, type GpgKeyring, type TestDatabase } from '@cairn/testing';
 import { apiClient, type ApiClient, type ApiResponse } from './support/client';
-import { baseEnv, basicAuth, cleanUpWorkDir, makeWorkDir, runCli, startInstance, type Instance } from './support/instance';
+import { baseEnv, basicAuth, cleanUpWorkDir, gitTestEnv, type Instance, makeWorkDir, runCli, startInstance } from './support/instance';
 
 jest.setTimeout(180_000);
 
@@ -109,16 +109,7 @@ describe('git over smart HTTP', () => {
 
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-git-http-'));
     const home = dir('home');
-    gitEnv = {
-      PATH: process.env.PATH,
-      HOME: home,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_AUTHOR_NAME: 'Alice',
-      GIT_AUTHOR_EMAIL: 'alice@example.com',
-      GIT_COMMITTER_NAME: 'Alice',
-      GIT_COMMITTER_EMAIL: 'alice@example.com',
-    };
+    gitEnv = gitTestEnv(home);
     await gitOk(['config', '--global', 'init.defaultBranch', 'main']);
   });
 

@@ -13,6 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { encodeEnvKey } from '@cairn/config';
 import { type Fixture, USER_PASSWORD, startFixture } from './support/fixture';
+import { gitTestEnv } from './support/instance';
 
 jest.setTimeout(180_000);
 
@@ -105,16 +106,7 @@ describe('git process limits', () => {
       [encodeEnvKey('repository', 'MAX_PUSH_SIZE')]: String(MAX_PUSH_SIZE),
     });
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-git-limits-'));
-    gitEnv = {
-      PATH: process.env.PATH,
-      HOME: scratch,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_AUTHOR_NAME: 'Alice',
-      GIT_AUTHOR_EMAIL: 'alice@example.com',
-      GIT_COMMITTER_NAME: 'Alice',
-      GIT_COMMITTER_EMAIL: 'alice@example.com',
-    };
+    gitEnv = gitTestEnv(scratch);
     await gitOk(['config', '--global', 'init.defaultBranch', 'main']);
   });
 

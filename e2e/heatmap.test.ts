@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { createTestDatabase, testNatsUrl, type TestDatabase } from '@cairn/testing';
 import { findNatsServer, startPrivateNatsServer, type PrivateNatsServer } from '../libs/bus/src/test-support/nats-server';
 import { apiClient, type ApiClient } from './support/client';
-import { baseEnv, basicAuth, cleanUpWorkDir, makeWorkDir, runCli, startInstance, waitFor, type Instance } from './support/instance';
+import { baseEnv, basicAuth, cleanUpWorkDir, gitTestEnv, type Instance, makeWorkDir, runCli, startInstance, waitFor } from './support/instance';
 
 jest.setTimeout(180_000);
 
@@ -128,16 +128,7 @@ describe('user heatmap through the gateway, fed by git pushes', () => {
     await expectStatus(204, 'PUT', '/repos/bob/shared/collaborators/alice', as('bob'), { permission: 'write' });
 
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-heatmap-'));
-    gitEnv = {
-      PATH: process.env.PATH,
-      HOME: scratch,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_AUTHOR_NAME: 'Alice',
-      GIT_AUTHOR_EMAIL: 'alice@example.com',
-      GIT_COMMITTER_NAME: 'Alice',
-      GIT_COMMITTER_EMAIL: 'alice@example.com',
-    };
+    gitEnv = gitTestEnv(scratch);
     startedAt = Math.floor(Date.now() / 1000);
     // Each weight is more than all smaller ones together, so every total belongs to one set of repositories.
     pushed['alice/pub'] = await contribute('alice/pub', 'alice', 1);

@@ -53,6 +53,23 @@ export function makeWorkDir(prefix = 'cairn-e2e-'): string {
   return path.join(dir, 'work');
 }
 
+/**
+ * The environment the tests run `git` in: no system or user configuration but `home`'s, never a prompt, commits by
+ * `author`.
+ */
+export function gitTestEnv(home: string, author = { name: 'Alice', email: 'alice@example.com' }): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_AUTHOR_NAME: author.name,
+    GIT_AUTHOR_EMAIL: author.email,
+    GIT_COMMITTER_NAME: author.name,
+    GIT_COMMITTER_EMAIL: author.email,
+  };
+}
+
 /** Only what the instance needs: no CAIRN_* settings leak in from the shell running the tests. */
 export function baseEnv(workDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, CAIRN_WORK_DIR: workDir, CAIRN__log__LEVEL: 'warn', ...extra };

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ApiResponse } from './client';
 import { type Fixture, USER_PASSWORD } from './fixture';
+import { gitTestEnv } from './instance';
 
 export interface BranchInfo {
   label: string;
@@ -74,16 +75,7 @@ export async function pullWork(fixture: Fixture, author = { name: 'Alice', email
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-pulls-'));
   const home = path.join(scratch, 'home');
   fs.mkdirSync(home);
-  const gitEnv: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: home,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_AUTHOR_NAME: author.name,
-    GIT_AUTHOR_EMAIL: author.email,
-    GIT_COMMITTER_NAME: author.name,
-    GIT_COMMITTER_EMAIL: author.email,
-  };
+  const gitEnv = gitTestEnv(home, author);
 
   const call = <T = unknown>(method: string, apiPath: string, headers?: Record<string, string>, body?: unknown): Promise<ApiResponse<T>> =>
     fixture.api.request<T>(method, `/api/v1${apiPath}`, { headers, body });
