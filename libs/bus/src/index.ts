@@ -12,6 +12,7 @@ export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './r
 export { processOnce } from './idempotency';
 export { applyOnce, type ApplyOnceOptions } from './apply-once';
 export { uuidv7 } from './uuidv7';
+export { uuidFromName } from './uuid-from-name';
 export { encodeEvent, decodeEvent, type EventEncoder, type EventDecoder } from './codec';
 export { subjectMatches } from './subjects';
 export {

@@ -1,7 +1,7 @@
 /**
  * Fixture for the RefService, CommitService and ContentService tests: the three services on a real gRPC server
- * over a temporary repositories root, a real test database with the outbox prepared (so cairn.git.pushed rows can
- * be read back), and helpers that build history in bare repositories with the real git CLI.
+ * over a temporary repositories root, a real test database with git-storage's migrations applied and the outbox
+ * prepared (so cairn.git.pushed rows can be read back), and helpers that build history in bare repositories with the real git CLI.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,9 @@ import {
 } from '@cairn/proto/cairn/git/v1/git_service';
 import { CairnError, type RpcClient, createRpcClient, createRpcServer, anyCaller } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
+import { createPushPublisher } from '../src/events/push-publisher';
 import { gitEnvironment } from '../src/git/command';
+import { MIGRATIONS_DIR } from '../src/index';
 import { createCommitService } from '../src/rpc/commit-service';
 import { createContentService } from '../src/rpc/content-service';
 import { ConcurrencyLimit } from '../src/git/concurrency-limit';
@@ -94,7 +96,7 @@ let nextRepoId = 1;
 export async function startGitStorageFixture(): Promise<GitStorageFixture> {
   const database: TestDatabase = await createTestDatabase('git_storage');
   const logger = silentLogger();
-  const db: Database = await openDatabase({ url: database.url, schema: 'git_storage', logger });
+  const db: Database = await openDatabase({ url: database.url, schema: 'git_storage', logger, migrationsDir: MIGRATIONS_DIR });
   await prepareOutbox(db);
   const scratch = mkdtempSync(path.join(tmpdir(), 'cairn-git-storage-test-'));
   const root = path.join(scratch, 'repositories');
@@ -110,6 +112,7 @@ export async function startGitStorageFixture(): Promise<GitStorageFixture> {
     transfers: new ConcurrencyLimit(32, 64),
     transferTimeoutMs: 3_600_000,
     maxPushSize: 0,
+    pushes: createPushPublisher({ root, db, logger }),
   };
   const server = createRpcServer({ service: 'git-storage', logger });
   server.addService(RefServiceService, createRefService(context), anyCaller(RefServiceService));

@@ -96,6 +96,10 @@ export interface GitStorageHarness {
   scratch(name: string): string;
   /** The cairn.git.pushed events in the outbox, oldest first. */
   pushedEvents(): Promise<GitPushed[]>;
+  /** The service's database (for tests that write or read its tables themselves). */
+  databaseUrl: string;
+  /** Stops the service gracefully, runs `whileStopped`, and starts it again on the same port, database and disk. */
+  restart(whileStopped?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -167,7 +171,7 @@ export async function startGitStorage(env: NodeJS.ProcessEnv = {}): Promise<GitS
   });
   const logger = silentLogger();
   const bus: Bus = await createInProcessBus({ url: database.url, logger });
-  const service: RunningService = await start({ config, logger, bus, listen: '127.0.0.1:0' });
+  let service: RunningService = await start({ config, logger, bus, listen: '127.0.0.1:0' });
   const target = `127.0.0.1:${service.port}`;
   // RepositoryService serves repos (rpc/callers.ts).
   const repositories = createRpcClient(RepositoryServiceService, { target, service: 'git-storage', caller: 'repos', logger, deadlineMs: 30_000 });
@@ -206,6 +210,12 @@ export async function startGitStorage(env: NodeJS.ProcessEnv = {}): Promise<GitS
         `SELECT data FROM git_storage.cairn_outbox WHERE subject = 'cairn.git.pushed' ORDER BY seq`,
       );
       return rows.map((row) => decodeEvent(GitPushed, row.data));
+    },
+    databaseUrl: database.url,
+    async restart(whileStopped) {
+      await service.stop();
+      await whileStopped?.();
+      service = await start({ config, logger, bus, listen: target });
     },
     async stop() {
       await bridge.close();

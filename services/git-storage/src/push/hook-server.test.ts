@@ -48,18 +48,16 @@ describe('pre-receive hook server', () => {
       const run = await runHook({ ...session.env, ...quarantine }, `${A} ${B} refs/heads/main\n`);
       expect(run).toEqual({ code: 0, stderr: '' });
       expect(seen).toEqual([{ updates: [{ oldSha: A, newSha: B, ref: 'refs/heads/main' }], quarantine }]);
-      expect(session.acceptedUpdates()).toEqual([{ oldSha: A, newSha: B, ref: 'refs/heads/main' }]);
     } finally {
       session.close();
     }
   });
 
-  it('prints a refusal and exits non-zero, accepting nothing', async () => {
+  it('prints a refusal and exits non-zero', async () => {
     const session = hooks.openSession(async () => ({ accepted: false, message: 'branch main is protected from force push' }));
     try {
       const run = await runHook({ ...session.env, ...quarantine }, `${A} ${B} refs/heads/main\n`);
       expect(run).toEqual({ code: 1, stderr: 'branch main is protected from force push\n' });
-      expect(session.acceptedUpdates()).toEqual([]);
     } finally {
       session.close();
     }
@@ -89,11 +87,15 @@ describe('pre-receive hook server', () => {
   });
 
   it('refuses input that is not git’s', async () => {
-    const session = hooks.openSession(async () => ({ accepted: true }));
+    const checked: HookRequest[] = [];
+    const session = hooks.openSession(async (request) => {
+      checked.push(request);
+      return { accepted: true };
+    });
     try {
       const run = await runHook({ ...session.env, ...quarantine }, 'garbage\n');
       expect(run.code).toBe(1);
-      expect(session.acceptedUpdates()).toEqual([]);
+      expect(checked).toEqual([]);
     } finally {
       session.close();
     }

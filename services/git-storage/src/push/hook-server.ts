@@ -40,8 +40,6 @@ export interface HookVerdict {
 export interface PushSession {
   /** Environment of the receive-pack process (passed on to its hook). */
   env: NodeJS.ProcessEnv;
-  /** The updates the hook let through (empty before it ran, or when it refused). */
-  acceptedUpdates(): readonly RefUpdate[];
   close(): void;
 }
 
@@ -52,10 +50,7 @@ export interface HookServer {
   stop(): Promise<void>;
 }
 
-interface Session {
-  check(request: HookRequest): Promise<HookVerdict>;
-  accepted: RefUpdate[];
-}
+type Session = (request: HookRequest) => Promise<HookVerdict>;
 
 const shellQuote = (value: string) => `'${value.replaceAll("'", "'\\''")}'`;
 
@@ -123,9 +118,7 @@ export async function startHookServer(logger: Logger): Promise<HookServer> {
       return { accepted: false, message: 'internal error: unknown push' };
     }
     try {
-      const verdict = await session.check(parsed.request);
-      if (verdict.accepted) session.accepted = parsed.request.updates;
-      return verdict;
+      return await session(parsed.request);
     } catch (error) {
       logger.error({ err: error }, 'pre-receive check failed');
       return { accepted: false, message: 'internal error: the push could not be checked' };
@@ -160,11 +153,9 @@ export async function startHookServer(logger: Logger): Promise<HookServer> {
     hooksDir,
     openSession(check) {
       const id = randomUUID();
-      const session: Session = { check, accepted: [] };
-      sessions.set(id, session);
+      sessions.set(id, check);
       return {
         env: { CAIRN_HOOK_SOCKET: socketPath, CAIRN_PUSH_ID: id },
-        acceptedUpdates: () => session.accepted,
         close: () => sessions.delete(id),
       };
     },

@@ -3,13 +3,14 @@ import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
 import type { AsyncClientOf } from '@cairn/rpc';
 import type { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
+import type { PushPublisher } from '../events/push-publisher';
 import type { ConcurrencyLimit } from '../git/concurrency-limit';
 import type { InstanceSigning } from '../git/signing';
 
 export interface GitStorageContext {
   /** `$CAIRN_WORK_DIR/repositories`: every storage's repositories below it (storage/layout.ts). */
   root: string;
-  /** git-storage's schema: the outbox of cairn.git.* events. */
+  /** git-storage's schema: the outbox of cairn.git.* events and what it last published of each repository's refs. */
   db: Database;
   logger: Logger;
   /**
@@ -27,6 +28,8 @@ export interface GitStorageContext {
   transferTimeoutMs: number;
   /** Largest pack one push may send, in bytes (`[repository] MAX_PUSH_SIZE`); 0 = no limit. */
   maxPushSize: number;
+  /** Publishes accepted pushes once their git exited, whether or not their call is still there. */
+  pushes: PushPublisher;
 }
 
 /** The key of the node-wide slots in `transfers`. */

@@ -2,18 +2,16 @@
  * SmartHttpService: git's smart HTTP protocol, served by `git upload-pack` / `git receive-pack --stateless-rpc`
  * with the request and response bodies streamed straight through (git/transport.ts). Pushes are checked by the
  * pre-receive hook while their objects sit in git's quarantine (push/), and an accepted push publishes
- * cairn.git.pushed with the refs that actually moved.
+ * cairn.git.pushed with the refs that actually moved, once git exited (events/pushed.ts).
  */
 import type { Repository, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
 import { FetchWantScanner } from '../domain/fetch-wants';
-import { publishPushed, requirePush } from '../events/pushed';
+import { recordPush, requirePush } from '../events/pushed';
 import { gitProcessLimits, runGit } from '../git/command';
 import { ConcurrencyLimit } from '../git/concurrency-limit';
 import { openRepository } from '../git/open-repository';
 import { FLUSH_PKT, pktLine } from '../git/pkt-line';
-import type { RefUpdate } from '../git/ref-update';
-import { ZERO_SHA } from '../git/refs';
 import { transportGit } from '../git/transport';
 import { checkPush } from '../push/check-push';
 import type { HookServer } from '../push/hook-server';
@@ -95,18 +93,6 @@ async function splitRequests<T extends { data: Buffer }>(requests: AsyncIterable
   return { first, body: body() };
 }
 
-/** The refs of `updates` that now hold their new value (receive-pack may have applied only some). */
-async function appliedUpdates(gitDir: string, updates: readonly RefUpdate[]): Promise<RefUpdate[]> {
-  if (updates.length === 0) return [];
-  const { stdout } = await runGit(['for-each-ref', '--format=%(objectname) %(refname)'], { gitDir });
-  const current = new Map<string, string>();
-  for (const line of stdout.toString('utf8').split('\n')) {
-    const space = line.indexOf(' ');
-    if (space > 0) current.set(line.slice(space + 1), line.slice(0, space));
-  }
-  return updates.filter((update) => update.oldSha !== update.newSha && (current.get(update.ref) ?? ZERO_SHA) === update.newSha);
-}
-
 export function createSmartHttpService(context: GitStorageContext, hooks: HookServer): AsyncServiceOf<typeof SmartHttpServiceService> {
   const open = (repository: Repository | undefined) => openRepository(context.root, repository);
   const uploadPackLimit = new ConcurrencyLimit(UPLOAD_PACK_CONCURRENCY, UPLOAD_PACK_QUEUE);
@@ -175,6 +161,7 @@ export function createSmartHttpService(context: GitStorageContext, hooks: HookSe
       const push = requirePush(first.push);
       const gitDir = await open(first.repository);
       let release: (() => void) | undefined;
+      let pushId: string | undefined;
       const session = hooks.openSession(async ({ updates, quarantine }) => {
         const refusal = await checkPush(
           {
@@ -186,8 +173,16 @@ export function createSmartHttpService(context: GitStorageContext, hooks: HookSe
           },
           updates,
         );
-        return refusal === undefined ? { accepted: true } : { accepted: false, message: refusal };
+        if (refusal !== undefined) return { accepted: false, message: refusal };
+        // Written down before git moves a ref (it waits for this answer), so the push is published even when the
+        // call or the process ends right after the refs moved.
+        pushId = await recordPush(context, first.repository, push, updates);
+        return { accepted: true };
       });
+      let gitExited: (() => void) | undefined;
+      const exited = new Promise<void>((resolve) => (gitExited = resolve));
+      let publishing: Promise<void> | undefined;
+      const publish = () => (publishing ??= pushId === undefined ? undefined : context.pushes.publishAfter(first.repository, exited, pushId));
       // git's receive.maxInputSize: index-pack stops at the limit and the pusher sees
       // `remote: fatal: pack exceeds maximum allowed size` and `unpack failed` (git's own words, over side-band).
       const maxInput = context.maxPushSize > 0 ? ['-c', `receive.maxInputSize=${context.maxPushSize}`] : [];
@@ -199,14 +194,19 @@ export function createSmartHttpService(context: GitStorageContext, hooks: HookSe
           signal: ctx.signal,
           input: body,
           timeoutMs: context.transferTimeoutMs,
-          onExit: () => release?.(),
+          onExit: () => {
+            release?.();
+            gitExited?.();
+          },
         });
         for await (const data of output) yield { data };
-        const refUpdates = await appliedUpdates(gitDir, session.acceptedUpdates());
-        await publishPushed(context, { repository: first.repository, push, refUpdates });
+        // git has exited: the event is in the outbox before the pusher has the whole answer.
+        await publish();
       } finally {
         session.close();
         release?.();
+        // A call cut short (the client left once the refs moved) publishes too, once git exited, outside the call.
+        void publish();
       }
     },
   };
