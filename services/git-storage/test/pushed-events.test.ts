@@ -3,8 +3,8 @@
  * moved the refs, refs moved while the service was down, a push accepted whose event the process never wrote. And
  * a change found twice (a second restart) is not published twice.
  */
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, constants, openSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { type Database, openDatabase } from '@cairn/db';
@@ -23,14 +23,19 @@ afterAll(async () => {
   await h.stop();
 });
 
+/** Commits a file in `dir` and answers the commit's id. */
+async function commitFile(dir: string, file: string): Promise<string> {
+  writeFileSync(path.join(dir, file), `${file}\n`);
+  await gitOk(['add', '.'], { cwd: dir });
+  await gitOk(['commit', '--quiet', '-m', file], { cwd: dir });
+  return gitOk(['rev-parse', 'HEAD'], { cwd: dir });
+}
+
 /** A working copy with one commit on main, and that commit's id. */
 async function workingCopy(): Promise<{ dir: string; sha: string }> {
   const dir = h.scratch('work');
   await gitOk(['init', '--quiet', '--initial-branch=main', dir]);
-  writeFileSync(path.join(dir, 'a.txt'), 'a\n');
-  await gitOk(['add', '.'], { cwd: dir });
-  await gitOk(['commit', '--quiet', '-m', 'a'], { cwd: dir });
-  return { dir, sha: await gitOk(['rev-parse', 'HEAD'], { cwd: dir }) };
+  return { dir, sha: await commitFile(dir, 'a.txt') };
 }
 
 /** One pkt-line of git's protocol. */
@@ -39,9 +44,12 @@ function pktLine(line: string): Buffer {
   return Buffer.concat([Buffer.from((data.length + 4).toString(16).padStart(4, '0')), data]);
 }
 
-/** The body `git push` sends to create `ref` at `sha`: the command, asking for report-status only (no side-band), and the pack. */
-function createRefRequest(work: string, ref: string, sha: string): Buffer {
-  const pack = spawnSync('git', ['pack-objects', '--quiet', '--stdout', '--revs'], { cwd: work, input: `${sha}\n`, maxBuffer: 64 * 1024 * 1024 });
+/**
+ * The body `git push` sends to create `ref` at `sha` (`revs`: what the pack holds, pack-objects' `--revs` input), asking
+ * for report-status only (no side-band).
+ */
+function createRefRequest(work: string, ref: string, sha: string, revs: string): Buffer {
+  const pack = spawnSync('git', ['pack-objects', '--quiet', '--stdout', '--revs'], { cwd: work, input: revs, maxBuffer: 64 * 1024 * 1024 });
   if (pack.status !== 0) throw new Error(`pack-objects failed: ${pack.stderr.toString()}`);
   return Buffer.concat([pktLine(`${ZERO_SHA} ${sha} ${ref}\0report-status\n`), Buffer.from('0000'), pack.stdout]);
 }
@@ -65,6 +73,17 @@ function pushAndLeave(repoId: number, body: Buffer): Promise<void> {
   });
 }
 
+/** Lets a reader blocked on opening `fifo` go on (it reads an empty file), and removes it. */
+function releaseFifo(fifo: string): void {
+  try {
+    closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+  } catch (error) {
+    // ENXIO: nobody is reading.
+    if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+  }
+  rmSync(fifo, { force: true });
+}
+
 async function eventsOf(repoId: number): Promise<GitPushed[]> {
   return (await h.pushedEvents()).filter((event) => event.repoId === repoId);
 }
@@ -83,25 +102,38 @@ const refOf = (gitDir: string, ref: string) => gitOk(['rev-parse', '--verify', '
 
 it('publishes a push whose client disconnected once receive-pack moved the refs, once', async () => {
   const id = await h.createEmpty();
-  const { dir, sha } = await workingCopy();
+  const gitDir = h.gitDir(id);
+  const { dir, sha: main } = await workingCopy();
+  await gitOk(['push', '--quiet', h.url(id), 'main'], { cwd: dir });
+  const topic = await commitFile(dir, 'b.txt');
+  // After its report (so after moving the refs), receive-pack updates the dumb-HTTP files when
+  // receive.updateServerInfo is set, reading objects/info/packs first: as a FIFO nobody writes, that read holds git
+  // there, still running when the client leaves, until the call's end kills it.
+  await gitOk(['config', 'receive.updateServerInfo', 'true'], { cwd: gitDir });
+  const fifo = path.join(gitDir, 'objects', 'info', 'packs');
+  rmSync(fifo, { force: true });
+  execFileSync('mkfifo', [fifo]);
 
-  await pushAndLeave(id, createRefRequest(dir, 'refs/heads/main', sha));
-
-  const events = await awaitEvents(id, 1);
-  expect(await refOf(h.gitDir(id), 'refs/heads/main')).toBe(sha);
-  expect(events).toHaveLength(1);
-  expect(events[0]).toMatchObject({
+  let events: GitPushed[];
+  try {
+    await pushAndLeave(id, createRefRequest(dir, 'refs/heads/topic', topic, `${topic}\n^${main}\n`));
+    events = await awaitEvents(id, 2);
+  } finally {
+    releaseFifo(fifo);
+  }
+  expect(await refOf(gitDir, 'refs/heads/topic')).toBe(topic);
+  expect(events).toHaveLength(2);
+  expect(events[1]).toMatchObject({
     pusherId: PUSHER.pusherId,
     repoOwnerId: PUSHER.repoOwnerId,
     repoPrivate: PUSHER.repoPrivate,
-    refUpdates: [{ ref: 'refs/heads/main', oldSha: ZERO_SHA, newSha: sha }],
+    refUpdates: [{ ref: 'refs/heads/topic', oldSha: ZERO_SHA, newSha: topic }],
     commitCount: 1,
   });
-  expect(events[0].meta?.eventId).toMatch(/^[0-9a-f-]{36}$/);
 
   // The start-up comparison finds the change published already.
   await h.restart();
-  expect(await eventsOf(id)).toHaveLength(1);
+  expect(await eventsOf(id)).toHaveLength(2);
 });
 
 describe('at start-up', () => {
