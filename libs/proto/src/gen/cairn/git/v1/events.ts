@@ -21,21 +21,28 @@ export interface RefUpdate {
 
 /**
  * Subject cairn.git.pushed: a push to a repository was accepted (after the pre-receive checks) and its
- * references are updated. One event per push, carrying every reference it changed.
+ * references are updated. One event per push, carrying every reference it changed; also one per change of
+ * branches or tags that git-storage finds at start-up without an event (the process stopped between moving the
+ * refs and writing the event, or the refs were changed on disk by hand). Each event's old values are the new
+ * values of the repository's previous event.
  */
 export interface GitPushed {
   /**
    * meta.repo_id is the repository pushed to and meta.actor_id the pusher; meta.event_id is the JetStream
-   * message id and the idempotency key of consumers.
+   * message id and the idempotency key of consumers. It is derived from the repository, the event's place in the
+   * repository's sequence and the change (a name-based UUID, version 8), so a change found twice has one id.
    */
   meta?:
     | EventMeta
     | undefined;
-  /** The user who pushed. */
+  /** The user who pushed; 0 for a change found at start-up that no push accepted by Cairn explains. */
   pusherId: number;
   /** The repository pushed to. */
   repoId: number;
-  /** The repository's owner (a user or an organization) at push time. */
+  /**
+   * The repository's owner (a user or an organization) at push time (for a change found at start-up: as the
+   * repository's last push named it, also for repo_private).
+   */
   repoOwnerId: number;
   /**
    * Whether the repository was private at push time (Gitea's `action.is_private`): what others are shown of
@@ -47,8 +54,8 @@ export interface GitPushed {
   /** Commits the push made reachable that the repository did not have before, over all references. */
   commitCount: number;
   /**
-   * When the push was accepted. Always set by git-storage; a consumer reading an event without it takes
-   * meta.occurred_at.
+   * When the push was published (for a change found at start-up: when it was found). Always set by git-storage;
+   * a consumer reading an event without it takes meta.occurred_at.
    */
   pushedAt?: Date | undefined;
 }
