@@ -10,7 +10,10 @@ import { Timestamp } from "../../../google/protobuf/timestamp";
 
 /** EventMeta is the first field of every event published on the bus. */
 export interface EventMeta {
-  /** UUIDv7 of the event; also the JetStream message id (deduplication) and the consumer's idempotency key. */
+  /**
+   * UUID of the event: a UUIDv7, or a name-based one where the producer may write the same change twice
+   * (cairn.git.pushed); also the JetStream message id (deduplication) and the consumer's idempotency key.
+   */
   eventId: string;
   /** When the change was committed by the owning service. */
   occurredAt?:
