@@ -106,7 +106,13 @@ async function currentRefs(gitDir: string): Promise<RefState> {
  * The repository's ledger, locked until `tx` ends. A repository without one starts from its refs on disk, with the
  * refs of `updates` at their old values (the change being published, or about to be made).
  */
-async function openLedger(tx: DatabaseTransactionConnection, repository: RepositoryAddress, pusher: Pusher, updates: readonly RefUpdate[], gitDir: string): Promise<Ledger> {
+async function openLedger(
+  tx: DatabaseTransactionConnection,
+  repository: RepositoryAddress,
+  pusher: Pusher,
+  updates: readonly RefUpdate[],
+  gitDir: string,
+): Promise<Ledger> {
   const existing = await lockLedger(tx, repository.repoId);
   if (existing !== undefined) return existing;
   const refs = baselineState(await currentRefs(gitDir), updates);
@@ -158,7 +164,8 @@ export async function recordPush(context: Publisher, repository: Repository | un
   const id = uuidv7();
   await context.db.pool.transaction(async (tx) => {
     await openLedger(tx, address, push, updates, gitDir);
-    await insertPendingPush(tx, { id, repoId: address.repoId, pusherId: push.pusherId, repoOwnerId: push.repoOwnerId, repoPrivate: push.repoPrivate, refUpdates: [...updates] });
+    const { pusherId, repoOwnerId, repoPrivate } = push;
+    await insertPendingPush(tx, { id, repoId: address.repoId, pusherId, repoOwnerId, repoPrivate, refUpdates: [...updates] });
   });
   return id;
 }
@@ -174,37 +181,50 @@ export async function publishRecordedPush(context: Publisher, repository: Reposi
   });
 }
 
+/** Repositories compared at once at start-up: each is one `for-each-ref` and, rarely, an event. */
+const RECONCILE_CONCURRENCY = 4;
+
+/** reconcilePushed for one repository: answers how many events it wrote. */
+async function reconcileRepository(context: Pick<GitStorageContext, 'root' | 'db'>, repository: RepositoryAddress): Promise<number> {
+  const gitDir = repositoryPath(context.root, repository);
+  if ((await statIfExists(gitDir)) === undefined) {
+    await deleteLedger(context.db.pool, repository.repoId);
+    return 0;
+  }
+  return context.db.pool.transaction(async (tx) => {
+    let ledger = await lockLedger(tx, repository.repoId);
+    if (ledger === undefined) return 0;
+    const before = ledger.events;
+    const current = await currentRefs(gitDir);
+    for (const pending of await takePendingPushes(tx, repository.repoId)) {
+      ledger = await writePushed(tx, gitDir, ledger, pending, claimedChanges(ledger.refs, current, pending.refUpdates));
+    }
+    const nobody: Pusher = { pusherId: 0, repoOwnerId: ledger.repoOwnerId, repoPrivate: ledger.repoPrivate };
+    ledger = await writePushed(tx, gitDir, ledger, nobody, unpublishedChanges(ledger.refs, current));
+    return ledger.events - before;
+  });
+}
+
 /**
- * Publishes, at start-up, the ref changes whose event was never written: first each push written down but not
- * published (in the order they were accepted), then the rest of the difference between ledger and disk as one event
- * by pusher 0 (git-storage cannot know who moved a ref outside Cairn). Repositories no longer on disk are forgotten.
- * A repository that fails is logged and left for the next start. Answers how many events were written.
+ * Publishes, at start-up (before the service takes calls, so no push or RPC of its own is half done), the ref changes
+ * whose event was never written: first each push written down but not published (in the order they were accepted),
+ * then the rest of the difference between ledger and disk as one event by pusher 0 (git-storage cannot know who moved
+ * a ref outside Cairn). Repositories no longer on disk are forgotten. A repository that fails is logged and left for
+ * the next start. Answers how many events were written.
  */
 export async function reconcilePushed(context: Pick<GitStorageContext, 'root' | 'db' | 'logger'>): Promise<number> {
+  const queue = await ledgerRepositories(context.db.pool);
   let written = 0;
-  for (const repository of await ledgerRepositories(context.db.pool)) {
-    const gitDir = repositoryPath(context.root, repository);
-    try {
-      if ((await statIfExists(gitDir)) === undefined) {
-        await deleteLedger(context.db.pool, repository.repoId);
-        continue;
+  const worker = async () => {
+    for (let repository = queue.shift(); repository !== undefined; repository = queue.shift()) {
+      try {
+        written += await reconcileRepository(context, repository);
+      } catch (error) {
+        context.logger.error({ err: error, repo_id: repository.repoId }, 'could not compare the refs of a repository with its published state');
       }
-      written += await context.db.pool.transaction(async (tx) => {
-        let ledger = await lockLedger(tx, repository.repoId);
-        if (ledger === undefined) return 0;
-        const before = ledger.events;
-        const current = await currentRefs(gitDir);
-        for (const pending of await takePendingPushes(tx, repository.repoId)) {
-          ledger = await writePushed(tx, gitDir, ledger, pending, claimedChanges(ledger.refs, current, pending.refUpdates));
-        }
-        const nobody: Pusher = { pusherId: 0, repoOwnerId: ledger.repoOwnerId, repoPrivate: ledger.repoPrivate };
-        ledger = await writePushed(tx, gitDir, ledger, nobody, unpublishedChanges(ledger.refs, current));
-        return ledger.events - before;
-      });
-    } catch (error) {
-      context.logger.error({ err: error, repo_id: repository.repoId }, 'could not compare the refs of a repository with its published state');
     }
-  }
+  };
+  await Promise.all(Array.from({ length: RECONCILE_CONCURRENCY }, worker));
   if (written > 0) context.logger.warn({ events: written }, 'published ref changes whose cairn.git.pushed was missing');
   return written;
 }
