@@ -8,7 +8,7 @@
  * commit on the base branch, or `mergeError`), UpdateBranch (a new head tip, or `updateError`), IsAncestor
  * (`baseCommits`), ListCommitsBetween (`pullCommits`), FindMergeCommit (`mergeCommit`, else the head itself).
  *
- * repos: GetRepository by id or owner/name (as one viewer sees it from `repositories`, else as an admin from `repositoriesById`),
+ * repos: BatchGetUserPermissions (`userModes`, else write), GetRepository by id or owner/name (as one viewer sees it from `repositories`, else as an admin from `repositoriesById`),
  * ListRepoTeams (`repoTeams`), GetCombinedStatus (`statuses`, `combinedState`), MatchBranchProtection: the rule of
  * `protections` named by the branch, else, when `approvals` lists who may approve in the repository, a `*` rule with
  * that allow list; rights from `rights`, else `otherRights`; official reviewers are those on the allow list, or
@@ -34,7 +34,7 @@ import {
   type RepositoryWithPermission,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { CairnError, Code, createRpcServer, type RpcServer, anyCaller } from '@cairn/rpc';
-import { unimplemented } from './harness';
+import { type Mode, unimplemented } from './harness';
 
 /** What MatchBranchProtection answers a user may do on a branch. */
 export interface BranchRights {
@@ -85,6 +85,8 @@ export interface Knobs {
   deletedBranches: string[];
   /** GetDiff requests, in order. */
   diffRequests: Array<{ repoId: number; base: string; head: string }>;
+  /** `${userId}:${repoId}` → the mode BatchGetUserPermissions answers on every unit (default write). */
+  userModes: Map<string, Mode>;
 }
 
 export interface FakeGitRepos extends Knobs {
@@ -135,6 +137,7 @@ function knobs(): Knobs {
     updates: [],
     deletedBranches: [],
     diffRequests: [],
+    userModes: new Map(),
   };
 }
 
@@ -273,6 +276,15 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
   }, anyCaller(RepoServiceService));
   server.addService(CollaboratorServiceService, {
     ...unimplemented(CollaboratorServiceService),
+    async batchGetUserPermissions(request) {
+      const units = ['repo.code', 'repo.issues', 'repo.pulls'];
+      return {
+        permissions: request.userIds.map((userId) => {
+          const mode = fake.userModes.get(`${userId}:${request.repoId}`) ?? 'write';
+          return { userId, permission: { accessMode: mode, units: Object.fromEntries(units.map((unit) => [unit, mode])) } };
+        }),
+      };
+    },
     async listRepoTeams(request) {
       return { teamIds: fake.repoTeams.get(request.repoId) ?? [] };
     },
