@@ -27,6 +27,7 @@ import { startRepoEventsConsumer } from './events/repos-consumer';
 import { GIT_STREAM, GIT_SUBJECTS, startGitEventsConsumer, startPullEventsConsumer } from './events/git-consumer';
 import { startCommitRefsConsumer } from './events/commit-refs-consumer';
 import { startCommitStatusConsumer, startReviewEventsConsumer } from './events/auto-merge-consumer';
+import { settleLeftMergeIntents } from './domain/pull-check';
 import type { IssuesContext } from './rpc/context';
 import { createIssuesServer } from './server';
 
@@ -98,6 +99,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
     consumers.push(await startPullEventsConsumer(context, bus));
     consumers.push(await startCommitStatusConsumer(context, bus));
     consumers.push(await startReviewEventsConsumer(context, bus));
+    const sweep = settleLeftMergeIntents(context).catch((error: unknown) => logger.warn({ err: error }, 'the merge intents sweep failed'));
+    onStop(() => sweep);
     return createIssuesServer(context, logger);
   });
 }

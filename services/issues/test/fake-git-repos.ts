@@ -5,10 +5,12 @@
  *
  * git-storage: branches (GetBranch, DeleteBranch), pull heads (SyncPullHead copies the head branch's tip), CheckMerge
  * (`mergeStatus`, `conflictedFiles`, `behind`), GetDiff (`diffs`), ListChangedFiles (`changedFiles`), Merge (a new
- * commit on the base branch, or `mergeError`), UpdateBranch (a new head tip, or `updateError`), IsAncestor
- * (`baseCommits`), ListCommitsBetween (`pullCommits`), FindMergeCommit (`mergeCommit`, else the head itself).
+ * commit on the base branch, with the request's committer, or `mergeError`), UpdateBranch (a new head tip, or
+ * `updateError`), IsAncestor (`baseCommits`), ListCommitsBetween (up to a branch `refs/heads/…`: the commits Merge
+ * wrote on it, newest first; otherwise `pullCommits`), FindMergeCommit (`mergeCommit`, else the head itself).
+ * `holdNextSync()` stops the next SyncPullHead after it read the head branch's tip, until released.
  *
- * repos: GetRepository by id or owner/name (as one viewer sees it from `repositories`, else as an admin from `repositoriesById`),
+ * repos: BatchGetUserPermissions (`userModes`, else write), GetRepository by id or owner/name (as one viewer sees it from `repositories`, else as an admin from `repositoriesById`),
  * ListRepoTeams (`repoTeams`), GetCombinedStatus (`statuses`, `combinedState`), MatchBranchProtection: the rule of
  * `protections` named by the branch, else, when `approvals` lists who may approve in the repository, a `*` rule with
  * that allow list; rights from `rights`, else `otherRights`; official reviewers are those on the allow list, or
@@ -34,7 +36,7 @@ import {
   type RepositoryWithPermission,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { CairnError, Code, createRpcServer, type RpcServer, anyCaller } from '@cairn/rpc';
-import { unimplemented } from './harness';
+import { type Mode, unimplemented } from './harness';
 
 /** What MatchBranchProtection answers a user may do on a branch. */
 export interface BranchRights {
@@ -85,6 +87,8 @@ export interface Knobs {
   deletedBranches: string[];
   /** GetDiff requests, in order. */
   diffRequests: Array<{ repoId: number; base: string; head: string }>;
+  /** `${userId}:${repoId}` → the mode BatchGetUserPermissions answers on every unit (default write). */
+  userModes: Map<string, Mode>;
 }
 
 export interface FakeGitRepos extends Knobs {
@@ -92,6 +96,10 @@ export interface FakeGitRepos extends Knobs {
   branches: Map<number, Map<string, string>>;
   /** Pull heads synced, as `${baseRepoId}:${index}` → commit. */
   heads: Map<string, string>;
+  /** `${repoId}:${branch}` → the commits Merge wrote on it, newest first. */
+  written: Map<string, Commit[]>;
+  /** Holds the next SyncPullHead once it has read the head branch's tip: `reached` when it has, until `release()`. */
+  holdNextSync(): { reached: Promise<void>; release(): void };
   /** repo id → what GetDiff streams (in small chunks). */
   diffs: Map<number, string>;
   /** `${viewerId}:${repoId}` → what repos answers that viewer. */
@@ -135,6 +143,7 @@ function knobs(): Knobs {
     updates: [],
     deletedBranches: [],
     diffRequests: [],
+    userModes: new Map(),
   };
 }
 
@@ -143,10 +152,20 @@ let made = 0;
 const newCommit = (letter: string): string => `${String(++made).padStart(4, '0')}${letter.repeat(36)}`;
 
 export async function startFakeGitRepos(): Promise<FakeGitRepos> {
+  let syncHold: { reached(): void; released: Promise<void> } | undefined;
   const fake: Omit<FakeGitRepos, 'env' | 'stop'> = {
     ...knobs(),
     branches: new Map(),
     heads: new Map(),
+    written: new Map(),
+    holdNextSync() {
+      let reached = (): void => undefined;
+      let release = (): void => undefined;
+      const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      syncHold = { reached, released };
+      return { reached: reachedPromise, release };
+    },
     diffs: new Map(),
     repositories: new Map(),
     repositoriesById: new Map(),
@@ -202,6 +221,12 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
     async syncPullHead(request) {
       mergeUp();
       const commit = fake.tip(request.head?.repoId ?? 0, request.headBranch);
+      const hold = syncHold;
+      syncHold = undefined;
+      if (hold !== undefined) {
+        hold.reached();
+        await hold.released;
+      }
       fake.heads.set(`${request.base?.repoId ?? 0}:${request.index}`, commit);
       return { headCommitId: commit };
     },
@@ -236,6 +261,9 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
         throw CairnError.precondition('head out of date', { reason: 'head_out_of_date' });
       }
       const merged = newCommit('m');
+      const key = `${repoId}:${request.baseBranch}`;
+      const commit = Commit.fromPartial({ sha: merged, parentShas: [fake.tip(repoId, request.baseBranch)], committer: request.committer });
+      fake.written.set(key, [commit, ...(fake.written.get(key) ?? [])]);
       fake.setBranch(repoId, request.baseBranch, merged);
       return { mergeCommitId: merged };
     },
@@ -254,7 +282,9 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
       return { exists: contained, ancestor: contained };
     },
     async listCommitsBetween(request) {
-      return { commits: page(fake.pullCommits, request), total: fake.pullCommits.length };
+      const branch = /^refs\/heads\/(.+)$/.exec(request.head)?.[1];
+      const commits = branch === undefined ? fake.pullCommits : (fake.written.get(`${request.repository?.repoId ?? 0}:${branch}`) ?? []);
+      return { commits: page(commits, request), total: commits.length };
     },
     async findMergeCommit(request) {
       return { found: true, commit: fake.mergeCommit ?? Commit.fromPartial({ sha: request.head }) };
@@ -273,6 +303,15 @@ export async function startFakeGitRepos(): Promise<FakeGitRepos> {
   }, anyCaller(RepoServiceService));
   server.addService(CollaboratorServiceService, {
     ...unimplemented(CollaboratorServiceService),
+    async batchGetUserPermissions(request) {
+      const units = ['repo.code', 'repo.issues', 'repo.pulls'];
+      return {
+        permissions: request.userIds.map((userId) => {
+          const mode = fake.userModes.get(`${userId}:${request.repoId}`) ?? 'write';
+          return { userId, permission: { accessMode: mode, units: Object.fromEntries(units.map((unit) => [unit, mode])) } };
+        }),
+      };
+    },
     async listRepoTeams(request) {
       return { teamIds: fake.repoTeams.get(request.repoId) ?? [] };
     },

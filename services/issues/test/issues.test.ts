@@ -8,10 +8,13 @@ import type { CreateIssueRequest, EditIssueRequest, Issue, RepoScope } from '@ca
 import { CairnError, Code } from '@cairn/rpc';
 import { MAX_BODY_BYTES } from '../src/domain/issue-text';
 import { type FakeAccounts, startFakeAccounts } from './fake-accounts';
+import { type FakeGitRepos, startFakeGitRepos } from './fake-git-repos';
 import { decoded, scope, startService, type ScopeOptions, type ServiceHarness } from './harness';
 
 let harness: ServiceHarness;
 let accounts: FakeAccounts;
+/** repos, which answers who can be assigned. */
+let repos: FakeGitRepos;
 
 const POSTER = 7;
 const READER = 8;
@@ -30,11 +33,13 @@ beforeAll(async () => {
     { id: HIDDEN, name: 'hidden', visibleTo: [HIDDEN] },
     { id: ORG, name: 'someorg', type: 1 },
   ]);
-  harness = await startService(accounts.env());
+  repos = await startFakeGitRepos();
+  harness = await startService({ ...accounts.env(), ...repos.env() });
 });
 afterAll(async () => {
   await harness.stop();
   await accounts.stop();
+  await repos.stop();
 });
 
 let nextRepo = 100;

@@ -63,6 +63,14 @@ export function canWrite(access: Access, isPull = false): boolean {
   return unitLevel(access, unitOf(isPull)) >= WRITE;
 }
 
+/**
+ * Gitea's CanBeAssigned (models/perm/access/repo_permission.go), for `access` as the would-be assignee's own: write
+ * on any unit, or read on pull requests (on a public repository, anyone signed in reads them).
+ */
+export function canBeAssigned(access: Access): boolean {
+  return [...access.units.keys()].some((unit) => unitLevel(access, unit) >= WRITE) || unitLevel(access, UNIT_PULLS) >= READ;
+}
+
 /** Repository administrators (reqAdmin) and site admins. */
 export function isRepoAdmin(access: Access): boolean {
   return access.mode >= ADMIN || access.viewer.isAdmin;

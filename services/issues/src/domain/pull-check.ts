@@ -10,6 +10,7 @@
  * commit's author time, by the user owning its author e-mail, else by the repository's owner.
  * The new-pull-request path, the pushes consumer and the CheckPull RPC all run this.
  */
+import type { DatabasePoolConnection } from '@cairn/db';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { CheckMergeResponse, Commit, Repository as GitRepository } from '@cairn/proto/cairn/git/v1/git_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
@@ -19,6 +20,8 @@ import type { IssuesContext } from '../rpc/context';
 import { dismissStaleApprovals } from '../store/pull-outcomes';
 import { requirePullByIssueId, toPullRequest, updatePullStatus, type PullRow, type PullStatus } from '../store/pulls';
 import { insertTimelineEntries } from '../store/timeline';
+import { listMergeIntentIssueIds, withPullLock } from '../store/merge-intents';
+import { settleMergeIntent } from './merge-intent';
 import { finishMerge } from './merge-record';
 import { TimelineType, pushBody } from './timeline-entries';
 
@@ -183,14 +186,23 @@ const PUSH_COMMIT_PAGES = 10;
 
 /**
  * Checks an open pull request now and records what changed; merged and closed ones are answered as they are.
- * Answers the row as it is afterwards.
+ * Answers the row as it is afterwards. Checks (and merges) of one pull request run one at a time under its lock, each
+ * on the row as the one before left it: a check that started for an older head cannot land after a newer one. A
+ * merge intent left behind is settled first (domain/merge-intent.ts).
  */
 export async function checkPull(context: IssuesContext, pull: PullRow, options: CheckPullOptions = {}): Promise<PullRow> {
   if (pull.has_merged || pull.is_closed) return pull;
   const base = options.base ?? (await repositoryById(context, pull.repo_id));
   if (base === undefined) return pull;
+  return withPullLock(context.db.pool, pull.issue_id, async (db) => {
+    const { pull: current } = await settleMergeIntent(context, db, await requirePullByIssueId(db, pull.issue_id), base);
+    return checkLocked(context, db, current, base, options.actorId ?? 0);
+  });
+}
+
+async function checkLocked(context: IssuesContext, db: DatabasePoolConnection, pull: PullRow, base: Repository, actorId: number): Promise<PullRow> {
+  if (pull.has_merged || pull.is_closed) return pull;
   const outcome = await runCheck(context, pull, base);
-  const actorId = options.actorId ?? 0;
   const headMoved = outcome.headCommitId !== undefined && pull.head_commit_id !== '' && outcome.headCommitId !== pull.head_commit_id;
   const dismiss = headMoved && outcome.headCommitId !== undefined && (await dismissesStaleApprovals(context, base, pull.base_branch));
   const push = headMoved && outcome.headCommitId !== undefined ? await pushedCommits(context, base, pull, outcome.headCommitId) : undefined;
@@ -199,9 +211,11 @@ export async function checkPull(context: IssuesContext, pull: PullRow, options: 
       ? await findDetectedMerge(context, base, pull, outcome.headCommitId)
       : undefined;
 
-  return context.db.pool.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const current = await requirePullByIssueId(tx, pull.issue_id, true);
     if (current.has_merged || current.is_closed) return current;
+    // The check was made for the head and base branch read under the lock; a row that changed since answers as it is.
+    if (current.head_commit_id !== pull.head_commit_id || current.base_branch !== pull.base_branch) return current;
     const unchanged =
       current.status === outcome.status &&
       (outcome.headCommitId === undefined || current.head_commit_id === outcome.headCommitId) &&
@@ -222,7 +236,7 @@ export async function checkPull(context: IssuesContext, pull: PullRow, options: 
     if (moved || current.status !== row.status) {
       const message = await toPullRequest(tx, row);
       // Gitea's CreatePushPullComment, for the head this check read the push from.
-      if (moved && push !== undefined && current.head_commit_id === pull.head_commit_id) {
+      if (moved && push !== undefined) {
         await insertTimelineEntries(tx, [{ repoId: current.repo_id, issueId: current.issue_id, posterId: eventActor, type: TimelineType.pullPush, body: push }]);
       }
       if (moved) await enqueuePullEvent(tx, 'synchronized', { actorId: eventActor, pull: message, repoPrivate: base.private, changed: ['head'] });
@@ -242,4 +256,18 @@ export async function checkPull(context: IssuesContext, pull: PullRow, options: 
     }
     return row;
   });
+}
+
+/**
+ * The start-up sweep: checks every pull request a merge intent was left for (by a process that stopped between a merge
+ * and its record), which settles the intent. A failure is logged and waits for the pull request's next check.
+ */
+export async function settleLeftMergeIntents(context: IssuesContext): Promise<void> {
+  for (const issueId of await listMergeIntentIssueIds(context.db.pool)) {
+    try {
+      await checkPull(context, await requirePullByIssueId(context.db.pool, issueId));
+    } catch (error) {
+      context.logger.warn({ err: error, issue_id: issueId }, 'settling a merge left unrecorded failed');
+    }
+  }
 }

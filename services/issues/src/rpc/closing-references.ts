@@ -26,14 +26,15 @@ import type { IssuesContext } from './context';
 /** At most this many other repositories are looked up for one pull request. */
 const MAX_OTHER_REPOSITORIES = 10;
 
-/** The issues of one repository the merge closes or reopens. */
-export interface ClosingTargets {
-  repository: Repository;
-  /** Issue number → what the text asks. */
-  actions: Map<number, ReferenceAction>;
+/** The issues of one repository the merge closes or reopens: plain data, so a merge intent can keep it (JSON). */
+export type ClosingTargets = {
+  repoId: number;
+  repoPrivate: boolean;
+  /** [issue number, what the text asks], each number once. */
+  actions: Array<[number, ReferenceAction]>;
   /** False: only issues the pull request's poster posted (they read but do not write this repository's issues). */
   anyIssue: boolean;
-}
+};
 
 export interface MergedPullText {
   /** The pull request's repository, as the merger sees it. */
@@ -75,13 +76,16 @@ export async function planClosingReferences(
   }
   const targets: ClosingTargets[] = [];
   const ownActions = wanted.get(fullNameOf(own));
-  if (ownActions !== undefined && text.access.units.has(UNIT_ISSUES)) targets.push({ repository: own, actions: ownActions, anyIssue: true });
+  if (ownActions !== undefined && text.access.units.has(UNIT_ISSUES)) {
+    targets.push({ repoId: own.id, repoPrivate: own.private, actions: [...ownActions], anyIssue: true });
+  }
   const others = [...wanted.keys()].filter((name) => name !== fullNameOf(own)).slice(0, MAX_OTHER_REPOSITORIES);
   for (const fullName of others) {
     const access = await posterAccess(context, fullName, text.posterId);
     // A name that leads (by a rename) to the pull request's own repository was handled above, or not at all.
     if (access === undefined || access.repository.id === own.id) continue;
-    targets.push({ repository: access.repository, actions: wanted.get(fullName) ?? new Map(), anyIssue: canWrite(access) });
+    const { id, private: repoPrivate } = access.repository;
+    targets.push({ repoId: id, repoPrivate, actions: [...(wanted.get(fullName) ?? [])], anyIssue: canWrite(access) });
   }
   return targets;
 }
@@ -91,17 +95,18 @@ export async function applyClosingReferences(
   targets: readonly ClosingTargets[],
   facts: { mergerId: number; posterId: number },
 ): Promise<void> {
-  for (const { repository, actions, anyIssue } of targets) {
-    for (const row of await lockIssuesByIndex(tx, repository.id, [...actions.keys()])) {
+  for (const { repoId, repoPrivate, actions, anyIssue } of targets) {
+    const wanted = new Map(actions);
+    for (const row of await lockIssuesByIndex(tx, repoId, [...wanted.keys()])) {
       if (!anyIssue && row.poster_id !== facts.posterId) continue;
-      const closing = actions.get(row.index) === 'close';
+      const closing = wanted.get(row.index) === 'close';
       if (row.is_closed === closing) continue;
       const after = await updateIssueColumns(tx, row.id, { isClosed: closing });
       await insertTimelineEntries(tx, [stateEntry({ repoId: row.repo_id, issueId: row.id, posterId: facts.mergerId }, closing)]);
       await enqueueIssueEvent(tx, closing ? 'closed' : 'reopened', {
         actorId: facts.mergerId,
         issue: await toIssue(tx, after),
-        repoPrivate: repository.private,
+        repoPrivate,
         changed: ['state'],
       });
     }

@@ -6,10 +6,10 @@
  */
 import type { DatabaseTransactionConnection } from '@cairn/db';
 import type { Issue } from '@cairn/proto/cairn/issues/v1/issues_service';
-import { CairnError, Code } from '@cairn/rpc';
+import { actorOf, CairnError, Code } from '@cairn/rpc';
 import { keepLastOfEachScope } from '../domain/exclusive-labels';
 import { requireBodySize, requireTitle } from '../domain/issue-text';
-import { type Access, canWrite, requireNotArchived, requireRead, requireSignedIn } from '../domain/permissions';
+import { type Access, accessOf, canBeAssigned, canWrite, requireNotArchived, requireRead, requireSignedIn } from '../domain/permissions';
 import {
   type EntryPlace,
   type TimelineEntry,
@@ -23,7 +23,16 @@ import {
 } from '../domain/timeline-entries';
 import { type IssueChange, enqueueIssueEvent } from '../events/issue-events';
 import { attachLabels } from '../store/issue-labels';
-import { type AssigneeChange, type IssueColumns, allocateIssueIndex, insertIssue, lockIssueRow, replaceAssignees, updateIssueColumns } from '../store/issue-writes';
+import {
+  type AssigneeChange,
+  type IssueColumns,
+  allocateIssueIndex,
+  findAssigneeIds,
+  insertIssue,
+  lockIssueRow,
+  replaceAssignees,
+  updateIssueColumns,
+} from '../store/issue-writes';
 import { type IssueRow, toIssue } from '../store/issues';
 import { resolveIssueLabels } from '../store/labels';
 import { insertMentions, resolveMentions } from '../store/mentions';
@@ -34,6 +43,31 @@ import type { IssuesContext } from './context';
 export function requireUserIds(ids: readonly number[]): number[] {
   if (ids.some((id) => !Number.isSafeInteger(id) || id <= 0)) throw CairnError.invalid('user does not exist', { reason: 'assignee_not_found' });
   return [...new Set(ids)];
+}
+
+/**
+ * Gitea's check of the assignees a writer adds (routers/api/v1/repo/issue.go CreateIssue, pull.go CreatePullRequest,
+ * services/issue/assignee.go AddAssigneeIfNotAssigned): each must be able to be assigned in the repository
+ * (domain/permissions.ts canBeAssigned, on their permission as repos decides it, asked in one batch), else
+ * INVALID_ARGUMENT with Gitea's ErrUserDoesNotHaveAccessToRepo message (its 422).
+ */
+export async function requireAssignable(context: Pick<IssuesContext, 'repos'>, access: Access, userIds: readonly number[]): Promise<void> {
+  if (userIds.length === 0) return;
+  const { repository } = access;
+  const { permissions } = await context.repos.collaborators.batchGetUserPermissions({
+    viewer: actorOf(access.viewer),
+    repoId: repository.id,
+    userIds: [...userIds],
+  });
+  const granted = new Map(permissions.map(({ userId, permission }) => [userId, permission]));
+  for (const userId of userIds) {
+    const permission = granted.get(userId);
+    if (permission === undefined) throw CairnError.invalid('user does not exist', { reason: 'assignee_not_found' });
+    const theirs = accessOf({ viewer: { userId, isAdmin: false, isRestricted: false }, repository: { repository, permission } });
+    if (!canBeAssigned(theirs)) {
+      throw CairnError.invalid(`user doesn't have access to repo [user_id: ${userId}, repo_name: ${repository.name}]`, { reason: 'assignee_no_access' });
+    }
+  }
 }
 
 /** A deadline the database can hold (Gitea's are Unix seconds). */
@@ -100,7 +134,7 @@ export interface CheckedOpening {
 }
 
 /** A signed-in reader of the unit, in a repository that is not archived, with a valid title and body. */
-export async function checkOpening(context: Pick<IssuesContext, 'users'>, access: Access, opening: IssueOpening): Promise<CheckedOpening> {
+export async function checkOpening(context: Pick<IssuesContext, 'users' | 'repos'>, access: Access, opening: IssueOpening): Promise<CheckedOpening> {
   requireRead(access, opening.isPull);
   const posterId = requireSignedIn(access);
   requireNotArchived(access);
@@ -109,6 +143,7 @@ export async function checkOpening(context: Pick<IssuesContext, 'users'>, access
   const writer = canWrite(access, opening.isPull);
   const assigneeIds = writer ? requireUserIds(opening.assigneeIds) : [];
   const deadline = writer ? requireDeadline(opening.deadline) : null;
+  await requireAssignable(context, access, assigneeIds);
   const mentioned = await resolveMentions(context, body, access.viewer);
   return { opening, posterId, title, body, writer, assigneeIds, deadline, mentioned };
 }
@@ -191,11 +226,23 @@ export interface CheckedEdit {
   mentioned: number[];
 }
 
-/** The poster or a writer may edit (else a bare PERMISSION_DENIED); assignees and deadline are for writers. */
-export async function checkEdit(context: Pick<IssuesContext, 'users'>, access: Access, current: IssueRow, edit: IssueEdit): Promise<CheckedEdit> {
+/**
+ * The poster or a writer may edit (else a bare PERMISSION_DENIED); assignees and deadline are for writers, and the
+ * assignees they add must be assignable (those already assigned stay, as Gitea's UpdateAssignees keeps them).
+ */
+export async function checkEdit(
+  context: Pick<IssuesContext, 'users' | 'repos' | 'db'>,
+  access: Access,
+  current: IssueRow,
+  edit: IssueEdit,
+): Promise<CheckedEdit> {
   const writer = canWrite(access, current.is_pull);
   if (current.poster_id !== access.viewer.id && !writer) throw CairnError.denied('', { reason: 'issue_edit_forbidden' });
   const assigneeIds = writer && edit.fields.has('assignees') ? requireUserIds(edit.assigneeIds) : undefined;
+  if (assigneeIds !== undefined) {
+    const assigned = new Set(await findAssigneeIds(context.db.pool, current.id));
+    await requireAssignable(context, access, assigneeIds.filter((id) => !assigned.has(id)));
+  }
   const deadline = writer && edit.fields.has('deadline') ? requireDeadline(edit.deadline) : undefined;
   const mentioned = edit.fields.has('body') ? await resolveMentions(context, edit.body, access.viewer) : [];
   return { edit, writer, assigneeIds, deadline, mentioned };

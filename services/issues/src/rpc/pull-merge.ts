@@ -9,7 +9,7 @@
  * other open pull request from it). rpc/auto-merge.ts answers the RPC: it calls mergeNow, or schedules the merge
  * and has its scheduler merge through mergeNow later.
  */
-import type { DatabaseTransactionConnection } from '@cairn/db';
+import type { DatabasePoolConnection, DatabaseTransactionConnection } from '@cairn/db';
 import type { Signature } from '@cairn/proto/cairn/git/v1/git_service';
 import type { MergePullRequest, MergePullResponse } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import type { BranchProtection, BranchProtectionMatch, Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
@@ -28,13 +28,15 @@ import {
   refused,
   wrongCommitId,
 } from '../domain/merge-rules';
+import { gitTime, settleMergeIntent } from '../domain/merge-intent';
 import { finishMerge } from '../domain/merge-record';
 import { type Access, accessOf, canWriteCode, isRepoAdmin, requireNotArchived, requireSignedIn } from '../domain/permissions';
 import { userGitIdentity } from '../domain/git-signature';
 import { readablePull } from '../domain/pull-access';
-import { gitRepositoryOfRepo, internalActor, pullHeadRef, repositoryById } from '../domain/pull-check';
+import { gitRepositoryOfRepo, internalActor, isTransient, pullHeadRef, repositoryById } from '../domain/pull-check';
 import { TimelineType } from '../domain/timeline-entries';
 import { findIssueByIndex, type IssueRow } from '../store/issues';
+import { deleteMergeIntent, insertMergeIntent, withPullLock } from '../store/merge-intents';
 import { hasOtherOpenPullFromHead, reviewFactsOf } from '../store/pull-outcomes';
 import { requirePullByIssueId, toPullRequest, type PullRow } from '../store/pulls';
 import { insertTimelineEntries } from '../store/timeline';
@@ -124,7 +126,7 @@ async function signatureOf(context: IssuesContext, request: MergePullRequest, me
     if (name === '') name = identity.name;
     if (email === '') email = identity.email;
   }
-  return { signature: { name, email, when: new Date(), timezone: '+0000' }, login };
+  return { signature: { name, email, when: gitTime(new Date()), timezone: '+0000' }, login };
 }
 
 /** git-storage's Merge refusals as Gitea answers them (405 signing, 409 out of date). */
@@ -171,26 +173,36 @@ async function deleteHeadBranch(context: IssuesContext, access: Access, pull: Pu
   }
 }
 
-async function mergeManually(context: IssuesContext, base: Repository, pull: PullRow, commitId: string, mergerId: number): Promise<PullRow> {
+async function mergeManually(
+  context: IssuesContext,
+  db: DatabasePoolConnection,
+  base: Repository,
+  pull: PullRow,
+  commitId: string,
+  mergerId: number,
+): Promise<PullRow> {
   if (!isFullCommitId(commitId, base.objectFormatName)) throw wrongCommitId();
   const answer = await context.git.merge.isAncestor({ repository: gitRepositoryOfRepo(base), commit: commitId, ref: `refs/heads/${pull.base_branch}` });
   if (!answer.exists || !answer.ancestor) throw wrongCommitId();
-  return record(context, pull, { commitId: commitId.toLowerCase(), mergerId, style: 'manually-merged', status: 'manually_merged', repoPrivate: base.private });
+  return record(db, pull, { commitId: commitId.toLowerCase(), mergerId, style: 'manually-merged', status: 'manually_merged', repoPrivate: base.private });
 }
 
-/** Records the merge under the row's lock; a concurrent merge that won answers 405 `The PR is already merged`. */
-/** Records the merge; `alongside` writes what else the merge changes, in its transaction. */
+/**
+ * Records the merge under the row's lock, with what else it changes (`alongside`), and drops its intent: one
+ * transaction. A concurrent merge that won answers 405 `The PR is already merged`.
+ */
 async function record(
-  context: IssuesContext,
+  db: DatabasePoolConnection,
   pull: PullRow,
   merge: Parameters<typeof finishMerge>[2],
   alongside?: (tx: DatabaseTransactionConnection) => Promise<void>,
 ): Promise<PullRow> {
-  return context.db.pool.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const current = await requirePullByIssueId(tx, pull.issue_id, true);
     if (current.has_merged) throw refused('The PR is already merged');
     const merged = await finishMerge(tx, current, merge);
     await alongside?.(tx);
+    await deleteMergeIntent(tx, pull.issue_id);
     return merged;
   });
 }
@@ -239,10 +251,21 @@ export async function mergeCommitMessage(context: IssuesContext, order: MergeOrd
 }
 
 /**
- * The merge itself, for MergePull and for scheduled merges alike: Gitea's general checks (CheckPullMergeable with
- * MergeCheckTypeGeneral or Manually), then the merge, its record and the head branch's deletion when asked.
+ * The merge itself, for MergePull and for scheduled merges alike, under the pull request's lock (one merge or
+ * mergeability check of it at a time): a merge intent left by an earlier try is settled first — when that try's
+ * merge was by the same merger and is now recorded, it is this call's answer — then Gitea's general checks
+ * (CheckPullMergeable with MergeCheckTypeGeneral or Manually), the merge, its record and the head branch's deletion
+ * when asked.
  */
-export async function mergeNow(context: IssuesContext, order: MergeOrder): Promise<MergePullResponse> {
+export function mergeNow(context: IssuesContext, order: MergeOrder): Promise<MergePullResponse> {
+  return withPullLock(context.db.pool, order.pull.issue_id, async (db) => {
+    const settled = await settleMergeIntent(context, db, await requirePullByIssueId(db, order.pull.issue_id), order.access.repository);
+    if (settled.recordedFor === order.mergerId) return { pull: await toPullRequest(db, settled.pull), scheduled: false };
+    return mergeLocked(context, db, { ...order, pull: settled.pull });
+  });
+}
+
+async function mergeLocked(context: IssuesContext, db: DatabasePoolConnection, order: MergeOrder): Promise<MergePullResponse> {
   const { request, access, style, pull, issue, mergerId } = order;
   const base = access.repository;
   const match = pull.has_merged || pull.is_closed ? undefined : await matchBase(context, access, pull.base_branch);
@@ -260,7 +283,7 @@ export async function mergeNow(context: IssuesContext, order: MergeOrder): Promi
   let merged: PullRow;
   let pusherName = request.mergerName.trim();
   if (style === 'manually-merged') {
-    merged = await mergeManually(context, base, pull, request.mergeCommitId.trim(), mergerId);
+    merged = await mergeManually(context, db, base, pull, request.mergeCommitId.trim(), mergerId);
   } else {
     const expectedHeadCommitId = headToMerge(pull.head_commit_id, request.headCommitId);
     const { closeKeywords, reopenKeywords } = context.config.repository.pullRequest;
@@ -273,10 +296,25 @@ export async function mergeNow(context: IssuesContext, order: MergeOrder): Promi
     const { signature, login } = await signatureOf(context, request, mergerId);
     pusherName = login;
     const authored = await mergeAuthor(context, { base, pull, posterId: issue.poster_id, style, merger: signature, message });
+    const approved = protection !== undefined && grantedApprovals(protection, await reviewFactsOf(db, pull.issue_id, pull.head_commit_id)) >= 1;
+    const repository = gitRepositoryOfRepo(base);
+    // The intent, committed before git moves anything: if the record below never happens, it tells what to finish.
+    const { branch } = await context.git.refs.getBranch({ repository, name: pull.base_branch });
+    await db.transaction((tx) =>
+      insertMergeIntent(tx, {
+        issueId: pull.issue_id,
+        baseCommitId: branch?.commit?.sha ?? '',
+        headCommitId: expectedHeadCommitId,
+        style,
+        mergerId,
+        committer: { name: signature.name, email: signature.email, when: signature.when ?? new Date() },
+        closing,
+      }),
+    );
     let mergeCommitId: string;
     try {
       ({ mergeCommitId } = await context.git.merge.merge({
-        repository: gitRepositoryOfRepo(base),
+        repository,
         baseBranch: pull.base_branch,
         head: pullHeadRef(pull.index),
         style,
@@ -289,15 +327,17 @@ export async function mergeNow(context: IssuesContext, order: MergeOrder): Promi
         sign: true,
         requireSigned: protection?.requireSignedCommits === true,
         // MERGES' "approved": a protection rule and at least one granted approval under it.
-        approved: protection !== undefined && grantedApprovals(protection, await reviewFactsOf(context.db.pool, pull.issue_id, pull.head_commit_id)) >= 1,
+        approved,
       }, { deadlineMs: context.config.rpc.gitWriteDeadlineMs }));
     } catch (error) {
+      // A refusal moved nothing; after a timeout or an outage git may have merged, which the intent settles later.
+      if (!isTransient(error)) await deleteMergeIntent(db, pull.issue_id);
       throw mergeFailure(error);
     }
-    merged = await record(context, pull, { commitId: mergeCommitId, mergerId, style, repoPrivate: base.private }, (tx) =>
+    merged = await record(db, pull, { commitId: mergeCommitId, mergerId, style, repoPrivate: base.private }, (tx) =>
       applyClosingReferences(tx, closing, { mergerId, posterId: issue.poster_id }),
     );
   }
   if (request.deleteBranchAfterMerge) await deleteHeadBranch(context, access, merged, pusherName);
-  return { pull: await toPullRequest(context.db.pool, merged), scheduled: false };
+  return { pull: await toPullRequest(db, merged), scheduled: false };
 }

@@ -3,7 +3,7 @@
  * changes, locking and deletion (labels: store/issue-labels.ts). Counters (issue_counts, issue_blocks, milestone
  * counts) follow by trigger in the same transaction.
  */
-import { sql, z, type DatabaseTransactionConnection, type FragmentSqlToken } from '@cairn/db';
+import { sql, z, type CommonQueryMethods, type DatabaseTransactionConnection, type FragmentSqlToken } from '@cairn/db';
 import { ISSUE_COLUMNS, issueRow, type IssueRow } from './issues';
 import { insertTimelineEntries } from './timeline';
 
@@ -78,6 +78,11 @@ export async function lockIssueRow(tx: DatabaseTransactionConnection, id: number
 export interface AssigneeChange {
   added: number[];
   removed: number[];
+}
+
+/** The issue's assignees now. */
+export async function findAssigneeIds(db: CommonQueryMethods, issueId: number): Promise<number[]> {
+  return [...(await db.anyFirst(sql.type(z.object({ assignee_id: z.number() }))`SELECT assignee_id FROM issue_assignees WHERE issue_id = ${issueId}`))];
 }
 
 /** Makes `assigneeIds` the issue's assignees; answers who was added and who removed. */

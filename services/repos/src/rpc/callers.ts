@@ -22,6 +22,7 @@ export const COLLABORATOR_CALLERS: Callers<typeof CollaboratorServiceService> = 
   addCollaborator: ['gateway'],
   removeCollaborator: ['gateway'],
   getUserPermission: ['gateway'],
+  batchGetUserPermissions: ['issues'],
   listRepoTeams: ['gateway', 'issues'],
   getRepoTeam: ['gateway'],
   addRepoTeam: ['gateway'],

@@ -5,7 +5,7 @@
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { CollaboratorServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { CairnError, type AsyncServiceOf } from '@cairn/rpc';
-import { AccessMode, OWNER_ORG, accessModeName, canRead, unitMode, viewerFromActor } from '../domain/access';
+import { AccessMode, OWNER_ORG, accessModeName, canRead, toPermission, unitMode, viewerFromActor } from '../domain/access';
 import { pageWindow } from '../domain/paging';
 import { enqueueCollaboratorAdded, enqueueCollaboratorRemoved, enqueueRepoTeamChanged } from '../events/outbox';
 import { deleteCollaboration, findCollaboration, listCollaborations, upsertCollaboration } from '../store/collaborations';
@@ -16,6 +16,9 @@ import { guard } from './guard';
 import { listTeamRepositories } from './list-repositories';
 import { loadRepoForViewer, permissionFor, requireAccess } from './repo-access';
 import { assertMayChangeTeams, assertOrgRepo, reaches, repoTeams, teamNamed } from './repo-teams';
+
+/** BatchGetUserPermissions answers this many users at most per call. */
+const MAX_PERMISSION_USERS = 100;
 
 const COLLABORATOR_MODES: Readonly<Record<string, AccessMode>> = { read: AccessMode.Read, write: AccessMode.Write, admin: AccessMode.Admin };
 
@@ -123,6 +126,28 @@ export function createCollaboratorService(context: ReposContext): AsyncServiceOf
         const best = Math.max(theirs.mode, ...repo.units.map((unit) => unitMode(theirs, unit))) as AccessMode;
         const mode = canRead(theirs) ? best : AccessMode.None;
         return { userId: user.id, permission: accessModeName(mode), roleName: accessModeName(mode) };
+      }),
+
+    batchGetUserPermissions: (request) =>
+      guard(async () => {
+        const { repo } = await loadRepoForViewer(context, request.viewer, request.repoId);
+        const ids = [...new Set(request.userIds.filter((id) => Number.isSafeInteger(id) && id > 0))];
+        if (ids.length > MAX_PERMISSION_USERS) throw CairnError.invalid(`at most ${MAX_PERMISSION_USERS} users`, { reason: 'too_many_users' });
+        if (ids.length === 0) return { permissions: [] };
+        const { users } = await context.accounts.users.batchGetUsers({ ids, viewer: internalActor(repo.ownerId) });
+        const byId = new Map(users.map((user) => [user.id, user]));
+        const permissions = [];
+        for (const id of ids) {
+          const user = byId.get(id);
+          if (user === undefined) continue;
+          // An organization acts in no repository itself (Gitea's CanBeAssigned refuses one).
+          const permission =
+            user.type === OWNER_ORG
+              ? { accessMode: accessModeName(AccessMode.None), units: {} }
+              : toPermission(await permissionFor(context, { id, isAdmin: user.isAdmin, isRestricted: user.restricted }, repo));
+          permissions.push({ userId: id, permission });
+        }
+        return { permissions };
       }),
 
     listRepoTeams: (request) =>

@@ -496,6 +496,24 @@ export interface GetUserPermissionResponse {
   roleName: string;
 }
 
+export interface BatchGetUserPermissionsRequest {
+  viewer?: Actor | undefined;
+  repoId: number;
+  /** At most 100 ids. */
+  userIds: number[];
+}
+
+export interface BatchGetUserPermissionsResponse {
+  /** One per known id, in the order asked. */
+  permissions: UserPermission[];
+}
+
+/** UserPermission is one user's permission on a repository. */
+export interface UserPermission {
+  userId: number;
+  permission?: Permission | undefined;
+}
+
 export interface ListRepoTeamsRequest {
   viewer?: Actor | undefined;
   repoId: number;
@@ -7864,6 +7882,297 @@ export const GetUserPermissionResponse: MessageFns<GetUserPermissionResponse> = 
   },
 };
 
+function createBaseBatchGetUserPermissionsRequest(): BatchGetUserPermissionsRequest {
+  return { viewer: undefined, repoId: 0, userIds: [] };
+}
+
+export const BatchGetUserPermissionsRequest: MessageFns<BatchGetUserPermissionsRequest> = {
+  encode(message: BatchGetUserPermissionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.viewer !== undefined) {
+      Actor.encode(message.viewer, writer.uint32(10).fork()).join();
+    }
+    if (message.repoId !== 0) {
+      writer.uint32(16).int64(message.repoId);
+    }
+    if (message.userIds.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.userIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BatchGetUserPermissionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBatchGetUserPermissionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.viewer = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.userIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.userIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BatchGetUserPermissionsRequest {
+    return {
+      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : 0,
+      userIds: globalThis.Array.isArray(object?.userIds)
+        ? object.userIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.user_ids)
+        ? object.user_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: BatchGetUserPermissionsRequest): unknown {
+    const obj: any = {};
+    if (message.viewer !== undefined) {
+      obj.viewer = Actor.toJSON(message.viewer);
+    }
+    if (message.repoId !== 0) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.userIds?.length) {
+      obj.userIds = message.userIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BatchGetUserPermissionsRequest>, I>>(base?: I): BatchGetUserPermissionsRequest {
+    return BatchGetUserPermissionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BatchGetUserPermissionsRequest>, I>>(
+    object: I,
+  ): BatchGetUserPermissionsRequest {
+    const message = createBaseBatchGetUserPermissionsRequest();
+    message.viewer = (object.viewer !== undefined && object.viewer !== null)
+      ? Actor.fromPartial(object.viewer)
+      : undefined;
+    message.repoId = object.repoId ?? 0;
+    message.userIds = object.userIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseBatchGetUserPermissionsResponse(): BatchGetUserPermissionsResponse {
+  return { permissions: [] };
+}
+
+export const BatchGetUserPermissionsResponse: MessageFns<BatchGetUserPermissionsResponse> = {
+  encode(message: BatchGetUserPermissionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.permissions) {
+      UserPermission.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BatchGetUserPermissionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBatchGetUserPermissionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.permissions.push(UserPermission.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BatchGetUserPermissionsResponse {
+    return {
+      permissions: globalThis.Array.isArray(object?.permissions)
+        ? object.permissions.map((e: any) => UserPermission.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: BatchGetUserPermissionsResponse): unknown {
+    const obj: any = {};
+    if (message.permissions?.length) {
+      obj.permissions = message.permissions.map((e) => UserPermission.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BatchGetUserPermissionsResponse>, I>>(base?: I): BatchGetUserPermissionsResponse {
+    return BatchGetUserPermissionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BatchGetUserPermissionsResponse>, I>>(
+    object: I,
+  ): BatchGetUserPermissionsResponse {
+    const message = createBaseBatchGetUserPermissionsResponse();
+    message.permissions = object.permissions?.map((e) => UserPermission.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseUserPermission(): UserPermission {
+  return { userId: 0, permission: undefined };
+}
+
+export const UserPermission: MessageFns<UserPermission> = {
+  encode(message: UserPermission, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    if (message.permission !== undefined) {
+      Permission.encode(message.permission, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserPermission {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserPermission();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.permission = Permission.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserPermission {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      permission: isSet(object.permission) ? Permission.fromJSON(object.permission) : undefined,
+    };
+  },
+
+  toJSON(message: UserPermission): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.permission !== undefined) {
+      obj.permission = Permission.toJSON(message.permission);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserPermission>, I>>(base?: I): UserPermission {
+    return UserPermission.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserPermission>, I>>(object: I): UserPermission {
+    const message = createBaseUserPermission();
+    message.userId = object.userId ?? 0;
+    message.permission = (object.permission !== undefined && object.permission !== null)
+      ? Permission.fromPartial(object.permission)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseListRepoTeamsRequest(): ListRepoTeamsRequest {
   return { viewer: undefined, repoId: 0 };
 }
@@ -13599,6 +13908,23 @@ export const CollaboratorServiceService = {
     responseDeserialize: (value: Buffer): GetUserPermissionResponse => GetUserPermissionResponse.decode(value),
   },
   /**
+   * BatchGetUserPermissions answers what each of `user_ids` may do in the repository, per enabled unit as
+   * GetRepository answers a viewer their own permission (issues decides from it who can be assigned). The viewer
+   * must be able to read the repository (NOT_FOUND otherwise); unknown ids are left out, organizations have "none".
+   */
+  batchGetUserPermissions: {
+    path: "/cairn.repos.v1.CollaboratorService/BatchGetUserPermissions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BatchGetUserPermissionsRequest): Buffer =>
+      Buffer.from(BatchGetUserPermissionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BatchGetUserPermissionsRequest => BatchGetUserPermissionsRequest.decode(value),
+    responseSerialize: (value: BatchGetUserPermissionsResponse): Buffer =>
+      Buffer.from(BatchGetUserPermissionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BatchGetUserPermissionsResponse =>
+      BatchGetUserPermissionsResponse.decode(value),
+  },
+  /**
    * ListRepoTeams lists the organization teams with access to the repository (FAILED_PRECONDITION reason
    * not_org_repo when the owner is a user: HTTP 405).
    */
@@ -13678,6 +14004,12 @@ export interface CollaboratorServiceServer extends UntypedServiceImplementation 
   removeCollaborator: handleUnaryCall<RemoveCollaboratorRequest, RemoveCollaboratorResponse>;
   /** GetUserPermission answers a user's permission on the repository (collaborator permission endpoint). */
   getUserPermission: handleUnaryCall<GetUserPermissionRequest, GetUserPermissionResponse>;
+  /**
+   * BatchGetUserPermissions answers what each of `user_ids` may do in the repository, per enabled unit as
+   * GetRepository answers a viewer their own permission (issues decides from it who can be assigned). The viewer
+   * must be able to read the repository (NOT_FOUND otherwise); unknown ids are left out, organizations have "none".
+   */
+  batchGetUserPermissions: handleUnaryCall<BatchGetUserPermissionsRequest, BatchGetUserPermissionsResponse>;
   /**
    * ListRepoTeams lists the organization teams with access to the repository (FAILED_PRECONDITION reason
    * not_org_repo when the owner is a user: HTTP 405).
@@ -13782,6 +14114,26 @@ export interface CollaboratorServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetUserPermissionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * BatchGetUserPermissions answers what each of `user_ids` may do in the repository, per enabled unit as
+   * GetRepository answers a viewer their own permission (issues decides from it who can be assigned). The viewer
+   * must be able to read the repository (NOT_FOUND otherwise); unknown ids are left out, organizations have "none".
+   */
+  batchGetUserPermissions(
+    request: BatchGetUserPermissionsRequest,
+    callback: (error: ServiceError | null, response: BatchGetUserPermissionsResponse) => void,
+  ): ClientUnaryCall;
+  batchGetUserPermissions(
+    request: BatchGetUserPermissionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BatchGetUserPermissionsResponse) => void,
+  ): ClientUnaryCall;
+  batchGetUserPermissions(
+    request: BatchGetUserPermissionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BatchGetUserPermissionsResponse) => void,
   ): ClientUnaryCall;
   /**
    * ListRepoTeams lists the organization teams with access to the repository (FAILED_PRECONDITION reason
