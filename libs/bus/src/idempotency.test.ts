@@ -1,7 +1,7 @@
 import { openDatabase, sql, z, type Database, type DatabaseTransactionConnection } from '@cairn/db';
 import { silentLogger } from '@cairn/log';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
-import { processOnce } from './idempotency';
+import { claimVersion, processOnce } from './idempotency';
 import { prepareOutbox } from './outbox';
 import { uuidv7 } from './uuidv7';
 
@@ -71,5 +71,44 @@ describe('processOnce', () => {
 
   it('refuses an id that is not a UUID', async () => {
     await expect(processOnce(db, 'notifications-fanout', 'nope', async () => {})).rejects.toThrow('UUID');
+  });
+});
+
+describe('claimVersion', () => {
+  const claim = (key: string, version: number, consumer = 'repos-accounts') =>
+    db.pool.transaction((tx) => claimVersion(tx, { consumer, key, version }));
+
+  it('refuses a version older than the one applied, and takes an equal or newer one', async () => {
+    expect(await claim('owner:1:name', 5)).toBe(true);
+    expect(await claim('owner:1:name', 4)).toBe(false);
+    expect(await claim('owner:1:name', 5)).toBe(true);
+    expect(await claim('owner:1:name', 7)).toBe(true);
+    expect(await claim('owner:1:name', 6)).toBe(false);
+  });
+
+  it('keeps keys and consumers apart; an unversioned event (0) applies only while nothing newer has', async () => {
+    expect(await claim('owner:2:name', 0)).toBe(true);
+    expect(await claim('owner:2:visibility', 3)).toBe(true);
+    expect(await claim('owner:2:name', 3, 'social-users')).toBe(true);
+    expect(await claim('owner:2:name', 2)).toBe(true);
+    expect(await claim('owner:2:name', 0)).toBe(false);
+  });
+
+  it('refuses an older delivery that overlaps a newer one still in its transaction', async () => {
+    let releaseNewer!: () => void;
+    const newerHeld = new Promise<void>((resolve) => (releaseNewer = resolve));
+    let newerClaimed!: () => void;
+    const claimedNewer = new Promise<void>((resolve) => (newerClaimed = resolve));
+    const newer = db.pool.transaction(async (tx) => {
+      const claimed = await claimVersion(tx, { consumer: 'repos-accounts', key: 'owner:3:name', version: 9 });
+      newerClaimed();
+      await newerHeld;
+      return claimed;
+    });
+    await claimedNewer;
+    const older = claim('owner:3:name', 8);
+    releaseNewer();
+    expect(await newer).toBe(true);
+    expect(await older).toBe(false);
   });
 });

@@ -25,3 +25,23 @@ export async function processOnce(
     return true;
   });
 }
+
+/**
+ * Version guard for state a consumer copies from another service's events (an account's name, its visibility).
+ * Events about one aggregate can arrive out of order (several relays, redeliveries after a failure), so an older one
+ * must not overwrite what a newer one set. Records `version` as the newest applied for (consumer, key) in
+ * `cairn_applied_versions` (found through the search_path, like the outbox), in the caller's transaction, and answers
+ * whether to apply the event: true when `version` is at least the recorded one (an equal version is the same state
+ * again; 0, an event from before the producer had versions, applies only while nothing newer has). The row it
+ * writes is locked until commit, so of two concurrent deliveries for one key the later sees the earlier's version.
+ */
+export async function claimVersion(
+  tx: DatabaseTransactionConnection,
+  fact: { consumer: string; key: string; version: number },
+): Promise<boolean> {
+  const { consumer, key, version } = fact;
+  const claimed = await tx.query(sql.unsafe`
+    INSERT INTO cairn_applied_versions AS applied (consumer, key, version) VALUES (${consumer}, ${key}, ${version})
+    ON CONFLICT (consumer, key) DO UPDATE SET version = EXCLUDED.version WHERE applied.version <= EXCLUDED.version`);
+  return claimed.rowCount === 1;
+}

@@ -9,7 +9,7 @@ export { connectNatsBus, provisionJetStream, type NatsBusOptions } from './nats-
 export { createInProcessBus, type InProcessBusOptions } from './in-process-bus';
 export { prepareOutbox, enqueueEvent, type OutboxEvent } from './outbox';
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './relay';
-export { processOnce } from './idempotency';
+export { claimVersion, processOnce } from './idempotency';
 export { applyOnce, type ApplyOnceOptions } from './apply-once';
 export { uuidv7 } from './uuidv7';
 export { uuidFromName } from './uuid-from-name';

@@ -13,12 +13,14 @@ export function outboxChannel(schema: string): string {
 }
 
 /**
- * Creates `<schema>.cairn_outbox` (events waiting for the relay) and `<schema>.cairn_processed_events`
- * (event ids this service's consumers have applied) if missing.
+ * Creates `<schema>.cairn_outbox` (events waiting for the relay), `<schema>.cairn_processed_events` (event ids this
+ * service's consumers have applied) and `<schema>.cairn_applied_versions` (the newest version of each copied fact,
+ * idempotency.ts `claimVersion`) if missing.
  */
 export async function prepareOutbox(db: Database): Promise<void> {
   const outbox = sql.identifier([db.schema, 'cairn_outbox']);
   const processed = sql.identifier([db.schema, 'cairn_processed_events']);
+  const versions = sql.identifier([db.schema, 'cairn_applied_versions']);
   await db.pool.transaction(async (tx) => {
     await tx.query(sql.unsafe`SELECT pg_advisory_xact_lock(${OUTBOX_LOCK_CLASS}, hashtext(${db.schema}))`);
     await tx.query(sql.unsafe`
@@ -40,6 +42,13 @@ export async function prepareOutbox(db: Database): Promise<void> {
         event_id     uuid NOT NULL,
         processed_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (consumer, event_id)
+      )`);
+    await tx.query(sql.unsafe`
+      CREATE TABLE IF NOT EXISTS ${versions} (
+        consumer text NOT NULL,
+        key      text NOT NULL,
+        version  bigint NOT NULL,
+        PRIMARY KEY (consumer, key)
       )`);
   });
 }

@@ -3,7 +3,7 @@
  * team and its invariants, membership through teams, what each kind of viewer sees, and the events.
  */
 import { decodeEvent } from '@cairn/bus';
-import { OrgCreated, OrgMemberAdded, OrgMemberRemoved, TeamUpdated } from '@cairn/proto/cairn/accounts/v1/events';
+import { OrgCreated, OrgMemberAdded, OrgMemberRemoved, OrgRenamed, OrgUpdated, TeamUpdated } from '@cairn/proto/cairn/accounts/v1/events';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { IsMemberResponse_Answer, type Team } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
@@ -562,8 +562,16 @@ describe('permissions, rename and delete', () => {
   });
 
   it('renames, leaving the old name as a redirect', async () => {
-    const rows = await newOutboxRows(() => h.orgs.renameOrg({ actor: actor(alice), org: 'permco', newName: 'PermCo2' }));
-    expect(rows.map((r) => r.subject)).toEqual(['cairn.org.renamed']);
+    const rows = await newOutboxRows(async () => {
+      await h.orgs.updateOrg({ actor: actor(alice), org: 'permco', location: 'Venus' });
+      await h.orgs.renameOrg({ actor: actor(alice), org: 'permco', newName: 'PermCo2' });
+    });
+    expect(rows.map((r) => r.subject)).toEqual(['cairn.org.updated', 'cairn.org.renamed']);
+    // Each change's event carries the organization's version after it, so consumers can order them.
+    const updated = decodeEvent(OrgUpdated, rows[0].data);
+    const renamed = decodeEvent(OrgRenamed, rows[1].data);
+    expect(updated.version).toBeGreaterThan(0);
+    expect(renamed).toMatchObject({ newName: 'PermCo2', version: updated.version + 1 });
     await expect(h.orgs.getOrg({ viewer: actor(alice), name: 'permco' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
     expect((await h.orgs.getOrg({ viewer: actor(alice), name: 'permco2' })).org!.name).toBe('PermCo2');
     expect(await h.users.resolveName({ name: 'permco', viewer: actor(alice) })).toMatchObject({ name: 'PermCo2', redirect: true });

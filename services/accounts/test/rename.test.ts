@@ -1,7 +1,7 @@
 /** RenameUser and ResolveName: names, the redirects renames leave, and who may follow them. */
 import { decodeEvent } from '@cairn/bus';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import { UserRenamed } from '@cairn/proto/cairn/accounts/v1/events';
+import { UserRenamed, UserUpdated } from '@cairn/proto/cairn/accounts/v1/events';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import { Code } from '@cairn/rpc';
 import { startHarness, type Harness } from './harness';
@@ -59,6 +59,24 @@ describe('RenameUser', () => {
     expect(rows.map((row) => row.subject)).toEqual(['cairn.user.renamed']);
     const event = decodeEvent(UserRenamed, rows[0].data);
     expect(event).toMatchObject({ oldLogin: 'Olga', user: { id: user.id, login: 'Olivia' }, meta: { actorId: 77 } });
+  });
+
+  it("versions each change of the account in its event, so consumers can order them", async () => {
+    const user = await create('Vera');
+    const before = (await h.outbox()).length;
+    await rename(user.id, 'Veronika');
+    await h.users.updateUser({ id: user.id, actorId: 0, visibility: 'private' });
+    await rename(user.id, 'Nika');
+    const rows = (await h.outbox()).slice(before);
+    expect(rows.map((row) => row.subject)).toEqual(['cairn.user.renamed', 'cairn.user.updated', 'cairn.user.renamed']);
+    const versions = [
+      decodeEvent(UserRenamed, rows[0].data).version,
+      decodeEvent(UserUpdated, rows[1].data).version,
+      decodeEvent(UserRenamed, rows[2].data).version,
+    ];
+    expect(versions[0]).toBeGreaterThan(0);
+    expect(versions[1]).toBeGreaterThan(versions[0]);
+    expect(versions[2]).toBeGreaterThan(versions[1]);
   });
 
   it('resolves the old name to the new one, the current name to itself', async () => {

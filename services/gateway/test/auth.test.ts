@@ -306,17 +306,17 @@ describe('token cache', () => {
       s.accounts.setUser(s.alice.id, { prohibitLogin: true });
       expect((await login(gw, auth(s.aliceReadUser))).status).toBe(200);
       const changed = s.accounts.users.get(s.alice.id);
-      await bus.publishEvent('cairn.user.updated', encodeEvent(UserUpdated, { meta: undefined, user: changed, changed: ['prohibit_login'] }));
+      await bus.publishEvent('cairn.user.updated', encodeEvent(UserUpdated, { meta: undefined, user: changed, changed: ['prohibit_login'], version: 0 }));
       expect((await login(gw, auth(s.aliceReadUser))).status).toBe(403);
 
       // A renamed user's cached sign-ins carry the old name: they go too.
       s.accounts.setUser(s.alice.id, { prohibitLogin: false });
-      await bus.publishEvent('cairn.user.updated', encodeEvent(UserUpdated, { meta: undefined, user: s.accounts.users.get(s.alice.id), changed: [] }));
+      await bus.publishEvent('cairn.user.updated', encodeEvent(UserUpdated, { meta: undefined, user: s.accounts.users.get(s.alice.id), changed: [], version: 0 }));
       expect(((await login(gw, auth(s.aliceReadUser))).body as { login: string }).login).toBe('alice');
       s.accounts.setUser(s.alice.id, { login: 'alicia' });
       await bus.publishEvent(
         'cairn.user.renamed',
-        encodeEvent(UserRenamed, { meta: undefined, user: s.accounts.users.get(s.alice.id), oldLogin: 'alice' }),
+        encodeEvent(UserRenamed, { meta: undefined, user: s.accounts.users.get(s.alice.id), oldLogin: 'alice', version: 0 }),
       );
       expect(((await login(gw, auth(s.aliceReadUser))).body as { login: string }).login).toBe('alicia');
 

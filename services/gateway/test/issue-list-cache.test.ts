@@ -57,7 +57,7 @@ describe('the issue list’s memory', () => {
 
     // alice changes her profile: her next anonymous list shows it.
     s.accounts.setUser(s.alice.id, { fullName: 'Alice Liddell' });
-    await bus.publishEvent('cairn.user.updated', encodeEvent(UserUpdated, { meta: undefined, user: s.accounts.users.get(s.alice.id), changed: ['full_name'] }));
+    await bus.publishEvent('cairn.user.updated', encodeEvent(UserUpdated, { meta: undefined, user: s.accounts.users.get(s.alice.id), changed: ['full_name'], version: 0 }));
     expect((await list())[0].user.full_name).toBe('Alice Liddell');
     expect(s.accounts.calls.batchGetUsers).toBe(2);
     // A user event may change an owner's visibility: repos is asked again too.

@@ -161,14 +161,14 @@ describe('public user cache invalidation', () => {
     try {
       const fill = () => users.usersByIds([1, 2, 3], async (ids) => ids.map((id) => user(id, `u${id}`)));
       await fill();
-      await bus.publishEvent('cairn.user.updated', encodeEvent(UserUpdated, { meta: undefined, user: user(1, 'u1'), changed: ['visibility'] }));
+      await bus.publishEvent('cairn.user.updated', encodeEvent(UserUpdated, { meta: undefined, user: user(1, 'u1'), changed: ['visibility'], version: 0 }));
       expect([users.get(1), users.get(2)?.id]).toEqual([undefined, 2]);
-      await bus.publishEvent('cairn.user.renamed', encodeEvent(UserRenamed, { meta: undefined, user: user(2, 'v2'), oldLogin: 'u2' }));
+      await bus.publishEvent('cairn.user.renamed', encodeEvent(UserRenamed, { meta: undefined, user: user(2, 'v2'), oldLogin: 'u2', version: 0 }));
       expect(users.get(2)).toBeUndefined();
       await bus.publishEvent('cairn.user.deleted', encodeEvent(UserDeleted, { meta: undefined, userId: 3, login: 'u3', purge: false }));
       expect(users.size).toBe(0);
       await fill();
-      await bus.publishEvent('cairn.user.updated', encodeEvent(UserUpdated, { meta: undefined, user: undefined, changed: [] }));
+      await bus.publishEvent('cairn.user.updated', encodeEvent(UserUpdated, { meta: undefined, user: undefined, changed: [], version: 0 }));
       expect(users.size).toBe(0);
       await fill();
       await bus.publishEvent('cairn.user.updated', new TextEncoder().encode('not an event'));

@@ -5,7 +5,7 @@
  */
 import { encodeEvent, uuidv7, type BusHandler, type EventEncoder } from '@cairn/bus';
 import { sql, z } from '@cairn/db';
-import { OrgUpdated, TeamDeleted, UserDeleted, UserRenamed } from '@cairn/proto/cairn/accounts/v1/events';
+import { OrgUpdated, TeamDeleted, UserDeleted, UserRenamed, UserUpdated } from '@cairn/proto/cairn/accounts/v1/events';
 import { Organization } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { EventMeta } from '@cairn/proto/cairn/common/v1/common';
@@ -45,7 +45,7 @@ describe('consumers', () => {
   it("records an owner's new name on their repositories", async () => {
     const { repository } = await h.create(bob, { name: 'renamed-owner' });
     h.accounts.rename(bob, 'robert');
-    await deliver(accounts, 'cairn.user.renamed', UserRenamed, { meta: meta(), user: User.fromPartial({ id: bob, login: 'robert' }), oldLogin: 'bob' });
+    await deliver(accounts, 'cairn.user.renamed', UserRenamed, { meta: meta(), user: User.fromPartial({ id: bob, login: 'robert' }), oldLogin: 'bob', version: 0 });
     expect((await get(undefined, 'robert', 'renamed-owner')).repository?.repository).toMatchObject({ id: repository.id, ownerName: 'robert' });
     // The former owner name still leads there.
     expect(await get(undefined, 'bob', 'renamed-owner')).toEqual({ redirect: { owner: 'robert', name: 'renamed-owner' } });
@@ -59,9 +59,34 @@ describe('consumers', () => {
       meta: meta(),
       org: Organization.fromPartial({ id: acme, name: 'acme', visibility: 'private' }),
       changed: ['visibility'],
+      version: 0,
     });
     await expect(get(undefined, 'acme', 'site')).rejects.toMatchObject({ code: Code.NOT_FOUND });
     await expect(get(alice, 'acme', 'site')).resolves.toHaveProperty('repository');
+  });
+
+  it('keeps the newest owner name and visibility when accounts\' events arrive out of order', async () => {
+    const dave = h.accounts.addUser('dave');
+    const { repository } = await h.create(dave, { name: 'reordered' });
+    // dave became "dave-a" (version 2), then "dave-b" (version 3), then private (4), then public again (5); the
+    // relays delivered each pair newest first.
+    h.accounts.rename(dave, 'dave-b');
+    const renamed = (login: string, oldLogin: string, version: number) =>
+      deliver(accounts, 'cairn.user.renamed', UserRenamed, { meta: meta(), user: User.fromPartial({ id: dave, login }), oldLogin, version });
+    await renamed('dave-b', 'dave-a', 3);
+    await renamed('dave-a', 'dave', 2);
+    expect((await get(undefined, 'dave-b', 'reordered')).repository?.repository).toMatchObject({ id: repository.id, ownerName: 'dave-b' });
+
+    const updated = (visibility: string, version: number) =>
+      deliver(accounts, 'cairn.user.updated', UserUpdated, {
+        meta: meta(),
+        user: User.fromPartial({ id: dave, login: 'dave-b', visibility }),
+        changed: ['visibility'],
+        version,
+      });
+    await updated('public', 5);
+    await updated('private', 4);
+    expect(await get(undefined, 'dave-b', 'reordered')).toHaveProperty('repository');
   });
 
   it("drops a deleted team's links", async () => {
@@ -94,7 +119,7 @@ describe('consumers', () => {
 
   it('acknowledges events it cannot read or does not act on', async () => {
     await expect(accounts({ id: uuidv7(), subject: 'cairn.user.renamed', data: new Uint8Array([1, 2, 3]), deliveryCount: 1 })).resolves.toBeUndefined();
-    await expect(deliver(accounts, 'cairn.user.renamed', UserRenamed, { meta: undefined, user: User.fromPartial({ id: 1 }), oldLogin: '' })).resolves.toBeUndefined();
+    await expect(deliver(accounts, 'cairn.user.renamed', UserRenamed, { meta: undefined, user: User.fromPartial({ id: 1 }), oldLogin: '', version: 0 })).resolves.toBeUndefined();
     await expect(accounts({ id: uuidv7(), subject: 'cairn.access_token.created', data: new Uint8Array(), deliveryCount: 1 })).resolves.toBeUndefined();
   });
 

@@ -42,7 +42,8 @@ export interface ServiceHarness {
   publishRepoCreated(repoId: number, creatorId: number, options?: { forkOf?: number; eventId?: string }): Promise<string>;
   publishRepoDeleted(repoId: number, eventId?: string): Promise<string>;
   publishUserDeleted(userId: number, eventId?: string): Promise<string>;
-  publishUserRenamed(userId: number, login: string, eventId?: string): Promise<string>;
+  /** `version`: the account's version after the rename (accounts' events carry it; 0 for none). */
+  publishUserRenamed(userId: number, login: string, eventId?: string, version?: number): Promise<string>;
   /** Issue `issueId` of repository `repoId` was deleted. */
   publishIssueDeleted(repoId: number, issueId: number, eventId?: string): Promise<string>;
   /** Comment `commentId` on issue `issueId` of repository `repoId` was deleted. */
@@ -115,9 +116,9 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
       await bus.publish(ConsumedSubject.userDeleted, eventId, encodeEvent(UserDeleted, event));
       return eventId;
     },
-    async publishUserRenamed(userId, login, eventId = uuidv7()) {
+    async publishUserRenamed(userId, login, eventId = uuidv7(), version = 0) {
       const meta = { eventId, occurredAt: new Date(), actorId: userId, repoId: 0 };
-      const event = UserRenamed.fromPartial({ meta, user: { id: userId, login }, oldLogin: `user${userId}` });
+      const event = UserRenamed.fromPartial({ meta, user: { id: userId, login }, oldLogin: `user${userId}`, version });
       await bus.publish(ConsumedSubject.userRenamed, eventId, encodeEvent(UserRenamed, event));
       return eventId;
     },

@@ -125,6 +125,21 @@ it('keeps a renamed user’s name current on their reactions; an old rename rede
   expect(await names(501)).toEqual(['second-name', 'second-name']);
 });
 
+it('keeps the newest name when renames arrive out of order (the older one after the newer)', async () => {
+  await react(target(52, 521), 503);
+  await react(target(52, 521), 504);
+  await h.publishUserRenamed(503, 'newest-name', undefined, 7);
+  await h.publishUserRenamed(503, 'older-name', undefined, 6);
+  // The in-process bus delivers in order: once the marker is applied, so is the older rename.
+  await h.publishUserRenamed(504, 'marker', undefined, 1);
+  await eventually(async () => {
+    const { rows } = await h.sql.query<{ user_name: string }>('SELECT user_name FROM reactions WHERE user_id = 504');
+    expect(rows.map((row) => row.user_name)).toEqual(['marker']);
+  });
+  const { reactions } = await h.reactions.listReactions({ target: target(52, 521) });
+  expect(reactions.filter((r) => r.userId === 503).map((r) => r.userName)).toEqual(['newest-name']);
+});
+
 it('drops an issue or comment event it can never apply and goes on with the next', async () => {
   await react(target(61, 611), 1);
   await react(target(61, 612, 6121), 1);

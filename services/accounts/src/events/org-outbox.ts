@@ -24,12 +24,19 @@ export function enqueueOrgCreated(tx: Tx, org: Organization, ownerId: number, ow
   return enqueue(tx, Subject.orgCreated, OrgCreated, actorId, (meta) => ({ meta, org, ownerId, ownersTeamId }));
 }
 
-export function enqueueOrgUpdated(tx: Tx, org: Organization, changed: readonly string[], actorId: number): Promise<string> {
-  return enqueue(tx, Subject.orgUpdated, OrgUpdated, actorId, (meta) => ({ meta, org, changed: [...changed] }));
+/** `version` is the row's after the change (store/orgs.ts `version`), as for the rename. */
+export function enqueueOrgUpdated(tx: Tx, org: Organization, changed: readonly string[], version: number, actorId: number): Promise<string> {
+  return enqueue(tx, Subject.orgUpdated, OrgUpdated, actorId, (meta) => ({ meta, org, changed: [...changed], version }));
 }
 
-export function enqueueOrgRenamed(tx: Tx, org: { id: number; oldName: string; newName: string }, actorId: number): Promise<string> {
-  return enqueue(tx, Subject.orgRenamed, OrgRenamed, actorId, (meta) => ({ meta, orgId: org.id, oldName: org.oldName, newName: org.newName }));
+export function enqueueOrgRenamed(tx: Tx, org: { id: number; oldName: string; newName: string; version: number }, actorId: number): Promise<string> {
+  return enqueue(tx, Subject.orgRenamed, OrgRenamed, actorId, (meta) => ({
+    meta,
+    orgId: org.id,
+    oldName: org.oldName,
+    newName: org.newName,
+    version: org.version,
+  }));
 }
 
 export function enqueueOrgDeleted(tx: Tx, org: { id: number; name: string }, actorId: number): Promise<string> {

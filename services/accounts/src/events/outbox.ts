@@ -34,18 +34,28 @@ export function enqueueUserCreated(tx: DatabaseTransactionConnection, user: User
   return enqueue(tx, Subject.userCreated, UserCreated, actorId, (meta) => ({ meta, user }));
 }
 
-/** `changed` names the fields (proto names, "password" for a new password, whose value is never sent). */
+/**
+ * `changed` names the fields (proto names, "password" for a new password, whose value is never sent); `version` is
+ * the row's after the change (store/users.ts `version`).
+ */
 export function enqueueUserUpdated(
   tx: DatabaseTransactionConnection,
   user: User,
   changed: readonly string[],
+  version: number,
   actorId: number,
 ): Promise<string> {
-  return enqueue(tx, Subject.userUpdated, UserUpdated, actorId, (meta) => ({ meta, user, changed: [...changed] }));
+  return enqueue(tx, Subject.userUpdated, UserUpdated, actorId, (meta) => ({ meta, user, changed: [...changed], version }));
 }
 
-export function enqueueUserRenamed(tx: DatabaseTransactionConnection, user: User, oldLogin: string, actorId: number): Promise<string> {
-  return enqueue(tx, Subject.userRenamed, UserRenamed, actorId, (meta) => ({ meta, user, oldLogin }));
+/** `version` is the row's after the rename (store/users.ts `version`). */
+export function enqueueUserRenamed(
+  tx: DatabaseTransactionConnection,
+  user: User,
+  rename: { oldLogin: string; version: number },
+  actorId: number,
+): Promise<string> {
+  return enqueue(tx, Subject.userRenamed, UserRenamed, actorId, (meta) => ({ meta, user, ...rename }));
 }
 
 export function enqueueUserDeleted(

@@ -152,7 +152,7 @@ export function createOrgService({ db, settings, repos }: AccountsContext): Asyn
             const plan = planOrgUpdate(current, edits);
             if (plan.changed.length === 0) return { org: toOrganization(org, viewer) };
             const updated = await updateOrg(tx, org.id, plan.changes);
-            await enqueueOrgUpdated(tx, toOrganizationRecord(updated), plan.changed, viewer.id);
+            await enqueueOrgUpdated(tx, toOrganizationRecord(updated), plan.changed, updated.version, viewer.id);
             return { org: toOrganization(updated, viewer) };
           }),
         { email: edits.email },
@@ -188,8 +188,8 @@ export function createOrgService({ db, settings, repos }: AccountsContext): Asyn
               if ((await findConflicts(tx, { name: newName, exceptId: org.id })).nameTaken) throw userExists(newName);
               await recordRedirect(tx, org.id, org.name, newName);
             }
-            await renameUser(tx, org.id, newName);
-            await enqueueOrgRenamed(tx, { id: org.id, oldName: org.name, newName }, viewer.id);
+            const { version } = await renameUser(tx, org.id, newName);
+            await enqueueOrgRenamed(tx, { id: org.id, oldName: org.name, newName, version }, viewer.id);
             const renamed = await findOrgById(tx, org.id);
             if (renamed === null) throw orgNotFound(org.id, newName);
             return { org: toOrganization(renamed, viewer) };

@@ -212,8 +212,9 @@ export function createUserService({ db, settings, repos, passwordChecks }: Accou
               if ((await findConflicts(tx, { name: newName, exceptId: id })).nameTaken) throw userExists(newName);
               await recordRedirect(tx, id, current.name, newName);
             }
-            const user = toUser(await renameUser(tx, id, newName));
-            await enqueueUserRenamed(tx, user, current.name, actorId);
+            const renamed = await renameUser(tx, id, newName);
+            const user = toUser(renamed);
+            await enqueueUserRenamed(tx, user, { oldLogin: current.name, version: renamed.version }, actorId);
             return { user };
           }),
         { name: newName },
@@ -255,8 +256,9 @@ export function createUserService({ db, settings, repos, passwordChecks }: Accou
               const conflicts = await findConflicts(tx, { email: plan.changes.email, exceptId: id });
               if (conflicts.emailTaken) throw emailUsed(plan.changes.email);
             }
-            const user = toUser(await updateUser(tx, id, plan.changes, passwordHash));
-            await enqueueUserUpdated(tx, user, changed, actorId);
+            const updated = await updateUser(tx, id, plan.changes, passwordHash);
+            const user = toUser(updated);
+            await enqueueUserUpdated(tx, user, changed, updated.version, actorId);
             return { user };
           }),
         { email: edits.email },

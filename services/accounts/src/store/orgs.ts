@@ -22,6 +22,8 @@ export const orgRow = z.object({
   repo_admin_change_team_access: z.boolean(),
   created_at: z.date(),
   updated_at: z.date(),
+  /** Grows with every change of the row (migration 0007); events carry it. */
+  version: z.number(),
 });
 export type OrgRow = z.infer<typeof orgRow>;
 

@@ -33,6 +33,8 @@ export const userRow = z.object({
   keep_activity_private: z.boolean(),
   theme: z.string(),
   diff_view_style: z.string(),
+  /** Grows with every change of the row (migration 0007); events carry it. */
+  version: z.number(),
 });
 export type UserRow = z.infer<typeof userRow>;
 

@@ -6,8 +6,12 @@
  * asks CountOwnerRepositories, and a purge deletes them through DeleteRepository first), so a deleted owner normally
  * has none left; a repository created between that question and the deletion (two services, no shared transaction)
  * is deleted here, so none outlives its owner.
+ *
+ * Names and visibility are copies of accounts' state, and accounts' events can arrive out of order (several relays,
+ * redeliveries): each carries the account's version, and a copy is written only when its event is at least as new
+ * as the last one applied for that owner and fact (`claimVersion`), so an older event never undoes a newer one.
  */
-import { type Bus, type BusHandler, type Subscription, decodeEvent, processOnce } from '@cairn/bus';
+import { type Bus, type BusHandler, type Subscription, claimVersion, decodeEvent, processOnce } from '@cairn/bus';
 import { sql, type DatabaseTransactionConnection } from '@cairn/db';
 import { OrgDeleted, OrgRenamed, OrgUpdated, TeamDeleted, UserDeleted, UserRenamed, UserUpdated } from '@cairn/proto/cairn/accounts/v1/events';
 import type { EventMeta } from '@cairn/proto/cairn/common/v1/common';
@@ -21,6 +25,13 @@ import { ACCOUNTS_CONSUMER, ACCOUNTS_FILTER, ACCOUNTS_STREAM, AccountsSubject } 
 
 type Effect = (tx: DatabaseTransactionConnection) => Promise<void>;
 
+/** `effect`, unless an event with a newer `version` of the owner's `fact` was applied already. */
+function ifNewest(consumer: string, ownerId: number, fact: 'name' | 'visibility', version: number, effect: Effect): Effect {
+  return async (tx) => {
+    if (await claimVersion(tx, { consumer, key: `owner:${ownerId}:${fact}`, version })) await effect(tx);
+  };
+}
+
 /** Deletes every repository of a deleted owner, and what the owner had elsewhere. */
 async function forgetOwner(context: ReposContext, tx: DatabaseTransactionConnection, ownerId: number, actorId: number): Promise<void> {
   for (const repo of await repositoriesOwnedBy(tx, ownerId)) await removeRepository(context, tx, repo, actorId);
@@ -30,23 +41,31 @@ async function forgetOwner(context: ReposContext, tx: DatabaseTransactionConnect
 }
 
 /** The event's id and effect, or undefined for subjects this consumer does not act on. */
-function effectOf(context: ReposContext, subject: string, data: Uint8Array): { meta: EventMeta | undefined; effect: Effect } | undefined {
+function effectOf(
+  context: ReposContext,
+  consumer: string,
+  subject: string,
+  data: Uint8Array,
+): { meta: EventMeta | undefined; effect: Effect } | undefined {
   switch (subject) {
     case AccountsSubject.userRenamed: {
-      const { meta, user } = decodeEvent(UserRenamed, data);
-      return user === undefined ? undefined : { meta, effect: (tx) => renameOwner(tx, user.id, user.login) };
+      const { meta, user, version } = decodeEvent(UserRenamed, data);
+      if (user === undefined) return undefined;
+      return { meta, effect: ifNewest(consumer, user.id, 'name', version, (tx) => renameOwner(tx, user.id, user.login)) };
     }
     case AccountsSubject.orgRenamed: {
-      const event = decodeEvent(OrgRenamed, data);
-      return { meta: event.meta, effect: (tx) => renameOwner(tx, event.orgId, event.newName) };
+      const { meta, orgId, newName, version } = decodeEvent(OrgRenamed, data);
+      return { meta, effect: ifNewest(consumer, orgId, 'name', version, (tx) => renameOwner(tx, orgId, newName)) };
     }
     case AccountsSubject.userUpdated: {
-      const { meta, user } = decodeEvent(UserUpdated, data);
-      return user === undefined ? undefined : { meta, effect: (tx) => setOwnerVisibility(tx, user.id, asVisibility(user.visibility)) };
+      const { meta, user, version } = decodeEvent(UserUpdated, data);
+      if (user === undefined) return undefined;
+      return { meta, effect: ifNewest(consumer, user.id, 'visibility', version, (tx) => setOwnerVisibility(tx, user.id, asVisibility(user.visibility))) };
     }
     case AccountsSubject.orgUpdated: {
-      const { meta, org } = decodeEvent(OrgUpdated, data);
-      return org === undefined ? undefined : { meta, effect: (tx) => setOwnerVisibility(tx, org.id, asVisibility(org.visibility)) };
+      const { meta, org, version } = decodeEvent(OrgUpdated, data);
+      if (org === undefined) return undefined;
+      return { meta, effect: ifNewest(consumer, org.id, 'visibility', version, (tx) => setOwnerVisibility(tx, org.id, asVisibility(org.visibility))) };
     }
     case AccountsSubject.teamDeleted: {
       const event = decodeEvent(TeamDeleted, data);
@@ -75,7 +94,7 @@ export function accountsEventHandler(context: ReposContext, consumer: string = A
   return async (message) => {
     let found: ReturnType<typeof effectOf>;
     try {
-      found = effectOf(context, message.subject, message.data);
+      found = effectOf(context, consumer, message.subject, message.data);
     } catch {
       context.logger.error({ subject: message.subject, event_id: message.id }, 'dropping an unreadable accounts event');
       return;

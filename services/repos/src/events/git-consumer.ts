@@ -1,13 +1,14 @@
 /**
  * The `repos-git` consumer: after a push, copies git-storage's view of the repository (empty, size, branch count)
  * into its row, and — on the first push into an empty repository whose default branch was not pushed — makes the
- * first pushed branch the default, as Gitea does. Reading the state afresh makes every delivery idempotent.
+ * first pushed branch the default, as Gitea does. Reading the state afresh (under the row's lock) makes every
+ * delivery idempotent and lets no delivery write an older view than the last one.
  */
 import { type Bus, type BusHandler, type Subscription, decodeEvent } from '@cairn/bus';
 import { GitPushed, type RefUpdate } from '@cairn/proto/cairn/git/v1/events';
 import type { ReposContext } from '../rpc/context';
 import { gitRepository } from '../rpc/repository-message';
-import { findRepository, updateRepository, type RepoChanges } from '../store/repositories';
+import { lockRepository, updateRepository, type RepoChanges } from '../store/repositories';
 import { GIT_CONSUMER, GIT_STREAM, GitSubject } from './subjects';
 
 const BRANCH_PREFIX = 'refs/heads/';
@@ -27,17 +28,21 @@ export function gitPushedHandler(context: ReposContext): BusHandler {
       context.logger.error({ subject: message.subject, event_id: message.id }, 'dropping an unreadable git event');
       return;
     }
-    const repo = await findRepository(context.db.pool, event.repoId);
-    if (repo === undefined) return;
-    const repository = gitRepository(repo);
-    const info = await context.git.repositories.getRepositoryInfo({ repository });
-    const changes: RepoChanges = { isEmpty: info.empty, size: info.sizeKib, branchCount: info.branchCount };
-    const pushed = pushedBranches(event.refUpdates);
-    if (repo.isEmpty && !info.empty && pushed.length > 0 && !pushed.includes(repo.defaultBranch)) {
-      await context.git.repositories.setDefaultBranch({ repository, branch: pushed[0] });
-      changes.defaultBranch = pushed[0];
-    }
-    await context.db.pool.transaction((tx) => updateRepository(tx, repo.id, changes));
+    // The row stays locked from before git-storage is read until the copy commits: of two pushes handled at once,
+    // the one that reads later writes later, so an older view never overwrites a newer one.
+    await context.db.pool.transaction(async (tx) => {
+      const repo = await lockRepository(tx, event.repoId);
+      if (repo === undefined) return;
+      const repository = gitRepository(repo);
+      const info = await context.git.repositories.getRepositoryInfo({ repository });
+      const changes: RepoChanges = { isEmpty: info.empty, size: info.sizeKib, branchCount: info.branchCount };
+      const pushed = pushedBranches(event.refUpdates);
+      if (repo.isEmpty && !info.empty && pushed.length > 0 && !pushed.includes(repo.defaultBranch)) {
+        await context.git.repositories.setDefaultBranch({ repository, branch: pushed[0] });
+        changes.defaultBranch = pushed[0];
+      }
+      await updateRepository(tx, repo.id, changes);
+    });
   };
 }
 

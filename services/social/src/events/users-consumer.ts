@@ -2,8 +2,12 @@
  * The `social-users` consumer, over every user event in order: a deleted user's stars and watches are forgotten
  * and taken off their repositories' counters, and their reactions removed, as Gitea's DeleteUser does; a renamed
  * user's reactions carry the new name. Other user events are acknowledged untouched.
+ *
+ * Reactions' user names are a copy of accounts' state, and renames can arrive out of order (several relays,
+ * redeliveries): each carries the account's version, and a name is written only when its rename is at least as new
+ * as the last one applied for that user (`claimVersion`), so an older name never replaces a newer one.
  */
-import { applyOnce, type Bus, type BusHandler, type Subscription } from '@cairn/bus';
+import { applyOnce, claimVersion, type Bus, type BusHandler, type Subscription } from '@cairn/bus';
 import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
 import { UserDeleted, UserRenamed } from '@cairn/proto/cairn/accounts/v1/events';
@@ -33,7 +37,10 @@ export function userEventsHandler({ db, logger }: UserEventsOptions): BusHandler
       type: UserRenamed,
       apply: async (tx, event) => {
         const user = event.user;
-        if (user !== undefined && user.id > 0 && user.login !== '') await renameReactionUser(tx, user.id, user.login);
+        if (user === undefined || user.id <= 0 || user.login === '') return;
+        if (await claimVersion(tx, { consumer: USERS_CONSUMER, key: `user:${user.id}:name`, version: event.version })) {
+          await renameReactionUser(tx, user.id, user.login);
+        }
       },
     }),
   };

@@ -25,6 +25,12 @@ export interface UserUpdated {
     | undefined;
   /** Names of the fields that changed (e.g. "email", "is_admin", "password"). */
   changed: string[];
+  /**
+   * The account's version after this change: accounts bumps it on every change of the account (0 in events
+   * published before versions existed). Events of one account can arrive out of order, so a consumer that copies
+   * the account's state applies an event only when its version is at least the one it applied last.
+   */
+  version: number;
 }
 
 /** Subject cairn.user.renamed: a user's name changed; the old name now redirects to the user until an account takes it. */
@@ -32,6 +38,12 @@ export interface UserRenamed {
   meta?: EventMeta | undefined;
   user?: User | undefined;
   oldLogin: string;
+  /**
+   * The account's version after this change: accounts bumps it on every change of the account (0 in events
+   * published before versions existed). Events of one account can arrive out of order, so a consumer that copies
+   * the account's state applies an event only when its version is at least the one it applied last.
+   */
+  version: number;
 }
 
 /** Subject cairn.user.deleted: a user account was deleted, and with it all of its access tokens. */
@@ -79,6 +91,12 @@ export interface OrgUpdated {
     | undefined;
   /** Names of the fields that changed (e.g. "visibility", "full_name"). */
   changed: string[];
+  /**
+   * The account's version after this change: accounts bumps it on every change of the account (0 in events
+   * published before versions existed). Events of one account can arrive out of order, so a consumer that copies
+   * the account's state applies an event only when its version is at least the one it applied last.
+   */
+  version: number;
 }
 
 /** Subject cairn.org.renamed: an organization has a new name; the old one redirects to it. */
@@ -87,6 +105,12 @@ export interface OrgRenamed {
   orgId: number;
   oldName: string;
   newName: string;
+  /**
+   * The account's version after this change: accounts bumps it on every change of the account (0 in events
+   * published before versions existed). Events of one account can arrive out of order, so a consumer that copies
+   * the account's state applies an event only when its version is at least the one it applied last.
+   */
+  version: number;
 }
 
 /**
@@ -251,7 +275,7 @@ export const UserCreated: MessageFns<UserCreated> = {
 };
 
 function createBaseUserUpdated(): UserUpdated {
-  return { meta: undefined, user: undefined, changed: [] };
+  return { meta: undefined, user: undefined, changed: [], version: 0 };
 }
 
 export const UserUpdated: MessageFns<UserUpdated> = {
@@ -264,6 +288,9 @@ export const UserUpdated: MessageFns<UserUpdated> = {
     }
     for (const v of message.changed) {
       writer.uint32(26).string(v!);
+    }
+    if (message.version !== 0) {
+      writer.uint32(32).int64(message.version);
     }
     return writer;
   },
@@ -305,6 +332,14 @@ export const UserUpdated: MessageFns<UserUpdated> = {
             message.changed.push(reader.string());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -322,6 +357,7 @@ export const UserUpdated: MessageFns<UserUpdated> = {
       meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
       user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
       changed: globalThis.Array.isArray(object?.changed) ? object.changed.map((e: any) => globalThis.String(e)) : [],
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
@@ -336,6 +372,9 @@ export const UserUpdated: MessageFns<UserUpdated> = {
     if (message.changed?.length) {
       obj.changed = message.changed;
     }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -347,12 +386,13 @@ export const UserUpdated: MessageFns<UserUpdated> = {
     message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
     message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
     message.changed = object.changed?.map((e) => e) || [];
+    message.version = object.version ?? 0;
     return message;
   },
 };
 
 function createBaseUserRenamed(): UserRenamed {
-  return { meta: undefined, user: undefined, oldLogin: "" };
+  return { meta: undefined, user: undefined, oldLogin: "", version: 0 };
 }
 
 export const UserRenamed: MessageFns<UserRenamed> = {
@@ -365,6 +405,9 @@ export const UserRenamed: MessageFns<UserRenamed> = {
     }
     if (message.oldLogin !== "") {
       writer.uint32(26).string(message.oldLogin);
+    }
+    if (message.version !== 0) {
+      writer.uint32(32).int64(message.version);
     }
     return writer;
   },
@@ -406,6 +449,14 @@ export const UserRenamed: MessageFns<UserRenamed> = {
             message.oldLogin = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -427,6 +478,7 @@ export const UserRenamed: MessageFns<UserRenamed> = {
         : isSet(object.old_login)
         ? globalThis.String(object.old_login)
         : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
@@ -441,6 +493,9 @@ export const UserRenamed: MessageFns<UserRenamed> = {
     if (message.oldLogin !== "") {
       obj.oldLogin = message.oldLogin;
     }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -452,6 +507,7 @@ export const UserRenamed: MessageFns<UserRenamed> = {
     message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
     message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
     message.oldLogin = object.oldLogin ?? "";
+    message.version = object.version ?? 0;
     return message;
   },
 };
@@ -919,7 +975,7 @@ export const OrgCreated: MessageFns<OrgCreated> = {
 };
 
 function createBaseOrgUpdated(): OrgUpdated {
-  return { meta: undefined, org: undefined, changed: [] };
+  return { meta: undefined, org: undefined, changed: [], version: 0 };
 }
 
 export const OrgUpdated: MessageFns<OrgUpdated> = {
@@ -932,6 +988,9 @@ export const OrgUpdated: MessageFns<OrgUpdated> = {
     }
     for (const v of message.changed) {
       writer.uint32(26).string(v!);
+    }
+    if (message.version !== 0) {
+      writer.uint32(32).int64(message.version);
     }
     return writer;
   },
@@ -973,6 +1032,14 @@ export const OrgUpdated: MessageFns<OrgUpdated> = {
             message.changed.push(reader.string());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -990,6 +1057,7 @@ export const OrgUpdated: MessageFns<OrgUpdated> = {
       meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
       org: isSet(object.org) ? Organization.fromJSON(object.org) : undefined,
       changed: globalThis.Array.isArray(object?.changed) ? object.changed.map((e: any) => globalThis.String(e)) : [],
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
@@ -1004,6 +1072,9 @@ export const OrgUpdated: MessageFns<OrgUpdated> = {
     if (message.changed?.length) {
       obj.changed = message.changed;
     }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -1015,12 +1086,13 @@ export const OrgUpdated: MessageFns<OrgUpdated> = {
     message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
     message.org = (object.org !== undefined && object.org !== null) ? Organization.fromPartial(object.org) : undefined;
     message.changed = object.changed?.map((e) => e) || [];
+    message.version = object.version ?? 0;
     return message;
   },
 };
 
 function createBaseOrgRenamed(): OrgRenamed {
-  return { meta: undefined, orgId: 0, oldName: "", newName: "" };
+  return { meta: undefined, orgId: 0, oldName: "", newName: "", version: 0 };
 }
 
 export const OrgRenamed: MessageFns<OrgRenamed> = {
@@ -1036,6 +1108,9 @@ export const OrgRenamed: MessageFns<OrgRenamed> = {
     }
     if (message.newName !== "") {
       writer.uint32(34).string(message.newName);
+    }
+    if (message.version !== 0) {
+      writer.uint32(40).int64(message.version);
     }
     return writer;
   },
@@ -1085,6 +1160,14 @@ export const OrgRenamed: MessageFns<OrgRenamed> = {
             message.newName = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1115,6 +1198,7 @@ export const OrgRenamed: MessageFns<OrgRenamed> = {
         : isSet(object.new_name)
         ? globalThis.String(object.new_name)
         : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
@@ -1132,6 +1216,9 @@ export const OrgRenamed: MessageFns<OrgRenamed> = {
     if (message.newName !== "") {
       obj.newName = message.newName;
     }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -1144,6 +1231,7 @@ export const OrgRenamed: MessageFns<OrgRenamed> = {
     message.orgId = object.orgId ?? 0;
     message.oldName = object.oldName ?? "";
     message.newName = object.newName ?? "";
+    message.version = object.version ?? 0;
     return message;
   },
 };
