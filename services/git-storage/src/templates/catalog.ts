@@ -9,6 +9,7 @@ import type spdxFull from 'spdx-license-list/full';
 import spdxLicenses from 'spdx-license-list';
 import { CairnError } from '@cairn/rpc';
 import { DEFAULT_README } from '../domain/initial-files';
+import { type PreparedLicense, prepareLicense } from '../domain/license-match';
 
 const README_TEMPLATES: ReadonlyMap<string, string> = new Map([['Default', DEFAULT_README]]);
 
@@ -76,4 +77,12 @@ export async function gitignoreTemplate(name: string): Promise<string> {
 export function licenseTemplate(name: string): string {
   if (!Object.hasOwn(spdxLicenses, name)) throw unknownTemplate('license', name);
   return loadLicenseTexts()[name].licenseText;
+}
+
+let preparedLicenses: readonly PreparedLicense[] | undefined;
+
+/** Every licence template's words, for licence detection (domain/license-match.ts): prepared once, on first use. */
+export function licenseMatchers(): readonly PreparedLicense[] {
+  preparedLicenses ??= Object.entries(loadLicenseTexts()).map(([id, { licenseText }]) => prepareLicense({ id, text: licenseText }));
+  return preparedLicenses;
 }
