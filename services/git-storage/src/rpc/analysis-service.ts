@@ -45,11 +45,11 @@ async function detectLicenses(gitDir: string, sha: string): Promise<string[]> {
   const root = (await listDirectory(gitDir, sha, '')) ?? [];
   const files = root.filter((entry) => entry.type === 'file' && isLicenseFile(entry.name) && entry.size <= MAX_LICENSE_BYTES);
   if (files.length === 0) return [];
-  const blobs = await readObjects(gitDir, files.map((file) => file.sha));
+  const [blobs, templates] = await Promise.all([readObjects(gitDir, files.map((file) => file.sha)), licenseMatchers()]);
   const found = new Set<string>();
   for (const file of files) {
     const blob = blobs.get(file.sha);
-    const id = blob === undefined ? undefined : matchLicense(blob.data.toString('utf8'), licenseMatchers());
+    const id = blob === undefined ? undefined : matchLicense(blob.data.toString('utf8'), templates);
     if (id !== undefined) found.add(id);
   }
   return [...found].sort();

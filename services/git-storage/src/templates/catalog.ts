@@ -79,10 +79,25 @@ export function licenseTemplate(name: string): string {
   return loadLicenseTexts()[name].licenseText;
 }
 
-let preparedLicenses: readonly PreparedLicense[] | undefined;
+let preparedLicenses: Promise<readonly PreparedLicense[]> | undefined;
 
-/** Every licence template's words, for licence detection (domain/license-match.ts): prepared once, on first use. */
-export function licenseMatchers(): readonly PreparedLicense[] {
-  preparedLicenses ??= Object.entries(loadLicenseTexts()).map(([id, { licenseText }]) => prepareLicense({ id, text: licenseText }));
+/** Templates prepared between two turns of the event loop: the whole set takes about a second of CPU. */
+const PREPARE_BATCH = 25;
+
+/**
+ * Every licence template's words, for licence detection (domain/license-match.ts), prepared once in small
+ * batches so other calls keep being served meanwhile. git-storage starts it when it starts (a repository
+ * created with a licence must not wait for it inside its deadline); later calls share the same answer.
+ */
+export function licenseMatchers(): Promise<readonly PreparedLicense[]> {
+  preparedLicenses ??= (async () => {
+    const prepared: PreparedLicense[] = [];
+    const texts = Object.entries(loadLicenseTexts());
+    for (let start = 0; start < texts.length; start += PREPARE_BATCH) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      for (const [id, { licenseText }] of texts.slice(start, start + PREPARE_BATCH)) prepared.push(prepareLicense({ id, text: licenseText }));
+    }
+    return prepared;
+  })();
   return preparedLicenses;
 }
