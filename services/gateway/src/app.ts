@@ -13,6 +13,7 @@ import { API_PREFIX, createApiRouter } from './api/router';
 import { ApiRegistry } from './api/registry';
 import type { RegisteredRoute } from './api/types';
 import { createAuthenticator } from './auth/authenticate';
+import { avatarHandler } from './avatars/route';
 import { type GatewayBus, subscribeTokenInvalidation } from './auth/invalidation';
 import { TokenCache } from './auth/token-cache';
 import { PublicUserCache } from './cache/public-users';
@@ -82,6 +83,9 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
 
   // Gitea's health endpoint: a web route, outside the API and its sign-in rules, not in the API description.
   router.get('/api/healthz', markRoute('/api/healthz'), healthzHandler(config.appName, deps.healthChecks ?? []));
+
+  // Avatars: a web route as in Gitea, outside the API; every avatar_url points here.
+  router.get('/avatars/:hash', markRoute('/avatars/{hash}'), avatarHandler);
 
   const authenticate = createAuthenticator({ config, clients, cache: tokenCache });
   router.use(API_PREFIX, createApiRouter({ services, routes: api.routes, authenticate }));

@@ -8,7 +8,7 @@ import { type AsyncClientOf, type RpcClient, type RpcClientHandle, createRpcClie
 import { AccessTokenServiceService, UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
-import { CommitServiceService, ContentServiceService, MergeServiceService, RefServiceService, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import { AnalysisServiceService, CommitServiceService, ContentServiceService, MergeServiceService, RefServiceService, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import { ActivityServiceService } from '@cairn/proto/cairn/notifications/v1/notifications_service';
 import {
   BranchProtectionServiceService,
@@ -44,6 +44,7 @@ export type CommitsClient = AsyncClientOf<typeof CommitServiceService>;
 export type ContentsClient = AsyncClientOf<typeof ContentServiceService>;
 export type SmartHttpClient = AsyncClientOf<typeof SmartHttpServiceService>;
 export type GitMergeClient = AsyncClientOf<typeof MergeServiceService>;
+export type AnalysisClient = AsyncClientOf<typeof AnalysisServiceService>;
 export type StarsClient = AsyncClientOf<typeof StarServiceService>;
 export type WatchesClient = AsyncClientOf<typeof WatchServiceService>;
 export type ReactionsClient = AsyncClientOf<typeof ReactionServiceService>;
@@ -89,6 +90,8 @@ export interface GatewayClients {
   smartHttp: SmartHttpClient;
   /** git-storage: pull-request comparisons, diffs and patches. */
   gitMerge: GitMergeClient;
+  /** git-storage: languages and licences of a revision. */
+  analysis: AnalysisClient;
   /** social: stars. */
   stars: StarsClient;
   /** social: watches. */
@@ -138,6 +141,7 @@ export function createServiceClients(config: CairnConfig, logger: Logger): Gatew
     contents: client(ContentServiceService, 'git-storage'),
     smartHttp: client(SmartHttpServiceService, 'git-storage'),
     gitMerge: client(MergeServiceService, 'git-storage'),
+    analysis: client(AnalysisServiceService, 'git-storage'),
     stars: client(StarServiceService, 'social'),
     watches: client(WatchServiceService, 'social'),
     reactions: client(ReactionServiceService, 'social'),

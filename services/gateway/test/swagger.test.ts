@@ -227,6 +227,8 @@ describe('API description', () => {
         'GET /repos/{owner}/{repo}/labels',
         'POST /repos/{owner}/{repo}/labels',
         'GET /repos/{owner}/{repo}/labels/{id}',
+        'GET /repos/{owner}/{repo}/languages',
+        'GET /repos/{owner}/{repo}/licenses',
         'PATCH /repos/{owner}/{repo}/labels/{id}',
         'DELETE /repos/{owner}/{repo}/labels/{id}',
         'GET /orgs/{org}/labels',

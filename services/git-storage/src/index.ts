@@ -19,6 +19,7 @@ import { ConcurrencyLimit } from './git/concurrency-limit';
 import { createInstanceSigning } from './git/signing';
 import { startGitGc } from './maintenance/gc-repositories';
 import { startHookServer } from './push/hook-server';
+import { licenseMatchers } from './templates/catalog';
 import { createGitStorageServer } from './server';
 
 export { GIT_STREAM, GIT_SUBJECTS, GitSubject } from './events/subjects';
@@ -73,6 +74,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
       message: 'the git server is busy, try again later',
       reason: 'git_storage_busy',
     });
+    // Licence detection's templates, prepared in the background now rather than inside the first creation's deadline.
+    licenseMatchers().catch((error: unknown) => logger.error({ err: error }, 'preparing the licence templates failed'));
     const gc = startGitGc({ root, logger, schedule: config.cron.gitGcRepos, gcArgs: git.gcArgs, gcTimeoutMs: git.timeout.gc });
     onStop(() => gc.stop());
     return createGitStorageServer(

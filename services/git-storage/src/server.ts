@@ -1,6 +1,7 @@
 /** The git-storage gRPC server: every service of proto/cairn/git/v1/git_service.proto on one RpcServer. */
 import type { Logger } from '@cairn/log';
 import {
+  AnalysisServiceService,
   CommitServiceService,
   ContentServiceService,
   MergeServiceService,
@@ -10,6 +11,7 @@ import {
 } from '@cairn/proto/cairn/git/v1/git_service';
 import { createRpcServer, type RpcServer } from '@cairn/rpc';
 import type { HookServer } from './push/hook-server';
+import { createAnalysisService } from './rpc/analysis-service';
 import { createCommitService } from './rpc/commit-service';
 import { createContentService } from './rpc/content-service';
 import type { GitStorageContext } from './rpc/context';
@@ -17,7 +19,7 @@ import { createMergeService } from './rpc/merge-service';
 import { createRefService } from './rpc/ref-service';
 import { createRepositoryService } from './rpc/repository-service';
 import { createSmartHttpService } from './rpc/smart-http-service';
-import { COMMIT_CALLERS, CONTENT_CALLERS, MERGE_CALLERS, REF_CALLERS, REPOSITORY_CALLERS, SMART_HTTP_CALLERS } from './rpc/callers';
+import { ANALYSIS_CALLERS, COMMIT_CALLERS, CONTENT_CALLERS, MERGE_CALLERS, REF_CALLERS, REPOSITORY_CALLERS, SMART_HTTP_CALLERS } from './rpc/callers';
 
 export function createGitStorageServer(context: GitStorageContext, hooks: HookServer, logger: Logger): RpcServer {
   const server = createRpcServer({ service: 'git-storage', logger });
@@ -27,5 +29,6 @@ export function createGitStorageServer(context: GitStorageContext, hooks: HookSe
   server.addService(CommitServiceService, createCommitService(context), COMMIT_CALLERS);
   server.addService(ContentServiceService, createContentService(context), CONTENT_CALLERS);
   server.addService(MergeServiceService, createMergeService(context), MERGE_CALLERS);
+  server.addService(AnalysisServiceService, createAnalysisService(context), ANALYSIS_CALLERS);
   return server;
 }

@@ -10,7 +10,7 @@ import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
-import { RefServiceService, RepositoryServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import { AnalysisServiceService, RefServiceService, RepositoryServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import { createRpcClient, type RpcClientHandle } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { BUS_USAGE } from './events/bus-usage';
@@ -58,6 +58,7 @@ function serviceClients(config: CairnConfig, logger: Logger, db: Database): { co
     git: {
       repositories: keep(createRpcClient(RepositoryServiceService, git)),
       refs: keep(createRpcClient(RefServiceService, git)),
+      analysis: keep(createRpcClient(AnalysisServiceService, git)),
     },
   };
   return { context, close: () => handles.forEach((handle) => handle.close()) };

@@ -246,7 +246,7 @@ function convert(repo: Repository, permission: Permission, parent: ApiRepository
           },
         }),
     topics: repo.topics,
-    licenses: [],
+    licenses: repo.licenses,
     branch_count: repo.branchCount,
   };
 }

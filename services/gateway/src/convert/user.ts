@@ -34,8 +34,9 @@ export interface ApiUser {
 }
 
 /**
- * Counters owned by the social service (follows, stars). Until the gateway fetches them with a batch call
- * to social, every user reports zero, as a user with no followers and no stars does.
+ * Counters owned by the social service (follows, stars). The user routes fetch the star counts for a whole page
+ * (social/user-counts.ts); users embedded in other objects (owners, posters) and the follow counts (no follows
+ * are stored yet) report zero.
  */
 export interface SocialCounts {
   followers: number;

@@ -18,6 +18,7 @@ import { registerOrgMemberRoutes } from './orgs/members';
 import { registerOrgRoutes } from './orgs/orgs';
 import { registerOrgRepoRoutes } from './orgs/repos';
 import { registerTeamRoutes } from './orgs/teams';
+import { registerRepoAnalysisRoutes } from './repos/analysis';
 import { registerArchiveRoutes } from './repos/archive';
 import { registerBranchProtectionRoutes } from './repos/branch-protections';
 import { registerBranchRoutes } from './repos/branches';
@@ -78,6 +79,7 @@ export function registerRoutes(api: ApiRegistry): void {
   registerRepoStarRoutes(api);
   registerRepoWatcherRoutes(api);
   registerBranchRoutes(api);
+  registerRepoAnalysisRoutes(api);
   registerBranchProtectionRoutes(api);
   registerTagRoutes(api);
   registerCommitRoutes(api);

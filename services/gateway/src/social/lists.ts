@@ -6,7 +6,7 @@
 import { SearchRepositoriesRequest } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { json, type ApiContext, type ApiReply } from '../api/types';
 import { isPublicOnly } from '../auth/caller';
-import { toApiUser } from '../convert/user';
+import { toApiUsersWithCounts } from './user-counts';
 import { repositoryPage } from '../repos/repository-page';
 
 /** One page of users given by id, in that order; `total` counts every page. */
@@ -15,12 +15,8 @@ export async function userListReply<B>(ctx: ApiContext<B>, page: { userIds: read
   const { users } =
     userIds.length === 0 ? { users: [] } : await ctx.services.clients.users.batchGetUsers({ ids: [...userIds], viewer: ctx.viewer });
   const byId = new Map(users.map((user) => [user.id, user]));
-  const rootUrl = ctx.services.config.server.rootUrl;
   // A user deleted since (their stars and watches are being forgotten) is left out.
-  const listed = userIds.flatMap((id) => {
-    const user = byId.get(id);
-    return user === undefined ? [] : [toApiUser(user, { rootUrl })];
-  });
+  const listed = await toApiUsersWithCounts(ctx, userIds.flatMap((id) => byId.get(id) ?? []));
   ctx.setLinkHeader(total, ctx.listOptions().limit);
   ctx.setTotalCount(total);
   return json(200, listed);

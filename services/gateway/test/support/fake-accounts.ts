@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { CairnError } from '@cairn/rpc';
 import type { AccessToken, User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
-import type { GatewayClients, TokensClient, UsersClient } from '../../src/clients';
+import type { GatewayClients, StarsClient, TokensClient, UsersClient } from '../../src/clients';
 import { FakeActivity } from './fake-activity';
 import { unusedClient } from './unused-client';
 import { FakeOrgs } from './fake-orgs';
@@ -282,7 +282,9 @@ export class FakeAccounts {
       contents: unusedClient('git-storage'),
       smartHttp: unusedClient('git-storage'),
       gitMerge: unusedClient('git-storage'),
-      stars: unusedClient('social'),
+      analysis: unusedClient('git-storage'),
+      // Users' starred_repos_count (covered end to end): nobody has starred anything here.
+      stars: unusedClient<StarsClient>('social', { batchListStarredRepos: async () => ({ users: [] }) }),
       watches: unusedClient('social'),
       reactions: unusedClient('social'),
       issues: unusedClient('issues'),

@@ -72,6 +72,7 @@ export function repository(id: number, ownerName: string, name: string, fields: 
     storage: 'default',
     pendingTransfer: undefined,
     branchCount: 0,
+    licenses: [],
     ...fields,
   };
 }
@@ -126,6 +127,8 @@ export class FakeRepos {
       get: (_target, method: string) => async (request: { repoIds?: number[]; userId?: number }) => {
         this.record(method, request);
         if (method === 'listStarredRepos') return { repoIds: this.starred.get(request.userId ?? 0) ?? [] };
+        // Users' starred_repos_count is covered end to end (e2e/answers.test.ts): here nobody's stars are counted.
+        if (method === 'batchListStarredRepos') return { users: [] };
         if (method !== 'getRepoCounters') throw CairnError.internal(`the fake has no answer for stars.${method}`);
         return { counters: (request.repoIds ?? []).map((repoId) => ({ repoId, ...(this.counters.get(repoId) ?? { stars: 0, watchers: 0 }) })) };
       },

@@ -111,3 +111,18 @@ export async function lastCommits(gitDir: string, commitSha: string, paths: read
   }
   return answer;
 }
+
+/** Every file (blob) of the tree at `commitSha`, recursively, with its size: one `git ls-tree -r` process. */
+export async function listFiles(gitDir: string, commitSha: string): Promise<{ path: string; size: number }[]> {
+  const { stdout } = await runGit(['ls-tree', '-r', '--long', '-z', '--full-tree', '--end-of-options', commitSha], { gitDir });
+  const files: { path: string; size: number }[] = [];
+  for (const record of stdout.toString('utf8').split('\0')) {
+    const tab = record.indexOf('\t');
+    if (tab < 0) continue;
+    // "<mode> SP <type> SP <sha> SP+ <size> TAB <path>"; submodules (commits) and symlinks hold no code.
+    const [mode = '', type = '', , size = '-'] = record.slice(0, tab).split(/ +/);
+    if (type !== 'blob' || mode === '120000' || size === '-') continue;
+    files.push({ path: record.slice(tab + 1), size: Number(size) });
+  }
+  return files;
+}

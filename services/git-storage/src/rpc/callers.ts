@@ -4,7 +4,12 @@
  * asserted (from events, or as the system): every other caller may only act for the user the edge asserted.
  */
 import type { Callers } from '@cairn/rpc';
-import type { CommitServiceService, ContentServiceService, MergeServiceService, RefServiceService, RepositoryServiceService, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import type { AnalysisServiceService, CommitServiceService, ContentServiceService, MergeServiceService, RefServiceService, RepositoryServiceService, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+
+export const ANALYSIS_CALLERS: Callers<typeof AnalysisServiceService> = {
+  getLanguageStats: ['gateway'],
+  detectLicenses: ['repos'],
+};
 
 export const COMMIT_CALLERS: Callers<typeof CommitServiceService> = {
   listCommits: ['gateway'],

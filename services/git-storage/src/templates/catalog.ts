@@ -9,6 +9,7 @@ import type spdxFull from 'spdx-license-list/full';
 import spdxLicenses from 'spdx-license-list';
 import { CairnError } from '@cairn/rpc';
 import { DEFAULT_README } from '../domain/initial-files';
+import { type PreparedLicense, prepareLicense } from '../domain/license-match';
 
 const README_TEMPLATES: ReadonlyMap<string, string> = new Map([['Default', DEFAULT_README]]);
 
@@ -76,4 +77,27 @@ export async function gitignoreTemplate(name: string): Promise<string> {
 export function licenseTemplate(name: string): string {
   if (!Object.hasOwn(spdxLicenses, name)) throw unknownTemplate('license', name);
   return loadLicenseTexts()[name].licenseText;
+}
+
+let preparedLicenses: Promise<readonly PreparedLicense[]> | undefined;
+
+/** Templates prepared between two turns of the event loop: the whole set takes about a second of CPU. */
+const PREPARE_BATCH = 25;
+
+/**
+ * Every licence template's words, for licence detection (domain/license-match.ts), prepared once in small
+ * batches so other calls keep being served meanwhile. git-storage starts it when it starts (a repository
+ * created with a licence must not wait for it inside its deadline); later calls share the same answer.
+ */
+export function licenseMatchers(): Promise<readonly PreparedLicense[]> {
+  preparedLicenses ??= (async () => {
+    const prepared: PreparedLicense[] = [];
+    const texts = Object.entries(loadLicenseTexts());
+    for (let start = 0; start < texts.length; start += PREPARE_BATCH) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      for (const [id, { licenseText }] of texts.slice(start, start + PREPARE_BATCH)) prepared.push(prepareLicense({ id, text: licenseText }));
+    }
+    return prepared;
+  })();
+  return preparedLicenses;
 }

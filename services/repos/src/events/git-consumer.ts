@@ -1,8 +1,10 @@
 /**
  * The `repos-git` consumer: after a push, copies git-storage's view of the repository (empty, size, branch count)
  * into its row, and — on the first push into an empty repository whose default branch was not pushed — makes the
- * first pushed branch the default, as Gitea does. Reading the state afresh (under the row's lock) makes every
- * delivery idempotent and lets no delivery write an older view than the last one.
+ * first pushed branch the default, as Gitea does. When the push moved the default branch, the licences of its
+ * licence files are detected again (Gitea's services/repository/license.go, updated on default-branch pushes).
+ * Reading the state afresh (under the row's lock) makes every delivery idempotent and lets no delivery write an
+ * older view than the last one.
  */
 import { type Bus, type BusHandler, type Subscription, decodeEvent } from '@cairn/bus';
 import { GitPushed, type RefUpdate } from '@cairn/proto/cairn/git/v1/events';
@@ -40,6 +42,10 @@ export function gitPushedHandler(context: ReposContext): BusHandler {
       if (repo.isEmpty && !info.empty && pushed.length > 0 && !pushed.includes(repo.defaultBranch)) {
         await context.git.repositories.setDefaultBranch({ repository, branch: pushed[0] });
         changes.defaultBranch = pushed[0];
+      }
+      const defaultBranch = changes.defaultBranch ?? repo.defaultBranch;
+      if (pushed.includes(defaultBranch)) {
+        changes.licenses = (await context.git.analysis.detectLicenses({ repository, revision: defaultBranch })).licenses;
       }
       await updateRepository(tx, repo.id, changes);
     });

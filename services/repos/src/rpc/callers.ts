@@ -46,7 +46,7 @@ export const REPO_CALLERS: Callers<typeof RepoServiceService> = {
   listOwnerRepositories: { callers: ['gateway', 'accounts'], asAnyone: ['accounts'] },
   countOwnerRepositories: ['accounts'],
   listAccessibleRepositories: ['gateway'],
-  filterReadable: ['notifications'],
+  filterReadable: ['gateway', 'notifications'],
   listReadableRepositoryIds: ['gateway'],
   forkRepository: ['gateway'],
   listForks: ['gateway'],

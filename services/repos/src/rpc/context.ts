@@ -5,13 +5,14 @@ import type { Logger } from '@cairn/log';
 import type { AsyncClientOf } from '@cairn/rpc';
 import type { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
-import type { RefServiceService, RepositoryServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import type { AnalysisServiceService, RefServiceService, RepositoryServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 
 export type TeamsClient = AsyncClientOf<typeof TeamServiceService>;
 export type OrgsClient = AsyncClientOf<typeof OrgServiceService>;
 export type UsersClient = AsyncClientOf<typeof UserServiceService>;
 export type GitRepositoriesClient = AsyncClientOf<typeof RepositoryServiceService>;
 export type GitRefsClient = AsyncClientOf<typeof RefServiceService>;
+export type GitAnalysisClient = AsyncClientOf<typeof AnalysisServiceService>;
 
 export interface ReposContext {
   db: Database;
@@ -19,6 +20,6 @@ export interface ReposContext {
   config: CairnConfig;
   /** accounts: memberships and teams (ListUserTeams), organization permissions, users and names. */
   accounts: { teams: TeamsClient; orgs: OrgsClient; users: UsersClient };
-  /** git-storage: repositories on disk (create, fork, delete, info, HEAD) and their branches. */
-  git: { repositories: GitRepositoriesClient; refs: GitRefsClient };
+  /** git-storage: repositories on disk (create, fork, delete, info, HEAD), their branches, their licences. */
+  git: { repositories: GitRepositoriesClient; refs: GitRefsClient; analysis: GitAnalysisClient };
 }

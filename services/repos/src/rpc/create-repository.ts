@@ -126,10 +126,12 @@ export async function undoGitOnFailure<T>(context: ReposContext, work: (created:
   }
 }
 
-/** Copies git-storage's view (empty, size, branches) of a new repository into its row. */
+/** Copies git-storage's view (empty, size, branches, licences) of a new repository into its row. */
 export async function recordGitState(context: ReposContext, tx: DatabaseTransactionConnection, repoId: number): Promise<void> {
-  const info = await context.git.repositories.getRepositoryInfo({ repository: { storage: '', repoId } });
-  await updateRepository(tx, repoId, { isEmpty: info.empty, size: info.sizeKib, branchCount: info.branchCount });
+  const repository = { storage: '', repoId };
+  const info = await context.git.repositories.getRepositoryInfo({ repository });
+  const { licenses } = await context.git.analysis.detectLicenses({ repository, revision: '' });
+  await updateRepository(tx, repoId, { isEmpty: info.empty, size: info.sizeKib, branchCount: info.branchCount, licenses });
 }
 
 /** Creating (with auto-init) or copying a repository on disk may take longer than an ordinary call. */

@@ -89,6 +89,6 @@ export async function batchGetRepositories(context: ReposContext, request: Batch
 
 export async function filterReadable(context: ReposContext, request: FilterReadableRequest): Promise<FilterReadableResponse> {
   const found = await readableAmong(context, viewerFromActor(request.viewer), request.repoIds);
-  const shown = request.publicOnly === true ? found.filter(({ repo }) => isPublicObject(repo)) : found;
+  const shown = found.filter(({ repo }) => (request.publicOnly !== true || isPublicObject(repo)) && (request.excludePrivate !== true || !repo.isPrivate));
   return { repoIds: shown.map(({ repo }) => repo.id) };
 }

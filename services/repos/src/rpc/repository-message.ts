@@ -71,6 +71,7 @@ export function toRepository(repo: RepoRow): Repository {
             created: repo.pendingTransfer.created,
           },
     branchCount: repo.branchCount,
+    licenses: repo.licenses,
   };
 }
 

@@ -34,6 +34,7 @@ export const repositoryRow = z.object({
   num_open_pulls: z.number(),
   num_releases: z.number(),
   branch_count: z.number(),
+  licenses: z.array(z.string()),
   topics: z.array(z.string()),
   storage: z.string(),
   allow_merge_commits: z.boolean(),
@@ -129,6 +130,8 @@ export interface RepoRow extends PullRequestSettings, TrackerSettings {
   numOpenPulls: number;
   numReleases: number;
   branchCount: number;
+  /** SPDX ids of the default branch's licence files. */
+  licenses: string[];
   topics: string[];
   /** git-storage shard; '' is the default one. */
   storage: string;
@@ -179,6 +182,7 @@ function toRepoRow(row: z.infer<typeof rowWithUnits>): RepoRow {
     numOpenPulls: row.num_open_pulls,
     numReleases: row.num_releases,
     branchCount: row.branch_count,
+    licenses: row.licenses,
     topics: row.topics,
     storage: row.storage,
     allowMergeCommits: row.allow_merge_commits,
@@ -315,6 +319,7 @@ const CHANGEABLE_COLUMNS = {
   isEmpty: 'is_empty',
   size: 'size',
   branchCount: 'branch_count',
+  licenses: 'licenses',
   defaultBranch: 'default_branch',
   mirrorInterval: 'mirror_interval',
   allowMergeCommits: 'allow_merge_commits',
@@ -350,7 +355,8 @@ export async function updateRepository(tx: DatabaseTransactionConnection, id: nu
   for (const [field, column] of Object.entries(CHANGEABLE_COLUMNS) as [keyof typeof CHANGEABLE_COLUMNS, string][]) {
     const value = changes[field];
     if (value === undefined) continue;
-    const expression: ValueExpression = value instanceof Date || value === null ? dateValue(value) : value;
+    const expression: ValueExpression =
+      value instanceof Date || value === null ? dateValue(value) : Array.isArray(value) ? sql.array(value, 'text') : value;
     assignments.push(sql.fragment`${sql.identifier([column])} = ${expression}`);
   }
   await tx.query(sql.unsafe`UPDATE repositories SET ${sql.join(assignments, sql.fragment`, `)} WHERE id = ${id}`);

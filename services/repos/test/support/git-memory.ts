@@ -5,21 +5,26 @@
  */
 import type { CreateRepositoryRequest, Repository } from '@cairn/proto/cairn/git/v1/git_service';
 import { CairnError } from '@cairn/rpc';
-import type { GitRefsClient, GitRepositoriesClient } from '../../src/rpc/context';
+import type { GitAnalysisClient, GitRefsClient, GitRepositoriesClient } from '../../src/rpc/context';
 
 interface MemoryRepo {
   branches: Set<string>;
   head: string;
+  /** What DetectLicenses answers: the licence auto-init wrote, or what `setLicenses` says a push brought. */
+  licenses: string[];
 }
 
 export interface GitMemory {
   repositories: GitRepositoriesClient;
   refs: GitRefsClient;
+  analysis: GitAnalysisClient;
   /** Every CreateRepository request, in order. */
   createRequests: CreateRepositoryRequest[];
   /** The repository on "disk", if it exists. */
   repo(id: number): MemoryRepo | undefined;
   push(id: number, branch: string): void;
+  /** The licences the repository's files hold from now on. */
+  setLicenses(id: number, licenses: string[]): void;
   failNext(method: 'createRepository' | 'forkRepository' | 'deleteRepository' | 'setDefaultBranch'): void;
 }
 
@@ -55,13 +60,17 @@ export function gitMemory(): GitMemory {
       const id = request.repository?.repoId ?? 0;
       if (repos.has(id)) throw CairnError.exists('repository exists');
       if (/[\s~^:?*[\\]|\.\./.test(request.defaultBranch)) throw CairnError.invalid('invalid ref name', { reason: 'invalid_ref_name' });
-      repos.set(id, { branches: new Set(request.autoInit ? [request.defaultBranch] : []), head: request.defaultBranch });
+      repos.set(id, {
+        branches: new Set(request.autoInit ? [request.defaultBranch] : []),
+        head: request.defaultBranch,
+        licenses: request.autoInit && request.license !== '' ? [request.license] : [],
+      });
       return { commitSha: request.autoInit ? 'a'.repeat(40) : '' };
     },
     async forkRepository(request) {
       failIfAsked('forkRepository');
       const source = existing(request.source);
-      repos.set(request.target?.repoId ?? 0, { branches: new Set(source.branches), head: source.head });
+      repos.set(request.target?.repoId ?? 0, { branches: new Set(source.branches), head: source.head, licenses: [...source.licenses] });
       return {};
     },
     async deleteRepository(request) {
@@ -90,15 +99,28 @@ export function gitMemory(): GitMemory {
     },
   });
 
+  const analysis = partial<GitAnalysisClient>('git.AnalysisService', {
+    async detectLicenses(request) {
+      const repo = existing(request.repository);
+      return { licenses: repo.branches.size === 0 ? [] : repo.licenses, commitSha: '' };
+    },
+  });
+
   return {
     repositories,
     refs,
+    analysis,
     createRequests,
     repo: (id) => repos.get(id),
     push(id, branch) {
       const repo = repos.get(id);
       if (repo === undefined) throw new Error(`no git repository ${id}`);
       repo.branches.add(branch);
+    },
+    setLicenses(id, licenses) {
+      const repo = repos.get(id);
+      if (repo === undefined) throw new Error(`no git repository ${id}`);
+      repo.licenses = licenses;
     },
     failNext(method) {
       failing.add(method);

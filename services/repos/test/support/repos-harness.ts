@@ -92,7 +92,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
       logger,
       config,
       accounts: { users: accounts.users, teams: accounts.teams, orgs: accounts.orgs },
-      git: { repositories: git.repositories, refs: git.refs },
+      git: { repositories: git.repositories, refs: git.refs, analysis: git.analysis },
     };
     server = createReposServer(context, logger);
     const target = `127.0.0.1:${await server.start('127.0.0.1:0')}`;

@@ -18,6 +18,7 @@ export const STAR_CALLERS: Callers<typeof StarServiceService> = {
   isStarred: ['gateway'],
   listStargazers: ['gateway'],
   listStarredRepos: ['gateway'],
+  batchListStarredRepos: ['gateway'],
   getRepoCounters: ['gateway'],
 };
 

@@ -5,7 +5,7 @@ import { recordAdded, removeLink } from '../changes/link-changes';
 import { requireLink, requireRepoId, requireUserId } from '../domain/ids';
 import { enqueueStarAdded, enqueueStarRemoved } from '../events/outbox';
 import { readCounters } from '../store/counters';
-import { findLink, insertStar, listLinkedRepos } from '../store/links';
+import { findLink, insertStar, listLinkedRepos, listStarredReposOf } from '../store/links';
 import type { SocialContext } from './context';
 import { guard } from './guard';
 import { linkedUsersPage } from './link-lists';
@@ -42,6 +42,13 @@ export function createStarService({ db }: SocialContext): AsyncServiceOf<typeof 
     async listStarredRepos(request) {
       const userId = requireUserId(request.userId);
       return { repoIds: await guard(() => listLinkedRepos(db.pool, 'stars', userId)) };
+    },
+
+    async batchListStarredRepos(request) {
+      const userIds = [...new Set(request.userIds.map(requireUserId))];
+      if (userIds.length === 0) return { users: [] };
+      const starred = await guard(() => listStarredReposOf(db.pool, userIds));
+      return { users: [...starred].map(([userId, repoIds]) => ({ userId, repoIds })) };
     },
 
     async getRepoCounters(request) {

@@ -73,3 +73,13 @@ export async function listLinkedRepos(db: CommonQueryMethods, table: LinkTable, 
     SELECT repo_id FROM ${sql.identifier([table])} WHERE user_id = ${userId} ORDER BY created DESC, repo_id DESC`);
   return rows.map((row) => row.repo_id);
 }
+
+const starredRow = z.object({ user_id: z.number(), repo_ids: z.array(z.number()) });
+
+/** The repositories each of `userIds` starred, newest first; users without stars are absent. */
+export async function listStarredReposOf(db: CommonQueryMethods, userIds: readonly number[]): Promise<Map<number, number[]>> {
+  const rows = await db.any(sql.type(starredRow)`
+    SELECT user_id, json_agg(repo_id ORDER BY created DESC, repo_id DESC) AS repo_ids
+    FROM stars WHERE user_id = ANY(${sql.array([...userIds], 'int8')}) GROUP BY user_id`);
+  return new Map(rows.map((row) => [row.user_id, row.repo_ids]));
+}

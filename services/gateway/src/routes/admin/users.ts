@@ -9,6 +9,7 @@ import type { ApiRegistry } from '../../api/registry';
 import { contextUserOf, doerOf, json, noContent } from '../../api/types';
 import { isPublicOnly } from '../../auth/caller';
 import { toApiUser } from '../../convert/user';
+import { toApiUsersWithCounts } from '../../social/user-counts';
 
 const VISIBILITIES = ['', 'public', 'limited', 'private'];
 
@@ -91,7 +92,7 @@ export function registerAdminUserRoutes(api: ApiRegistry): void {
       });
       ctx.setLinkHeader(total, limit);
       ctx.setTotalCount(total);
-      return json(200, users.map((user) => toApiUser(user, { rootUrl: ctx.services.config.server.rootUrl })));
+      return json(200, await toApiUsersWithCounts(ctx, users));
     },
   });
 

@@ -7,7 +7,7 @@ import { IsMemberResponse_Answer, type ListMembersRequest } from '@cairn/proto/c
 import type { ApiRegistry } from '../../api/registry';
 import { json, noContent, redirect, type ApiContext, type ApiReply } from '../../api/types';
 import { isPublicOnly } from '../../auth/caller';
-import { toApiUser } from '../../convert/user';
+import { toApiUsersWithCounts } from '../../social/user-counts';
 import { accountOf, pageOf } from './params';
 
 async function listMembers<B>(ctx: ApiContext<B>, publicOnly: boolean): Promise<ApiReply> {
@@ -21,7 +21,7 @@ async function listMembers<B>(ctx: ApiContext<B>, publicOnly: boolean): Promise<
   const { users, total } = await ctx.services.clients.orgs.listMembers(request);
   // Gitea sets only X-Total-Count on member lists.
   ctx.setTotalCount(total);
-  return json(200, users.map((user) => toApiUser(user, { rootUrl: ctx.services.config.server.rootUrl })));
+  return json(200, await toApiUsersWithCounts(ctx, users));
 }
 
 /** Where Gitea sends a caller who may only ask about public membership. */

@@ -15,6 +15,7 @@ import { isPublicOnly } from '../../auth/caller';
 import { toApiTeam } from '../../convert/org';
 import { toApiRepositories } from '../../convert/repository';
 import { toApiUser } from '../../convert/user';
+import { toApiUsersWithCounts } from '../../social/user-counts';
 import { CreateTeamOption, EditTeamOption } from './options';
 import { accountOf, pageOf, teamIdOf } from './params';
 
@@ -202,7 +203,7 @@ export function registerTeamRoutes(api: ApiRegistry): void {
         publicUsersOnly: isPublicOnly(ctx.caller),
       });
       ctx.setTotalCount(total);
-      return json(200, users.map((user) => toApiUser(user, { rootUrl: rootUrl(ctx) })));
+      return json(200, await toApiUsersWithCounts(ctx, users));
     },
   });
 

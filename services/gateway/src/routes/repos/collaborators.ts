@@ -9,7 +9,8 @@ import { isCairnError } from '@cairn/rpc';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, doerOf, json, noContent, repoOf } from '../../api/types';
 import { accessAtLeast } from '../../api/repo-context';
-import { type ApiUser, toApiUser } from '../../convert/user';
+import type { ApiUser } from '../../convert/user';
+import { toApiUsersWithCounts } from '../../social/user-counts';
 import { pageOf } from '../orgs/params';
 
 /** Gitea's `AddCollaboratorOption`: read, write or admin; none is write. */
@@ -32,11 +33,7 @@ async function usersInOrder<B>(ctx: ApiContext<B>, ids: readonly number[]): Prom
   if (ids.length === 0) return [];
   const { users } = await ctx.services.clients.users.batchGetUsers({ ids: [...ids], viewer: ctx.viewer });
   const byId = new Map(users.map((user) => [user.id, user]));
-  const rootUrl = ctx.services.config.server.rootUrl;
-  return ids.flatMap((id) => {
-    const user = byId.get(id);
-    return user === undefined ? [] : [toApiUser(user, { rootUrl })];
-  });
+  return toApiUsersWithCounts(ctx, ids.flatMap((id) => byId.get(id) ?? []));
 }
 
 export function registerCollaboratorRoutes(api: ApiRegistry): void {

@@ -4,7 +4,7 @@
  */
 import type { ApiRegistry } from '../../api/registry';
 import { doerOf, json } from '../../api/types';
-import { toApiUser } from '../../convert/user';
+import { toApiUserWithCounts } from '../../social/user-counts';
 
 export function registerCurrentUserRoutes(api: ApiRegistry): void {
   api.route({
@@ -13,6 +13,6 @@ export function registerCurrentUserRoutes(api: ApiRegistry): void {
     operationId: 'userGetCurrent',
     scope: 'user',
     auth: 'required',
-    handler: async (ctx) => json(200, toApiUser(doerOf(ctx), { rootUrl: ctx.services.config.server.rootUrl })),
+    handler: async (ctx) => json(200, await toApiUserWithCounts(ctx, doerOf(ctx))),
   });
 }

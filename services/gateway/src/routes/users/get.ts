@@ -4,7 +4,7 @@
  */
 import type { ApiRegistry } from '../../api/registry';
 import { contextUserOf, json } from '../../api/types';
-import { toApiUser } from '../../convert/user';
+import { toApiUserWithCounts } from '../../social/user-counts';
 
 export function registerUserLookupRoutes(api: ApiRegistry): void {
   api.route({
@@ -16,6 +16,6 @@ export function registerUserLookupRoutes(api: ApiRegistry): void {
     contextUser: 'visible',
     exploreSignIn: true,
     handler: async (ctx) =>
-      json(200, toApiUser(contextUserOf(ctx), { rootUrl: ctx.services.config.server.rootUrl })),
+      json(200, await toApiUserWithCounts(ctx, contextUserOf(ctx))),
   });
 }

@@ -7,7 +7,7 @@ import { HttpError, goFormInt, goFormString } from '@cairn/http';
 import type { ApiRegistry } from '../../api/registry';
 import { json } from '../../api/types';
 import { isPublicOnly } from '../../auth/caller';
-import { toApiUser } from '../../convert/user';
+import { toApiUsersWithCounts } from '../../social/user-counts';
 
 export function registerUserSearchRoutes(api: ApiRegistry): void {
   api.route({
@@ -30,7 +30,7 @@ export function registerUserSearchRoutes(api: ApiRegistry): void {
       });
       ctx.setLinkHeader(total, limit);
       ctx.setTotalCount(total);
-      return json(200, { ok: true, data: users.map((user) => toApiUser(user, { rootUrl: config.server.rootUrl })) });
+      return json(200, { ok: true, data: await toApiUsersWithCounts(ctx, users) });
     },
   });
 }

@@ -221,6 +221,35 @@ export interface ListTemplatesResponse {
   licenses: string[];
 }
 
+export interface GetLanguageStatsRequest {
+  repository?: Repository | undefined;
+  revision: string;
+}
+
+export interface GetLanguageStatsResponse {
+  /** Language name (linguist's) → bytes. */
+  languages: { [key: string]: number };
+  /** The commit read; empty for an empty repository. */
+  commitSha: string;
+}
+
+export interface GetLanguageStatsResponse_LanguagesEntry {
+  key: string;
+  value: number;
+}
+
+export interface DetectLicensesRequest {
+  repository?: Repository | undefined;
+  revision: string;
+}
+
+export interface DetectLicensesResponse {
+  /** SPDX ids, sorted. */
+  licenses: string[];
+  /** The commit read; empty for an empty repository. */
+  commitSha: string;
+}
+
 export interface InfoRefsRequest {
   repository?:
     | Repository
@@ -2999,6 +3028,477 @@ export const ListTemplatesResponse: MessageFns<ListTemplatesResponse> = {
     message.readmes = object.readmes?.map((e) => e) || [];
     message.gitignores = object.gitignores?.map((e) => e) || [];
     message.licenses = object.licenses?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetLanguageStatsRequest(): GetLanguageStatsRequest {
+  return { repository: undefined, revision: "" };
+}
+
+export const GetLanguageStatsRequest: MessageFns<GetLanguageStatsRequest> = {
+  encode(message: GetLanguageStatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repository !== undefined) {
+      Repository.encode(message.repository, writer.uint32(10).fork()).join();
+    }
+    if (message.revision !== "") {
+      writer.uint32(18).string(message.revision);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLanguageStatsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLanguageStatsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.revision = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLanguageStatsRequest {
+    return {
+      repository: isSet(object.repository) ? Repository.fromJSON(object.repository) : undefined,
+      revision: isSet(object.revision) ? globalThis.String(object.revision) : "",
+    };
+  },
+
+  toJSON(message: GetLanguageStatsRequest): unknown {
+    const obj: any = {};
+    if (message.repository !== undefined) {
+      obj.repository = Repository.toJSON(message.repository);
+    }
+    if (message.revision !== "") {
+      obj.revision = message.revision;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLanguageStatsRequest>, I>>(base?: I): GetLanguageStatsRequest {
+    return GetLanguageStatsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLanguageStatsRequest>, I>>(object: I): GetLanguageStatsRequest {
+    const message = createBaseGetLanguageStatsRequest();
+    message.repository = (object.repository !== undefined && object.repository !== null)
+      ? Repository.fromPartial(object.repository)
+      : undefined;
+    message.revision = object.revision ?? "";
+    return message;
+  },
+};
+
+function createBaseGetLanguageStatsResponse(): GetLanguageStatsResponse {
+  return { languages: {}, commitSha: "" };
+}
+
+export const GetLanguageStatsResponse: MessageFns<GetLanguageStatsResponse> = {
+  encode(message: GetLanguageStatsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    globalThis.Object.entries(message.languages).forEach(([key, value]: [string, number]) => {
+      GetLanguageStatsResponse_LanguagesEntry.encode({ key: key as any, value }, writer.uint32(10).fork()).join();
+    });
+    if (message.commitSha !== "") {
+      writer.uint32(18).string(message.commitSha);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLanguageStatsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLanguageStatsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            const entry1 = GetLanguageStatsResponse_LanguagesEntry.decode(reader, reader.uint32());
+            if (entry1.value !== undefined) {
+              message.languages[entry1.key] = entry1.value;
+            }
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.commitSha = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLanguageStatsResponse {
+    return {
+      languages: isObject(object.languages)
+        ? (globalThis.Object.entries(object.languages) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      commitSha: isSet(object.commitSha)
+        ? globalThis.String(object.commitSha)
+        : isSet(object.commit_sha)
+        ? globalThis.String(object.commit_sha)
+        : "",
+    };
+  },
+
+  toJSON(message: GetLanguageStatsResponse): unknown {
+    const obj: any = {};
+    if (message.languages) {
+      const entries = globalThis.Object.entries(message.languages) as [string, number][];
+      if (entries.length > 0) {
+        obj.languages = {};
+        entries.forEach(([k, v]) => {
+          obj.languages[k] = Math.round(v);
+        });
+      }
+    }
+    if (message.commitSha !== "") {
+      obj.commitSha = message.commitSha;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLanguageStatsResponse>, I>>(base?: I): GetLanguageStatsResponse {
+    return GetLanguageStatsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLanguageStatsResponse>, I>>(object: I): GetLanguageStatsResponse {
+    const message = createBaseGetLanguageStatsResponse();
+    message.languages = (globalThis.Object.entries(object.languages ?? {}) as [string, number][]).reduce(
+      (acc: { [key: string]: number }, [key, value]: [string, number]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.Number(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.commitSha = object.commitSha ?? "";
+    return message;
+  },
+};
+
+function createBaseGetLanguageStatsResponse_LanguagesEntry(): GetLanguageStatsResponse_LanguagesEntry {
+  return { key: "", value: 0 };
+}
+
+export const GetLanguageStatsResponse_LanguagesEntry: MessageFns<GetLanguageStatsResponse_LanguagesEntry> = {
+  encode(message: GetLanguageStatsResponse_LanguagesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== 0) {
+      writer.uint32(16).int64(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLanguageStatsResponse_LanguagesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLanguageStatsResponse_LanguagesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.value = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLanguageStatsResponse_LanguagesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.Number(object.value) : 0,
+    };
+  },
+
+  toJSON(message: GetLanguageStatsResponse_LanguagesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== 0) {
+      obj.value = Math.round(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLanguageStatsResponse_LanguagesEntry>, I>>(
+    base?: I,
+  ): GetLanguageStatsResponse_LanguagesEntry {
+    return GetLanguageStatsResponse_LanguagesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLanguageStatsResponse_LanguagesEntry>, I>>(
+    object: I,
+  ): GetLanguageStatsResponse_LanguagesEntry {
+    const message = createBaseGetLanguageStatsResponse_LanguagesEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? 0;
+    return message;
+  },
+};
+
+function createBaseDetectLicensesRequest(): DetectLicensesRequest {
+  return { repository: undefined, revision: "" };
+}
+
+export const DetectLicensesRequest: MessageFns<DetectLicensesRequest> = {
+  encode(message: DetectLicensesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repository !== undefined) {
+      Repository.encode(message.repository, writer.uint32(10).fork()).join();
+    }
+    if (message.revision !== "") {
+      writer.uint32(18).string(message.revision);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DetectLicensesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDetectLicensesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.revision = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DetectLicensesRequest {
+    return {
+      repository: isSet(object.repository) ? Repository.fromJSON(object.repository) : undefined,
+      revision: isSet(object.revision) ? globalThis.String(object.revision) : "",
+    };
+  },
+
+  toJSON(message: DetectLicensesRequest): unknown {
+    const obj: any = {};
+    if (message.repository !== undefined) {
+      obj.repository = Repository.toJSON(message.repository);
+    }
+    if (message.revision !== "") {
+      obj.revision = message.revision;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DetectLicensesRequest>, I>>(base?: I): DetectLicensesRequest {
+    return DetectLicensesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DetectLicensesRequest>, I>>(object: I): DetectLicensesRequest {
+    const message = createBaseDetectLicensesRequest();
+    message.repository = (object.repository !== undefined && object.repository !== null)
+      ? Repository.fromPartial(object.repository)
+      : undefined;
+    message.revision = object.revision ?? "";
+    return message;
+  },
+};
+
+function createBaseDetectLicensesResponse(): DetectLicensesResponse {
+  return { licenses: [], commitSha: "" };
+}
+
+export const DetectLicensesResponse: MessageFns<DetectLicensesResponse> = {
+  encode(message: DetectLicensesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.licenses) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.commitSha !== "") {
+      writer.uint32(18).string(message.commitSha);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DetectLicensesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDetectLicensesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.licenses.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.commitSha = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DetectLicensesResponse {
+    return {
+      licenses: globalThis.Array.isArray(object?.licenses) ? object.licenses.map((e: any) => globalThis.String(e)) : [],
+      commitSha: isSet(object.commitSha)
+        ? globalThis.String(object.commitSha)
+        : isSet(object.commit_sha)
+        ? globalThis.String(object.commit_sha)
+        : "",
+    };
+  },
+
+  toJSON(message: DetectLicensesResponse): unknown {
+    const obj: any = {};
+    if (message.licenses?.length) {
+      obj.licenses = message.licenses;
+    }
+    if (message.commitSha !== "") {
+      obj.commitSha = message.commitSha;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DetectLicensesResponse>, I>>(base?: I): DetectLicensesResponse {
+    return DetectLicensesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DetectLicensesResponse>, I>>(object: I): DetectLicensesResponse {
+    const message = createBaseDetectLicensesResponse();
+    message.licenses = object.licenses?.map((e) => e) || [];
+    message.commitSha = object.commitSha ?? "";
     return message;
   },
 };
@@ -10035,6 +10535,116 @@ export const RepositoryServiceClient = makeGenericClientConstructor(
 };
 
 /**
+ * AnalysisService describes what a revision's files are: the languages of its code and the licences its licence
+ * files hold. Answers are computed from the tree and cached by commit, so asking again for the same commit is cheap.
+ */
+export type AnalysisServiceService = typeof AnalysisServiceService;
+export const AnalysisServiceService = {
+  /**
+   * GetLanguageStats answers bytes per language of the files at `revision` (default HEAD), as Gitea's
+   * modules/git/languagestats: languages by file name and extension (GitHub linguist's data), leaving out
+   * vendored, generated, documentation and dot files, and languages that are neither programming nor markup
+   * (unless nothing else is left). An empty repository answers no languages and no commit.
+   */
+  getLanguageStats: {
+    path: "/cairn.git.v1.AnalysisService/GetLanguageStats" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetLanguageStatsRequest): Buffer =>
+      Buffer.from(GetLanguageStatsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetLanguageStatsRequest => GetLanguageStatsRequest.decode(value),
+    responseSerialize: (value: GetLanguageStatsResponse): Buffer =>
+      Buffer.from(GetLanguageStatsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetLanguageStatsResponse => GetLanguageStatsResponse.decode(value),
+  },
+  /**
+   * DetectLicenses answers the SPDX ids of the licences in the licence files (LICENSE, COPYING, … as Gitea's
+   * IsLicenseFile) at the root of `revision` (default HEAD), matched against the licence templates
+   * CreateRepository ships; sorted, each once. An empty repository answers none.
+   */
+  detectLicenses: {
+    path: "/cairn.git.v1.AnalysisService/DetectLicenses" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DetectLicensesRequest): Buffer =>
+      Buffer.from(DetectLicensesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DetectLicensesRequest => DetectLicensesRequest.decode(value),
+    responseSerialize: (value: DetectLicensesResponse): Buffer =>
+      Buffer.from(DetectLicensesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DetectLicensesResponse => DetectLicensesResponse.decode(value),
+  },
+} as const;
+
+export interface AnalysisServiceServer extends UntypedServiceImplementation {
+  /**
+   * GetLanguageStats answers bytes per language of the files at `revision` (default HEAD), as Gitea's
+   * modules/git/languagestats: languages by file name and extension (GitHub linguist's data), leaving out
+   * vendored, generated, documentation and dot files, and languages that are neither programming nor markup
+   * (unless nothing else is left). An empty repository answers no languages and no commit.
+   */
+  getLanguageStats: handleUnaryCall<GetLanguageStatsRequest, GetLanguageStatsResponse>;
+  /**
+   * DetectLicenses answers the SPDX ids of the licences in the licence files (LICENSE, COPYING, … as Gitea's
+   * IsLicenseFile) at the root of `revision` (default HEAD), matched against the licence templates
+   * CreateRepository ships; sorted, each once. An empty repository answers none.
+   */
+  detectLicenses: handleUnaryCall<DetectLicensesRequest, DetectLicensesResponse>;
+}
+
+export interface AnalysisServiceClient extends Client {
+  /**
+   * GetLanguageStats answers bytes per language of the files at `revision` (default HEAD), as Gitea's
+   * modules/git/languagestats: languages by file name and extension (GitHub linguist's data), leaving out
+   * vendored, generated, documentation and dot files, and languages that are neither programming nor markup
+   * (unless nothing else is left). An empty repository answers no languages and no commit.
+   */
+  getLanguageStats(
+    request: GetLanguageStatsRequest,
+    callback: (error: ServiceError | null, response: GetLanguageStatsResponse) => void,
+  ): ClientUnaryCall;
+  getLanguageStats(
+    request: GetLanguageStatsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetLanguageStatsResponse) => void,
+  ): ClientUnaryCall;
+  getLanguageStats(
+    request: GetLanguageStatsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetLanguageStatsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * DetectLicenses answers the SPDX ids of the licences in the licence files (LICENSE, COPYING, … as Gitea's
+   * IsLicenseFile) at the root of `revision` (default HEAD), matched against the licence templates
+   * CreateRepository ships; sorted, each once. An empty repository answers none.
+   */
+  detectLicenses(
+    request: DetectLicensesRequest,
+    callback: (error: ServiceError | null, response: DetectLicensesResponse) => void,
+  ): ClientUnaryCall;
+  detectLicenses(
+    request: DetectLicensesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DetectLicensesResponse) => void,
+  ): ClientUnaryCall;
+  detectLicenses(
+    request: DetectLicensesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DetectLicensesResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const AnalysisServiceClient = makeGenericClientConstructor(
+  AnalysisServiceService,
+  "cairn.git.v1.AnalysisService",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): AnalysisServiceClient;
+  service: typeof AnalysisServiceService;
+  serviceName: string;
+};
+
+/**
  * SmartHttpService serves git's smart HTTP protocol (v0 and v2) by streaming `git upload-pack` and
  * `git receive-pack --stateless-rpc` end to end: nothing buffers a whole pack.
  */
@@ -11170,6 +11780,10 @@ function longToNumber(int64: { toString(): string }): number {
     throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

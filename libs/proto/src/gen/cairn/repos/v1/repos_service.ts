@@ -99,6 +99,11 @@ export interface Repository {
   /** A transfer waiting for the recipient; unset when none. */
   pendingTransfer?: PendingTransfer | undefined;
   branchCount: number;
+  /**
+   * SPDX ids of the licences found in the default branch's licence files (git-storage DetectLicenses), kept
+   * current on pushes to the default branch; empty when none.
+   */
+  licenses: string[];
 }
 
 /** PendingTransfer is a transfer the recipient has not accepted yet. */
@@ -325,7 +330,14 @@ export interface FilterReadableRequest {
    * The caller's token is public-only (Gitea's ctx.PublicOnly): only public repositories of public owners, as an
    * anonymous caller would see them, among those the viewer may read.
    */
-  publicOnly?: boolean | undefined;
+  publicOnly?:
+    | boolean
+    | undefined;
+  /**
+   * Leave private repositories out even when the viewer may read them: what another user's lists show (Gitea's
+   * `IncludePrivate` false), e.g. counting the stars of someone other than the viewer.
+   */
+  excludePrivate?: boolean | undefined;
 }
 
 export interface FilterReadableResponse {
@@ -928,6 +940,7 @@ function createBaseRepository(): Repository {
     storage: "",
     pendingTransfer: undefined,
     branchCount: 0,
+    licenses: [],
   };
 }
 
@@ -1079,6 +1092,9 @@ export const Repository: MessageFns<Repository> = {
     }
     if (message.branchCount !== 0) {
       writer.uint32(392).int64(message.branchCount);
+    }
+    for (const v of message.licenses) {
+      writer.uint32(402).string(v!);
     }
     return writer;
   },
@@ -1488,6 +1504,14 @@ export const Repository: MessageFns<Repository> = {
             message.branchCount = longToNumber(reader.int64());
             continue;
           }
+          case 50: {
+            if (tag !== 402) {
+              break;
+            }
+
+            message.licenses.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1687,6 +1711,9 @@ export const Repository: MessageFns<Repository> = {
         : isSet(object.branch_count)
         ? globalThis.Number(object.branch_count)
         : 0,
+      licenses: globalThis.Array.isArray(object?.licenses)
+        ? object.licenses.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1839,6 +1866,9 @@ export const Repository: MessageFns<Repository> = {
     if (message.branchCount !== 0) {
       obj.branchCount = Math.round(message.branchCount);
     }
+    if (message.licenses?.length) {
+      obj.licenses = message.licenses;
+    }
     return obj;
   },
 
@@ -1898,6 +1928,7 @@ export const Repository: MessageFns<Repository> = {
       ? PendingTransfer.fromPartial(object.pendingTransfer)
       : undefined;
     message.branchCount = object.branchCount ?? 0;
+    message.licenses = object.licenses?.map((e) => e) || [];
     return message;
   },
 };
@@ -5137,7 +5168,7 @@ export const ListAccessibleRepositoriesResponse: MessageFns<ListAccessibleReposi
 };
 
 function createBaseFilterReadableRequest(): FilterReadableRequest {
-  return { viewer: undefined, repoIds: [], publicOnly: undefined };
+  return { viewer: undefined, repoIds: [], publicOnly: undefined, excludePrivate: undefined };
 }
 
 export const FilterReadableRequest: MessageFns<FilterReadableRequest> = {
@@ -5154,6 +5185,9 @@ export const FilterReadableRequest: MessageFns<FilterReadableRequest> = {
     }
     if (message.publicOnly !== undefined) {
       writer.uint32(24).bool(message.publicOnly);
+    }
+    if (message.excludePrivate !== undefined) {
+      writer.uint32(32).bool(message.excludePrivate);
     }
     return writer;
   },
@@ -5205,6 +5239,14 @@ export const FilterReadableRequest: MessageFns<FilterReadableRequest> = {
             message.publicOnly = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.excludePrivate = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5230,6 +5272,11 @@ export const FilterReadableRequest: MessageFns<FilterReadableRequest> = {
         : isSet(object.public_only)
         ? globalThis.Boolean(object.public_only)
         : undefined,
+      excludePrivate: isSet(object.excludePrivate)
+        ? globalThis.Boolean(object.excludePrivate)
+        : isSet(object.exclude_private)
+        ? globalThis.Boolean(object.exclude_private)
+        : undefined,
     };
   },
 
@@ -5244,6 +5291,9 @@ export const FilterReadableRequest: MessageFns<FilterReadableRequest> = {
     if (message.publicOnly !== undefined) {
       obj.publicOnly = message.publicOnly;
     }
+    if (message.excludePrivate !== undefined) {
+      obj.excludePrivate = message.excludePrivate;
+    }
     return obj;
   },
 
@@ -5257,6 +5307,7 @@ export const FilterReadableRequest: MessageFns<FilterReadableRequest> = {
       : undefined;
     message.repoIds = object.repoIds?.map((e) => e) || [];
     message.publicOnly = object.publicOnly ?? undefined;
+    message.excludePrivate = object.excludePrivate ?? undefined;
     return message;
   },
 };

@@ -64,6 +64,20 @@ export interface ListStarredReposResponse {
   repoIds: number[];
 }
 
+export interface BatchListStarredReposRequest {
+  userIds: number[];
+}
+
+/** UserStarredRepos is the repositories one user starred. */
+export interface UserStarredRepos {
+  userId: number;
+  repoIds: number[];
+}
+
+export interface BatchListStarredReposResponse {
+  users: UserStarredRepos[];
+}
+
 export interface GetRepoCountersRequest {
   repoIds: number[];
 }
@@ -973,6 +987,271 @@ export const ListStarredReposResponse: MessageFns<ListStarredReposResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListStarredReposResponse>, I>>(object: I): ListStarredReposResponse {
     const message = createBaseListStarredReposResponse();
     message.repoIds = object.repoIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseBatchListStarredReposRequest(): BatchListStarredReposRequest {
+  return { userIds: [] };
+}
+
+export const BatchListStarredReposRequest: MessageFns<BatchListStarredReposRequest> = {
+  encode(message: BatchListStarredReposRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.userIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BatchListStarredReposRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBatchListStarredReposRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.userIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.userIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BatchListStarredReposRequest {
+    return {
+      userIds: globalThis.Array.isArray(object?.userIds)
+        ? object.userIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.user_ids)
+        ? object.user_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: BatchListStarredReposRequest): unknown {
+    const obj: any = {};
+    if (message.userIds?.length) {
+      obj.userIds = message.userIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BatchListStarredReposRequest>, I>>(base?: I): BatchListStarredReposRequest {
+    return BatchListStarredReposRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BatchListStarredReposRequest>, I>>(object: I): BatchListStarredReposRequest {
+    const message = createBaseBatchListStarredReposRequest();
+    message.userIds = object.userIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseUserStarredRepos(): UserStarredRepos {
+  return { userId: 0, repoIds: [] };
+}
+
+export const UserStarredRepos: MessageFns<UserStarredRepos> = {
+  encode(message: UserStarredRepos, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    if (message.repoIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.repoIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserStarredRepos {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserStarredRepos();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.repoIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.repoIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserStarredRepos {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      repoIds: globalThis.Array.isArray(object?.repoIds)
+        ? object.repoIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.repo_ids)
+        ? object.repo_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: UserStarredRepos): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.repoIds?.length) {
+      obj.repoIds = message.repoIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserStarredRepos>, I>>(base?: I): UserStarredRepos {
+    return UserStarredRepos.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserStarredRepos>, I>>(object: I): UserStarredRepos {
+    const message = createBaseUserStarredRepos();
+    message.userId = object.userId ?? 0;
+    message.repoIds = object.repoIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseBatchListStarredReposResponse(): BatchListStarredReposResponse {
+  return { users: [] };
+}
+
+export const BatchListStarredReposResponse: MessageFns<BatchListStarredReposResponse> = {
+  encode(message: BatchListStarredReposResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.users) {
+      UserStarredRepos.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BatchListStarredReposResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBatchListStarredReposResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.users.push(UserStarredRepos.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BatchListStarredReposResponse {
+    return {
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => UserStarredRepos.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: BatchListStarredReposResponse): unknown {
+    const obj: any = {};
+    if (message.users?.length) {
+      obj.users = message.users.map((e) => UserStarredRepos.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BatchListStarredReposResponse>, I>>(base?: I): BatchListStarredReposResponse {
+    return BatchListStarredReposResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BatchListStarredReposResponse>, I>>(
+    object: I,
+  ): BatchListStarredReposResponse {
+    const message = createBaseBatchListStarredReposResponse();
+    message.users = object.users?.map((e) => UserStarredRepos.fromPartial(e)) || [];
     return message;
   },
 };
@@ -2979,6 +3258,21 @@ export const StarServiceService = {
       Buffer.from(ListStarredReposResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListStarredReposResponse => ListStarredReposResponse.decode(value),
   },
+  /**
+   * BatchListStarredRepos answers ListStarredRepos for several users at once, one entry per distinct user asked
+   * (users without stars have none): the caller filters by what the viewer may read and counts (starred_repos_count).
+   */
+  batchListStarredRepos: {
+    path: "/cairn.social.v1.StarService/BatchListStarredRepos" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BatchListStarredReposRequest): Buffer =>
+      Buffer.from(BatchListStarredReposRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BatchListStarredReposRequest => BatchListStarredReposRequest.decode(value),
+    responseSerialize: (value: BatchListStarredReposResponse): Buffer =>
+      Buffer.from(BatchListStarredReposResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BatchListStarredReposResponse => BatchListStarredReposResponse.decode(value),
+  },
   /** GetRepoCounters answers stars and watchers per repository, in the order asked. */
   getRepoCounters: {
     path: "/cairn.social.v1.StarService/GetRepoCounters" as const,
@@ -3002,6 +3296,11 @@ export interface StarServiceServer extends UntypedServiceImplementation {
   listStargazers: handleUnaryCall<ListStargazersRequest, ListStargazersResponse>;
   /** ListStarredRepos answers every repository id a user starred, newest first (the caller filters and pages). */
   listStarredRepos: handleUnaryCall<ListStarredReposRequest, ListStarredReposResponse>;
+  /**
+   * BatchListStarredRepos answers ListStarredRepos for several users at once, one entry per distinct user asked
+   * (users without stars have none): the caller filters by what the viewer may read and counts (starred_repos_count).
+   */
+  batchListStarredRepos: handleUnaryCall<BatchListStarredReposRequest, BatchListStarredReposResponse>;
   /** GetRepoCounters answers stars and watchers per repository, in the order asked. */
   getRepoCounters: handleUnaryCall<GetRepoCountersRequest, GetRepoCountersResponse>;
 }
@@ -3081,6 +3380,25 @@ export interface StarServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListStarredReposResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * BatchListStarredRepos answers ListStarredRepos for several users at once, one entry per distinct user asked
+   * (users without stars have none): the caller filters by what the viewer may read and counts (starred_repos_count).
+   */
+  batchListStarredRepos(
+    request: BatchListStarredReposRequest,
+    callback: (error: ServiceError | null, response: BatchListStarredReposResponse) => void,
+  ): ClientUnaryCall;
+  batchListStarredRepos(
+    request: BatchListStarredReposRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BatchListStarredReposResponse) => void,
+  ): ClientUnaryCall;
+  batchListStarredRepos(
+    request: BatchListStarredReposRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BatchListStarredReposResponse) => void,
   ): ClientUnaryCall;
   /** GetRepoCounters answers stars and watchers per repository, in the order asked. */
   getRepoCounters(
