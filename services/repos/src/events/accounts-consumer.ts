@@ -21,16 +21,16 @@ import { ACCOUNTS_CONSUMER, ACCOUNTS_FILTER, ACCOUNTS_STREAM, AccountsSubject } 
 
 type Effect = (tx: DatabaseTransactionConnection) => Promise<void>;
 
-/** Deletes every repository of a deleted owner, and what the owner had elsewhere. */
-async function forgetOwner(context: ReposContext, tx: DatabaseTransactionConnection, ownerId: number, actorId: number): Promise<void> {
-  for (const repo of await repositoriesOwnedBy(tx, ownerId)) await removeRepository(context, tx, repo, actorId);
+/** Deletes every repository of a deleted owner (their git data goes after the commit), and what the owner had elsewhere. */
+async function forgetOwner(tx: DatabaseTransactionConnection, ownerId: number, actorId: number): Promise<void> {
+  for (const repo of await repositoriesOwnedBy(tx, ownerId)) await removeRepository(tx, repo, actorId);
   await tx.query(sql.unsafe`DELETE FROM collaborations WHERE user_id = ${ownerId}`);
   await tx.query(sql.unsafe`DELETE FROM team_repos WHERE org_id = ${ownerId}`);
   await deleteTransfersTo(tx, ownerId);
 }
 
 /** The event's id and effect, or undefined for subjects this consumer does not act on. */
-function effectOf(context: ReposContext, subject: string, data: Uint8Array): { meta: EventMeta | undefined; effect: Effect } | undefined {
+function effectOf(subject: string, data: Uint8Array): { meta: EventMeta | undefined; effect: Effect } | undefined {
   switch (subject) {
     case AccountsSubject.userRenamed: {
       const { meta, user } = decodeEvent(UserRenamed, data);
@@ -54,11 +54,11 @@ function effectOf(context: ReposContext, subject: string, data: Uint8Array): { m
     }
     case AccountsSubject.userDeleted: {
       const event = decodeEvent(UserDeleted, data);
-      return { meta: event.meta, effect: (tx) => forgetOwner(context, tx, event.userId, event.meta?.actorId ?? 0) };
+      return { meta: event.meta, effect: (tx) => forgetOwner(tx, event.userId, event.meta?.actorId ?? 0) };
     }
     case AccountsSubject.orgDeleted: {
       const event = decodeEvent(OrgDeleted, data);
-      return { meta: event.meta, effect: (tx) => forgetOwner(context, tx, event.orgId, event.meta?.actorId ?? 0) };
+      return { meta: event.meta, effect: (tx) => forgetOwner(tx, event.orgId, event.meta?.actorId ?? 0) };
     }
     default:
       return undefined;
@@ -75,7 +75,7 @@ export function accountsEventHandler(context: ReposContext, consumer: string = A
   return async (message) => {
     let found: ReturnType<typeof effectOf>;
     try {
-      found = effectOf(context, message.subject, message.data);
+      found = effectOf(message.subject, message.data);
     } catch {
       context.logger.error({ subject: message.subject, event_id: message.id }, 'dropping an unreadable accounts event');
       return;

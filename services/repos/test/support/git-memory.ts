@@ -1,10 +1,11 @@
 /**
  * git-storage in memory for the repository service tests: repositories with their branches and HEAD, as
  * RepositoryService (create, fork, delete, info, default branch) and RefService.GetBranch answer them. `push`
- * stands for a push; `failNext` makes the next call of a method fail as a dead git-storage would.
+ * stands for a push; `failNext` makes the next call of a method fail as a dead git-storage would, `answerLateNext`
+ * makes it do its work and fail as a call whose deadline passed meanwhile.
  */
 import type { CreateRepositoryRequest, Repository } from '@cairn/proto/cairn/git/v1/git_service';
-import { CairnError } from '@cairn/rpc';
+import { CairnError, Code } from '@cairn/rpc';
 import type { GitRefsClient, GitRepositoriesClient } from '../../src/rpc/context';
 
 interface MemoryRepo {
@@ -21,6 +22,7 @@ export interface GitMemory {
   repo(id: number): MemoryRepo | undefined;
   push(id: number, branch: string): void;
   failNext(method: 'createRepository' | 'forkRepository' | 'deleteRepository' | 'setDefaultBranch'): void;
+  answerLateNext(method: 'createRepository' | 'forkRepository'): void;
 }
 
 /** A client whose listed methods answer and whose others reject, so a test that reaches one fails loudly. */
@@ -37,10 +39,14 @@ function partial<T extends object>(service: string, methods: Partial<T>): T {
 export function gitMemory(): GitMemory {
   const repos = new Map<number, MemoryRepo>();
   const failing = new Set<string>();
+  const late = new Set<string>();
   const createRequests: CreateRepositoryRequest[] = [];
 
   const failIfAsked = (method: string): void => {
     if (failing.delete(method)) throw CairnError.unavailable(`git-storage is down (${method})`);
+  };
+  const lateIfAsked = (method: string): void => {
+    if (late.delete(method)) throw new CairnError(Code.DEADLINE_EXCEEDED, `git-storage answered too late (${method})`);
   };
   const existing = (repository: Repository | undefined): MemoryRepo => {
     const repo = repos.get(repository?.repoId ?? 0);
@@ -56,12 +62,14 @@ export function gitMemory(): GitMemory {
       if (repos.has(id)) throw CairnError.exists('repository exists');
       if (/[\s~^:?*[\\]|\.\./.test(request.defaultBranch)) throw CairnError.invalid('invalid ref name', { reason: 'invalid_ref_name' });
       repos.set(id, { branches: new Set(request.autoInit ? [request.defaultBranch] : []), head: request.defaultBranch });
+      lateIfAsked('createRepository');
       return { commitSha: request.autoInit ? 'a'.repeat(40) : '' };
     },
     async forkRepository(request) {
       failIfAsked('forkRepository');
       const source = existing(request.source);
       repos.set(request.target?.repoId ?? 0, { branches: new Set(source.branches), head: source.head });
+      lateIfAsked('forkRepository');
       return {};
     },
     async deleteRepository(request) {
@@ -102,6 +110,9 @@ export function gitMemory(): GitMemory {
     },
     failNext(method) {
       failing.add(method);
+    },
+    answerLateNext(method) {
+      late.add(method);
     },
   };
 }

@@ -9820,7 +9820,8 @@ export const RepositoryServiceService = {
   /**
    * CreateRepository initialises a bare repository (object format sha1), empty or, with `auto_init`, with a first
    * commit holding README.md, .gitignore and LICENSE from the named templates on `default_branch`.
-   * ALREADY_EXISTS when the repository exists on disk; INVALID_ARGUMENT for an unknown template name.
+   * ALREADY_EXISTS when the repository exists on disk; INVALID_ARGUMENT for an unknown template name. Once the
+   * caller's deadline has passed (or it cancelled) nothing is moved into place: CANCELLED, and no directory is left.
    */
   createRepository: {
     path: "/cairn.git.v1.RepositoryService/CreateRepository" as const,
@@ -9835,7 +9836,8 @@ export const RepositoryServiceService = {
   },
   /**
    * ForkRepository copies every branch and tag of `source` into a new repository `target` (objects shared as
-   * git alternates are not used: the fork is self-contained).
+   * git alternates are not used: the fork is self-contained). Like CreateRepository, leaves nothing on disk once the
+   * caller's deadline has passed.
    */
   forkRepository: {
     path: "/cairn.git.v1.RepositoryService/ForkRepository" as const,
@@ -9901,12 +9903,14 @@ export interface RepositoryServiceServer extends UntypedServiceImplementation {
   /**
    * CreateRepository initialises a bare repository (object format sha1), empty or, with `auto_init`, with a first
    * commit holding README.md, .gitignore and LICENSE from the named templates on `default_branch`.
-   * ALREADY_EXISTS when the repository exists on disk; INVALID_ARGUMENT for an unknown template name.
+   * ALREADY_EXISTS when the repository exists on disk; INVALID_ARGUMENT for an unknown template name. Once the
+   * caller's deadline has passed (or it cancelled) nothing is moved into place: CANCELLED, and no directory is left.
    */
   createRepository: handleUnaryCall<CreateRepositoryRequest, CreateRepositoryResponse>;
   /**
    * ForkRepository copies every branch and tag of `source` into a new repository `target` (objects shared as
-   * git alternates are not used: the fork is self-contained).
+   * git alternates are not used: the fork is self-contained). Like CreateRepository, leaves nothing on disk once the
+   * caller's deadline has passed.
    */
   forkRepository: handleUnaryCall<ForkRepositoryRequest, ForkRepositoryResponse>;
   /** DeleteRepository removes the repository from disk; NOT_FOUND is not an error here (idempotent). */
@@ -9923,7 +9927,8 @@ export interface RepositoryServiceClient extends Client {
   /**
    * CreateRepository initialises a bare repository (object format sha1), empty or, with `auto_init`, with a first
    * commit holding README.md, .gitignore and LICENSE from the named templates on `default_branch`.
-   * ALREADY_EXISTS when the repository exists on disk; INVALID_ARGUMENT for an unknown template name.
+   * ALREADY_EXISTS when the repository exists on disk; INVALID_ARGUMENT for an unknown template name. Once the
+   * caller's deadline has passed (or it cancelled) nothing is moved into place: CANCELLED, and no directory is left.
    */
   createRepository(
     request: CreateRepositoryRequest,
@@ -9942,7 +9947,8 @@ export interface RepositoryServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * ForkRepository copies every branch and tag of `source` into a new repository `target` (objects shared as
-   * git alternates are not used: the fork is self-contained).
+   * git alternates are not used: the fork is self-contained). Like CreateRepository, leaves nothing on disk once the
+   * caller's deadline has passed.
    */
   forkRepository(
     request: ForkRepositoryRequest,
