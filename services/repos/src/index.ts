@@ -17,6 +17,7 @@ import { BUS_USAGE } from './events/bus-usage';
 import { startAccountsConsumer } from './events/accounts-consumer';
 import { startGitConsumer } from './events/git-consumer';
 import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, GIT_STREAM, GIT_SUBJECTS, REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
+import { startRepositoryPurger } from './maintenance/purge-repositories';
 import type { ReposContext } from './rpc/context';
 import { createReposServer } from './server';
 
@@ -66,8 +67,9 @@ function serviceClients(config: CairnConfig, logger: Logger, db: Database): { co
 
 /**
  * Starts repos in this process. Graceful stop (SIGTERM): health turns NOT_SERVING and the server takes no new calls,
- * calls in flight finish (up to 5 s), the consumers stop (the event in hand is finished and acknowledged), the outbox
- * relay flushes the events they all wrote (up to 5 s), then the clients and the pool close.
+ * calls in flight finish (up to 5 s), the purger finishes the removal in hand, the consumers stop (the event in hand is
+ * finished and acknowledged), the outbox relay flushes the events they all wrote (up to 5 s), then the clients and the
+ * pool close.
  */
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
@@ -88,6 +90,9 @@ export async function start(options: StartOptions): Promise<RunningService> {
     });
     consumers.push(await startAccountsConsumer(clients.context, { bus }));
     consumers.push(await startGitConsumer(clients.context, { bus }));
+    // Removes the git data of deletions committed earlier (and of creations that never committed), from start-up on.
+    const purger = startRepositoryPurger(clients.context);
+    onStop(() => purger.stop());
     return createReposServer(clients.context, logger);
   });
 }

@@ -13,6 +13,7 @@ import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
 import { Code } from '@cairn/rpc';
 import { accountsEventHandler } from '../src/events/accounts-consumer';
 import { gitPushedHandler } from '../src/events/git-consumer';
+import { purgeDueRepositories } from '../src/maintenance/purge-repositories';
 import { startReposHarness, type ReposHarness } from './support/repos-harness';
 
 describe('consumers', () => {
@@ -108,6 +109,8 @@ describe('consumers', () => {
     await expect(h.repos.getRepository({ viewer: h.accounts.actor(alice), id: own.repository.id, owner: '', name: '' })).rejects.toMatchObject({
       code: Code.NOT_FOUND,
     });
+    // The git data goes after the commit, on the purger's round.
+    expect(await purgeDueRepositories(h.context)).toEqual({ purged: 1, failed: 0 });
     expect(h.git.repo(own.repository.id)).toBeUndefined();
     const collaborators = await h.collaborators.listCollaborators({ viewer: h.accounts.actor(alice), repoId: elsewhere.repository.id });
     expect(collaborators.total).toBe(0);

@@ -54,7 +54,7 @@ async function initialFiles(request: CreateRepositoryRequest, year: string): Pro
 
 export function createRepositoryService(context: GitStorageContext): AsyncServiceOf<typeof RepositoryServiceService> {
   return {
-    async createRepository(request) {
+    async createRepository(request, ctx) {
       const branch = request.defaultBranch === '' ? DEFAULT_BRANCH : request.defaultBranch;
       assertValidRefName(branch);
       const gitDir = repositoryPath(context.root, request.repository);
@@ -69,23 +69,24 @@ export function createRepositoryService(context: GitStorageContext): AsyncServic
           }
         : undefined;
       let commitSha = '';
-      await createRepositoryDir(gitDir, async (dir) => {
+      await createRepositoryDir(gitDir, ctx.signal, async (dir) => {
         await initBareRepository(dir, branch);
         if (firstCommit !== undefined) commitSha = await writeFirstCommit(dir, firstCommit);
       });
       return { commitSha };
     },
 
-    async forkRepository(request) {
+    async forkRepository(request, ctx) {
       const branch = request.branch === '' ? undefined : request.branch;
       const target = repositoryPath(context.root, request.target);
       const source = await openRepository(context.root, request.source);
       if (branch !== undefined && (await findRef(source, branchRef(branch))) === undefined) throw branchNotFound(branch);
-      await createRepositoryDir(target, (dir) => cloneForFork(source, dir, branch));
+      await createRepositoryDir(target, ctx.signal, (dir) => cloneForFork(source, dir, branch));
       return {};
     },
 
     async deleteRepository(request) {
+      // Idempotent (a missing directory is success): repos repeats a removal until it has seen it succeed.
       await rm(repositoryPath(context.root, request.repository), { recursive: true, force: true });
       return {};
     },

@@ -32,21 +32,16 @@ function ifNewest(consumer: string, ownerId: number, fact: 'name' | 'visibility'
   };
 }
 
-/** Deletes every repository of a deleted owner, and what the owner had elsewhere. */
-async function forgetOwner(context: ReposContext, tx: DatabaseTransactionConnection, ownerId: number, actorId: number): Promise<void> {
-  for (const repo of await repositoriesOwnedBy(tx, ownerId)) await removeRepository(context, tx, repo, actorId);
+/** Deletes every repository of a deleted owner (their git data goes after the commit), and what the owner had elsewhere. */
+async function forgetOwner(tx: DatabaseTransactionConnection, ownerId: number, actorId: number): Promise<void> {
+  for (const repo of await repositoriesOwnedBy(tx, ownerId)) await removeRepository(tx, repo, actorId);
   await tx.query(sql.unsafe`DELETE FROM collaborations WHERE user_id = ${ownerId}`);
   await tx.query(sql.unsafe`DELETE FROM team_repos WHERE org_id = ${ownerId}`);
   await deleteTransfersTo(tx, ownerId);
 }
 
 /** The event's id and effect, or undefined for subjects this consumer does not act on. */
-function effectOf(
-  context: ReposContext,
-  consumer: string,
-  subject: string,
-  data: Uint8Array,
-): { meta: EventMeta | undefined; effect: Effect } | undefined {
+function effectOf(consumer: string, subject: string, data: Uint8Array): { meta: EventMeta | undefined; effect: Effect } | undefined {
   switch (subject) {
     case AccountsSubject.userRenamed: {
       const { meta, user, version } = decodeEvent(UserRenamed, data);
@@ -73,11 +68,11 @@ function effectOf(
     }
     case AccountsSubject.userDeleted: {
       const event = decodeEvent(UserDeleted, data);
-      return { meta: event.meta, effect: (tx) => forgetOwner(context, tx, event.userId, event.meta?.actorId ?? 0) };
+      return { meta: event.meta, effect: (tx) => forgetOwner(tx, event.userId, event.meta?.actorId ?? 0) };
     }
     case AccountsSubject.orgDeleted: {
       const event = decodeEvent(OrgDeleted, data);
-      return { meta: event.meta, effect: (tx) => forgetOwner(context, tx, event.orgId, event.meta?.actorId ?? 0) };
+      return { meta: event.meta, effect: (tx) => forgetOwner(tx, event.orgId, event.meta?.actorId ?? 0) };
     }
     default:
       return undefined;
@@ -94,7 +89,7 @@ export function accountsEventHandler(context: ReposContext, consumer: string = A
   return async (message) => {
     let found: ReturnType<typeof effectOf>;
     try {
-      found = effectOf(context, consumer, message.subject, message.data);
+      found = effectOf(consumer, message.subject, message.data);
     } catch {
       context.logger.error({ subject: message.subject, event_id: message.id }, 'dropping an unreadable accounts event');
       return;

@@ -1,7 +1,7 @@
 /**
  * CreateRepository (Gitea's services/repository/create.go through the API's CreateUserRepo / CreateOrgRepo): who may
  * create where, the name and limit rules, the row with its units, the git repository, and cairn.repo.created — all or
- * nothing: a git failure leaves no row, a failed commit removes the git repository.
+ * nothing: a git failure leaves no row, and git data whose row never committed is removed (createWithGit).
  */
 import type { DatabaseTransactionConnection } from '@cairn/db';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
@@ -22,7 +22,9 @@ import { canCreateInOrg, creationLimitReached, withinCreationLimit, type OwnerLi
 import { assertUsableRepoName } from '../domain/repo-name';
 import { newRepoUnits } from '../domain/units';
 import { enqueueRepoCreated } from '../events/outbox';
+import { purgeNow } from '../maintenance/purge-repositories';
 import { upsertCollaboration } from '../store/collaborations';
+import { claimReservation, reserveRepositoryId, type GitAddress } from '../store/purges';
 import { deleteRedirect } from '../store/redirects';
 import {
   countOwnerRepositories,
@@ -100,28 +102,41 @@ async function authorOf(context: ReposContext, userId: number): Promise<{ name: 
   return { name: user.fullName.trim() || user.login, email };
 }
 
-export interface GitAddress {
-  storage: string;
-  repoId: number;
-}
+/** Creating (with auto-init) or copying a repository on disk may take longer than an ordinary call. */
+export const GIT_CREATE_DEADLINE_MS = 120_000;
 
 /**
- * Runs `work`, which creates a git repository inside a transaction and reports it through `created`; when `work`
- * fails after that (the transaction rolled back), the git repository is removed again, so nothing remains.
+ * How long a creation's reserved id waits before the purger may remove what git-storage made for it: the git call's
+ * deadline and a minute to spare (git-storage moves no repository into place after its caller's deadline).
  */
-export async function undoGitOnFailure<T>(context: ReposContext, work: (created: (repository: GitAddress) => void) => Promise<T>): Promise<T> {
-  let made: GitAddress | undefined;
+const RESERVATION_MS = GIT_CREATE_DEADLINE_MS + 60_000;
+
+/**
+ * Runs `insert`, a transaction that inserts the repository `repository` and has git-storage make its git data, so
+ * that nothing stays behind when the transaction does not commit (a failure, the deadline, the caller gone, a crash):
+ * the id is reserved first with its git data scheduled for removal (store/purges.ts), and `insert`'s transaction
+ * takes the reservation back. `insert` calls `made()` once git-storage has answered: a failure after that removes the
+ * git data at once; before it, git-storage may still be at work, so the purger removes it when the reservation is due.
+ */
+export async function createWithGit<T>(
+  context: ReposContext,
+  insert: (tx: DatabaseTransactionConnection, repository: GitAddress, made: () => void) => Promise<T>,
+): Promise<T> {
+  const repository = await guard(() => reserveRepositoryId(context.db.pool, RESERVATION_MS));
+  let gitMade = false;
   try {
-    return await work((repository) => {
-      made = repository;
-    });
+    return await guard(() =>
+      context.db.pool.transaction(async (tx) => {
+        if (!(await claimReservation(tx, repository.repoId))) {
+          throw CairnError.unavailable('the repository could not be created in time, try again', { reason: 'creation_expired' });
+        }
+        return insert(tx, repository, () => {
+          gitMade = true;
+        });
+      }),
+    );
   } catch (error) {
-    const repository = made;
-    if (repository !== undefined) {
-      await context.git.repositories.deleteRepository({ repository }).catch((cause: unknown) => {
-        context.logger.error({ err: cause, repo_id: repository.repoId }, 'could not remove the git repository of a failed creation');
-      });
-    }
+    if (gitMade) await purgeNow(context, repository.repoId);
     throw error;
   }
 }
@@ -134,15 +149,12 @@ export async function recordGitState(context: ReposContext, tx: DatabaseTransact
   await updateRepository(tx, repoId, { isEmpty: info.empty, size: info.sizeKib, branchCount: info.branchCount, licenses });
 }
 
-/** Creating (with auto-init) or copying a repository on disk may take longer than an ordinary call. */
-export const GIT_CREATE_DEADLINE_MS = 120_000;
-
 const OBJECT_FORMATS = ['', 'sha1'];
 const TRUST_MODELS = ['default', 'collaborator', 'committer', 'collaboratorcommitter'];
 
 export async function createRepository(context: ReposContext, request: CreateRepositoryRequest): Promise<CreateRepositoryResponse> {
   const viewer = viewerFromActor(request.actor);
-  const { db, config, git } = context;
+  const { config, git } = context;
   const owner = await creationOwner(context, viewer, request.owner.trim());
   const name = request.name.trim();
   assertUsableRepoName(name);
@@ -155,51 +167,48 @@ export async function createRepository(context: ReposContext, request: CreateRep
   const defaultBranch = request.defaultBranch.trim() || config.repository.defaultBranch;
   const author = request.autoInit ? await authorOf(context, viewer.id) : undefined;
 
-  const repo = await undoGitOnFailure(context, (created) =>
-    guard(() =>
-      db.pool.transaction(async (tx): Promise<RepoRow> => {
-        if ((await findByOwnerId(tx, owner.facts.ownerId, name)) !== undefined) throw repoExists();
-        const id = await insertRepository(tx, {
-          ...owner.facts,
-          name,
-          description: request.description,
-          website: '',
-          isPrivate,
-          isTemplate: request.template,
-          isFork: false,
-          forkId: 0,
-          isEmpty: true,
-          defaultBranch,
-          objectFormatName: 'sha1',
-          trustModel: TRUST_MODELS.includes(request.trustModel) ? request.trustModel : 'default',
-          units,
-        });
-        if (creatorNeedsAdmin(viewer, owner, { isPrivate, units })) await upsertCollaboration(tx, id, viewer.id, AccessMode.Admin);
-        // The name is taken again: it no longer leads to a renamed or transferred repository.
-        await deleteRedirect(tx, owner.facts.ownerId, name);
-        const repository = { storage: '', repoId: id };
-        await git.repositories.createRepository(
-          {
-            repository,
-            defaultBranch,
-            autoInit: request.autoInit,
-            readme: request.autoInit && request.readme === '' ? 'Default' : request.readme,
-            gitignores: request.gitignores,
-            license: request.license,
-            repoName: name,
-            description: request.description,
-            ownerName: owner.facts.ownerName,
-            author: author === undefined ? undefined : { ...author, when: new Date(), timezone: '' },
-          },
-          { deadlineMs: GIT_CREATE_DEADLINE_MS },
-        );
-        created(repository);
-        if (request.autoInit) await recordGitState(context, tx, id);
-        const row = (await findRepository(tx, id))!;
-        await enqueueRepoCreated(tx, row, viewer.id);
-        return row;
-      }),
-    ),
-  );
+  const repo = await createWithGit(context, async (tx, repository, made): Promise<RepoRow> => {
+    if ((await findByOwnerId(tx, owner.facts.ownerId, name)) !== undefined) throw repoExists();
+    const id = repository.repoId;
+    await insertRepository(tx, {
+      id,
+      ...owner.facts,
+      name,
+      description: request.description,
+      website: '',
+      isPrivate,
+      isTemplate: request.template,
+      isFork: false,
+      forkId: 0,
+      isEmpty: true,
+      defaultBranch,
+      objectFormatName: 'sha1',
+      trustModel: TRUST_MODELS.includes(request.trustModel) ? request.trustModel : 'default',
+      units,
+    });
+    if (creatorNeedsAdmin(viewer, owner, { isPrivate, units })) await upsertCollaboration(tx, id, viewer.id, AccessMode.Admin);
+    // The name is taken again: it no longer leads to a renamed or transferred repository.
+    await deleteRedirect(tx, owner.facts.ownerId, name);
+    await git.repositories.createRepository(
+      {
+        repository,
+        defaultBranch,
+        autoInit: request.autoInit,
+        readme: request.autoInit && request.readme === '' ? 'Default' : request.readme,
+        gitignores: request.gitignores,
+        license: request.license,
+        repoName: name,
+        description: request.description,
+        ownerName: owner.facts.ownerName,
+        author: author === undefined ? undefined : { ...author, when: new Date(), timezone: '' },
+      },
+      { deadlineMs: GIT_CREATE_DEADLINE_MS },
+    );
+    made();
+    if (request.autoInit) await recordGitState(context, tx, id);
+    const row = (await findRepository(tx, id))!;
+    await enqueueRepoCreated(tx, row, viewer.id);
+    return row;
+  });
   return { repository: withPermission(repo, await permissionFor(context, viewer, repo)) };
 }

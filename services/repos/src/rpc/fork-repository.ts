@@ -19,13 +19,12 @@ import {
   GIT_CREATE_DEADLINE_MS,
   ORG_CREATE_DENIED,
   assertWithinLimit,
+  createWithGit,
   creationOwner,
   creatorNeedsAdmin,
   recordGitState,
-  undoGitOnFailure,
   type CreationOwner,
 } from './create-repository';
-import { guard } from './guard';
 import { loadRepoForViewer, permissionFor, requireAccess } from './repo-access';
 import { gitRepository, withPermission } from './repository-message';
 import { userTeams } from './viewer-teams';
@@ -75,40 +74,37 @@ export async function forkRepository(context: ReposContext, request: ForkReposit
   const units = forkUnits(config.repository);
   const isPrivate = base.isPrivate || base.ownerVisibility === 'private';
 
-  const fork = await undoGitOnFailure(context, (created) =>
-    guard(() =>
-      db.pool.transaction(async (tx): Promise<RepoRow> => {
-        if ((await findByOwnerId(tx, owner.facts.ownerId, name)) !== undefined) {
-          throw CairnError.exists(`repository already exists [uname: ${ownerName}, name: ${name}]`, { reason: 'repo_exists' });
-        }
-        const id = await insertRepository(tx, {
-          ...owner.facts,
-          name,
-          description: base.description,
-          website: '',
-          isPrivate,
-          isTemplate: false,
-          isFork: true,
-          forkId: base.id,
-          isEmpty: base.isEmpty,
-          defaultBranch: base.defaultBranch,
-          objectFormatName: base.objectFormatName,
-          trustModel: 'default',
-          units,
-        });
-        if (creatorNeedsAdmin(viewer, owner, { isPrivate, units })) await upsertCollaboration(tx, id, viewer.id, AccessMode.Admin);
-        // The name is taken again: it no longer leads to a renamed or transferred repository.
-        await deleteRedirect(tx, owner.facts.ownerId, name);
-        await addForkCount(tx, base.id, 1);
-        const target = { storage: '', repoId: id };
-        await git.repositories.forkRepository({ source: gitRepository(base), target, branch: '' }, { deadlineMs: GIT_CREATE_DEADLINE_MS });
-        created(target);
-        await recordGitState(context, tx, id);
-        const row = (await findRepository(tx, id))!;
-        await enqueueRepoForked(tx, row, viewer.id);
-        return row;
-      }),
-    ),
-  );
+  const fork = await createWithGit(context, async (tx, target, made): Promise<RepoRow> => {
+    if ((await findByOwnerId(tx, owner.facts.ownerId, name)) !== undefined) {
+      throw CairnError.exists(`repository already exists [uname: ${ownerName}, name: ${name}]`, { reason: 'repo_exists' });
+    }
+    const id = target.repoId;
+    await insertRepository(tx, {
+      id,
+      ...owner.facts,
+      name,
+      description: base.description,
+      website: '',
+      isPrivate,
+      isTemplate: false,
+      isFork: true,
+      forkId: base.id,
+      isEmpty: base.isEmpty,
+      defaultBranch: base.defaultBranch,
+      objectFormatName: base.objectFormatName,
+      trustModel: 'default',
+      units,
+    });
+    if (creatorNeedsAdmin(viewer, owner, { isPrivate, units })) await upsertCollaboration(tx, id, viewer.id, AccessMode.Admin);
+    // The name is taken again: it no longer leads to a renamed or transferred repository.
+    await deleteRedirect(tx, owner.facts.ownerId, name);
+    await addForkCount(tx, base.id, 1);
+    await git.repositories.forkRepository({ source: gitRepository(base), target, branch: '' }, { deadlineMs: GIT_CREATE_DEADLINE_MS });
+    made();
+    await recordGitState(context, tx, id);
+    const row = (await findRepository(tx, id))!;
+    await enqueueRepoForked(tx, row, viewer.id);
+    return row;
+  });
   return { repository: withPermission(fork, await permissionFor(context, viewer, fork)) };
 }

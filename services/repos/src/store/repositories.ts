@@ -265,6 +265,8 @@ export interface OwnerFacts {
 }
 
 export interface NewRepository extends OwnerFacts {
+  /** Reserved beforehand (purges.ts reserveRepositoryId), so its git data can be made before the row exists. */
+  id: number;
   name: string;
   description: string;
   website: string;
@@ -280,18 +282,16 @@ export interface NewRepository extends OwnerFacts {
 }
 
 /** Inserts the repository and its units; a taken name fails with repositories_owner_id_lower_name_key. */
-export async function insertRepository(tx: DatabaseTransactionConnection, repo: NewRepository): Promise<number> {
-  const { id } = await tx.one(sql.type(z.object({ id: z.number() }))`
-    INSERT INTO repositories (owner_id, owner_name, lower_owner_name, owner_type, owner_visibility, name, lower_name,
+export async function insertRepository(tx: DatabaseTransactionConnection, repo: NewRepository): Promise<void> {
+  await tx.query(sql.unsafe`
+    INSERT INTO repositories (id, owner_id, owner_name, lower_owner_name, owner_type, owner_visibility, name, lower_name,
                               description, website, is_private, is_template, is_fork, fork_id, is_empty, default_branch,
                               object_format_name, trust_model)
-    VALUES (${repo.ownerId}, ${repo.ownerName}, ${repo.ownerName.toLowerCase()}, ${repo.ownerType}, ${repo.ownerVisibility},
+    VALUES (${repo.id}, ${repo.ownerId}, ${repo.ownerName}, ${repo.ownerName.toLowerCase()}, ${repo.ownerType}, ${repo.ownerVisibility},
             ${repo.name}, ${repo.name.toLowerCase()}, ${repo.description}, ${repo.website}, ${repo.isPrivate}, ${repo.isTemplate},
             ${repo.isFork}, ${repo.forkId}, ${repo.isEmpty}, ${repo.defaultBranch}, ${repo.objectFormatName}, ${repo.trustModel})
-    RETURNING id
   `);
-  await enableUnits(tx, id, repo.units);
-  return id;
+  await enableUnits(tx, repo.id, repo.units);
 }
 
 export async function enableUnits(tx: DatabaseTransactionConnection, repoId: number, units: readonly string[]): Promise<void> {

@@ -1,10 +1,11 @@
 /**
  * git-storage in memory for the repository service tests: repositories with their branches and HEAD, as
  * RepositoryService (create, fork, delete, info, default branch) and RefService.GetBranch answer them. `push`
- * stands for a push; `failNext` makes the next call of a method fail as a dead git-storage would.
+ * stands for a push; `failNext` makes the next call of a method fail as a dead git-storage would, `answerLateNext`
+ * makes it do its work and fail as a call whose deadline passed meanwhile.
  */
 import type { CreateRepositoryRequest, Repository } from '@cairn/proto/cairn/git/v1/git_service';
-import { CairnError } from '@cairn/rpc';
+import { CairnError, Code } from '@cairn/rpc';
 import type { GitAnalysisClient, GitRefsClient, GitRepositoriesClient } from '../../src/rpc/context';
 
 interface MemoryRepo {
@@ -26,6 +27,7 @@ export interface GitMemory {
   /** The licences the repository's files hold from now on. */
   setLicenses(id: number, licenses: string[]): void;
   failNext(method: 'createRepository' | 'forkRepository' | 'deleteRepository' | 'setDefaultBranch'): void;
+  answerLateNext(method: 'createRepository' | 'forkRepository'): void;
 }
 
 /** A client whose listed methods answer and whose others reject, so a test that reaches one fails loudly. */
@@ -42,10 +44,14 @@ function partial<T extends object>(service: string, methods: Partial<T>): T {
 export function gitMemory(): GitMemory {
   const repos = new Map<number, MemoryRepo>();
   const failing = new Set<string>();
+  const late = new Set<string>();
   const createRequests: CreateRepositoryRequest[] = [];
 
   const failIfAsked = (method: string): void => {
     if (failing.delete(method)) throw CairnError.unavailable(`git-storage is down (${method})`);
+  };
+  const lateIfAsked = (method: string): void => {
+    if (late.delete(method)) throw new CairnError(Code.DEADLINE_EXCEEDED, `git-storage answered too late (${method})`);
   };
   const existing = (repository: Repository | undefined): MemoryRepo => {
     const repo = repos.get(repository?.repoId ?? 0);
@@ -65,12 +71,14 @@ export function gitMemory(): GitMemory {
         head: request.defaultBranch,
         licenses: request.autoInit && request.license !== '' ? [request.license] : [],
       });
+      lateIfAsked('createRepository');
       return { commitSha: request.autoInit ? 'a'.repeat(40) : '' };
     },
     async forkRepository(request) {
       failIfAsked('forkRepository');
       const source = existing(request.source);
       repos.set(request.target?.repoId ?? 0, { branches: new Set(source.branches), head: source.head, licenses: [...source.licenses] });
+      lateIfAsked('forkRepository');
       return {};
     },
     async deleteRepository(request) {
@@ -124,6 +132,9 @@ export function gitMemory(): GitMemory {
     },
     failNext(method) {
       failing.add(method);
+    },
+    answerLateNext(method) {
+      late.add(method);
     },
   };
 }

@@ -10320,7 +10320,8 @@ export const RepositoryServiceService = {
   /**
    * CreateRepository initialises a bare repository (object format sha1), empty or, with `auto_init`, with a first
    * commit holding README.md, .gitignore and LICENSE from the named templates on `default_branch`.
-   * ALREADY_EXISTS when the repository exists on disk; INVALID_ARGUMENT for an unknown template name.
+   * ALREADY_EXISTS when the repository exists on disk; INVALID_ARGUMENT for an unknown template name. Once the
+   * caller's deadline has passed (or it cancelled) nothing is moved into place: CANCELLED, and no directory is left.
    */
   createRepository: {
     path: "/cairn.git.v1.RepositoryService/CreateRepository" as const,
@@ -10335,7 +10336,8 @@ export const RepositoryServiceService = {
   },
   /**
    * ForkRepository copies every branch and tag of `source` into a new repository `target` (objects shared as
-   * git alternates are not used: the fork is self-contained).
+   * git alternates are not used: the fork is self-contained). Like CreateRepository, leaves nothing on disk once the
+   * caller's deadline has passed.
    */
   forkRepository: {
     path: "/cairn.git.v1.RepositoryService/ForkRepository" as const,
@@ -10401,12 +10403,14 @@ export interface RepositoryServiceServer extends UntypedServiceImplementation {
   /**
    * CreateRepository initialises a bare repository (object format sha1), empty or, with `auto_init`, with a first
    * commit holding README.md, .gitignore and LICENSE from the named templates on `default_branch`.
-   * ALREADY_EXISTS when the repository exists on disk; INVALID_ARGUMENT for an unknown template name.
+   * ALREADY_EXISTS when the repository exists on disk; INVALID_ARGUMENT for an unknown template name. Once the
+   * caller's deadline has passed (or it cancelled) nothing is moved into place: CANCELLED, and no directory is left.
    */
   createRepository: handleUnaryCall<CreateRepositoryRequest, CreateRepositoryResponse>;
   /**
    * ForkRepository copies every branch and tag of `source` into a new repository `target` (objects shared as
-   * git alternates are not used: the fork is self-contained).
+   * git alternates are not used: the fork is self-contained). Like CreateRepository, leaves nothing on disk once the
+   * caller's deadline has passed.
    */
   forkRepository: handleUnaryCall<ForkRepositoryRequest, ForkRepositoryResponse>;
   /** DeleteRepository removes the repository from disk; NOT_FOUND is not an error here (idempotent). */
@@ -10423,7 +10427,8 @@ export interface RepositoryServiceClient extends Client {
   /**
    * CreateRepository initialises a bare repository (object format sha1), empty or, with `auto_init`, with a first
    * commit holding README.md, .gitignore and LICENSE from the named templates on `default_branch`.
-   * ALREADY_EXISTS when the repository exists on disk; INVALID_ARGUMENT for an unknown template name.
+   * ALREADY_EXISTS when the repository exists on disk; INVALID_ARGUMENT for an unknown template name. Once the
+   * caller's deadline has passed (or it cancelled) nothing is moved into place: CANCELLED, and no directory is left.
    */
   createRepository(
     request: CreateRepositoryRequest,
@@ -10442,7 +10447,8 @@ export interface RepositoryServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * ForkRepository copies every branch and tag of `source` into a new repository `target` (objects shared as
-   * git alternates are not used: the fork is self-contained).
+   * git alternates are not used: the fork is self-contained). Like CreateRepository, leaves nothing on disk once the
+   * caller's deadline has passed.
    */
   forkRepository(
     request: ForkRepositoryRequest,

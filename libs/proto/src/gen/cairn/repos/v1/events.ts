@@ -36,8 +36,9 @@ export interface RepoRenamed {
 }
 
 /**
- * Subject cairn.repo.deleted: a repository and its git data were deleted (with its collaborations, team links and
- * pending transfer). Its forks stay, as repositories of their own.
+ * Subject cairn.repo.deleted: a repository was deleted (with its collaborations, team links and pending transfer);
+ * its git data is removed after the deletion committed, possibly shortly after this event. Its forks stay, as
+ * repositories of their own.
  */
 export interface RepoDeleted {
   meta?: EventMeta | undefined;

@@ -13321,7 +13321,10 @@ export const RepoServiceService = {
       Buffer.from(UpdateRepositoryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UpdateRepositoryResponse => UpdateRepositoryResponse.decode(value),
   },
-  /** DeleteRepository deletes a repository and its git data (owners, org owners, site admins). */
+  /**
+   * DeleteRepository deletes a repository and its git data (owners, org owners, site admins). The git data is removed
+   * after the deletion has committed: at once, or — git-storage away, a crash — by repos' purger, which retries.
+   */
   deleteRepository: {
     path: "/cairn.repos.v1.RepoService/DeleteRepository" as const,
     requestStream: false as const,
@@ -13523,7 +13526,10 @@ export interface RepoServiceServer extends UntypedServiceImplementation {
    * FAILED_PRECONDITION with reason `repo_archived` (HTTP 423), except un-archiving.
    */
   updateRepository: handleUnaryCall<UpdateRepositoryRequest, UpdateRepositoryResponse>;
-  /** DeleteRepository deletes a repository and its git data (owners, org owners, site admins). */
+  /**
+   * DeleteRepository deletes a repository and its git data (owners, org owners, site admins). The git data is removed
+   * after the deletion has committed: at once, or — git-storage away, a crash — by repos' purger, which retries.
+   */
   deleteRepository: handleUnaryCall<DeleteRepositoryRequest, DeleteRepositoryResponse>;
   /** SearchRepositories pages through the repositories the viewer may read that match (Gitea's SearchRepository). */
   searchRepositories: handleUnaryCall<SearchRepositoriesRequest, SearchRepositoriesResponse>;
@@ -13649,7 +13655,10 @@ export interface RepoServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UpdateRepositoryResponse) => void,
   ): ClientUnaryCall;
-  /** DeleteRepository deletes a repository and its git data (owners, org owners, site admins). */
+  /**
+   * DeleteRepository deletes a repository and its git data (owners, org owners, site admins). The git data is removed
+   * after the deletion has committed: at once, or — git-storage away, a crash — by repos' purger, which retries.
+   */
   deleteRepository(
     request: DeleteRepositoryRequest,
     callback: (error: ServiceError | null, response: DeleteRepositoryResponse) => void,
