@@ -39,6 +39,7 @@ import {
   insertPendingPush,
   ledgerRepositories,
   lockLedger,
+  publishedRefs,
   takePendingPush,
   takePendingPushes,
   updateLedger,
@@ -115,11 +116,11 @@ async function openLedger(
 ): Promise<Ledger> {
   const existing = await lockLedger(tx, repository.repoId);
   if (existing !== undefined) return existing;
-  const refs = baselineState(await currentRefs(gitDir), updates);
-  await insertLedger(tx, { repository, refs, events: 0, repoOwnerId: pusher.repoOwnerId, repoPrivate: pusher.repoPrivate });
-  const started = await lockLedger(tx, repository.repoId);
-  if (started === undefined) throw new Error(`the ledger of repository ${repository.repoId} vanished`);
-  return started;
+  const started: Ledger = { repository, events: 0, repoOwnerId: pusher.repoOwnerId, repoPrivate: pusher.repoPrivate };
+  await insertLedger(tx, started, baselineState(await currentRefs(gitDir), updates));
+  const locked = await lockLedger(tx, repository.repoId);
+  if (locked === undefined) throw new Error(`the ledger of repository ${repository.repoId} vanished`);
+  return locked;
 }
 
 /** Writes cairn.git.pushed for `changes` to the outbox and moves the ledger past them; nothing when there are none. */
@@ -140,8 +141,8 @@ async function writePushed(tx: DatabaseTransactionConnection, gitDir: string, le
     pushedAt,
   };
   await enqueueEvent(tx, { id: eventId, subject: GitSubject.pushed, data: encodeEvent(GitPushed, event) });
-  const next: Ledger = { ...ledger, refs: stateAfter(ledger.refs, changes), events, repoOwnerId: pusher.repoOwnerId, repoPrivate: pusher.repoPrivate };
-  await updateLedger(tx, next);
+  const next: Ledger = { ...ledger, events, repoOwnerId: pusher.repoOwnerId, repoPrivate: pusher.repoPrivate };
+  await updateLedger(tx, next, changes);
   return next;
 }
 
@@ -151,7 +152,8 @@ export async function publishPushed(context: Publisher, input: PushedInput): Pro
   const { gitDir, address } = locate(context.root, input.repository);
   await context.db.pool.transaction(async (tx) => {
     const ledger = await openLedger(tx, address, input.push, input.refUpdates, gitDir);
-    await writePushed(tx, gitDir, ledger, input.push, changesFrom(ledger.refs, input.refUpdates));
+    const published = await publishedRefs(tx, address.repoId, input.refUpdates.map((update) => update.ref));
+    await writePushed(tx, gitDir, ledger, input.push, changesFrom(published, input.refUpdates));
   });
 }
 
@@ -177,7 +179,8 @@ export async function publishRecordedPush(context: Publisher, repository: Reposi
     const ledger = await lockLedger(tx, address.repoId);
     const pending = await takePendingPush(tx, pushId);
     if (ledger === undefined || pending === undefined) return;
-    await writePushed(tx, gitDir, ledger, pending, claimedChanges(ledger.refs, await currentRefs(gitDir), pending.refUpdates));
+    const published = await publishedRefs(tx, address.repoId, pending.refUpdates.map((update) => update.ref));
+    await writePushed(tx, gitDir, ledger, pending, claimedChanges(published, await currentRefs(gitDir), pending.refUpdates));
   });
 }
 
@@ -196,11 +199,14 @@ async function reconcileRepository(context: Pick<GitStorageContext, 'root' | 'db
     if (ledger === undefined) return 0;
     const before = ledger.events;
     const current = await currentRefs(gitDir);
+    let published = await publishedRefs(tx, repository.repoId);
     for (const pending of await takePendingPushes(tx, repository.repoId)) {
-      ledger = await writePushed(tx, gitDir, ledger, pending, claimedChanges(ledger.refs, current, pending.refUpdates));
+      const changes = claimedChanges(published, current, pending.refUpdates);
+      ledger = await writePushed(tx, gitDir, ledger, pending, changes);
+      published = stateAfter(published, changes);
     }
     const nobody: Pusher = { pusherId: 0, repoOwnerId: ledger.repoOwnerId, repoPrivate: ledger.repoPrivate };
-    ledger = await writePushed(tx, gitDir, ledger, nobody, unpublishedChanges(ledger.refs, current));
+    ledger = await writePushed(tx, gitDir, ledger, nobody, unpublishedChanges(published, current));
     return ledger.events - before;
   });
 }

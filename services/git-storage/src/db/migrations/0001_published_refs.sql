@@ -4,13 +4,11 @@
 
 -- One row per repository that has published a change (or had a push accepted); repositories nobody pushed to
 -- since have none, and are not compared at start-up.
-CREATE TABLE published_refs (
+CREATE TABLE published_repositories (
   repo_id       bigint      PRIMARY KEY CHECK (repo_id > 0),
   -- The repository's storage name ('' is the default storage): where it is on disk.
   storage       text        NOT NULL,
-  -- Branches and tags ({"refs/heads/main": "<sha>", …}) as the last event left them.
-  refs          jsonb       NOT NULL,
-  -- cairn.git.pushed events written from this row: numbers the next one, whose id is derived from it.
+  -- cairn.git.pushed events written for the repository: numbers the next one, whose id is derived from it.
   events        bigint      NOT NULL DEFAULT 0,
   -- As the last push named them, for the event of a change no push explains.
   repo_owner_id bigint      NOT NULL,
@@ -18,12 +16,21 @@ CREATE TABLE published_refs (
   updated_at    timestamptz NOT NULL DEFAULT now()
 );
 
+-- The repository's branches and tags as its last event left them (a row per ref, so an event rewrites only the
+-- refs it moved).
+CREATE TABLE published_refs (
+  repo_id bigint NOT NULL REFERENCES published_repositories ON DELETE CASCADE,
+  ref     text   NOT NULL,
+  sha     text   NOT NULL,
+  PRIMARY KEY (repo_id, ref)
+);
+
 -- Pushes the pre-receive check accepted whose event is not written yet: written before git moves a ref, deleted
 -- in the transaction that writes the event.
 CREATE TABLE pending_pushes (
   -- A UUIDv7: in the order the pushes were accepted.
   id            uuid        PRIMARY KEY,
-  repo_id       bigint      NOT NULL REFERENCES published_refs ON DELETE CASCADE,
+  repo_id       bigint      NOT NULL REFERENCES published_repositories ON DELETE CASCADE,
   pusher_id     bigint      NOT NULL,
   repo_owner_id bigint      NOT NULL,
   repo_private  boolean     NOT NULL,
