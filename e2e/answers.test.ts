@@ -33,7 +33,9 @@ const b64 = (text: string) => Buffer.from(text).toString('base64');
 let f: Fixture;
 
 beforeAll(async () => {
-  f = await startFixture('e2e_answers', ['alice', 'bob', 'carol']);
+  // Auto-initialised creations run several git processes inside one gateway call: on a machine shared by many test
+  // runs the default 5 s deadline is too tight for them (a 503 that says nothing about what this file checks).
+  f = await startFixture('e2e_answers', ['alice', 'bob', 'carol'], { CAIRN__rpc__DEADLINE_MS: '30000' });
 });
 
 afterAll(async () => {

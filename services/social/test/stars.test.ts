@@ -117,6 +117,18 @@ describe('lists and counters', () => {
     expect(await h.stars.listStarredRepos({ userId: 32 })).toEqual({ repoIds: [] });
   });
 
+  it("answers several users' starred repositories in one call, each user once, those without stars left out", async () => {
+    for (const id of [401, 402]) await h.stars.star({ userId: 41, repoId: id });
+    await h.stars.star({ userId: 42, repoId: 401 });
+    const { users } = await h.stars.batchListStarredRepos({ userIds: [42, 41, 43, 41] });
+    expect([...users].sort((a, b) => a.userId - b.userId)).toEqual([
+      { userId: 41, repoIds: [402, 401] },
+      { userId: 42, repoIds: [401] },
+    ]);
+    expect(await h.stars.batchListStarredRepos({ userIds: [] })).toEqual({ users: [] });
+    await expect(h.stars.batchListStarredRepos({ userIds: [0] })).rejects.toMatchObject({ code: Code.INVALID_ARGUMENT });
+  });
+
   it('answers counters in the order asked, repeats included, zeros for untouched repositories', async () => {
     await h.watches.watch({ userId: 21, repoId });
     const { counters } = await h.stars.getRepoCounters({ repoIds: [999_998, repoId, 101, repoId] });
