@@ -81,7 +81,7 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
   const router = createRouter();
 
   // Gitea's health endpoint: a web route, outside the API and its sign-in rules, not in the API description.
-  router.get('/api/healthz', markRoute('/api/healthz'), healthzHandler(config.appName, deps.healthChecks ?? []));
+  router.get('/api/healthz', markRoute('/api/healthz'), healthzHandler(config.appName, deps.healthChecks ?? [], logger));
 
   const authenticate = createAuthenticator({ config, clients, cache: tokenCache });
   router.use(API_PREFIX, createApiRouter({ services, routes: api.routes, authenticate }));
