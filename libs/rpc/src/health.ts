@@ -48,8 +48,16 @@ function isServing(response: unknown): boolean {
   return typeof response === 'object' && response !== null && (response as { status?: unknown }).status === 'SERVING';
 }
 
-/** One Check call; any failure (refused, unknown service, timeout) reads as "not serving". */
-function checkOnce(client: grpc.Client, service: string, timeoutMs: number): Promise<boolean> {
+/** A health answer: serving, or why not (for probes to report, not only to count). */
+export type HealthProbe = { serving: true } | { serving: false; reason: string };
+
+function statusOf(response: unknown): string {
+  const status = typeof response === 'object' && response !== null ? (response as { status?: unknown }).status : undefined;
+  return typeof status === 'string' ? status : 'no status';
+}
+
+/** One Check call; any failure (refused, unknown service, timeout) reads as "not serving", with the failure as reason. */
+function probeOnce(client: grpc.Client, service: string, timeoutMs: number): Promise<HealthProbe> {
   return new Promise((resolve) => {
     client.makeUnaryRequest(
       CHECK.path,
@@ -58,9 +66,17 @@ function checkOnce(client: grpc.Client, service: string, timeoutMs: number): Pro
       { service },
       new grpc.Metadata(),
       { deadline: new Date(Date.now() + timeoutMs) },
-      (error, response) => resolve(error === null && isServing(response)),
+      (error, response) => {
+        if (error !== null) resolve({ serving: false, reason: `${grpc.status[error.code] ?? error.code}: ${error.details || error.message}` });
+        else if (isServing(response)) resolve({ serving: true });
+        else resolve({ serving: false, reason: `reports ${statusOf(response)}` });
+      },
     );
   });
+}
+
+async function checkOnce(client: grpc.Client, service: string, timeoutMs: number): Promise<boolean> {
+  return (await probeOnce(client, service, timeoutMs)).serving;
 }
 
 export interface HealthCheckOptions {
@@ -73,6 +89,8 @@ export interface HealthCheckOptions {
 export interface HealthClient {
   /** Whether the target reports SERVING. Never throws: refused, unknown service or too slow is `false`. */
   check(options?: HealthCheckOptions): Promise<boolean>;
+  /** As `check`, with the reason when not serving (the gRPC failure or the reported status). Never throws. */
+  probe(options?: HealthCheckOptions): Promise<HealthProbe>;
   close(): void;
 }
 
@@ -84,6 +102,7 @@ export function createHealthClient(target: string): HealthClient {
   const channel = healthChannel(target);
   return {
     check: (options = {}) => checkOnce(channel, options.service ?? '', options.timeoutMs ?? CHECK_TIMEOUT_MS),
+    probe: (options = {}) => probeOnce(channel, options.service ?? '', options.timeoutMs ?? CHECK_TIMEOUT_MS),
     close: () => channel.close(),
   };
 }

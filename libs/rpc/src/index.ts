@@ -4,7 +4,15 @@ export { MAX_MESSAGE_BYTES } from './limits';
 export { REASON_TRAILER, codeName } from './status';
 export { type RpcServer, type RpcServerOptions, createRpcServer } from './server';
 export { type RpcClient, type RpcClientHandle, type RpcClientOptions, createRpcClient } from './client';
-export { type HealthCheckOptions, type HealthClient, type WaitForReadyOptions, checkHealth, createHealthClient, waitForReady } from './health';
+export {
+  type HealthCheckOptions,
+  type HealthClient,
+  type HealthProbe,
+  type WaitForReadyOptions,
+  checkHealth,
+  createHealthClient,
+  waitForReady,
+} from './health';
 export { ANONYMOUS, type Viewer, actorOf, isSignedIn, viewerFromActor } from './viewer';
 export { type CallerGrant, type Callers, anyCaller } from './authorize';
 export {

@@ -82,7 +82,7 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
   const router = createRouter();
 
   // Gitea's health endpoint: a web route, outside the API and its sign-in rules, not in the API description.
-  router.get('/api/healthz', markRoute('/api/healthz'), healthzHandler(config.appName, deps.healthChecks ?? []));
+  router.get('/api/healthz', markRoute('/api/healthz'), healthzHandler(config.appName, deps.healthChecks ?? [], logger));
 
   // Avatars: a web route as in Gitea, outside the API; every avatar_url points here.
   router.get('/avatars/:hash', markRoute('/avatars/{hash}'), avatarHandler);

@@ -11,7 +11,7 @@ import { basic, startTestGateway, type TestGateway } from './support/harness';
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
 function fakeCheck(name: string, healthy: { value: boolean }): DependencyCheck {
-  return { name, check: async () => healthy.value };
+  return { name, check: async () => (healthy.value ? { serving: true } : { serving: false, reason: 'UNAVAILABLE: connection refused' }) };
 }
 
 describe('GET /api/healthz', () => {
@@ -41,7 +41,7 @@ describe('GET /api/healthz', () => {
     expect([401, 403]).toContain((await gw.fetch('/api/v1/users/anyone')).status);
   });
 
-  it('answers 503 fail naming the failing check when a service is not serving', async () => {
+  it('answers 503 fail naming the failing check and why when a service is not serving', async () => {
     accounts.value = false;
     try {
       const res = await gw.fetch('/api/healthz');
@@ -50,7 +50,7 @@ describe('GET /api/healthz', () => {
       expect(await res.json()).toEqual({
         status: 'fail',
         description: 'Cairn',
-        checks: { 'accounts:grpc': [{ status: 'fail', time: expect.stringMatching(RFC3339), output: 'accounts:grpc is not serving' }] },
+        checks: { 'accounts:grpc': [{ status: 'fail', time: expect.stringMatching(RFC3339), output: 'accounts:grpc is not serving: UNAVAILABLE: connection refused' }] },
       });
     } finally {
       accounts.value = true;
@@ -100,13 +100,19 @@ describe('GET /api/healthz of a started gateway', () => {
       accounts.server.setServing(false);
       const fail = await fetch(healthz);
       expect(fail.status).toBe(503);
-      expect(((await fail.json()) as HealthReport).checks?.['accounts:grpc']?.[0]?.status).toBe('fail');
+      expect(((await fail.json()) as HealthReport).checks?.['accounts:grpc']?.[0]).toMatchObject({
+        status: 'fail',
+        output: 'accounts:grpc is not serving: reports NOT_SERVING',
+      });
 
       accounts.server.setServing(true);
       expect((await fetch(healthz)).status).toBe(200);
 
+      // A service that is gone: the reason is gRPC's.
       await accounts.server.stop(0);
-      expect((await fetch(healthz)).status).toBe(503);
+      const gone = await fetch(healthz);
+      expect(gone.status).toBe(503);
+      expect(((await gone.json()) as HealthReport).checks?.['accounts:grpc']?.[0]?.output).toMatch(/^accounts:grpc is not serving: UNAVAILABLE: ./);
     } finally {
       await service.stop();
       await accounts.server.stop(0);

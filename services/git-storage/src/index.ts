@@ -52,7 +52,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
   await mkdir(root, { recursive: true });
   // The git home (Gitea's `[git] HOME_PATH`): its .gitconfig names the key for SIGNING_KEY = default.
   await mkdir(config.repository.signing.home, { recursive: true });
-  const signing = createInstanceSigning(config.repository.signing);
+  const signing = createInstanceSigning(config.repository.signing, logger);
   const { git } = config;
   setGitProcessLimits({ timeoutMs: git.timeout.default, idleTimeoutMs: git.timeout.idle });
   return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {

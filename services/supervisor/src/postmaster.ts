@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '@cairn/log';
+import { readFileIfExists } from './files';
 import { isProcessAlive, processCommandLine, terminateProcess } from './processes';
 
 export interface PostmasterPidFile {
@@ -37,12 +38,10 @@ export function postmasterPidPath(dataDir: string): string {
   return path.join(dataDir, 'postmaster.pid');
 }
 
+/** The server's pid file; undefined when there is none (no server running). A file that cannot be read throws. */
 export function readPostmasterPid(dataDir: string): PostmasterPidFile | undefined {
-  try {
-    return parsePostmasterPid(fs.readFileSync(postmasterPidPath(dataDir), 'utf8'));
-  } catch {
-    return undefined;
-  }
+  const text = readFileIfExists(postmasterPidPath(dataDir));
+  return text === undefined ? undefined : parsePostmasterPid(text);
 }
 
 /** Whether `pid` is a live postgres server for `dataDir` (never guess: an unrelated process must not be signalled). */

@@ -6,6 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readFileIfExists } from './files';
 import { isSameProcessAlive, type ProcessIdentity } from './processes';
 import { runDir } from './work-dir-lock';
 
@@ -61,13 +62,10 @@ export function parseRuntimeInfo(text: string): RuntimeInfo | undefined {
   }
 }
 
-/** The runtime file as written, live or stale; undefined when missing or unreadable. */
+/** The runtime file as written, live or stale; undefined when missing or not a runtime file. A file that cannot be read throws. */
 export function readRuntimeFile(workDir: string): RuntimeInfo | undefined {
-  try {
-    return parseRuntimeInfo(fs.readFileSync(runtimeFilePath(workDir), 'utf8'));
-  } catch {
-    return undefined;
-  }
+  const text = readFileIfExists(runtimeFilePath(workDir));
+  return text === undefined ? undefined : parseRuntimeInfo(text);
 }
 
 /** The runtime file of a supervisor that is still running; undefined otherwise. */

@@ -35,6 +35,14 @@ describe('work dir lock', () => {
     expect('lock' in tryAcquireWorkDirLock(workDir, 'cli')).toBe(true);
   });
 
+  it('reports a lock file it cannot read instead of taking it over as if there were none', () => {
+    fs.mkdirSync(path.dirname(lockPath(workDir)), { recursive: true });
+    // A symlink to itself: it exists (the exclusive create fails) but reading it fails with ELOOP, as root too.
+    fs.symlinkSync(path.basename(lockPath(workDir)), lockPath(workDir));
+    expect(() => tryAcquireWorkDirLock(workDir, 'cli')).toThrow(`cannot read ${lockPath(workDir)}: ELOOP`);
+    expect(fs.lstatSync(lockPath(workDir)).isSymbolicLink()).toBe(true);
+  });
+
   it('parses only well-formed holders', () => {
     expect(parseLockHolder('{"pid": 12, "role": "cli", "since": "x", "startTicks": "99"}')).toEqual({ pid: 12, role: 'cli', since: 'x', startTicks: '99' });
     expect(parseLockHolder('{"pid": "12", "role": "cli"}')).toBeUndefined();

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readFileIfExists } from './files';
 import { isSameProcessAlive, processIdentity, type ProcessIdentity } from './processes';
 
 export type LockRole = 'supervisor' | 'cli';
@@ -29,6 +30,7 @@ export function lockPath(workDir: string): string {
   return path.join(runDir(workDir), 'cairn.lock');
 }
 
+/** The holder in a lock file's text; undefined for text that is not one (a lock half-written by a killed process). */
 export function parseLockHolder(text: string): LockHolder | undefined {
   try {
     const value: unknown = JSON.parse(text);
@@ -46,12 +48,10 @@ export function parseLockHolder(text: string): LockHolder | undefined {
   }
 }
 
+/** The holder named in the lock file; undefined when there is none or it is half-written. A file that cannot be read throws. */
 function readHolder(file: string): LockHolder | undefined {
-  try {
-    return parseLockHolder(fs.readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
+  const text = readFileIfExists(file);
+  return text === undefined ? undefined : parseLockHolder(text);
 }
 
 /** Takes the lock, or reports the live process that holds it. */

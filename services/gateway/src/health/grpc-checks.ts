@@ -20,7 +20,7 @@ export function grpcDependencyChecks(config: CairnConfig): GrpcDependencyChecks 
   return {
     checks: clients.map(({ name, client }) => ({
       name: `${name}:grpc`,
-      check: () => client.check({ timeoutMs: HEALTH_CHECK_TIMEOUT_MS }),
+      check: () => client.probe({ timeoutMs: HEALTH_CHECK_TIMEOUT_MS }),
     })),
     close: () => {
       for (const { client } of clients) client.close();

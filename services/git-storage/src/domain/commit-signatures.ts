@@ -38,6 +38,7 @@ function parseKey(cache: KeyCache, armored: string): Promise<OpenPgp.PublicKey |
   if (parsed === undefined) {
     parsed = loadOpenPgp()
       .then((openpgp) => openpgp.readKey({ armoredKey: armored }))
+      // Deliberate: a user's stored key that does not parse verifies nothing (Gitea skips such keys too).
       .catch(() => undefined);
     cache.set(armored, parsed);
   }

@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import type { MergeSigningRule, SigningConfig } from '@cairn/config';
+import type { Logger } from '@cairn/log';
 import { runGit } from './command';
 
 /** The key signing commits and the identity it signs as (Gitea's signing key id and `*git.Signature`). */
@@ -50,19 +51,25 @@ async function homeConfig(home: string, key: string, type?: 'bool'): Promise<str
   return exitCode === 0 ? stdout.toString('utf8').trim() : '';
 }
 
+/**
+ * The key's armored public part; "" when the keyring does not have it (gpg exits 0 and prints nothing). gpg failing
+ * (missing, an unreadable or broken GNUPGHOME) rejects with gpg's own words: that is not "no key".
+ */
 function exportPublicKey(keyId: string, gnupgHome: string): Promise<string> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     execFile(
       'gpg',
       ['--batch', '--no-tty', '--armor', '--export', '--', keyId],
       { env: { PATH: process.env.PATH, GNUPGHOME: gnupgHome, LANG: 'C', LC_ALL: 'C' }, maxBuffer: 4 * 1024 * 1024 },
-      // gpg exits 0 with nothing on stdout for a key it does not have; a failure is no key either.
-      (error, stdout) => resolve(error === null ? stdout.trim() : ''),
+      (error, stdout, stderr) => {
+        if (error === null) resolve(stdout.trim());
+        else reject(new Error(`gpg --export ${keyId} (GNUPGHOME ${gnupgHome}) failed: ${stderr.trim() || error.message}`, { cause: error }));
+      },
     );
   });
 }
 
-export function createInstanceSigning(config: SigningConfig): InstanceSigning {
+export function createInstanceSigning(config: SigningConfig, logger: Logger): InstanceSigning {
   let cached: { at: number; key: string; value: Promise<InstanceVerificationKey | undefined> } | undefined;
 
   async function signingKey(): Promise<SigningKey | undefined> {
@@ -83,8 +90,15 @@ export function createInstanceSigning(config: SigningConfig): InstanceSigning {
       if (key === undefined) return undefined;
       const now = Date.now();
       if (cached === undefined || cached.key !== key.keyId || now - cached.at > KEY_CACHE_MS) {
-        const value = exportPublicKey(key.keyId, config.gnupgHome).then((armored) =>
-          armored === '' ? undefined : { armoredKeys: armored, name: key.name, email: key.email },
+        const value = exportPublicKey(key.keyId, config.gnupgHome).then(
+          (armored) => (armored === '' ? undefined : { armoredKeys: armored, name: key.name, email: key.email }),
+          // As Gitea's ParseCommitWithSignature (models/asymkey/gpg_key_commit_verification.go): the failure is logged
+          // and verification goes on without the default key. Not cached: the next call asks gpg again.
+          (error: unknown) => {
+            logger.error({ err: error, key_id: key.keyId, gnupg_home: config.gnupgHome }, 'reading the instance signing key failed');
+            if (cached?.value === value) cached = undefined;
+            return undefined;
+          },
         );
         cached = { at: now, key: key.keyId, value };
       }

@@ -39,9 +39,10 @@ export interface GitGcTask {
 async function directories(dir: string): Promise<Dirent[]> {
   try {
     return (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isDirectory());
-  } catch {
-    // A directory removed meanwhile (a deleted repository) has nothing left to collect.
-    return [];
+  } catch (error) {
+    // A directory removed meanwhile (a deleted repository) has nothing left to collect; any other failure is one.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
   }
 }
 

@@ -90,8 +90,8 @@ export function accountsEventHandler(context: ReposContext, consumer: string = A
     let found: ReturnType<typeof effectOf>;
     try {
       found = effectOf(consumer, message.subject, message.data);
-    } catch {
-      context.logger.error({ subject: message.subject, event_id: message.id }, 'dropping an unreadable accounts event');
+    } catch (error) {
+      context.logger.error({ err: error, subject: message.subject, event_id: message.id }, 'dropping an unreadable accounts event');
       return;
     }
     if (found === undefined) return;

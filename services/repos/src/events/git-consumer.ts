@@ -26,8 +26,8 @@ export function gitPushedHandler(context: ReposContext): BusHandler {
     let event: GitPushed;
     try {
       event = decodeEvent(GitPushed, message.data);
-    } catch {
-      context.logger.error({ subject: message.subject, event_id: message.id }, 'dropping an unreadable git event');
+    } catch (error) {
+      context.logger.error({ err: error, subject: message.subject, event_id: message.id }, 'dropping an unreadable git event');
       return;
     }
     // The row stays locked from before git-storage is read until the copy commits: of two pushes handled at once,
