@@ -7,7 +7,9 @@
  * issue closed, the issues its title or body names after a close or reopen keyword closed or reopened (not for a
  * manual merge; closing-references.ts), and the head branch deleted when asked (same repository, not the default branch, not protected, no
  * other open pull request from it). rpc/auto-merge.ts answers the RPC: it calls mergeNow, or schedules the merge
- * and has its scheduler merge through mergeNow later.
+ * and has its scheduler merge through mergeNow later. A merge runs under the pull request's lock and writes its intent
+ * before git-storage moves the base branch, so a merge whose record fails is finished later, not lost
+ * (domain/merge-intent.ts).
  */
 import type { DatabasePoolConnection, DatabaseTransactionConnection } from '@cairn/db';
 import type { Signature } from '@cairn/proto/cairn/git/v1/git_service';
