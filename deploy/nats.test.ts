@@ -13,7 +13,8 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { parse } from 'yaml';
 import { BUS_USAGE as ACCOUNTS_USAGE } from '@cairn/accounts';
-import { type Bus, type BusMessage, connectNatsBus, guardBus, natsInboxPrefix } from '@cairn/bus';
+import { type Bus, type BusMessage, busNames, connectNatsBus, guardBus, natsInboxPrefix } from '@cairn/bus';
+import { DEFAULT_BUS_PREFIX, DEFAULT_STREAM_MAX_AGE_MS, DEFAULT_STREAM_MAX_BYTES } from '@cairn/config';
 import { BUS_USAGE as REPOS_USAGE } from '@cairn/repos';
 import { BUS_USAGE as SOCIAL_USAGE } from '@cairn/social';
 import { silentLogger } from '@cairn/log';
@@ -110,12 +111,17 @@ function serverConfig(): string {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A service's real bus: connectNatsBus with its `[bus] USER`/`PASSWORD`, limited by its BUS_USAGE as in `start`. */
+  /**
+   * A service's real bus: connectNatsBus with its `[bus] USER`/`PASSWORD`, `[bus] PREFIX` and stream limits (the
+   * defaults, which provision read too), limited by its BUS_USAGE as in `start`.
+   */
   async function busAs(usage: typeof SOCIAL_USAGE): Promise<Bus> {
     const bus = await connectNatsBus({
       url: server.url,
       logger,
       requestTimeoutMs: 2_000,
+      prefix: DEFAULT_BUS_PREFIX,
+      streamLimits: { maxAgeMs: DEFAULT_STREAM_MAX_AGE_MS, maxBytes: DEFAULT_STREAM_MAX_BYTES },
       auth: { kind: 'password', user: usage.service, password: passwords.get(usage.service)! },
     });
     closing.push(() => bus.close());
@@ -168,7 +174,7 @@ function serverConfig(): string {
     // would deliver them, and accounts' stream capture them, were the config accepted).
     const own = SOCIAL_USAGE.consumers[0];
     expect(
-      await refusal(jsm.consumers.add(own.stream, { durable_name: own.durable, deliver_subject: 'cairn.user.deleted', filter_subject: own.filterSubject })),
+      await refusal(jsm.consumers.add(own.stream, { durable_name: busNames(DEFAULT_BUS_PREFIX).durable(own.durable), deliver_subject: 'cairn.user.deleted', filter_subject: own.filterSubject })),
     ).toMatch(/permissions violation for publish to "\$JS\.API\.CONSUMER\.CREATE\./i);
     // Nor have its own stream republish onto accounts' subjects.
     expect(
@@ -205,7 +211,9 @@ function serverConfig(): string {
     expect(received[0]).toMatchObject({ id: 'repo-1', subject: 'cairn.repo.deleted' });
     // Acknowledged: nothing left for the durable.
     const jsm = await jetstreamManager(await connectAs('social'));
-    await waitFor('the ack', async () => (await jsm.consumers.info(consumer.stream, consumer.durable)).num_ack_pending === 0);
+    // On the wire the durable carries the prefix (namespace.ts).
+    const durable = busNames(DEFAULT_BUS_PREFIX).durable(consumer.durable);
+    await waitFor('the ack', async () => (await jsm.consumers.info(consumer.stream, durable)).num_ack_pending === 0);
   });
 
   it('lets accounts publish its own subjects and nobody else\'s', async () => {

@@ -3,10 +3,12 @@
 // user with only the permissions its BUS_USAGE declares (@cairn/bus usage.ts): each service may publish only its
 // own stream's subjects, so no one but accounts can publish cairn.user.deleted, and may create no stream or consumer.
 // Run after changing a service's events (`npm run nats-config`); `--check` exits 1 when the file is stale
-// (deploy/nats.test.ts checks it too).
-// `npm run nats-config -- provision` creates every stream and durable consumer, as the JetStream admin user
-// (CAIRN_NATS_URL, CAIRN_NATS_ADMIN_PASSWORD): run it once before the services start, and after an upgrade that
-// changes their events.
+// (deploy/nats.test.ts checks it too). Names are those of `[bus] PREFIX` = cairn; `-- --prefix=<p>` writes the
+// permissions of an installation under another prefix to stdout instead.
+// `npm run nats-config -- provision` creates every stream (with `[bus] STREAM_MAX_AGE` and `STREAM_MAX_BYTES`) and
+// durable consumer under `[bus] PREFIX`, read from the configuration the services read (CAIRN_CONFIG,
+// CAIRN__bus__*), as the JetStream admin user (CAIRN_NATS_URL, CAIRN_NATS_ADMIN_PASSWORD): run it once before the
+// services start, and after an upgrade that changes their events or limits.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -42,14 +44,14 @@ function busUsages() {
     });
 }
 
-/** The values file's text. */
-function render() {
+/** The values file's text, for the installation under `prefix` (default `cairn`). */
+function render(prefix) {
   // Only here: `yaml` is a development dependency, and the image runs `provision` without it.
   const YAML = require('yaml');
   const { natsJetStreamAdminPermissions, natsPermissions } = require('@cairn/bus');
   const usages = busUsages();
   const users = [
-    ...usages.map((usage) => ({ name: usage.service, permissions: natsPermissions(usage) })),
+    ...usages.map((usage) => ({ name: usage.service, permissions: natsPermissions(usage, prefix) })),
     { name: ADMIN_USER, permissions: natsJetStreamAdminPermissions(ADMIN_USER) },
   ];
   const values = {
@@ -83,10 +85,12 @@ function render() {
   return `${header.join('\n')}\n${YAML.stringify(values, { lineWidth: 0 })}`;
 }
 
-/** Creates every stream and durable consumer as the JetStream admin user. */
+/** Creates every stream and durable consumer as the JetStream admin user, under `[bus] PREFIX` with the stream limits. */
 async function provision(url, password) {
   const { provisionJetStream } = require('@cairn/bus');
-  await provisionJetStream({ url, auth: { kind: 'password', user: ADMIN_USER, password } }, busUsages());
+  const { bus } = require('@cairn/config').loadConfig().config;
+  const streamLimits = { maxAgeMs: bus.streamMaxAgeMs, maxBytes: bus.streamMaxBytes };
+  await provisionJetStream({ url, auth: { kind: 'password', user: ADMIN_USER, password }, prefix: bus.prefix, streamLimits }, busUsages());
 }
 
 module.exports = { render, provision, passwordVariable, OUTPUT, PASSWORD_SECRET, ADMIN_USER };
@@ -114,8 +118,11 @@ if (require.main === module) {
       process.exit(1);
     }
   } else {
-    const text = render();
-    fs.writeFileSync(OUTPUT, text);
-    process.stdout.write(`wrote ${path.relative(ROOT, OUTPUT)}\n`);
+    const prefix = process.argv.find((arg) => arg.startsWith('--prefix='))?.slice('--prefix='.length);
+    if (prefix !== undefined) process.stdout.write(render(prefix));
+    else {
+      fs.writeFileSync(OUTPUT, render());
+      process.stdout.write(`wrote ${path.relative(ROOT, OUTPUT)}\n`);
+    }
   }
 }

@@ -2,7 +2,9 @@ import path from 'node:path';
 import { openDatabase, sql, z, type DatabaseTransactionConnection, type QuerySqlToken } from '@cairn/db';
 import type { Logger } from '@cairn/log';
 import { consumerMetrics } from '@cairn/metrics';
+import { bindWhenReady } from './binding';
 import { DEFAULT_ACK_WAIT_MS, isLastDelivery, logHandlerFailure, redeliveryDelayMs } from './delivery';
+import { prefixedBus } from './namespace';
 import { listenForNotifications } from './pg-listener';
 import { assertSubject, assertSubjectFilter, subjectFilterPattern, subjectFiltersOverlap, subjectMatches } from './subjects';
 import type { BroadcastHandler, Bus, BusMessage, ConsumeOptions, Subscription } from './types';
@@ -16,6 +18,8 @@ export interface InProcessBusOptions {
   pollMs?: number;
   /** Size of the bus's own pool; default 5. */
   maxConnections?: number;
+  /** `[bus] PREFIX`: the names the services use are this installation's under it (namespace.ts); default none (names as given). */
+  prefix?: string;
 }
 
 const SCHEMA = 'cairn_bus';
@@ -71,6 +75,11 @@ const lagRow = z.object({ lag: z.number() });
  * a poll timer covers anything missed.
  */
 export async function createInProcessBus(options: InProcessBusOptions): Promise<Bus> {
+  const bus = await createRawInProcessBus(options);
+  return options.prefix === undefined ? bus : prefixedBus(bus, options.prefix);
+}
+
+async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus> {
   const logger = options.logger.child({ component: 'in-process-bus' });
   const pollMs = options.pollMs ?? 1_000;
   const db = await openDatabase({
@@ -83,6 +92,7 @@ export async function createInProcessBus(options: InProcessBusOptions): Promise<
   const consumers = new Set<LocalConsumer>();
   const subscriptions = new Set<Subscription>();
   const broadcasts = new Set<{ filterSubject: string; handler: BroadcastHandler }>();
+  const waitingForStreams = new Set<Waker>();
   let streams: StreamDefinition[] = [];
 
   /** Wakes the consumers a new message concerns; all of them when that is unknown. */
@@ -114,6 +124,14 @@ export async function createInProcessBus(options: InProcessBusOptions): Promise<
         ON CONFLICT (name) DO UPDATE SET subjects = EXCLUDED.subjects`);
     });
     await loadStreams();
+    for (const waker of waitingForStreams) waker.wake();
+  }
+
+  /** The stream's subjects, or undefined while it does not exist (binding.ts). */
+  async function streamSubjects(name: string): Promise<readonly string[] | undefined> {
+    const subjects = await db.pool.maybeOneFirst(sql.type(z.object({ subjects: z.array(z.string()) }))`
+      SELECT subjects FROM cairn_bus.streams WHERE name = ${name}`);
+    return subjects ?? undefined;
   }
 
   async function streamFor(subject: string): Promise<string> {
@@ -248,8 +266,30 @@ export async function createInProcessBus(options: InProcessBusOptions): Promise<
   }
 
   async function consume(consumeOptions: ConsumeOptions): Promise<Subscription> {
-    const { stream, durable, filterSubject, handler } = consumeOptions;
+    const { stream, durable, filterSubject } = consumeOptions;
     assertSubjectFilter(filterSubject);
+    const subscription = await bindWhenReady({
+      stream,
+      durable,
+      filterSubject,
+      logger,
+      streamSubjects,
+      bind: () => bindConsumer(consumeOptions),
+      waiting: waitingForStreams,
+    });
+    const tracked: Subscription = {
+      async stop() {
+        subscriptions.delete(tracked);
+        await subscription.stop();
+      },
+    };
+    subscriptions.add(tracked);
+    return tracked;
+  }
+
+  /** Creates (or updates) the durable on the existing stream and starts claiming. */
+  async function bindConsumer(consumeOptions: ConsumeOptions): Promise<Subscription> {
+    const { stream, durable, filterSubject, handler } = consumeOptions;
     const ackWaitMs = consumeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
     const maxDeliver = consumeOptions.maxDeliver ?? -1;
     // Create-or-update, like JetStream: every process consuming the durable states the same config.
@@ -344,19 +384,16 @@ export async function createInProcessBus(options: InProcessBusOptions): Promise<
     const local: LocalConsumer = { stream, filterSubject, waker };
     consumers.add(local);
     const loop = run();
-    const subscription: Subscription = {
+    return {
       async stop() {
         if (stopping) return;
         stopping = true;
         waker.wake();
-        subscriptions.delete(subscription);
         await Promise.race([loop, delay(ackWaitMs)]);
         consumers.delete(local);
         metrics.close();
       },
     };
-    subscriptions.add(subscription);
-    return subscription;
   }
 
   async function close(): Promise<void> {

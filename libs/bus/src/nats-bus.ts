@@ -20,10 +20,12 @@ import {
 import type { BusAuth } from '@cairn/config';
 import type { Logger } from '@cairn/log';
 import { consumerMetrics } from '@cairn/metrics';
+import { bindWhenReady } from './binding';
+import { busNames, prefixedBus } from './namespace';
 import { assertSubject, assertSubjectFilter } from './subjects';
-import { delay } from './wake';
+import { delay, type Waker } from './wake';
 import { DEFAULT_ACK_WAIT_MS, isLastDelivery, logHandlerFailure, redeliveryDelayMs } from './delivery';
-import type { BroadcastHandler, Bus, BusMessage, ConsumeOptions, Subscription } from './types';
+import type { BroadcastHandler, Bus, BusMessage, ConsumeOptions, StreamLimits, Subscription } from './types';
 import { assertBusUsage, type BusUsage, natsInboxPrefix } from './usage';
 
 export interface NatsBusOptions {
@@ -36,6 +38,10 @@ export interface NatsBusOptions {
   requestTimeoutMs?: number;
   /** `[bus]` credentials; default none. */
   auth?: BusAuth;
+  /** `[bus] PREFIX`: the names the services use are this installation's under it (namespace.ts); default none (names as given). */
+  prefix?: string;
+  /** `[bus] STREAM_MAX_AGE` and `STREAM_MAX_BYTES`, set on every stream ensureStream defines; default none (unlimited). */
+  streamLimits?: StreamLimits;
 }
 
 /**
@@ -87,23 +93,41 @@ const DRAIN_TIMEOUT_MS = 5_000;
 
 type Jsm = Awaited<ReturnType<typeof jetstreamManager>>;
 
-/** Creates the stream, or sets its subjects when they differ; a stream that is as wanted is only looked at. */
-async function ensureStreamWith(jsm: Jsm, name: string, subjects: string[]): Promise<void> {
+const NO_LIMITS: StreamLimits = { maxAgeMs: 0, maxBytes: 0 };
+
+const isStreamNotFound = (error: unknown): boolean => error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound;
+
+/**
+ * The producer's side: creates the stream, or updates its subjects and limits when they differ; a stream that is as
+ * wanted is only looked at. Limits discard the oldest messages (JetStream's default DiscardOld), so publishing never
+ * fails on them; JetStream writes "no limit" as -1 for bytes and 0 for age.
+ */
+async function ensureStreamWith(jsm: Jsm, name: string, subjects: string[], limits: StreamLimits): Promise<void> {
   subjects.forEach(assertSubjectFilter);
-  const wanted = [...new Set(subjects)].sort();
+  const wanted = {
+    subjects: [...new Set(subjects)].sort(),
+    max_age: nanos(limits.maxAgeMs),
+    max_bytes: limits.maxBytes > 0 ? limits.maxBytes : -1,
+  };
   try {
-    const info = await jsm.streams.info(name);
-    const have = [...(info.config.subjects ?? [])].sort();
-    if (have.join('\n') !== wanted.join('\n')) await jsm.streams.update(name, { subjects: wanted });
+    const have = (await jsm.streams.info(name)).config;
+    const same =
+      [...(have.subjects ?? [])].sort().join('\n') === wanted.subjects.join('\n') && have.max_age === wanted.max_age && have.max_bytes === wanted.max_bytes;
+    if (!same) await jsm.streams.update(name, wanted);
   } catch (error) {
-    if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error;
+    if (!isStreamNotFound(error)) throw error;
     // Adding with an identical config is idempotent on the server, so concurrent starts are safe.
-    await jsm.streams.add({
-      name,
-      subjects: wanted,
-      storage: StorageType.File,
-      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
-    });
+    await jsm.streams.add({ name, ...wanted, storage: StorageType.File, duplicate_window: nanos(DUPLICATE_WINDOW_MS) });
+  }
+}
+
+/** The stream's subjects, or undefined while it does not exist (binding.ts). */
+async function streamSubjectsWith(jsm: Jsm, name: string): Promise<readonly string[] | undefined> {
+  try {
+    return (await jsm.streams.info(name)).config.subjects ?? [];
+  } catch (error) {
+    if (isStreamNotFound(error)) return undefined;
+    throw error;
   }
 }
 
@@ -143,22 +167,30 @@ async function ensureConsumerWith(jsm: Jsm, stream: string, config: ReturnType<t
 }
 
 /**
- * What the services' NATS users may not do themselves (deploy/k8s/nats-values.yaml): create the streams and durable
- * consumers of every BusUsage, as a NATS user with the JetStream API (`npm run nats-config -- provision`). Idempotent.
+ * What the services' NATS users may not do themselves (deploy/k8s/nats-values.yaml): create the streams (with their
+ * limits) and durable consumers of every BusUsage, under `options.prefix` (default `cairn`), as a NATS user with the
+ * JetStream API (`npm run nats-config -- provision`). Idempotent.
  */
 export async function provisionJetStream(options: Omit<NatsBusOptions, 'logger'>, usages: readonly BusUsage[]): Promise<void> {
   const timeout = options.requestTimeoutMs ?? 5_000;
+  const names = busNames(options.prefix);
   const nc = await connect(connectionOptions(options, 'cairn-provision', timeout));
   try {
     const jsm = await jetstreamManager(nc, { timeout });
     for (const usage of usages) {
       assertBusUsage(usage);
-      if (usage.owns !== undefined) await ensureStreamWith(jsm, usage.owns.name, [...usage.owns.subjects]);
+      const owns = usage.owns;
+      if (owns !== undefined) await ensureStreamWith(jsm, names.stream(owns.name), owns.subjects.map(names.subject), options.streamLimits ?? NO_LIMITS);
     }
     for (const usage of usages) {
       for (const consumer of usage.consumers) {
-        const config = consumerConfig(consumer.durable, consumer.filterSubject, consumer.ackWaitMs ?? DEFAULT_ACK_WAIT_MS, consumer.maxDeliver ?? -1);
-        await ensureConsumerWith(jsm, consumer.stream, config);
+        const config = consumerConfig(
+          names.durable(consumer.durable),
+          names.subject(consumer.filterSubject),
+          consumer.ackWaitMs ?? DEFAULT_ACK_WAIT_MS,
+          consumer.maxDeliver ?? -1,
+        );
+        await ensureConsumerWith(jsm, names.stream(consumer.stream), config);
       }
     }
   } finally {
@@ -167,11 +199,16 @@ export async function provisionJetStream(options: Omit<NatsBusOptions, 'logger'>
 }
 
 /**
- * The production bus: JetStream streams (file storage, dedup by message id) and durable pull consumers
- * with explicit acks. The connection reconnects forever; while the server is away, publish rejects
- * after `requestTimeoutMs` so the outbox relay keeps the rows and retries.
+ * The production bus: JetStream streams (file storage, dedup by message id, the configured limits) and durable pull
+ * consumers with explicit acks. The connection reconnects forever; while the server is away, publish rejects
+ * after `requestTimeoutMs` so the outbox relay keeps the rows and retries. With `prefix`, names are namespaced.
  */
 export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
+  const bus = await connectRawNatsBus(options);
+  return options.prefix === undefined ? bus : prefixedBus(bus, options.prefix);
+}
+
+async function connectRawNatsBus(options: NatsBusOptions): Promise<Bus> {
   const { logger } = options;
   const timeout = options.requestTimeoutMs ?? 5_000;
   const nc = await connect({ ...connectionOptions(options, 'cairn', timeout), maxReconnectAttempts: -1 });
@@ -184,8 +221,12 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
   const jsm = await jetstreamManager(nc, { timeout });
   const js = jsm.jetstream();
   const subscriptions = new Set<Subscription>();
+  const waitingForStreams = new Set<Waker>();
 
-  const ensureStream = (name: string, subjects: string[]): Promise<void> => ensureStreamWith(jsm, name, subjects);
+  async function ensureStream(name: string, subjects: string[]): Promise<void> {
+    await ensureStreamWith(jsm, name, subjects, options.streamLimits ?? NO_LIMITS);
+    for (const waker of waitingForStreams) waker.wake();
+  }
 
   async function publish(subject: string, id: string, data: Uint8Array): Promise<void> {
     assertSubject(subject);
@@ -193,8 +234,30 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
   }
 
   async function consume(consumeOptions: ConsumeOptions): Promise<Subscription> {
-    const { stream, durable, filterSubject, handler } = consumeOptions;
+    const { stream, durable, filterSubject } = consumeOptions;
     assertSubjectFilter(filterSubject);
+    const subscription = await bindWhenReady({
+      stream,
+      durable,
+      filterSubject,
+      logger,
+      streamSubjects: (name) => streamSubjectsWith(jsm, name),
+      bind: () => bindConsumer(consumeOptions),
+      waiting: waitingForStreams,
+    });
+    const tracked: Subscription = {
+      async stop() {
+        subscriptions.delete(tracked);
+        await subscription.stop();
+      },
+    };
+    subscriptions.add(tracked);
+    return tracked;
+  }
+
+  /** Creates (or checks) the durable on the existing stream and starts pulling. */
+  async function bindConsumer(consumeOptions: ConsumeOptions): Promise<Subscription> {
+    const { stream, durable, filterSubject, handler } = consumeOptions;
     const ackWaitMs = consumeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
     const maxDeliver = consumeOptions.maxDeliver ?? -1;
     await ensureConsumerWith(jsm, stream, consumerConfig(durable, filterSubject, ackWaitMs, maxDeliver));
@@ -255,18 +318,15 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<Bus> {
       }
     })();
 
-    const subscription: Subscription = {
+    return {
       async stop() {
         if (stopping) return;
         stopping = true;
-        subscriptions.delete(subscription);
         void messages.close().catch(() => undefined);
         await Promise.race([loop, delay(ackWaitMs)]);
         metrics.close();
       },
     };
-    subscriptions.add(subscription);
-    return subscription;
   }
 
   async function subscribe(filterSubject: string, handler: BroadcastHandler): Promise<Subscription> {

@@ -12,7 +12,16 @@ export interface BusMessage {
 
 export type BusHandler = (message: BusMessage) => Promise<void>;
 
+/** `[bus] STREAM_MAX_AGE` and `STREAM_MAX_BYTES`: what a stream keeps at most (its oldest messages go first). */
+export interface StreamLimits {
+  /** Messages older than this are dropped; 0: kept forever. */
+  maxAgeMs: number;
+  /** Once the stream holds more than this, its oldest messages are dropped; 0: no limit. */
+  maxBytes: number;
+}
+
 export interface ConsumeOptions {
+  /** A stream its producer defines (ensureStream); the consumer waits for it if it does not exist yet. */
   stream: string;
   /** Durable consumer name (`<consumer-service>-<purpose>`); consumers sharing it share the work. */
   durable: string;
@@ -35,10 +44,18 @@ export interface Subscription {
 }
 
 export interface Bus {
-  /** Creates or updates a stream (one per owning service) capturing `subjects`. */
+  /**
+   * Creates or updates a stream capturing `subjects`, with the bus's StreamLimits. Only the stream's producer (the
+   * service that owns it) calls this; consumers bind to the stream as the producer defined it.
+   */
   ensureStream(name: string, subjects: string[]): Promise<void>;
   /** Stores one message; `id` is the deduplication key. Resolves once stored, rejects if it cannot be. */
   publish(subject: string, id: string, data: Uint8Array): Promise<void>;
+  /**
+   * Binds a durable consumer to its stream and starts it. While the stream does not exist, or does not capture the
+   * filter yet (a producer not started or not upgraded yet), it resolves at once and binds in the background when
+   * the stream is ready (binding.ts); it never creates or changes the stream.
+   */
   consume(options: ConsumeOptions): Promise<Subscription>;
   /**
    * Ephemeral broadcast: every live subscriber (in every process, for NATS; in this process, for the

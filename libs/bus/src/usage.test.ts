@@ -5,7 +5,6 @@ import { type BusUsage, assertBusUsage, guardBus, natsPermissions } from './usag
 const usage: BusUsage = {
   service: 'social',
   owns: { name: 'CAIRN_SOCIAL', subjects: ['cairn.star.>'] },
-  binds: [{ name: 'CAIRN_REPOS', subjects: ['cairn.repo.>'] }],
   consumers: [{ stream: 'CAIRN_REPOS', durable: 'social-repos', filterSubject: 'cairn.repo.>' }],
   broadcasts: ['cairn.user.deleted'],
 };
@@ -30,7 +29,6 @@ describe('guardBus', () => {
     const inner = new OpenBus();
     const bus = guardBus(inner, usage);
     await bus.ensureStream('CAIRN_SOCIAL', ['cairn.star.>']);
-    await bus.ensureStream('CAIRN_REPOS', ['cairn.repo.>']);
     await bus.publish('cairn.star.created', 'id-1', new Uint8Array());
     await bus.consume({ stream: 'CAIRN_REPOS', durable: 'social-repos', filterSubject: 'cairn.repo.>', handler: noop });
     await bus.subscribe('cairn.user.deleted', noop);
@@ -43,7 +41,9 @@ describe('guardBus', () => {
     const bus = guardBus(inner, usage);
     await expect(bus.publish('cairn.user.deleted', 'id-2', new Uint8Array())).rejects.toThrow('social may not publish cairn.user.deleted');
     await expect(bus.ensureStream('CAIRN_ACCOUNTS', ['cairn.user.>'])).rejects.toThrow('may not create stream CAIRN_ACCOUNTS');
-    await expect(bus.ensureStream('CAIRN_REPOS', ['cairn.>'])).rejects.toThrow('may not create stream CAIRN_REPOS');
+    // A consumer never defines its producer's stream, whatever subjects it names.
+    await expect(bus.ensureStream('CAIRN_REPOS', ['cairn.repo.>'])).rejects.toThrow('may not create stream CAIRN_REPOS');
+    await expect(bus.ensureStream('CAIRN_SOCIAL', ['cairn.star.>', 'cairn.repo.>'])).rejects.toThrow('may not create stream CAIRN_SOCIAL');
     await expect(bus.consume({ stream: 'CAIRN_REPOS', durable: 'issues-repos', filterSubject: 'cairn.repo.>', handler: noop })).rejects.toThrow(
       'may not consume cairn.repo.> from CAIRN_REPOS as issues-repos',
     );
@@ -57,9 +57,9 @@ describe('guardBus', () => {
   });
 });
 
-it('assertBusUsage refuses a consumer whose filter its stream cannot capture, and duplicate durables', () => {
-  expect(() => assertBusUsage({ ...usage, consumers: [{ stream: 'CAIRN_REPOS', durable: 'social-x', filterSubject: 'cairn.user.>' }] })).toThrow(
-    'which CAIRN_REPOS does not capture',
+it('assertBusUsage refuses a consumer whose filter its own stream cannot capture, and duplicate durables', () => {
+  expect(() => assertBusUsage({ ...usage, consumers: [{ stream: 'CAIRN_SOCIAL', durable: 'social-x', filterSubject: 'cairn.user.>' }] })).toThrow(
+    'which CAIRN_SOCIAL does not capture',
   );
   expect(() => assertBusUsage({ ...usage, consumers: [...usage.consumers, ...usage.consumers] })).toThrow('declared twice');
   expect(() => assertBusUsage({ ...usage, consumers: [{ stream: 'CAIRN_REPOS', durable: 'a.b', filterSubject: 'cairn.repo.>' }] })).toThrow('invalid name');
@@ -73,11 +73,28 @@ it('natsPermissions allows the owned subjects, looking at the streams, and the o
         'cairn.star.>',
         '$JS.API.STREAM.INFO.CAIRN_SOCIAL',
         '$JS.API.STREAM.INFO.CAIRN_REPOS',
-        '$JS.API.CONSUMER.INFO.CAIRN_REPOS.social-repos',
-        '$JS.API.CONSUMER.MSG.NEXT.CAIRN_REPOS.social-repos',
-        '$JS.ACK.CAIRN_REPOS.social-repos.>',
+        '$JS.API.CONSUMER.INFO.CAIRN_REPOS.cairn-social-repos',
+        '$JS.API.CONSUMER.MSG.NEXT.CAIRN_REPOS.cairn-social-repos',
+        '$JS.ACK.CAIRN_REPOS.cairn-social-repos.>',
       ],
     },
     subscribe: { allow: ['_INBOX_social.>', 'cairn.user.deleted'] },
+  });
+});
+
+it('natsPermissions follows the bus prefix: subjects, streams, durables and broadcasts', () => {
+  expect(natsPermissions(usage, 'staging')).toEqual({
+    publish: {
+      allow: [
+        '$JS.API.INFO',
+        'staging.star.>',
+        '$JS.API.STREAM.INFO.STAGING_SOCIAL',
+        '$JS.API.STREAM.INFO.STAGING_REPOS',
+        '$JS.API.CONSUMER.INFO.STAGING_REPOS.staging-social-repos',
+        '$JS.API.CONSUMER.MSG.NEXT.STAGING_REPOS.staging-social-repos',
+        '$JS.ACK.STAGING_REPOS.staging-social-repos.>',
+      ],
+    },
+    subscribe: { allow: ['_INBOX_social.>', 'staging.user.deleted'] },
   });
 });

@@ -6,6 +6,7 @@
  * writes deploy/k8s/nats-values.yaml). NATS then refuses, for instance, a `cairn.user.deleted` published by
  * anyone but accounts.
  */
+import { busNames } from './namespace';
 import { assertSubjectFilter, subjectFiltersOverlap, subjectMatches } from './subjects';
 import type { Bus } from './types';
 
@@ -15,7 +16,7 @@ export interface StreamSpec {
   subjects: readonly string[];
 }
 
-/** A durable consumer on some stream (its producer's, or the service's own). */
+/** A durable consumer on some stream (its producer's, or the service's own): the stream's name and a filter, never its subjects. */
 export interface ConsumerSpec {
   stream: string;
   durable: string;
@@ -28,13 +29,11 @@ export interface ConsumerSpec {
 export interface BusUsage {
   /** The service's name, also its NATS user name. */
   service: string;
-  /** The stream the service owns; its outbox relay publishes only subjects this stream captures. */
-  owns?: StreamSpec;
   /**
-   * Other services' streams it ensures (same name and subjects) before binding: in embedded mode and with an
-   * unrestricted NATS user it creates them if missing; with the generated permissions it may only look at them.
+   * The stream the service owns: the only stream it defines (creates or updates), and its outbox relay publishes only
+   * subjects this stream captures. Other services' streams it only binds its consumers to.
    */
-  binds: readonly StreamSpec[];
+  owns?: StreamSpec;
   consumers: readonly ConsumerSpec[];
   /** Filters of ephemeral broadcast subscriptions (`Bus.subscribe`). */
   broadcasts: readonly string[];
@@ -58,23 +57,26 @@ export function natsInboxPrefix(user: string): string {
 const JS_API = '$JS.API';
 
 /**
- * The NATS permissions `usage` needs and nothing more. Publish: the owned stream's subjects; `$JS.API.INFO` (every
- * JetStream client asks it on connect); INFO of the streams it owns, binds to or consumes; for each durable its
- * info, pull (`MSG.NEXT`) and acks (`$JS.ACK.<stream>.<durable>.>`). Subscribe: its own inbox (natsInboxPrefix:
- * JetStream replies and pulled messages arrive there) and the broadcast filters. No creating, changing or deleting streams
- * or consumers: a consumer's config could turn it into a push consumer delivering onto another service's subjects,
- * and a stream's could republish onto them, so provisionJetStream creates both as the JetStream admin user.
+ * The NATS permissions `usage` needs and nothing more, in the names of the installation under `prefix` (namespace.ts).
+ * Publish: the owned stream's subjects; `$JS.API.INFO` (every JetStream client asks it on connect); INFO of the
+ * streams it owns or consumes; for each durable its info, pull (`MSG.NEXT`) and acks
+ * (`$JS.ACK.<stream>.<durable>.>`). Subscribe: its own inbox (natsInboxPrefix: JetStream replies and pulled messages
+ * arrive there) and the broadcast filters. No creating, changing or deleting streams or consumers: a consumer's
+ * config could turn it into a push consumer delivering onto another service's subjects, and a stream's could
+ * republish onto them, so provisionJetStream creates both as the JetStream admin user.
  */
-export function natsPermissions(usage: BusUsage): NatsPermissions {
-  const publish = new Set<string>([`${JS_API}.INFO`, ...(usage.owns?.subjects ?? [])]);
-  const streams = [...(usage.owns ? [usage.owns.name] : []), ...usage.binds.map((stream) => stream.name), ...usage.consumers.map((consumer) => consumer.stream)];
-  for (const stream of streams) publish.add(`${JS_API}.STREAM.INFO.${stream}`);
-  for (const { stream, durable } of usage.consumers) {
+export function natsPermissions(usage: BusUsage, prefix?: string): NatsPermissions {
+  const names = busNames(prefix);
+  const publish = new Set<string>([`${JS_API}.INFO`, ...(usage.owns?.subjects ?? []).map(names.subject)]);
+  const streams = [...(usage.owns ? [usage.owns.name] : []), ...usage.consumers.map((consumer) => consumer.stream)];
+  for (const stream of streams) publish.add(`${JS_API}.STREAM.INFO.${names.stream(stream)}`);
+  for (const consumer of usage.consumers) {
+    const [stream, durable] = [names.stream(consumer.stream), names.durable(consumer.durable)];
     publish.add(`${JS_API}.CONSUMER.INFO.${stream}.${durable}`);
     publish.add(`${JS_API}.CONSUMER.MSG.NEXT.${stream}.${durable}`);
     publish.add(`$JS.ACK.${stream}.${durable}.>`);
   }
-  const subscribe = new Set<string>([`${natsInboxPrefix(usage.service)}.>`, ...usage.broadcasts]);
+  const subscribe = new Set<string>([`${natsInboxPrefix(usage.service)}.>`, ...usage.broadcasts.map(names.subject)]);
   return { publish: { allow: [...publish] }, subscribe: { allow: [...subscribe] } };
 }
 
@@ -85,8 +87,7 @@ export function natsJetStreamAdminPermissions(user: string): NatsPermissions {
 
 /** Throws unless `usage` is well formed (filters valid, a consumer's filter overlapping its stream, names unique). */
 export function assertBusUsage(usage: BusUsage): void {
-  const streams = [...(usage.owns ? [usage.owns] : []), ...usage.binds];
-  for (const stream of streams) stream.subjects.forEach(assertSubjectFilter);
+  usage.owns?.subjects.forEach(assertSubjectFilter);
   usage.broadcasts.forEach(assertSubjectFilter);
   const durables = new Set<string>();
   for (const { stream, durable, filterSubject } of usage.consumers) {
@@ -95,7 +96,8 @@ export function assertBusUsage(usage: BusUsage): void {
     if (!/^[A-Za-z0-9_-]+$/.test(durable) || !/^[A-Za-z0-9_-]+$/.test(stream)) throw new Error(`${usage.service}: invalid name ${stream}/${durable}`);
     if (durables.has(`${stream}.${durable}`)) throw new Error(`${usage.service}: durable ${durable} on ${stream} declared twice`);
     durables.add(`${stream}.${durable}`);
-    const subjects = streams.find((candidate) => candidate.name === stream)?.subjects;
+    // Only the own stream's subjects are known here; another's are its producer's (checked when binding, binding.ts).
+    const subjects = usage.owns?.name === stream ? usage.owns.subjects : undefined;
     if (subjects !== undefined && !subjects.some((subject) => subjectFiltersOverlap(subject, filterSubject))) {
       throw new Error(`${usage.service}: consumer ${durable} filters ${filterSubject}, which ${stream} does not capture`);
     }
@@ -129,7 +131,8 @@ export function guardBus(bus: Bus, usage: BusUsage): Bus {
   const { subscribe } = guardBroadcasts(bus, usage);
   return {
     ensureStream(name, subjects) {
-      const declared = usage.owns?.name === name ? usage.owns : usage.binds.find((stream) => stream.name === name);
+      // Only the producer defines its stream: a consumer's copy of another's subjects could drop one of them.
+      const declared = usage.owns?.name === name ? usage.owns : undefined;
       if (declared === undefined || !sameSubjects(declared.subjects, subjects)) {
         return Promise.reject(refusal(usage, `create stream ${name} with subjects ${subjects.join(', ')}`));
       }

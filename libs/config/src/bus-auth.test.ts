@@ -70,3 +70,28 @@ it.each([
   expect(error.key).toBe(key);
   expect(error.message).toContain(message);
 });
+
+describe('[bus] PREFIX and stream limits', () => {
+  function loadBusConfig(keys: Record<string, string>) {
+    const cwd = path.join(root, `case-${++counter}`);
+    const workDir = path.join(cwd, 'data');
+    fs.mkdirSync(workDir, { recursive: true });
+    fs.writeFileSync(path.join(workDir, 'app.ini'), `[bus]\n${Object.entries(keys).map(([key, value]) => `${key} = ${value}`).join('\n')}\n`);
+    return loadConfig({ env: {}, cwd });
+  }
+
+  it('reads them, with the documented defaults and no unknown-setting warning', () => {
+    const set = loadBusConfig({ PREFIX: 'staging-2', STREAM_MAX_AGE: '36h', STREAM_MAX_BYTES: '0' });
+    expect(set.config.bus).toMatchObject({ prefix: 'staging-2', streamMaxAgeMs: 36 * 3_600_000, streamMaxBytes: 0 });
+    expect(set.warnings).toEqual([]);
+    expect(loadBusConfig({}).config.bus).toMatchObject({ prefix: 'cairn', streamMaxAgeMs: 7 * 24 * 3_600_000, streamMaxBytes: 1024 ** 3 });
+  });
+
+  it('refuses a prefix that cannot head subjects, streams and durables, naming the key', () => {
+    for (const prefix of ['a.b', 'Cairn', 'x*', '-x', 'a'.repeat(33)]) {
+      expect(() => loadBusConfig({ PREFIX: prefix })).toThrow(/bus\.PREFIX|\[bus\] PREFIX/);
+    }
+    expect(() => loadBusConfig({ STREAM_MAX_AGE: 'a week' })).toThrow(/STREAM_MAX_AGE/);
+    expect(() => loadBusConfig({ STREAM_MAX_BYTES: '-1' })).toThrow(/STREAM_MAX_BYTES/);
+  });
+});

@@ -26,7 +26,7 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
     'DB_RETRIES', 'DB_RETRY_BACKOFF', 'MAX_IDLE_CONNS', 'CONN_MAX_LIFETIME', 'CONN_MAX_IDLETIME', 'AUTO_MIGRATION',
     'SLOW_QUERY_THRESHOLD',
   ],
-  bus: ['URL', 'USER', 'PASSWORD', 'TOKEN', 'NKEY_SEED_FILE', 'CREDS_FILE'],
+  bus: ['URL', 'USER', 'PASSWORD', 'TOKEN', 'NKEY_SEED_FILE', 'CREDS_FILE', 'PREFIX', 'STREAM_MAX_AGE', 'STREAM_MAX_BYTES'],
   rpc: ['DEADLINE_MS', 'GIT_WRITE_DEADLINE_MS', 'KEYS_DIR'],
   // LISTEN is Cairn's (Gitea serves /metrics on its HTTP port); the ENABLED_ISSUE_* gauges are Gitea's and ignored.
   metrics: ['ENABLED', 'LISTEN', 'TOKEN', 'ENABLED_ISSUE_BY_LABEL', 'ENABLED_ISSUE_BY_REPOSITORY'],

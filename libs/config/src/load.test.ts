@@ -56,7 +56,7 @@ describe('defaults', () => {
         maxBodySize: 10_485_760,
       },
       database: { url: '', maxOpenConns: 10 },
-      bus: { url: '', servers: [], auth: { kind: 'none' } },
+      bus: { url: '', servers: [], auth: { kind: 'none' }, prefix: 'cairn', streamMaxAgeMs: 604_800_000, streamMaxBytes: 1_073_741_824 },
       log: { level: 'info' },
       api: {
         enableSwagger: true,
@@ -318,7 +318,7 @@ describe('file settings', () => {
     expect(config.service.userDeleteWithCommentsMaxTime).toBe(720 * 3_600_000);
     expect(config.log.level).toBe('warn');
     expect(config.database).toEqual({ url: 'postgresql://cairn:secret@db.internal:5432/cairn', maxOpenConns: 25 });
-    expect(config.bus).toEqual({ url: 'nats://n1:4222,nats://n2:4222', servers: ['nats://n1:4222', 'nats://n2:4222'], auth: { kind: 'none' } });
+    expect(config.bus).toMatchObject({ url: 'nats://n1:4222,nats://n2:4222', servers: ['nats://n1:4222', 'nats://n2:4222'], auth: { kind: 'none' } });
     expect(config.rpc.deadlineMs).toBe(2500);
   });
 

@@ -235,8 +235,33 @@ function readBus(reader: SettingsReader, workDir: string): CairnConfig['bus'] {
     },
     'expected a nats:// URL or a comma-separated list of them (empty selects the in-process bus)',
   );
-  return { url: servers.join(','), servers, auth: readBusAuth(reader, workDir, servers.length > 0) };
+  return {
+    url: servers.join(','),
+    servers,
+    auth: readBusAuth(reader, workDir, servers.length > 0),
+    prefix: reader.parse('bus', 'PREFIX', DEFAULT_BUS_PREFIX, (text) => (BUS_PREFIX_PATTERN.test(text) ? text : undefined), BUS_PREFIX_EXPECTED),
+    streamMaxAgeMs: reader.duration('bus', 'STREAM_MAX_AGE', DEFAULT_STREAM_MAX_AGE_MS),
+    streamMaxBytes: reader.integer('bus', 'STREAM_MAX_BYTES', DEFAULT_STREAM_MAX_BYTES, NON_NEGATIVE),
+  };
 }
+
+/**
+ * `[bus] PREFIX`: a NATS subject token that also heads stream and durable names (@cairn/bus namespace.ts), so no
+ * `.`, wildcard, space or slash; lower-case only, since stream names take it upper-cased and must stay distinct.
+ */
+export const DEFAULT_BUS_PREFIX = 'cairn';
+export const BUS_PREFIX_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+export const BUS_PREFIX_EXPECTED = 'expected 1-32 of a-z, 0-9, _ and -, starting with a letter or digit';
+/**
+ * `[bus] STREAM_MAX_AGE` default: 7 days, as long as a service's outbox keeps published events (relay.ts), so a
+ * consumer that was down for up to a week still finds every event it missed; longer outages need a rebuild anyway.
+ */
+export const DEFAULT_STREAM_MAX_AGE_MS = 7 * 24 * HOUR_MS;
+/**
+ * `[bus] STREAM_MAX_BYTES` default: 1 GiB per stream. Events are small (mostly well under 1 KiB), so this holds
+ * a million or more, far beyond a week of a busy instance, while bounding the disk of the 5 streams to 5 GiB.
+ */
+export const DEFAULT_STREAM_MAX_BYTES = 1024 * 1024 * 1024;
 
 const BUS_AUTH_KEYS = ['USER', 'PASSWORD', 'TOKEN', 'NKEY_SEED_FILE', 'CREDS_FILE'] as const;
 

@@ -94,6 +94,12 @@ export interface CairnConfig {
     servers: string[];
     /** How the bus authenticates to NATS: at most one of `[bus] USER`+`PASSWORD`, `TOKEN`, `NKEY_SEED_FILE`, `CREDS_FILE`. */
     auth: BusAuth;
+    /** `[bus] PREFIX`, default `cairn`: heads every subject, stream and durable name, so installations can share a NATS server. */
+    prefix: string;
+    /** `[bus] STREAM_MAX_AGE` in ms, default 7 days (0: no limit): older events leave each stream. */
+    streamMaxAgeMs: number;
+    /** `[bus] STREAM_MAX_BYTES`, default 1 GiB (0: no limit): past it, each stream drops its oldest events. */
+    streamMaxBytes: number;
   };
   log: {
     /** `[log] LEVEL`: trace|debug|info|warn|error|fatal|silent, default info. */

@@ -4,7 +4,7 @@
  * handler's abort signal, and the standard health service the supervisor uses for readiness.
  */
 import { once } from 'node:events';
-import type { Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
 import { type Logger, REQUEST_ID_HEADER, type RequestContext, newRequestId, runWithRequestContext, sanitizeRequestId } from '@cairn/log';
 import { type RpcRecorder, rpcServerRecorder } from '@cairn/metrics';
@@ -193,6 +193,10 @@ function serveCall(
   const abort = new AbortController();
   const events: NodeJS.EventEmitter = call;
   events.on('cancelled', () => abort.abort());
+  // A response stream closes when the call ends, however it ends: the handler stops there too (after a normal end it
+  // has finished already, and the abort changes nothing). Not a request-only stream: its 'close' comes once the
+  // requests are read, while the handler may still be working on its answer.
+  if (call instanceof Writable) call.once('close', () => abort.abort());
   const pastDeadline = (slackMs = 0) => deadline !== undefined && Date.now() >= deadline.getTime() - slackMs;
   const cancelCode = () => (pastDeadline(DEADLINE_SLACK_MS) ? Code.DEADLINE_EXCEEDED : Code.CANCELLED);
   // The handler's context; the actor assertion is added once it is verified, so the calls the handler makes pass it on.
@@ -323,14 +327,34 @@ function requestsOf(
 }
 
 /**
+ * Resolves once the call can take more ('drain'), or never will: it was cancelled (`signal`), or its stream closed or
+ * failed. grpc-js drops a write to a cancelled call without calling back, so a closed call never drains: waiting
+ * for 'drain' alone could hold the handler (and what it holds: a git process, a pack) forever.
+ */
+async function drained(call: Writable, signal: AbortSignal): Promise<void> {
+  if (call.destroyed || call.writableEnded) return;
+  const done = new AbortController();
+  const stop = AbortSignal.any([signal, done.signal]);
+  try {
+    await Promise.race([once(call, 'drain', { signal: stop }), once(call, 'close', { signal: stop })]);
+  } catch {
+    // Aborted, or the stream failed ('error'): either way, no more writes.
+  } finally {
+    done.abort();
+  }
+}
+
+/**
  * Writes every message of `source` to the call, waiting for 'drain' whenever the call's buffer is full, so a fast
- * producer is held to the peer's pace. On cancellation it stops pulling (which runs the source's `finally`).
+ * producer is held to the peer's pace. On cancellation, or once the call's stream has closed, it stops pulling
+ * (which runs the source's `finally`).
  */
 async function sendAll(call: Writable, source: AsyncIterable<unknown>, signal: AbortSignal): Promise<void> {
+  const over = () => signal.aborted || call.destroyed;
   for await (const message of source) {
-    if (signal.aborted) break;
-    if (!call.write(message)) await once(call, 'drain', { signal }).catch(() => undefined);
-    if (signal.aborted) break;
+    if (over()) break;
+    if (!call.write(message)) await drained(call, signal);
+    if (over()) break;
   }
-  if (signal.aborted) throw new CairnError(Code.CANCELLED, 'call cancelled');
+  if (over()) throw new CairnError(Code.CANCELLED, 'call cancelled');
 }

@@ -5,7 +5,7 @@
  * then the bus, then the metrics server. Every line it writes is JSON on stdout. `startGrpcService` (grpc-service.ts)
  * is the start-up and stop every gRPC service's `start` shares, whichever process runs it.
  */
-import { type Bus, connectNatsBus, createInProcessBus } from '@cairn/bus';
+import { type Bus, openConfiguredBus } from '@cairn/bus';
 import { type CairnConfig, loadConfig } from '@cairn/config';
 import { type Logger, createLogger } from '@cairn/log';
 import { type MetricsServer, startMetricsServer } from '@cairn/metrics';
@@ -64,10 +64,7 @@ async function run(service: StandaloneService, logger: Logger): Promise<void> {
   const metrics: MetricsServer | undefined = config.metrics.enabled
     ? await startMetricsServer({ listen: config.metrics.listen, token: config.metrics.token, logger })
     : undefined;
-  const bus: Bus =
-    config.bus.url !== ''
-      ? await connectNatsBus({ url: config.bus.url, logger, name: service.name, auth: config.bus.auth })
-      : await createInProcessBus({ url: config.database.url, logger });
+  const bus: Bus = await openConfiguredBus(config.bus, { databaseUrl: config.database.url, logger, name: service.name });
   const running = await service.start({ config, logger, bus }).catch(async (error: unknown) => {
     await bus.close();
     await metrics?.stop();

@@ -6,7 +6,7 @@
  * `user.created` event (through the outbox) apply either way.
  */
 import { start as startAccounts, type RunningService } from '@cairn/accounts';
-import { connectNatsBus, createInProcessBus, type Bus } from '@cairn/bus';
+import { openConfiguredBus, type Bus } from '@cairn/bus';
 import type { CairnConfig } from '@cairn/config';
 import type { Logger } from '@cairn/log';
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
@@ -114,9 +114,7 @@ async function withLocalAccounts<T>(config: CairnConfig, logger: Logger, lock: W
     // in-process bus's tables, read when the instance next starts).
     const url = databaseUrl;
     const busProblem = config.bus.url !== '' ? `cannot reach NATS at ${config.bus.url}` : `cannot open the database ${withoutPassword(url)}`;
-    const openedBus = await explained(busProblem, () =>
-      config.bus.url !== '' ? connectNatsBus({ url: config.bus.url, logger, auth: config.bus.auth }) : createInProcessBus({ url, logger }),
-    );
+    const openedBus = await explained(busProblem, () => openConfiguredBus(config.bus, { databaseUrl: url, logger }));
     bus = openedBus;
     const serviceConfig = { ...config, database: { ...config.database, url } };
     accounts = await explained(`cannot start accounts on ${withoutPassword(url)}`, () =>

@@ -5,7 +5,6 @@ import { GIT_REPO_CACHE_SUBJECTS } from './git/repo-cache-invalidation';
 /** The gateway on the bus (see @cairn/bus usage.ts): no streams, only broadcasts that keep its caches honest. */
 export const BUS_USAGE: BusUsage = {
   service: 'gateway',
-  binds: [],
   consumers: [],
   broadcasts: [...new Set([...TOKEN_CACHE_SUBJECTS, ...GIT_REPO_CACHE_SUBJECTS])],
 };

@@ -21,10 +21,10 @@ import {
 import { createRpcClient, type RpcClientHandle } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { BUS_USAGE } from './events/bus-usage';
-import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, ISSUES_STREAM, ISSUES_SUBJECTS, REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
+import { ISSUES_STREAM, ISSUES_SUBJECTS } from './events/subjects';
 import { startAccountEventsConsumer, startOrgEventsConsumer } from './events/accounts-consumer';
 import { startRepoEventsConsumer } from './events/repos-consumer';
-import { GIT_STREAM, GIT_SUBJECTS, startGitEventsConsumer, startPullEventsConsumer } from './events/git-consumer';
+import { startGitEventsConsumer, startPullEventsConsumer } from './events/git-consumer';
 import { startCommitRefsConsumer } from './events/commit-refs-consumer';
 import { startCommitStatusConsumer, startReviewEventsConsumer } from './events/auto-merge-consumer';
 import { settleLeftMergeIntents } from './domain/pull-check';
@@ -81,10 +81,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
   const bus = guardBus(options.bus, BUS_USAGE);
   return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {
     await prepareOutbox(db);
+    // Its own stream only: the consumers below bind to repos', accounts' and git-storage's as those define them.
     await bus.ensureStream(ISSUES_STREAM, [...ISSUES_SUBJECTS]);
-    await bus.ensureStream(REPOS_STREAM, [...REPOS_SUBJECTS]);
-    await bus.ensureStream(ACCOUNTS_STREAM, [...ACCOUNTS_SUBJECTS]);
-    await bus.ensureStream(GIT_STREAM, [...GIT_SUBJECTS]);
     const relay = startOutboxRelay({ db, bus, logger });
     onStop(() => relay.stop());
     const { context, close } = serviceContext(config, logger, db);

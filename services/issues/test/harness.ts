@@ -142,6 +142,13 @@ export function scope(options: ScopeOptions): RepoScope {
   };
 }
 
+/** The streams issues consumes, as their producers (repos, accounts, git-storage) define them: consumers never do. */
+export const PRODUCER_STREAMS: ReadonlyArray<[string, string[]]> = [
+  ['CAIRN_REPOS', ['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>']],
+  ['CAIRN_ACCOUNTS', ['cairn.user.>', 'cairn.access_token.>', 'cairn.org.>', 'cairn.org_member.>', 'cairn.team.>', 'cairn.team_member.>']],
+  ['CAIRN_GIT', ['cairn.git.>']],
+];
+
 /** `env` adds configuration (e.g. `CAIRN__service__USER_DELETE_WITH_COMMENTS_MAX_TIME`). */
 export async function startService(env: Record<string, string> = {}): Promise<ServiceHarness> {
   const database: TestDatabase = await createTestDatabase('issues');
@@ -149,6 +156,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   const { config } = loadConfig({ env: { CAIRN_WORK_DIR: workDir, CAIRN__DATABASE__URL: database.url, ...env } });
   const logger = silentLogger();
   const bus = await createInProcessBus({ url: database.url, logger });
+  for (const [name, subjects] of PRODUCER_STREAMS) await bus.ensureStream(name, subjects);
   const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
   const target = `127.0.0.1:${service.port}`;
   const options = { target, service: 'issues', caller: 'gateway', logger } as const;

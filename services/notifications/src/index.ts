@@ -10,14 +10,12 @@ import { createRpcClient } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { BUS_USAGE } from './events/bus-usage';
 import { startActivityConsumer } from './events/activity-consumer';
-import { GIT_STREAM, GIT_SUBJECTS } from './events/git-stream';
 import { startReposConsumer } from './events/repos-consumer';
-import { REPOS_STREAM, REPOS_SUBJECTS } from './events/repos-stream';
 import { createNotificationsServer } from './server';
 
-export { ACTIVITY_CONSUMER, GIT_STREAM, GIT_SUBJECTS, GitSubject } from './events/git-stream';
+export { ACTIVITY_CONSUMER, GIT_STREAM, GitSubject } from './events/git-stream';
 export { gitPushedHandler, startActivityConsumer, type ActivityConsumerOptions } from './events/activity-consumer';
-export { REPOS_CONSUMER, REPOS_STREAM, REPOS_SUBJECTS, ReposSubject } from './events/repos-stream';
+export { REPOS_CONSUMER, REPOS_STREAM, ReposSubject } from './events/repos-stream';
 export { repoDeletedHandler, startReposConsumer, type ReposConsumerOptions } from './events/repos-consumer';
 export { createNotificationsServer } from './server';
 export type { NotificationsContext } from './rpc/context';
@@ -48,8 +46,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     onStop(() => repos.close());
     // The consumers' processed-event ids live beside the outbox.
     await prepareOutbox(db);
-    await bus.ensureStream(GIT_STREAM, [...GIT_SUBJECTS]);
-    await bus.ensureStream(REPOS_STREAM, [...REPOS_SUBJECTS]);
+    // No stream of its own: the consumers bind to git-storage's and repos' as those define them.
     const consumers: Subscription[] = [];
     onStop(async () => void (await Promise.all(consumers.map((consumer) => consumer.stop()))));
     consumers.push(await startActivityConsumer({ db, bus, logger }));

@@ -81,6 +81,12 @@ export interface ServiceHarness {
   stop(): Promise<void>;
 }
 
+/** The streams notifications consumes, as their producers (git-storage, repos) define them: consumers never do. */
+export const PRODUCER_STREAMS: ReadonlyArray<[string, string[]]> = [
+  ['CAIRN_GIT', ['cairn.git.>']],
+  ['CAIRN_REPOS', ['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>']],
+];
+
 /** notifications as the supervisor runs it in embedded mode: `start()` with the in-process bus. */
 export async function startService(): Promise<ServiceHarness> {
   const database: TestDatabase = await createTestDatabase('notifications');
@@ -91,6 +97,7 @@ export async function startService(): Promise<ServiceHarness> {
   });
   const logger = silentLogger();
   const bus = await createInProcessBus({ url: database.url, logger });
+  for (const [name, subjects] of PRODUCER_STREAMS) await bus.ensureStream(name, subjects);
   const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
   const activity = createRpcClient(ActivityServiceService, { target: `127.0.0.1:${service.port}`, service: 'notifications', caller: 'gateway', logger });
   const sql = new Client({ connectionString: database.url, options: '-c search_path=notifications' });

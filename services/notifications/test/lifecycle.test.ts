@@ -13,7 +13,7 @@ import { silentLogger } from '@cairn/log';
 import { checkHealth } from '@cairn/rpc';
 import { createTestDatabase, eventually, type TestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
-import { ACTIVITY_CONSUMER, GIT_STREAM, GIT_SUBJECTS, GitSubject, REPOS_CONSUMER, REPOS_STREAM, REPOS_SUBJECTS, ReposSubject, start } from '../src/index';
+import { ACTIVITY_CONSUMER, GIT_STREAM, GitSubject, REPOS_CONSUMER, REPOS_STREAM, ReposSubject, start } from '../src/index';
 import { gitPushed, publishPush, publishRepoDeleted, repoDeleted } from './harness';
 
 const logger = silentLogger();
@@ -28,9 +28,14 @@ beforeAll(async () => {
   workDir = mkdtempSync(path.join(tmpdir(), 'cairn-notifications-'));
   ({ config } = loadConfig({ env: { CAIRN_WORK_DIR: workDir, CAIRN__DATABASE__URL: database.url } }));
   bus = await createInProcessBus({ url: database.url, logger });
+  // The producers' streams as a newer repos defines its own: one subject more than notifications ever knew of.
+  await bus.ensureStream('CAIRN_GIT', ['cairn.git.>']);
+  await bus.ensureStream('CAIRN_REPOS', NEWER_REPOS_SUBJECTS);
   sql = new Client({ connectionString: database.url });
   await sql.connect();
 });
+
+const NEWER_REPOS_SUBJECTS = ['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>', 'cairn.repo_mirror.>'];
 
 afterAll(async () => {
   await sql?.end();
@@ -44,7 +49,7 @@ async function contributionsOf(userId: number): Promise<number> {
   return Number(rows[0].total ?? 0);
 }
 
-it('declares the git and repos streams and consumes cairn.git.pushed and cairn.repo.deleted with its durables', async () => {
+it('defines no stream and consumes cairn.git.pushed and cairn.repo.deleted with its durables', async () => {
   const streams: Array<{ name: string; subjects: string[] }> = [];
   const consumers: ConsumeOptions[] = [];
   const spy: Bus = {
@@ -57,18 +62,28 @@ it('declares the git and repos streams and consumes cairn.git.pushed and cairn.r
   };
   const service = await start({ config, logger, bus: spy, listen: '127.0.0.1:0' });
   await service.stop();
-  expect(streams).toEqual([
-    { name: 'CAIRN_GIT', subjects: ['cairn.git.>'] },
-    // The same subjects as repos declares (services/repos/src/events/subjects.ts): a stream's subjects must not differ.
-    { name: 'CAIRN_REPOS', subjects: ['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>'] },
-  ]);
-  expect([GIT_STREAM, GIT_SUBJECTS]).toEqual(['CAIRN_GIT', ['cairn.git.>']]);
-  expect([REPOS_STREAM, REPOS_SUBJECTS]).toEqual(['CAIRN_REPOS', ['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>']]);
+  // Only a stream's producer defines it (git-storage and repos here).
+  expect(streams).toEqual([]);
+  expect([GIT_STREAM, REPOS_STREAM]).toEqual(['CAIRN_GIT', 'CAIRN_REPOS']);
   expect(consumers).toEqual([
     expect.objectContaining({ stream: 'CAIRN_GIT', durable: 'notifications-activity', filterSubject: 'cairn.git.pushed' }),
     expect.objectContaining({ stream: 'CAIRN_REPOS', durable: 'notifications-repos', filterSubject: 'cairn.repo.deleted' }),
   ]);
   expect([ACTIVITY_CONSUMER, REPOS_CONSUMER]).toEqual(['notifications-activity', 'notifications-repos']);
+});
+
+it('binds to the producer’s stream as the producer defined it, never rewriting its subjects', async () => {
+  const service = await start({ config, logger, bus, listen: '127.0.0.1:0' });
+  try {
+    await publishRepoDeleted(bus, ReposSubject.repoDeleted, repoDeleted(76));
+    const { rows } = await sql.query<{ name: string; subjects: string[] }>('SELECT name, subjects FROM cairn_bus.streams ORDER BY name');
+    expect(rows).toEqual([
+      { name: 'CAIRN_GIT', subjects: ['cairn.git.>'] },
+      { name: 'CAIRN_REPOS', subjects: [...NEWER_REPOS_SUBJECTS].sort() },
+    ]);
+  } finally {
+    await service.stop();
+  }
 });
 
 it('serves health while running, and counts after a restart what was pushed while it was stopped', async () => {

@@ -16,7 +16,7 @@ import { startGrpcService, type RunningService, type ServiceStartOptions } from 
 import { BUS_USAGE } from './events/bus-usage';
 import { startAccountsConsumer } from './events/accounts-consumer';
 import { startGitConsumer } from './events/git-consumer';
-import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS, GIT_STREAM, GIT_SUBJECTS, REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
+import { REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
 import { startRepositoryPurger } from './maintenance/purge-repositories';
 import type { ReposContext } from './rpc/context';
 import { createReposServer } from './server';
@@ -79,9 +79,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
     const clients = serviceClients(config, logger, db);
     onStop(() => clients.close());
     await prepareOutbox(db);
+    // Its own stream only: the consumers below bind to accounts' and git-storage's as those define them.
     await bus.ensureStream(REPOS_STREAM, [...REPOS_SUBJECTS]);
-    await bus.ensureStream(ACCOUNTS_STREAM, [...ACCOUNTS_SUBJECTS]);
-    await bus.ensureStream(GIT_STREAM, [...GIT_SUBJECTS]);
     const relay = startOutboxRelay({ db, bus, logger });
     onStop(() => relay.stop());
     const consumers: Subscription[] = [];

@@ -1,5 +1,5 @@
 /**
- * repos as a process lives: it declares its stream and the ones it consumes, binds its durable consumers, serves
+ * repos as a process lives: it defines its own stream (only), binds its durable consumers to accounts' and git-storage's, serves
  * health and answers, applies accounts' events published on the bus, and stops cleanly (twice is fine).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +28,8 @@ beforeAll(async () => {
   workDir = mkdtempSync(path.join(tmpdir(), 'cairn-repos-life-'));
   ({ config } = loadConfig({ env: { CAIRN_WORK_DIR: workDir, CAIRN__DATABASE__URL: database.url } }));
   bus = await createInProcessBus({ url: database.url, logger });
+  // accounts' stream as accounts defines it: repos only binds to it.
+  await bus.ensureStream('CAIRN_ACCOUNTS', ['cairn.user.>', 'cairn.access_token.>', 'cairn.org.>', 'cairn.org_member.>', 'cairn.team.>', 'cairn.team_member.>']);
   sql = new Client({ connectionString: database.url });
   await sql.connect();
 });
@@ -39,7 +41,7 @@ afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-it('declares its stream and the accounts and git streams, with durable consumers', async () => {
+it('defines its own stream only, and binds durable consumers to the accounts and git streams', async () => {
   const streams: Array<{ name: string; subjects: string[] }> = [];
   const consumers: ConsumeOptions[] = [];
   const spy: Bus = {
@@ -52,7 +54,7 @@ it('declares its stream and the accounts and git streams, with durable consumers
   };
   const service = await start({ config, logger, bus: spy, listen: '127.0.0.1:0' });
   await service.stop();
-  expect(streams.map((stream) => stream.name)).toEqual(['CAIRN_REPOS', 'CAIRN_ACCOUNTS', 'CAIRN_GIT']);
+  expect(streams.map((stream) => stream.name)).toEqual(['CAIRN_REPOS']);
   expect(streams[0].subjects).toEqual(['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>']);
   expect(consumers.map((consumer) => [consumer.stream, consumer.durable, consumer.filterSubject])).toEqual([
     ['CAIRN_ACCOUNTS', 'repos-accounts', 'cairn.>'],

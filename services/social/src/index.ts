@@ -42,11 +42,11 @@ export type StartOptions = ServiceStartOptions;
 export type { RunningService };
 
 /**
- * Starts social in this process. It binds to repos', accounts' and issues' streams, which their producers create,
- * so it starts after them (as the supervisor orders services). Graceful stop (SIGTERM): health turns NOT_SERVING and
- * the server takes no new calls, calls in flight finish (up to 5 s), the consumers stop (the event in hand is
- * finished and acknowledged), the outbox relay flushes the events written meanwhile (up to 5 s), then the pool
- * closes.
+ * Starts social in this process. It binds to repos', accounts' and issues' streams, which only their producers
+ * create; a consumer started before its producer binds once the stream exists (@cairn/bus binding.ts). Graceful
+ * stop (SIGTERM): health turns NOT_SERVING and the server takes no new calls, calls in flight finish (up to 5 s), the
+ * consumers stop (the event in hand is finished and acknowledged), the outbox relay flushes the events written
+ * meanwhile (up to 5 s), then the pool closes.
  */
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;

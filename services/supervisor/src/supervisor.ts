@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createInProcessBus, type Bus } from '@cairn/bus';
+import { openConfiguredBus, type Bus } from '@cairn/bus';
 import { GRPC_SERVICES, type CairnConfig, type GrpcServiceName, loadConfig, serviceEnvOverrides } from '@cairn/config';
 import { createLogger, type Logger } from '@cairn/log';
 import { METRICS_PATH, startMetricsServer } from '@cairn/metrics';
@@ -205,7 +205,7 @@ async function startInThisProcess(config: CairnConfig, runtime: RuntimeInfo, con
     cleanups.push({ what: 'the metrics server', run: () => metrics.stop() });
     metricsUrl = metrics.url;
   }
-  const bus: Bus = await createInProcessBus({ url: config.database.url, logger: serviceLogger(context, 'bus', level) }).catch((error: unknown) => {
+  const bus: Bus = await openConfiguredBus(config.bus, { databaseUrl: config.database.url, logger: serviceLogger(context, 'bus', level) }).catch((error: unknown) => {
     throw new Error(`cannot open the database ${withoutPassword(config.database.url)}: ${error instanceof Error ? error.message : String(error)}`);
   });
   cleanups.push({ what: 'the bus', run: () => bus.close() });

@@ -318,6 +318,56 @@ export function describeBusContract(adapter: string, harness: BusContractHarness
       await expect(bus.publish(`${harness.prefix.toLowerCase()}nostream.x`, uuidv7(), encoder.encode('lost'))).rejects.toThrow();
     });
 
+    it('binds a consumer that starts before its producer once the producer defines the stream', async () => {
+      const consumerSide = await open();
+      const producerSide = await open();
+      counter += 1;
+      const stream = `${harness.prefix.toUpperCase()}_${counter}`;
+      const root = `${harness.prefix.toLowerCase()}${counter}`;
+      const { received, handler } = recorder();
+      // The producer has not run yet: consume resolves (the service starts) and binds later.
+      subscriptions.push(await consumerSide.consume({ stream, durable: 'early', filterSubject: `${root}.x.*`, handler }));
+      await producerSide.ensureStream(stream, [`${root}.x.>`]);
+      const id = uuidv7();
+      await producerSide.publish(`${root}.x.y`, id, encoder.encode('first'));
+      await waitFor('delivery after the producer defined the stream', () => received.length === 1);
+      expect(received[0]).toMatchObject({ id, subject: `${root}.x.y` });
+    });
+
+    it('binds a consumer once the producer’s stream captures its filter, and never changes the stream', async () => {
+      const bus = await open();
+      counter += 1;
+      const stream = `${harness.prefix.toUpperCase()}_${counter}`;
+      const root = `${harness.prefix.toLowerCase()}${counter}`;
+      // An older producer: its stream does not capture the subject a newer consumer wants yet.
+      await bus.ensureStream(stream, [`${root}.old.>`]);
+      const { received, handler } = recorder();
+      const waiting = await bus.consume({ stream, durable: 'newer', filterSubject: `${root}.new.>`, handler });
+      subscriptions.push(waiting);
+      await bus.publish(`${root}.old.thing`, uuidv7(), encoder.encode('old'));
+      // The upgraded producer adds the subject; the consumer binds and sees what is published from then on.
+      await bus.ensureStream(stream, [`${root}.old.>`, `${root}.new.>`]);
+      const id = uuidv7();
+      await bus.publish(`${root}.new.thing`, id, encoder.encode('new'));
+      await waitFor('delivery on the added subject', () => received.length === 1);
+      expect(received[0].id).toBe(id);
+      // Both subjects still captured: binding took nothing away.
+      await bus.publish(`${root}.old.thing`, uuidv7(), encoder.encode('still captured'));
+    });
+
+    it('stops a consumer still waiting for its stream', async () => {
+      const bus = await open();
+      counter += 1;
+      const stream = `${harness.prefix.toUpperCase()}_${counter}`;
+      const { received, handler } = recorder();
+      const waiting = await bus.consume({ stream, durable: 'never', filterSubject: `${harness.prefix.toLowerCase()}${counter}.>`, handler });
+      await waiting.stop();
+      await bus.ensureStream(stream, [`${harness.prefix.toLowerCase()}${counter}.>`]);
+      await bus.publish(`${harness.prefix.toLowerCase()}${counter}.a`, uuidv7(), encoder.encode('unseen'));
+      await sleep(300);
+      expect(received).toEqual([]);
+    });
+
     it('updates the subjects of an existing stream', async () => {
       const bus = await open();
       const { stream, root } = await freshStream(bus);

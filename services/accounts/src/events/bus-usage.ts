@@ -5,7 +5,6 @@ import { ACCOUNTS_STREAM, ACCOUNTS_SUBJECTS } from './subjects';
 export const BUS_USAGE: BusUsage = {
   service: 'accounts',
   owns: { name: ACCOUNTS_STREAM, subjects: ACCOUNTS_SUBJECTS },
-  binds: [],
   consumers: [],
   broadcasts: [],
 };

@@ -5,7 +5,6 @@ import { GIT_STREAM, GIT_SUBJECTS } from './subjects';
 export const BUS_USAGE: BusUsage = {
   service: 'git-storage',
   owns: { name: GIT_STREAM, subjects: GIT_SUBJECTS },
-  binds: [],
   consumers: [],
   broadcasts: [],
 };

@@ -1,29 +1,22 @@
 import type { BusUsage } from '@cairn/bus';
 import { AUTO_MERGE_CONSUMER, AUTO_MERGE_REVIEWS_CONSUMER, REVIEW_EVENTS } from './auto-merge-consumer';
 import { COMMIT_REFS_CONSUMER } from './commit-refs-consumer';
-import { GIT_CONSUMER, GIT_PUSHED, GIT_STREAM, GIT_SUBJECTS, PULL_EVENTS, PULLS_CONSUMER } from './git-consumer';
+import { GIT_CONSUMER, GIT_PUSHED, GIT_STREAM, PULL_EVENTS, PULLS_CONSUMER } from './git-consumer';
 import {
   ACCOUNTS_CONSUMER,
   ACCOUNTS_STREAM,
-  ACCOUNTS_SUBJECTS,
   ConsumedSubject,
   ISSUES_STREAM,
   ISSUES_SUBJECTS,
   ORGS_CONSUMER,
   REPOS_CONSUMER,
   REPOS_STREAM,
-  REPOS_SUBJECTS,
 } from './subjects';
 
 /** issues on the bus (see @cairn/bus usage.ts): its own stream; repositories, owners and pushes from the others. */
 export const BUS_USAGE: BusUsage = {
   service: 'issues',
   owns: { name: ISSUES_STREAM, subjects: ISSUES_SUBJECTS },
-  binds: [
-    { name: REPOS_STREAM, subjects: REPOS_SUBJECTS },
-    { name: ACCOUNTS_STREAM, subjects: ACCOUNTS_SUBJECTS },
-    { name: GIT_STREAM, subjects: GIT_SUBJECTS },
-  ],
   consumers: [
     { stream: REPOS_STREAM, durable: REPOS_CONSUMER, filterSubject: ConsumedSubject.repoDeleted },
     { stream: REPOS_STREAM, durable: AUTO_MERGE_CONSUMER, filterSubject: ConsumedSubject.commitStatusCreated },

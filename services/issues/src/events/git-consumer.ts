@@ -23,9 +23,8 @@ import { findPullByIndex, type PullRow } from '../store/pulls';
 import { readEvent } from './read-event';
 import { ISSUES_STREAM, Subject } from './subjects';
 
-/** git-storage's stream and subjects (services/git-storage, as services/repos/src/events/subjects.ts declares them). */
+/** git-storage's stream (git-storage defines it; issues binds). */
 export const GIT_STREAM = 'CAIRN_GIT';
-export const GIT_SUBJECTS: readonly string[] = ['cairn.git.>'];
 export const GIT_PUSHED = 'cairn.git.pushed';
 export const GIT_CONSUMER = 'issues-git';
 export const PULLS_CONSUMER = 'issues-pulls';

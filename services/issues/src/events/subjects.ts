@@ -56,9 +56,11 @@ export const Subject = {
   reviewDeleted: 'cairn.pull_review.deleted',
 } as const;
 
-/** repos' stream: a deleted repository takes its issues along; a successful commit status tries scheduled merges. */
+/**
+ * repos' stream (repos defines it; issues binds): a deleted repository takes its issues along; a successful commit
+ * status tries scheduled merges.
+ */
 export const REPOS_STREAM = 'CAIRN_REPOS';
-export const REPOS_SUBJECTS: readonly string[] = ['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>'];
 export const REPOS_CONSUMER = 'issues-repos';
 /** Other services' events issues consumes (proto/cairn/repos/v1/events.proto, proto/cairn/accounts/v1/events.proto). */
 export const ConsumedSubject = {
@@ -69,16 +71,11 @@ export const ConsumedSubject = {
   orgDeleted: 'cairn.org.deleted',
 } as const;
 
-/** accounts' stream: a deleted user's comments (`[service] USER_DELETE_WITH_COMMENTS_MAX_TIME`), stopwatches, subscriptions. */
+/**
+ * accounts' stream (accounts defines it; issues binds): a deleted user's comments
+ * (`[service] USER_DELETE_WITH_COMMENTS_MAX_TIME`), stopwatches, subscriptions.
+ */
 export const ACCOUNTS_STREAM = 'CAIRN_ACCOUNTS';
-export const ACCOUNTS_SUBJECTS: readonly string[] = [
-  'cairn.user.>',
-  'cairn.access_token.>',
-  'cairn.org.>',
-  'cairn.org_member.>',
-  'cairn.team.>',
-  'cairn.team_member.>',
-];
 export const ACCOUNTS_CONSUMER = 'issues-accounts';
 /** A second durable on accounts' stream (nats-server 2.9 takes one filter subject per consumer): deleted organizations. */
 export const ORGS_CONSUMER = 'issues-orgs';

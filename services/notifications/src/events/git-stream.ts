@@ -1,10 +1,8 @@
 /**
- * The git events this service consumes (payloads in proto/cairn/git/v1/events.proto). git-storage owns the
- * stream; the consumer creates it too (same name and subjects, which is idempotent) so it can bind before the
- * producer first runs.
+ * The git events this service consumes (payloads in proto/cairn/git/v1/events.proto). git-storage owns and defines
+ * the stream; the consumer only binds to it (waiting for it if git-storage has not run yet).
  */
 export const GIT_STREAM = 'CAIRN_GIT';
-export const GIT_SUBJECTS: readonly string[] = ['cairn.git.>'];
 
 export const GitSubject = {
   pushed: 'cairn.git.pushed',

@@ -3,10 +3,8 @@ import {
   ACCOUNTS_CONSUMER,
   ACCOUNTS_FILTER,
   ACCOUNTS_STREAM,
-  ACCOUNTS_SUBJECTS,
   GIT_CONSUMER,
   GIT_STREAM,
-  GIT_SUBJECTS,
   GitSubject,
   REPOS_STREAM,
   REPOS_SUBJECTS,
@@ -16,10 +14,6 @@ import {
 export const BUS_USAGE: BusUsage = {
   service: 'repos',
   owns: { name: REPOS_STREAM, subjects: REPOS_SUBJECTS },
-  binds: [
-    { name: ACCOUNTS_STREAM, subjects: ACCOUNTS_SUBJECTS },
-    { name: GIT_STREAM, subjects: GIT_SUBJECTS },
-  ],
   consumers: [
     { stream: ACCOUNTS_STREAM, durable: ACCOUNTS_CONSUMER, filterSubject: ACCOUNTS_FILTER },
     { stream: GIT_STREAM, durable: GIT_CONSUMER, filterSubject: GitSubject.pushed },

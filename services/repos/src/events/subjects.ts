@@ -3,7 +3,7 @@
  * it consumes.
  */
 export const REPOS_STREAM = 'CAIRN_REPOS';
-/** Every service that creates CAIRN_REPOS (its consumers do, to bind early) must name the same subjects. */
+/** Only repos defines CAIRN_REPOS: its consumers name the stream and a filter, never these subjects. */
 export const REPOS_SUBJECTS: readonly string[] = ['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>'];
 
 export const Subject = {
@@ -25,17 +25,9 @@ export const Subject = {
 
 /**
  * accounts' stream (services/accounts/src/events/subjects.ts): owners' names and visibility, and deletions of owners
- * and teams. The consumer creates it too (same name and subjects, idempotent) so it can bind before accounts runs.
+ * and teams. accounts defines it; the consumer binds to it (and waits for it if accounts has not run yet).
  */
 export const ACCOUNTS_STREAM = 'CAIRN_ACCOUNTS';
-export const ACCOUNTS_SUBJECTS: readonly string[] = [
-  'cairn.user.>',
-  'cairn.access_token.>',
-  'cairn.org.>',
-  'cairn.org_member.>',
-  'cairn.team.>',
-  'cairn.team_member.>',
-];
 export const AccountsSubject = {
   userUpdated: 'cairn.user.updated',
   userRenamed: 'cairn.user.renamed',
@@ -50,8 +42,7 @@ export const ACCOUNTS_CONSUMER = 'repos-accounts';
 /** Every subject of the stream; the handler picks the ones it acts on. */
 export const ACCOUNTS_FILTER = 'cairn.>';
 
-/** git-storage's stream: pushes change whether a repository is empty, its size and branches. */
+/** git-storage's stream (it defines it): pushes change whether a repository is empty, its size and branches. */
 export const GIT_STREAM = 'CAIRN_GIT';
-export const GIT_SUBJECTS: readonly string[] = ['cairn.git.>'];
 export const GitSubject = { pushed: 'cairn.git.pushed' } as const;
 export const GIT_CONSUMER = 'repos-git';

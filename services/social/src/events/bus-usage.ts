@@ -15,7 +15,6 @@ import { SOCIAL_STREAM, SOCIAL_SUBJECTS } from './subjects';
 export const BUS_USAGE: BusUsage = {
   service: 'social',
   owns: { name: SOCIAL_STREAM, subjects: SOCIAL_SUBJECTS },
-  binds: [],
   consumers: [
     { stream: REPOS_STREAM, durable: REPOS_CONSUMER, filterSubject: ConsumedSubject.repoEvents },
     { stream: ACCOUNTS_STREAM, durable: USERS_CONSUMER, filterSubject: ConsumedSubject.userEvents },

@@ -1,0 +1,90 @@
+/**
+ * What only NATS shows: the limits a producer's stream carries (`[bus] STREAM_MAX_AGE`, `STREAM_MAX_BYTES`), and two
+ * installations under different `[bus] PREFIX`es on one server, each with the same code names, apart.
+ */
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { silentLogger } from '@cairn/log';
+import { testNatsUrl, uniqueName } from '@cairn/testing';
+import { connectNatsBus } from './nats-bus';
+import { deleteStreams } from './test-support/nats';
+import { waitFor } from './test-support/wait';
+import type { Bus, BusMessage } from './types';
+import { uuidv7 } from './uuidv7';
+
+const prefixes = [uniqueName('lim'), uniqueName('insta'), uniqueName('instb')];
+const [limits, first, second] = prefixes;
+const opened: Bus[] = [];
+let nc: NatsConnection;
+
+beforeAll(async () => {
+  nc = await connect({ servers: testNatsUrl() });
+});
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((bus) => bus.close()));
+});
+
+afterAll(async () => {
+  await nc?.close();
+  for (const prefix of prefixes) await deleteStreams(testNatsUrl(), prefix.toUpperCase());
+});
+
+async function open(prefix: string, streamLimits?: { maxAgeMs: number; maxBytes: number }): Promise<Bus> {
+  const bus = await connectNatsBus({ url: testNatsUrl(), logger: silentLogger(), requestTimeoutMs: 2_000, prefix, streamLimits });
+  opened.push(bus);
+  return bus;
+}
+
+async function streamConfig(name: string) {
+  return (await (await jetstreamManager(nc)).streams.info(name)).config;
+}
+
+it('gives the producer’s stream the configured limits, and updates them when they change', async () => {
+  const bus = await open(limits, { maxAgeMs: 36 * 3_600_000, maxBytes: 64 * 1024 * 1024 });
+  await bus.ensureStream('CAIRN_LIMITED', ['cairn.limited.>']);
+  const name = `${limits.toUpperCase()}_LIMITED`;
+  expect(await streamConfig(name)).toMatchObject({ subjects: [`${limits}.limited.>`], max_age: nanos(36 * 3_600_000), max_bytes: 64 * 1024 * 1024 });
+
+  const unlimited = await open(limits, { maxAgeMs: 0, maxBytes: 0 });
+  await unlimited.ensureStream('CAIRN_LIMITED', ['cairn.limited.>']);
+  // JetStream's spelling of "no limit".
+  expect(await streamConfig(name)).toMatchObject({ max_age: 0, max_bytes: -1 });
+});
+
+describe('two installations with different prefixes on one NATS server', () => {
+  /** One installation: accounts' stream and a durable consumer of it, and a broadcast subscriber, by the code's names. */
+  async function installation(prefix: string) {
+    const bus = await open(prefix);
+    await bus.ensureStream('CAIRN_ACCOUNTS', ['cairn.user.>']);
+    const consumed: BusMessage[] = [];
+    const broadcast: BusMessage[] = [];
+    await bus.consume({ stream: 'CAIRN_ACCOUNTS', durable: 'repos-accounts', filterSubject: 'cairn.user.>', handler: async (m) => void consumed.push(m) });
+    await bus.subscribe('cairn.user.created', (m) => void broadcast.push(m));
+    return { bus, consumed, broadcast };
+  }
+
+  it('keep their streams, durables and events apart', async () => {
+    const a = await installation(first);
+    const b = await installation(second);
+    const fromA = uuidv7();
+    const fromB = uuidv7();
+    await a.bus.publish('cairn.user.created', fromA, new TextEncoder().encode('a'));
+    // Published after A's was stored (and routed): had A's reached B's subscriber, it would have arrived first.
+    await b.bus.publish('cairn.user.created', fromB, new TextEncoder().encode('b'));
+    await waitFor('each installation’s own event', () => [a.consumed, a.broadcast, b.consumed, b.broadcast].every((got) => got.length > 0));
+
+    expect(a.consumed.map((m) => [m.id, m.subject])).toEqual([[fromA, 'cairn.user.created']]);
+    expect(a.broadcast.map((m) => m.id)).toEqual([fromA]);
+    expect(b.consumed.map((m) => [m.id, m.subject])).toEqual([[fromB, 'cairn.user.created']]);
+    expect(b.broadcast.map((m) => m.id)).toEqual([fromB]);
+    // On the wire: each installation's stream, subjects and durable under its prefix, one event in each.
+    const jsm = await jetstreamManager(nc);
+    for (const [prefix, id] of [[first, fromA], [second, fromB]]) {
+      const info = await jsm.streams.info(`${prefix.toUpperCase()}_ACCOUNTS`);
+      expect([info.config.subjects, info.state.messages]).toEqual([[`${prefix}.user.>`], 1]);
+      expect((await jsm.streams.getMessage(`${prefix.toUpperCase()}_ACCOUNTS`, { seq: 1 }))?.header.get('Nats-Msg-Id')).toBe(id);
+      expect((await jsm.consumers.info(`${prefix.toUpperCase()}_ACCOUNTS`, `${prefix}-repos-accounts`)).config.filter_subject).toBe(`${prefix}.user.>`);
+    }
+  });
+});
