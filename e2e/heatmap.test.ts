@@ -167,6 +167,7 @@ describe('user heatmap through the gateway, fed by git pushes', () => {
     for (const [name, { headers, sees }] of Object.entries(viewers)) {
       const res = await heatmap('alice', headers);
       expect({ name, status: res.status, contributions: total(res.body) }).toEqual({ name, status: 200, contributions: contributionsIn(sees) });
+      expect(res.body.length).toBeGreaterThan(0);
       for (const entry of res.body) {
         expect(entry.timestamp % QUARTER_HOUR).toBe(0);
         expect(entry.timestamp).toBeGreaterThanOrEqual(startedAt - (startedAt % QUARTER_HOUR));

@@ -139,6 +139,7 @@ describe('users through the gateway', () => {
     const placeholder = (user: ApiUser) => `${user.id}+${user.login}@noreply.localhost`;
     for (const viewer of ['anonymous', 'plain', 'restricted']) {
       const found = await get<SearchResults>('/api/v1/users/search?q=matrix', viewer);
+      expect(found.body.data.length).toBeGreaterThan(0);
       for (const user of found.body.data) {
         expect([viewer, user.email]).toEqual([viewer, viewer === 'anonymous' ? placeholder(user) : `${user.login}@example.com`]);
         expect([user.is_admin, user.active, user.language]).toEqual([false, false, '']);

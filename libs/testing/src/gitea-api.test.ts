@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadGiteaApi } from './gitea-api';
+import { loadGiteaApi, readStatusAllowances, type StatusAllowance } from './gitea-api';
 
-const api = loadGiteaApi(path.join(__dirname, '..', '..', '..', 'services', 'gateway', 'api', 'gitea-api-v1.json'));
+const ROOT = path.join(__dirname, '..', '..', '..');
+const DESCRIPTION = path.join(ROOT, 'services', 'gateway', 'api', 'gitea-api-v1.json');
+const api = loadGiteaApi(DESCRIPTION);
 
 const user = {
   id: 1, login: 'alice', login_name: '', source_id: 0, full_name: '', email: 'alice@example.com',
@@ -85,6 +89,63 @@ describe('Gitea API validator', () => {
   it('requires a message in error bodies', () => {
     expect(api.responseErrors({ method: 'GET', path: '/users/x', status: 404, body: { message: 'not found', url: 'u' } })).toEqual([]);
     expect(api.responseErrors({ method: 'GET', path: '/users/x', status: 404, body: { error: 'x' } })).toHaveLength(1);
+  });
+
+  it('fails an error status the operation does not list, unless an allowance names it', () => {
+    const teapot = { method: 'GET', path: '/api/v1/repos/o/r', status: 418, body: { message: 'short and stout' } };
+    expect(api.responseErrors(teapot)).toEqual([
+      "Gitea's GET /repos/{owner}/{repo} does not answer 418 (nor do docs/api.md's allowed statuses list it)",
+    ]);
+    const allow = (allowance: Partial<StatusAllowance>) =>
+      loadGiteaApi(DESCRIPTION, [{ method: 'GET', path: '/repos/{owner}/{repo}', statuses: [418], reason: 'r', ...allowance }]);
+    expect(allow({}).responseErrors(teapot)).toEqual([]);
+    expect(allow({ method: '*', path: '/repos/*' }).responseErrors(teapot)).toEqual([]);
+    expect(allow({ method: '*', path: '*' }).responseErrors(teapot)).toEqual([]);
+    expect(allow({ method: 'DELETE' }).responseErrors(teapot)).toHaveLength(1);
+    expect(allow({ statuses: [419] }).responseErrors(teapot)).toHaveLength(1);
+    expect(allow({ path: '/users/*' }).responseErrors(teapot)).toHaveLength(1);
+    expect(allow({ message: 'short' }).responseErrors(teapot)).toEqual([]);
+    expect(allow({ message: 'stout' }).responseErrors(teapot)).toEqual([]);
+    expect(allow({ message: 'tall' }).responseErrors(teapot)).toHaveLength(1);
+    expect(allow({ message: 'short' }).responseErrors({ ...teapot, body: undefined })).toHaveLength(1);
+    // Documented error statuses pass as before; paths and methods Gitea does not route have no operation to ask.
+    expect(api.responseErrors({ method: 'GET', path: '/users/x', status: 404, body: { message: 'm' } })).toEqual([]);
+    expect(api.responseErrors({ method: 'GET', path: '/no/such/route/here/at/all', status: 404, body: { message: 'm' } })).toEqual([]);
+    expect(() => allow({ path: '/repos/{o}/{r}' })).toThrow(/does not have/);
+    expect(() => allow({ method: 'PUT' })).toThrow(/does not have/);
+    expect(() => allow({ path: '/nowhere/*' })).toThrow(/does not have/);
+  });
+
+  describe('readStatusAllowances', () => {
+    let dir: string;
+    beforeEach(() => (dir = mkdtempSync(path.join(tmpdir(), 'cairn-allowances-'))));
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+    const read = (table: string) => {
+      const file = path.join(dir, 'api.md');
+      writeFileSync(file, `# API\n\n<!-- statuses:begin -->\n| operation | statuses | message | why |\n|---|---|---|---|\n${table}<!-- statuses:end -->\n`);
+      return readStatusAllowances(file);
+    };
+
+    it('reads one allowance per operation of a row', () => {
+      expect(read('| `GET /users/{username}`, `* /repos/*` | 404, 422 | | Gitea does |\n| `* *` | 400 | `invalid JSON` | Cairn |\n')).toEqual([
+        { method: 'GET', path: '/users/{username}', statuses: [404, 422], reason: 'Gitea does' },
+        { method: '*', path: '/repos/*', statuses: [404, 422], reason: 'Gitea does' },
+        { method: '*', path: '*', statuses: [400], message: 'invalid JSON', reason: 'Cairn' },
+      ]);
+    });
+
+    it('refuses a row without an operation, a status, an error status or a reason', () => {
+      expect(() => read('| users | 404 | | why |\n')).toThrow(/needs/);
+      expect(() => read('| `GET /users/{username}` | | | why |\n')).toThrow(/needs/);
+      expect(() => read('| `GET /users/{username}` | 204 | | why |\n')).toThrow(/needs/);
+      expect(() => read('| `GET /users/{username}` | 404 | unquoted | why |\n')).toThrow(/needs/);
+      expect(() => read('| `GET /users/{username}` | 404 | | |\n')).toThrow(/needs/);
+    });
+
+    it("reads docs/api.md's table, every row naming an operation of Gitea's description", () => {
+      const allowances = readStatusAllowances(path.join(ROOT, 'docs', 'api.md'));
+      expect(() => loadGiteaApi(DESCRIPTION, allowances)).not.toThrow();
+    });
   });
 
   it('checks exact shapes', () => {

@@ -3,7 +3,8 @@
  * description (the vendored swagger), for the operation and status that answered, so a renamed, missing
  * or mistyped field fails a test. Gitea's Go structs serialise every field, so every described property
  * is required (but for the few Gitea omits when empty, listed below); keys Gitea sends without describing
- * them are allowed.
+ * them are allowed. A status the operation does not list fails too, unless the API documentation's table of
+ * allowed statuses names it (`readStatusAllowances`): that table is the one list of such statuses.
  */
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -128,6 +129,54 @@ const SPANNING_PARAMS = ['filepath', 'archive', 'branch', 'tag', 'ref', 'head'];
 /** Keys Gitea sends that its description leaves out (`User.username` comes from its MarshalJSON). */
 const UNDESCRIBED_KEYS: Record<string, string[]> = { User: ['username'] };
 
+/** Statuses an operation may answer although Gitea's description does not list them, with the reason. */
+export interface StatusAllowance {
+  /** An HTTP method in upper case, or `*` for any. */
+  method: string;
+  /** A path of Gitea's description (`/repos/{owner}/{repo}`), one ending in `*` for every path it starts, or `*`. */
+  path: string;
+  statuses: number[];
+  /** Only answers whose `message` contains this; undefined for any answer with that status. */
+  message?: string;
+  reason: string;
+}
+
+const ALLOWANCES_BEGIN = '<!-- statuses:begin -->';
+const ALLOWANCES_END = '<!-- statuses:end -->';
+
+/**
+ * The table of allowed statuses in a markdown file, between `<!-- statuses:begin -->` and `<!-- statuses:end -->`:
+ * rows `| \`METHOD /path\` … | 404, 422 | \`part of the message\` or empty | why |`, one or more operations per row. A row
+ * that does not parse throws, so a typo cannot quietly allow nothing.
+ */
+export function readStatusAllowances(markdownFile: string): StatusAllowance[] {
+  const text = readFileSync(markdownFile, 'utf8');
+  const begin = text.indexOf(ALLOWANCES_BEGIN);
+  const end = text.indexOf(ALLOWANCES_END);
+  if (begin < 0 || end < begin) throw new Error(`${markdownFile}: no table between ${ALLOWANCES_BEGIN} and ${ALLOWANCES_END}`);
+  const rows = text
+    .slice(begin + ALLOWANCES_BEGIN.length, end)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('|') && !/^\|\s*(operation|-)/.test(line));
+  return rows.flatMap((row) => {
+    const [operations, statuses, message, reason] = row.split('|').slice(1, 5).map((cell) => cell?.trim() ?? '');
+    const codes = statuses.split(/[\s,]+/).filter((code) => code !== '').map(Number);
+    const named = [...operations.matchAll(/`([A-Z]+|\*) (\/[^`]*|\*)`/g)];
+    const quoted = /^`([^`]+)`$/.exec(message);
+    if (
+      named.length === 0 ||
+      codes.length === 0 ||
+      codes.some((code) => !Number.isInteger(code) || code < 400 || code > 599) ||
+      (message !== '' && quoted === null) ||
+      reason === ''
+    ) {
+      throw new Error(`${markdownFile}: a row of allowed statuses needs \`METHOD /path\` operations, 4xx/5xx statuses, an empty or \`quoted\` message and a reason: ${row}`);
+    }
+    return named.map(([, method, path]) => ({ method, path, statuses: codes, ...(quoted ? { message: quoted[1] } : {}), reason }));
+  });
+}
+
 export interface ResponseToCheck {
   method: string;
   /** Request path, with or without the `/api/v1` base and query string. */
@@ -147,9 +196,27 @@ export interface GiteaApi {
   expectExactShape(name: string, value: unknown): void;
 }
 
-/** Loads the description once and compiles validators on demand. */
-export function loadGiteaApi(descriptionFile: string): GiteaApi {
+/**
+ * Loads the description once and compiles validators on demand; `allowedStatuses` are the error statuses operations
+ * may answer beyond those the description lists (each must name an operation the description has).
+ */
+export function loadGiteaApi(descriptionFile: string, allowedStatuses: StatusAllowance[] = []): GiteaApi {
   const description = JSON.parse(readFileSync(descriptionFile, 'utf8')) as Description;
+  for (const allowance of allowedStatuses) {
+    const known = allowance.path === '*' || allowance.path.endsWith('*')
+      ? Object.keys(description.paths).some((template) => template.startsWith(allowance.path.slice(0, -1)))
+      : description.paths[allowance.path] !== undefined &&
+        (allowance.method === '*' || description.paths[allowance.path][allowance.method.toLowerCase()] !== undefined);
+    if (!known) throw new Error(`allowed statuses name ${allowance.method} ${allowance.path}, which Gitea's description does not have`);
+  }
+  const allows = (method: string, template: string, status: number, message: string | undefined) =>
+    allowedStatuses.some(
+      (allowance) =>
+        allowance.statuses.includes(status) &&
+        (allowance.message === undefined || (message?.includes(allowance.message) ?? false)) &&
+        (allowance.method === '*' || allowance.method === method) &&
+        (allowance.path === '*' || allowance.path === template || (allowance.path.endsWith('*') && template.startsWith(allowance.path.slice(0, -1)))),
+    );
   const definitions = Object.fromEntries(
     Object.entries(description.definitions).map(([name, schema]) => [name, withRequiredProperties(name, schema)]),
   );
@@ -197,15 +264,21 @@ export function loadGiteaApi(descriptionFile: string): GiteaApi {
 
   function responseErrors({ method, path, status, body }: ResponseToCheck): string[] {
     if (status >= 300 && status < 400) return [];
-    if (status >= 400) {
-      // Gitea documents few of its error statuses and gives them no schema; its body is {message, url}.
-      const hasMessage = typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string';
-      return body === null || body === undefined || body === '' || hasMessage ? [] : [`error body without a message: ${JSON.stringify(body)}`];
-    }
     const bare = path.split('?')[0].replace(new RegExp(`^${description.basePath}(?=/)`), '');
     const match = templates.find((t) => t.pattern.test(bare)) ?? templates.find((t) => t.spanning.test(bare));
+    const operation = match === undefined ? undefined : description.paths[match.template][method.toLowerCase()];
+    if (status >= 400) {
+      // Gitea gives its error statuses no schema; its body is {message, url}.
+      const message = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
+      const hasMessage = typeof message === 'string';
+      const errors = body === null || body === undefined || body === '' || hasMessage ? [] : [`error body without a message: ${JSON.stringify(body)}`];
+      // A path or method Gitea does not route has no operation to list statuses: its router answers 404 or 405.
+      if (match === undefined || operation === undefined) return errors;
+      const listed = operation.responses?.[String(status)] !== undefined || allows(method.toUpperCase(), match.template, status, hasMessage ? message : undefined);
+      if (!listed) errors.push(`Gitea's ${method.toUpperCase()} ${match.template} does not answer ${status} (nor do docs/api.md's allowed statuses list it)`);
+      return errors;
+    }
     if (match === undefined) return [`no path in Gitea's description matches ${bare}`];
-    const operation = description.paths[match.template][method.toLowerCase()];
     if (operation === undefined) return [`Gitea's description has no ${method.toUpperCase()} ${match.template}`];
     const operationKey = `${method.toUpperCase()} ${match.template}`;
     if (status === 200 && body === null && NULL_WHEN_EMPTY.includes(operationKey)) return [];

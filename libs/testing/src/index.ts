@@ -7,5 +7,5 @@ export { testDatabaseUrl, createTestDatabase, type TestDatabase } from './databa
 export { testNatsUrl } from './nats';
 export { uniqueName } from './names';
 export { eventually } from './eventually';
-export { loadGiteaApi, type GiteaApi, type ResponseToCheck } from './gitea-api';
+export { loadGiteaApi, readStatusAllowances, type GiteaApi, type ResponseToCheck, type StatusAllowance } from './gitea-api';
 export { createGpgKeyring, type GpgKeyring, type GpgKeyListing, type GpgPrimaryKeyListing } from './gpg';
