@@ -285,8 +285,8 @@ export interface CairnConfig {
     gitWriteDeadlineMs: number;
     /**
      * `[rpc] KEYS_DIR` (Cairn's own, default `<work dir>/rpc-keys`): the service identity keys, `<identity>.key` (private,
-     * the identities this process runs) and `<identity>.pub` (public, every identity that calls it); see README
-     * "Security model". The supervisor creates missing ones there.
+     * the identities this process runs) and `<identity>.pub` (public, every identity that calls it); see
+     * docs/security.md. The supervisor creates missing ones there.
      */
     keysDir: string;
   };

@@ -47,7 +47,7 @@ function identityKeyring(keysDir: string, name: string): Keyring {
   if (!isIdentity(name) || !keyring.canSignAs(name)) {
     throw new Error(
       `no private key for the service identity "${name}" in ${keysDir} ([rpc] KEYS_DIR): create the keys with ` +
-        '`npm run cairn -- keys generate --dir <dir>` (README "Security model")',
+        '`npm run cairn -- keys generate --dir <dir>` (docs/security.md)',
     );
   }
   return keyring;

@@ -71,7 +71,7 @@ async function findTarget(options: AccountsAccessOptions): Promise<Target> {
 }
 
 async function useClient<T>(addr: string, config: CairnConfig, logger: Logger, work: (client: UserServiceClient) => Promise<T>): Promise<T> {
-  // The CLI calls as its own identity with the work dir's keys (README "Security model").
+  // The CLI calls as its own identity with the work dir's keys (docs/security.md).
   installKeyring(loadKeyring(config.rpc.keysDir));
   const client = createRpcClient(UserServiceService, { target: addr, service: 'accounts', caller: 'cli', logger, deadlineMs: config.rpc.deadlineMs });
   try {

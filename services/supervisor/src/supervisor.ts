@@ -108,7 +108,7 @@ export async function startSupervisor(options: SupervisorOptions = {}): Promise<
     await stopOrphanedChildren(config.workDir, logger);
     cleanups.push({ what: 'the runtime file', run: () => removeRuntimeFile(config.workDir, process.pid) });
 
-    // The services' identity keys (README "Security model"): made once per work dir, read by every process it runs.
+    // The services' identity keys (docs/security.md): made once per work dir, read by every process it runs.
     const createdKeys = ensureKeys(config.rpc.keysDir);
     if (createdKeys.length > 0) logger.info({ dir: config.rpc.keysDir, identities: createdKeys }, 'service identity keys created');
     installKeyring(loadKeyring(config.rpc.keysDir));

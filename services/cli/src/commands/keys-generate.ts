@@ -1,6 +1,6 @@
 /**
  * `cairn keys generate [--dir D] [--identity NAME]`: writes the service identity keys an operator distributes
- * (README "Security model"): a key pair for each identity that has none in the directory yet, never replacing one.
+ * (docs/security.md): a key pair for each identity that has none in the directory yet, never replacing one.
  * The default directory is the work dir's (`[rpc] KEYS_DIR`), which the supervisor fills by itself at start.
  */
 import path from 'node:path';
