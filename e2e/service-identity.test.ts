@@ -1,5 +1,5 @@
 /**
- * Service identity on the built supervisor (README "Security model"): whoever reaches a service's gRPC port without
+ * Service identity on the built supervisor (docs/security.md): whoever reaches a service's gRPC port without
  * the work dir's keys gets nothing, a service may call only the RPCs that name it, and a service cannot act for a
  * user (least of all an administrator) that the gateway did not assert. The instance keeps working for its users
  * and its CLI meanwhile.
