@@ -23,6 +23,8 @@ export interface BindOptions {
   bind(): Promise<Subscription>;
   /** Where a wait registers its waker while it lasts: the adapter wakes them all when a stream is defined through it. */
   waiting: Set<Waker>;
+  /** The adapter's live subscriptions: this one is in it until it stops (the adapter stops them all on close). */
+  subscriptions: Set<Subscription>;
 }
 
 /** Why the stream cannot take the consumer yet, or undefined when it can. */
@@ -40,6 +42,18 @@ async function notReady(options: BindOptions): Promise<string | undefined> {
  * subscription that binds as soon as the stream is ready. Its stop() ends the wait, or stops the bound consumer.
  */
 export async function bindWhenReady(options: BindOptions): Promise<Subscription> {
+  const subscription = await waitAndBind(options);
+  const tracked: Subscription = {
+    async stop() {
+      options.subscriptions.delete(tracked);
+      await subscription.stop();
+    },
+  };
+  options.subscriptions.add(tracked);
+  return tracked;
+}
+
+async function waitAndBind(options: BindOptions): Promise<Subscription> {
   const { stream, durable, filterSubject } = options;
   const reason = await notReady(options);
   if (reason === undefined) return options.bind();

@@ -268,7 +268,7 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
   async function consume(consumeOptions: ConsumeOptions): Promise<Subscription> {
     const { stream, durable, filterSubject } = consumeOptions;
     assertSubjectFilter(filterSubject);
-    const subscription = await bindWhenReady({
+    return bindWhenReady({
       stream,
       durable,
       filterSubject,
@@ -276,15 +276,8 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
       streamSubjects,
       bind: () => bindConsumer(consumeOptions),
       waiting: waitingForStreams,
+      subscriptions,
     });
-    const tracked: Subscription = {
-      async stop() {
-        subscriptions.delete(tracked);
-        await subscription.stop();
-      },
-    };
-    subscriptions.add(tracked);
-    return tracked;
   }
 
   /** Creates (or updates) the durable on the existing stream and starts claiming. */

@@ -236,7 +236,7 @@ async function connectRawNatsBus(options: NatsBusOptions): Promise<Bus> {
   async function consume(consumeOptions: ConsumeOptions): Promise<Subscription> {
     const { stream, durable, filterSubject } = consumeOptions;
     assertSubjectFilter(filterSubject);
-    const subscription = await bindWhenReady({
+    return bindWhenReady({
       stream,
       durable,
       filterSubject,
@@ -244,15 +244,8 @@ async function connectRawNatsBus(options: NatsBusOptions): Promise<Bus> {
       streamSubjects: (name) => streamSubjectsWith(jsm, name),
       bind: () => bindConsumer(consumeOptions),
       waiting: waitingForStreams,
+      subscriptions,
     });
-    const tracked: Subscription = {
-      async stop() {
-        subscriptions.delete(tracked);
-        await subscription.stop();
-      },
-    };
-    subscriptions.add(tracked);
-    return tracked;
   }
 
   /** Creates (or checks) the durable on the existing stream and starts pulling. */
