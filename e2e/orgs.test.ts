@@ -279,7 +279,7 @@ describe('organizations and teams through the gateway', () => {
       expect(await create({})).toMatchObject({ status: 422, body: { message: '[Name]: Required' } });
       expect(await create({ name: 'no spaces', units: ['repo.code'] })).toMatchObject({ status: 422, body: { message: '[Name]: AlphaDashDot' } });
       expect(await create({ name: 'DEVS', units: ['repo.code'] })).toMatchObject({ status: 422, body: { message: expect.stringMatching(/^team already exists/) } });
-      expect(await create({ name: 'empty', permission: 'read' })).toMatchObject({ status: 500, body: { message: 'units permission should not be empty' } });
+      expect(await create({ name: 'empty', permission: 'read' })).toMatchObject({ status: 422, body: { message: 'units permission should not be empty' } });
       expect((await api.request('POST', '/api/v1/orgs/pub-org/teams', { headers: as('tom'), body: { name: 'x', units: ['repo.code'] } })).status).toBe(403);
     });
 

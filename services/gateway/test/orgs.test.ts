@@ -354,7 +354,7 @@ describe('team routes', () => {
       throw CairnError.invalid('units permission should not be empty', { reason: 'team_units_empty' });
     };
     const noUnits = await gw.fetch('/api/v1/orgs/acme/teams', jsonBody('POST', { name: 'x' }, { Authorization: ALICE }));
-    expect({ status: noUnits.status, body: await noUnits.json() }).toEqual({ status: 500, body: { message: 'units permission should not be empty', url: URL_KEY } });
+    expect({ status: noUnits.status, body: await noUnits.json() }).toEqual({ status: 422, body: { message: 'units permission should not be empty', url: URL_KEY } });
     fakes.teams.createTeam = async () => {
       throw CairnError.exists(`team already exists [org_id: ${acme.id}, name: devs]`, { reason: 'team_exists' });
     };

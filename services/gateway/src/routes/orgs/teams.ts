@@ -20,10 +20,10 @@ import { CreateTeamOption, EditTeamOption } from './options';
 import { accountOf, pageOf, teamIdOf } from './params';
 
 const TEAM_ERRORS = {
-  // A taken team name is 422 in Gitea; a non-admin team without units its 500 with this message.
+  // A taken team name is 422 in Gitea. A non-admin team without units is Gitea's 500 with the same message
+  // (routers/api/v1/org/team.go); bad input is a 4xx here, so it keeps the default 422 (a departure).
   codes: { [Code.ALREADY_EXISTS]: 422 },
   reasons: {
-    team_units_empty: (error: Error) => new HttpError(500, error.message, { cause: error }),
     team_member_not_found: () => HttpError.notFound(),
   },
 };
