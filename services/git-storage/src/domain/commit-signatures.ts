@@ -120,7 +120,9 @@ export async function verifyCommits(
     (instance ??= instanceKey().then(async (key) => {
       if (key === undefined) return undefined;
       const openpgp = await loadOpenPgp();
-      const keys = await openpgp.readKeys({ armoredKeys: key.armoredKeys }).catch(() => []);
+      // No catch: the instance's own gpg exported this key, so one openpgp cannot read is a fault to report (the
+      // call fails and logs it), not a key that silently verifies nothing.
+      const keys = await openpgp.readKeys({ armoredKeys: key.armoredKeys });
       return { key, keys };
     }));
   const verifications: Verification[] = [];
