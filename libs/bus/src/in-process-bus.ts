@@ -7,7 +7,7 @@ import { DEFAULT_ACK_WAIT_MS, isLastDelivery, logHandlerFailure, redeliveryDelay
 import { prefixedBus } from './namespace';
 import { listenForNotifications } from './pg-listener';
 import { assertSubject, assertSubjectFilter, subjectFilterPattern, subjectFiltersOverlap, subjectMatches } from './subjects';
-import type { BroadcastHandler, Bus, BusMessage, ConsumeOptions, Subscription } from './types';
+import type { BroadcastHandler, Bus, BusMessage, ConsumeOptions, StreamLimits, Subscription } from './types';
 import { createWaker, delay, type Waker } from './wake';
 
 export interface InProcessBusOptions {
@@ -20,6 +20,10 @@ export interface InProcessBusOptions {
   maxConnections?: number;
   /** `[bus] PREFIX`: the names the services use are this installation's under it (namespace.ts); default none (names as given). */
   prefix?: string;
+  /** `[bus] STREAM_MAX_AGE` / `STREAM_MAX_BYTES` for the streams this instance defines; default none. */
+  streamLimits?: StreamLimits;
+  /** How often those streams are trimmed to their limits; default 60 s. */
+  trimIntervalMs?: number;
 }
 
 const SCHEMA = 'cairn_bus';
@@ -94,6 +98,8 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
   const broadcasts = new Set<{ filterSubject: string; handler: BroadcastHandler }>();
   const waitingForStreams = new Set<Waker>();
   let streams: StreamDefinition[] = [];
+  /** The streams this instance defined: their producer's limits are this instance's, as on JetStream. */
+  const ownStreams = new Set<string>();
 
   /** Wakes the consumers a new message concerns; all of them when that is unknown. */
   function wakeConsumers(stream?: string, subject?: string): void {
@@ -124,7 +130,45 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
         ON CONFLICT (name) DO UPDATE SET subjects = EXCLUDED.subjects`);
     });
     await loadStreams();
+    ownStreams.add(name);
     for (const waker of waitingForStreams) waker.wake();
+  }
+
+  /**
+   * Drops the stream's messages past its limits, oldest first, as JetStream's DiscardOld does (publishing never fails
+   * for a limit), with their pending deliveries: a consumer skips what left the stream. Size counts message bodies.
+   */
+  async function trimStream(name: string, limits: StreamLimits): Promise<number> {
+    return db.pool.transaction(async (tx) => {
+      // The newest message that no longer fits: it and every older one go.
+      const overBytes =
+        limits.maxBytes > 0
+          ? await tx.maybeOneFirst(sql.type(seqRow)`
+              SELECT seq FROM (
+                SELECT seq, sum(octet_length(data)) OVER (ORDER BY seq DESC) AS total FROM cairn_bus.messages WHERE stream = ${name}
+              ) sized WHERE total > ${limits.maxBytes} ORDER BY seq DESC LIMIT 1`)
+          : null;
+      const gone = await tx.anyFirst(sql.type(seqRow)`
+        DELETE FROM cairn_bus.messages WHERE stream = ${name} AND (
+          seq <= ${overBytes ?? 0}
+          OR (${limits.maxAgeMs}::bigint > 0 AND created_at < now() - ${limits.maxAgeMs}::bigint * interval '1 millisecond'))
+        RETURNING seq`);
+      if (gone.length > 0) {
+        await tx.query(sql.unsafe`DELETE FROM cairn_bus.pending WHERE stream = ${name} AND seq = ANY(${sql.array([...gone], 'int8')})`);
+      }
+      return gone.length;
+    });
+  }
+
+  async function trimOwnStreams(limits: StreamLimits): Promise<void> {
+    for (const name of ownStreams) {
+      try {
+        const dropped = await trimStream(name, limits);
+        if (dropped > 0) logger.info({ stream: name, dropped }, 'dropped messages past the stream limits');
+      } catch (error) {
+        logger.warn({ err: error, stream: name }, 'could not trim a stream to its limits; trying again later');
+      }
+    }
   }
 
   /** The stream's subjects, or undefined while it does not exist (binding.ts). */
@@ -389,7 +433,14 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
     };
   }
 
+  const limits = options.streamLimits;
+  const trimming =
+    limits !== undefined && (limits.maxAgeMs > 0 || limits.maxBytes > 0)
+      ? setInterval(() => void trimOwnStreams(limits), options.trimIntervalMs ?? 60_000).unref()
+      : undefined;
+
   async function close(): Promise<void> {
+    clearInterval(trimming);
     await Promise.all([...subscriptions].map((s) => s.stop()));
     await listener.close();
     await db.close();
@@ -398,6 +449,7 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
   try {
     await loadStreams();
   } catch (error) {
+    clearInterval(trimming);
     await db.close();
     throw error;
   }

@@ -18,13 +18,7 @@ export interface OpenBusOptions {
  */
 export function openConfiguredBus(settings: CairnConfig['bus'], options: OpenBusOptions): Promise<Bus> {
   const { logger, name } = options;
-  if (settings.url === '') return createInProcessBus({ url: options.databaseUrl, logger, prefix: settings.prefix });
-  return connectNatsBus({
-    url: settings.url,
-    logger,
-    name,
-    auth: settings.auth,
-    prefix: settings.prefix,
-    streamLimits: { maxAgeMs: settings.streamMaxAgeMs, maxBytes: settings.streamMaxBytes },
-  });
+  const streamLimits = { maxAgeMs: settings.streamMaxAgeMs, maxBytes: settings.streamMaxBytes };
+  if (settings.url === '') return createInProcessBus({ url: options.databaseUrl, logger, prefix: settings.prefix, streamLimits });
+  return connectNatsBus({ url: settings.url, logger, name, auth: settings.auth, prefix: settings.prefix, streamLimits });
 }
