@@ -14,6 +14,9 @@ import { Code, checkHealth, createRpcClient } from '@cairn/rpc';
 import { GIT_STREAM, GIT_SUBJECTS, GitSubject } from '../src/index';
 import { AUTHOR, type GitStorageHarness, PUSHER, gitOk, repository, startGitStorage } from './harness';
 
+/** A first health call on a fresh channel can take over the default 1 s when the whole suite runs in parallel. */
+const HEALTH_DEADLINE_MS = 10_000;
+
 let h: GitStorageHarness;
 /** `[api] DEFAULT_MAX_BLOB_SIZE` of this instance: the largest file WriteFiles takes. */
 const MAX_BLOB_SIZE = 4096;
@@ -32,7 +35,7 @@ it('names its stream and subjects', () => {
 
 it('serves health for every service', async () => {
   for (const service of ['', 'RepositoryService', 'SmartHttpService', 'RefService', 'CommitService', 'ContentService']) {
-    expect(await checkHealth(h.target, service === '' ? '' : `cairn.git.v1.${service}`)).toBe(true);
+    expect(await checkHealth(h.target, service === '' ? '' : `cairn.git.v1.${service}`, HEALTH_DEADLINE_MS)).toBe(true);
   }
 });
 

@@ -16,6 +16,9 @@ import { Client } from 'pg';
 import { ACTIVITY_CONSUMER, GIT_STREAM, GitSubject, REPOS_CONSUMER, REPOS_STREAM, ReposSubject, start } from '../src/index';
 import { gitPushed, publishPush, publishRepoDeleted, repoDeleted } from './harness';
 
+/** A first health call on a fresh channel can take over the default 1 s when the whole suite runs in parallel. */
+const HEALTH_DEADLINE_MS = 10_000;
+
 const logger = silentLogger();
 let database: TestDatabase;
 let workDir: string;
@@ -90,8 +93,8 @@ it('serves health while running, and counts after a restart what was pushed whil
   const first = await start({ config, logger, bus, listen: '127.0.0.1:0' });
   const target = `127.0.0.1:${first.port}`;
   expect(first.name).toBe('notifications');
-  expect(await checkHealth(target)).toBe(true);
-  expect(await checkHealth(target, 'cairn.notifications.v1.ActivityService')).toBe(true);
+  expect(await checkHealth(target, '', HEALTH_DEADLINE_MS)).toBe(true);
+  expect(await checkHealth(target, 'cairn.notifications.v1.ActivityService', HEALTH_DEADLINE_MS)).toBe(true);
   await publishPush(bus, GitSubject.pushed, gitPushed({ pusherId: 1 }));
   await eventually(async () => expect(await contributionsOf(1)).toBe(1));
   await first.stop();

@@ -16,6 +16,9 @@ import { createTestDatabase, eventually, type TestDatabase } from '@cairn/testin
 import { Client } from 'pg';
 import { start } from '../src/index';
 
+/** A first health call on a fresh channel can take over the default 1 s when the whole suite runs in parallel. */
+const HEALTH_DEADLINE_MS = 10_000;
+
 const logger = silentLogger();
 let database: TestDatabase;
 let workDir: string;
@@ -67,7 +70,7 @@ it('serves, applies accounts events from the bus, and stops', async () => {
   const target = `127.0.0.1:${service.port}`;
   const repos = createRpcClient(RepoServiceService, { target, service: 'repos', caller: 'gateway', logger });
   try {
-    expect(await checkHealth(target, 'cairn.repos.v1.RepoService')).toBe(true);
+    expect(await checkHealth(target, 'cairn.repos.v1.RepoService', HEALTH_DEADLINE_MS)).toBe(true);
     await expect(repos.getRepository({ viewer: undefined, id: 404, owner: '', name: '' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
     await sql.query(
       `INSERT INTO repos.repositories (owner_id, owner_name, lower_owner_name, owner_type, owner_visibility, name, lower_name, default_branch)
