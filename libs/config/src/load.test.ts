@@ -148,6 +148,7 @@ describe('defaults', () => {
           '.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip',
         maxSize: 2048,
         maxFiles: 5,
+        storage: { type: 'local', path: path.join(cwd, 'data', 'attachments') },
       },
       git: {
         timeout: { default: 360_000, gc: 60_000, transfer: 3_600_000, idle: 120_000 },

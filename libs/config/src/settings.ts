@@ -162,6 +162,7 @@ export function readSettings(
       allowedTypes: reader.string('attachment', 'ALLOWED_TYPES', DEFAULT_ATTACHMENT_ALLOWED_TYPES),
       maxSize: reader.integer('attachment', 'MAX_SIZE', 2048, POSITIVE),
       maxFiles: reader.integer('attachment', 'MAX_FILES', 5, POSITIVE),
+      storage: { type: 'local', path: path.resolve(paths.workDir, 'attachments') },
     },
     git: readGit(reader),
     cron: { gitGcRepos: readGitGcCron(reader) },

@@ -59,6 +59,25 @@ export type BusAuth =
   | { kind: 'nkey'; seedFile: string }
   | { kind: 'creds'; credsFile: string };
 
+/**
+ * Where an object store keeps its objects (Gitea's modules/setting/storage.go): a local directory, or an
+ * S3-compatible bucket (`STORAGE_TYPE = minio`).
+ */
+export type ObjectStoreSettings =
+  | { type: 'local'; path: string }
+  | {
+      type: 'minio';
+      endpoint: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      bucket: string;
+      location: string;
+      /** Key prefix inside the bucket (Gitea's MINIO_BASE_PATH, `attachments/` for attachments). */
+      basePath: string;
+      useSsl: boolean;
+      insecureSkipVerify: boolean;
+    };
+
 export interface CairnConfig {
   /** `CAIRN_WORK_DIR` (default ./data), absolute. */
   workDir: string;
@@ -235,6 +254,8 @@ export interface CairnConfig {
     allowedTypes: string; // ".avif,.cpuprofile,.csv,…" as Gitea
     maxSize: number; // MiB, 2048
     maxFiles: number; // 5
+    /** `[attachment] STORAGE_TYPE`, `PATH`, `MINIO_*` over `[storage]`: local `<work dir>/attachments` by default. */
+    storage: ObjectStoreSettings;
   };
   /** `[git]` and `[git.timeout]`: limits on the git processes git-storage runs (Gitea's modules/setting/git.go). */
   git: {

@@ -17,6 +17,7 @@ import {
   RepoServiceService,
   TopicServiceService,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { AttachmentServiceService, ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { ReactionServiceService, StarServiceService, WatchServiceService } from '@cairn/proto/cairn/social/v1/social_service';
 import {
   CommentServiceService,
@@ -39,6 +40,8 @@ export type CollaboratorsClient = AsyncClientOf<typeof CollaboratorServiceServic
 export type TopicsClient = AsyncClientOf<typeof TopicServiceService>;
 export type BranchProtectionsClient = AsyncClientOf<typeof BranchProtectionServiceService>;
 export type CommitStatusesClient = AsyncClientOf<typeof CommitStatusServiceService>;
+export type ReleasesClient = AsyncClientOf<typeof ReleaseServiceService>;
+export type AttachmentsClient = AsyncClientOf<typeof AttachmentServiceService>;
 export type RefsClient = AsyncClientOf<typeof RefServiceService>;
 export type CommitsClient = AsyncClientOf<typeof CommitServiceService>;
 export type ContentsClient = AsyncClientOf<typeof ContentServiceService>;
@@ -80,6 +83,10 @@ export interface GatewayClients {
   branchProtections: BranchProtectionsClient;
   /** repos: commit statuses. */
   commitStatuses: CommitStatusesClient;
+  /** repos: releases. */
+  releases: ReleasesClient;
+  /** repos: attachments' metadata (their bytes are in the object store). */
+  attachments: AttachmentsClient;
   /** git-storage: branches and tags. */
   refs: RefsClient;
   /** git-storage: history. */
@@ -136,6 +143,8 @@ export function createServiceClients(config: CairnConfig, logger: Logger): Gatew
     topics: client(TopicServiceService, 'repos'),
     branchProtections: client(BranchProtectionServiceService, 'repos'),
     commitStatuses: client(CommitStatusServiceService, 'repos'),
+    releases: client(ReleaseServiceService, 'repos'),
+    attachments: client(AttachmentServiceService, 'repos'),
     refs: client(RefServiceService, 'git-storage'),
     commits: client(CommitServiceService, 'git-storage'),
     contents: client(ContentServiceService, 'git-storage'),

@@ -277,6 +277,8 @@ export class FakeAccounts {
       topics: unusedClient('repos'),
       branchProtections: unusedClient('repos'),
       commitStatuses: unusedClient('repos'),
+      releases: unusedClient('repos'),
+      attachments: unusedClient('repos'),
       refs: unusedClient('git-storage'),
       commits: unusedClient('git-storage'),
       contents: unusedClient('git-storage'),

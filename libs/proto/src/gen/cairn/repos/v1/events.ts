@@ -7,6 +7,7 @@
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { EventMeta } from "../../common/v1/common";
+import { Release } from "./releases_service";
 import { Repository } from "./repos_service";
 
 /** Subject cairn.repo.created: a repository was created (not by forking: see cairn.repo.forked). */
@@ -132,6 +133,27 @@ export interface CommitStatusCreated {
   index: number;
   targetUrl: string;
   description: string;
+}
+
+/**
+ * Subject cairn.release.published: a release was published (created other than as a draft, or a draft published).
+ * Drafts publish nothing: only writers may see them. `release.assets` are those it has now.
+ */
+export interface ReleasePublished {
+  meta?: EventMeta | undefined;
+  release?: Release | undefined;
+}
+
+/** Subject cairn.release.updated: a published release changed (name, body, tag, target, pre-release flag). */
+export interface ReleaseUpdated {
+  meta?: EventMeta | undefined;
+  release?: Release | undefined;
+}
+
+/** Subject cairn.release.deleted: a published release was deleted (its git tag stays); `release` as it was. */
+export interface ReleaseDeleted {
+  meta?: EventMeta | undefined;
+  release?: Release | undefined;
 }
 
 function createBaseRepoCreated(): RepoCreated {
@@ -1664,6 +1686,267 @@ export const CommitStatusCreated: MessageFns<CommitStatusCreated> = {
     message.index = object.index ?? 0;
     message.targetUrl = object.targetUrl ?? "";
     message.description = object.description ?? "";
+    return message;
+  },
+};
+
+function createBaseReleasePublished(): ReleasePublished {
+  return { meta: undefined, release: undefined };
+}
+
+export const ReleasePublished: MessageFns<ReleasePublished> = {
+  encode(message: ReleasePublished, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.release !== undefined) {
+      Release.encode(message.release, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleasePublished {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleasePublished();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.release = Release.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReleasePublished {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      release: isSet(object.release) ? Release.fromJSON(object.release) : undefined,
+    };
+  },
+
+  toJSON(message: ReleasePublished): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.release !== undefined) {
+      obj.release = Release.toJSON(message.release);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReleasePublished>, I>>(base?: I): ReleasePublished {
+    return ReleasePublished.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReleasePublished>, I>>(object: I): ReleasePublished {
+    const message = createBaseReleasePublished();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.release = (object.release !== undefined && object.release !== null)
+      ? Release.fromPartial(object.release)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseReleaseUpdated(): ReleaseUpdated {
+  return { meta: undefined, release: undefined };
+}
+
+export const ReleaseUpdated: MessageFns<ReleaseUpdated> = {
+  encode(message: ReleaseUpdated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.release !== undefined) {
+      Release.encode(message.release, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseUpdated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseUpdated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.release = Release.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReleaseUpdated {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      release: isSet(object.release) ? Release.fromJSON(object.release) : undefined,
+    };
+  },
+
+  toJSON(message: ReleaseUpdated): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.release !== undefined) {
+      obj.release = Release.toJSON(message.release);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReleaseUpdated>, I>>(base?: I): ReleaseUpdated {
+    return ReleaseUpdated.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReleaseUpdated>, I>>(object: I): ReleaseUpdated {
+    const message = createBaseReleaseUpdated();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.release = (object.release !== undefined && object.release !== null)
+      ? Release.fromPartial(object.release)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseReleaseDeleted(): ReleaseDeleted {
+  return { meta: undefined, release: undefined };
+}
+
+export const ReleaseDeleted: MessageFns<ReleaseDeleted> = {
+  encode(message: ReleaseDeleted, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.meta !== undefined) {
+      EventMeta.encode(message.meta, writer.uint32(10).fork()).join();
+    }
+    if (message.release !== undefined) {
+      Release.encode(message.release, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseDeleted {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseDeleted();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.meta = EventMeta.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.release = Release.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReleaseDeleted {
+    return {
+      meta: isSet(object.meta) ? EventMeta.fromJSON(object.meta) : undefined,
+      release: isSet(object.release) ? Release.fromJSON(object.release) : undefined,
+    };
+  },
+
+  toJSON(message: ReleaseDeleted): unknown {
+    const obj: any = {};
+    if (message.meta !== undefined) {
+      obj.meta = EventMeta.toJSON(message.meta);
+    }
+    if (message.release !== undefined) {
+      obj.release = Release.toJSON(message.release);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReleaseDeleted>, I>>(base?: I): ReleaseDeleted {
+    return ReleaseDeleted.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReleaseDeleted>, I>>(object: I): ReleaseDeleted {
+    const message = createBaseReleaseDeleted();
+    message.meta = (object.meta !== undefined && object.meta !== null) ? EventMeta.fromPartial(object.meta) : undefined;
+    message.release = (object.release !== undefined && object.release !== null)
+      ? Release.fromPartial(object.release)
+      : undefined;
     return message;
   },
 };

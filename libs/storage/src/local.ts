@@ -1,0 +1,58 @@
+/**
+ * The local-directory driver (Gitea's modules/storage/local.go): an object is a file under the root at its key.
+ * A put writes a temporary file beside the target and renames it into place, so readers never see a partial object
+ * and a crash leaves at most a `.tmp-` file (removed by the next put's directory or by hand).
+ */
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { type ObjectStore, type OpenedObject, type PutOptions, type StoredObject, ObjectNotFoundError, checkKey, limited } from './types';
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+export function localObjectStore(root: string): ObjectStore {
+  const pathOf = (key: string) => join(root, checkKey(key));
+  return {
+    async put(key: string, body: AsyncIterable<Uint8Array>, options: PutOptions = {}): Promise<StoredObject> {
+      const target = pathOf(key);
+      await mkdir(dirname(target), { recursive: true });
+      const temporary = `${target}.tmp-${randomUUID()}`;
+      const counter = { size: 0 };
+      try {
+        await pipeline(Readable.from(limited(body, options.maxBytes, counter)), createWriteStream(temporary, { flags: 'wx' }));
+        await rename(temporary, target);
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
+      return { size: counter.size };
+    },
+    async open(key: string): Promise<OpenedObject> {
+      const path = pathOf(key);
+      try {
+        const { size } = await stat(path);
+        return { size, body: createReadStream(path) };
+      } catch (error) {
+        if (isMissing(error)) throw new ObjectNotFoundError(key);
+        throw error;
+      }
+    },
+    async stat(key: string): Promise<StoredObject | undefined> {
+      try {
+        return { size: (await stat(pathOf(key))).size };
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    },
+    async delete(key: string): Promise<void> {
+      await rm(pathOf(key), { force: true });
+    },
+    async close(): Promise<void> {},
+  };
+}
