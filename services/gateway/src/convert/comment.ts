@@ -8,7 +8,8 @@ import type { Comment } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { GatewayServices } from '../api/types';
 import { ghostUser } from './ghost-user';
-import { type ApiAttachment, issueHtmlUrl } from './issue';
+import type { ApiAttachment } from './attachment';
+import { issueHtmlUrl } from './issue';
 import { type ApiUser, toApiUser } from './user';
 
 /** Gitea's `api.Comment`, keys in its order. */

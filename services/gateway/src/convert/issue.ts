@@ -10,6 +10,7 @@ import type { Issue, Label, Milestone } from '@cairn/proto/cairn/issues/v1/issue
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { GatewayServices } from '../api/types';
 import { ghostUser } from './ghost-user';
+import type { ApiAttachment } from './attachment';
 import { type ApiLabel, toApiRepoLabel } from './label';
 import { type ApiMilestone, toApiMilestone } from './milestone';
 import { repoApiUrl, repoHtmlUrl } from './repository';
@@ -38,17 +39,6 @@ export interface ApiPullRequestMeta {
   merged_at: string | null;
   draft: boolean;
   html_url: string;
-}
-
-/** Gitea's `Attachment`; issues carry none until attachments arrive (Gitea sends `[]`). */
-export interface ApiAttachment {
-  id: number;
-  name: string;
-  size: number;
-  download_count: number;
-  created_at: string;
-  uuid: string;
-  browser_download_url: string;
 }
 
 /** Gitea's `api.Issue`, keys in its order. */
