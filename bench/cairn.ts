@@ -22,6 +22,8 @@ export interface CairnOptions {
 
 export interface CairnInstance {
   url: string;
+  /** A service's process id (every service is its own process on NATS). */
+  servicePid(name: string): number;
   /** Runs the CLI against this instance; rejects unless it exits 0. */
   cli(args: string[]): Promise<string>;
   stop(): Promise<void>;
@@ -104,7 +106,12 @@ export async function startCairn(options: CairnOptions): Promise<CairnInstance> 
       runtime = readRuntime(workDir);
     }
     const url = runtime.httpUrl.replace(/\/$/, '');
-    return { url, cli: (args) => runCli(args, env), stop: () => stop() };
+    const servicePid = (name: string): number => {
+      const pid = readRuntime(workDir)?.services[name]?.process?.pid;
+      if (pid === undefined) throw new Error(`the supervisor's runtime file names no process for ${name}`);
+      return pid;
+    };
+    return { url, servicePid, cli: (args) => runCli(args, env), stop: () => stop() };
   } catch (error) {
     await stop(true);
     throw error;

@@ -41,6 +41,7 @@ export function createContext(cairn: CairnInstance, options: { databaseUrl: stri
     version: cairnVersion(),
     databaseUrl: options.databaseUrl,
     poolSize: options.poolSize,
+    servicePid: (name) => cairn.servicePid(name),
     benchUser: () => (user ??= createBenchUser(cairn)),
     startBaseline: startBaselineProcess,
   };

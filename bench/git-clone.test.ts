@@ -75,6 +75,7 @@ describe('git-clone scenario', () => {
     version: '1.2.3',
     databaseUrl: 'postgres://unused',
     poolSize: 10,
+    servicePid: () => process.pid,
     benchUser: async () => OWNER,
     startBaseline: async (name, env) => {
       const record = { name, env, stopped: false };

@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, type Settings } from './args';
+import { MIB } from './memory';
 import { measureTimed, roundOrder } from './runner';
 import type { BenchContext, Side, TimedScenario } from './scenarios/types';
 
@@ -102,6 +103,33 @@ describe('measureTimed', () => {
     await expect(measureTimed(scenario, context, settings([]), signal, quiet)).rejects.toThrow('the sides differ');
     expect(recording.events).toEqual(['check']);
     expect(recording.stopped).toBe(1);
+  });
+
+  it("bounds the watched service's peak memory from before the warm-up, however briefly it peaked", async () => {
+    const { scenario } = recordingScenario();
+    const watched: TimedScenario = {
+      ...scenario,
+      memoryOf: 'gateway',
+      targets: { maxTimeRatio: 1000, maxRssGrowthMiB: 16 },
+      prepare: async (...args) => {
+        const subjects = await scenario.prepare(...args);
+        return {
+          ...subjects,
+          run: async (side, workDir, runSignal) => {
+            await subjects.run(side, workDir, runSignal);
+            // 48 MiB touched and dropped at once: only the high-water mark still shows it afterwards.
+            if (side === 'cairn') expect(Buffer.alloc(48 * MIB, 1).length).toBe(48 * MIB);
+          },
+        };
+      },
+    };
+    const asked: string[] = [];
+    const watching = { servicePid: (name: string) => (asked.push(name), process.pid) } as BenchContext;
+    const result = await measureTimed(watched, watching, settings(['--timed-rounds', '1', '--warmup', '0']), signal, quiet);
+    expect(asked).toEqual(['gateway']);
+    if (result.status !== 'measured') throw new Error(`expected figures, got ${JSON.stringify(result)}`);
+    expect(result.verdict.rssGrowthMiB).toBeGreaterThan(40);
+    expect(result.verdict).toMatchObject({ memoryMet: false, met: false });
   });
 
   it('stops between runs when interrupted', async () => {

@@ -15,6 +15,7 @@ import { RESULTS_DIR } from './paths';
 import type { LoadHeader, LoadResult, ScenarioResult, TimedHeader, TimedResult } from './report';
 import type { BenchContext, BenchRequest, LoadScenario, Scenario, Side, TimedScenario, TimedSubjects } from './scenarios/types';
 import { runProblem, summarise, summariseTimes, type CheckedRun } from './stats';
+import { MIB, type PeakWatch, watchPeak } from './memory';
 import { evaluate, evaluateTimed } from './targets';
 
 /** Connections per service pool: Cairn's `[database] MAX_OPEN_CONNS` default, also the baselines' pool size. */
@@ -114,6 +115,8 @@ export async function measureTimed(scenario: TimedScenario, context: BenchContex
         return ms;
       };
 
+      // From before the first run (the warm-up included): a cold first transfer's allocations count too.
+      const memory: PeakWatch | undefined = scenario.memoryOf === undefined ? undefined : watchPeak(context.servicePid(scenario.memoryOf));
       if (settings.warmupSec > 0) for (const side of ['baseline', 'cairn'] as const) await time(side, 'warm-up');
       const runs: Record<Side, number[]> = { baseline: [], cairn: [] };
       for (let round = 0; round < settings.timedRounds; round++) {
@@ -121,12 +124,15 @@ export async function measureTimed(scenario: TimedScenario, context: BenchContex
       }
       const cairnFigures = summariseTimes(runs.cairn);
       const baselineFigures = summariseTimes(runs.baseline);
+      const peak = memory?.read();
+      if (peak !== undefined) say(`${scenario.name}: ${scenario.memoryOf} resident ${(peak.startBytes / MIB).toFixed(1)} MiB before, peak ${(peak.peakBytes / MIB).toFixed(1)} MiB`);
+      const rssGrowthMiB = peak === undefined ? undefined : (peak.peakBytes - peak.startBytes) / MIB;
       return {
         ...timedHeader(scenario),
         status: 'measured',
         cairn: cairnFigures,
         baseline: baselineFigures,
-        verdict: evaluateTimed(cairnFigures, baselineFigures, scenario.targets),
+        verdict: evaluateTimed(cairnFigures, baselineFigures, scenario.targets, rssGrowthMiB),
       };
     } finally {
       await subjects.stop();

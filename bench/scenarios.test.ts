@@ -23,6 +23,7 @@ function fakeContext(started: Array<{ name: string; env: Record<string, string> 
     version: '1.2.3',
     databaseUrl: 'postgres://postgres@127.0.0.1:5432/cairn_bench_test',
     poolSize: 10,
+    servicePid: () => process.pid,
     benchUser: async () => ({ username: 'bench', password: 'pw', token: 'f'.repeat(40) }),
     startBaseline: async (name, env) => {
       started.push({ name, env });

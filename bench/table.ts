@@ -1,7 +1,7 @@
 /** The text printed after a run: a small table per scenario and a one-line summary. */
 import type { LoadResult, ScenarioResult, TimedResult } from './report';
 import type { TimedFigures } from './stats';
-import { formatRatio, misses, timedMisses } from './targets';
+import { formatMiB, formatRatio, misses, timedMisses } from './targets';
 
 export type Align = 'left' | 'right';
 
@@ -57,8 +57,11 @@ function formatTimed(result: TimedResult): string {
     ['baseline', ...times(baseline)],
     ['cairn/baseline', formatRatio(verdict.timeRatio)],
     ['target', `≤ ${formatRatio(targets.maxTimeRatio)}`],
-    ['result', verdictCell(verdict.met)],
+    ['result', verdictCell(verdict.timeMet)],
   ];
+  if (targets.maxRssGrowthMiB !== undefined) {
+    rows.push(['memory growth', formatMiB(verdict.rssGrowthMiB)], ['target', `≤ ${formatMiB(targets.maxRssGrowthMiB)}`], ['result', verdictCell(verdict.memoryMet)]);
+  }
   return `${title}\n${indent(formatTable(rows, ['left', 'right', 'right', 'right', 'right']))}`;
 }
 

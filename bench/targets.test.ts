@@ -57,18 +57,27 @@ describe('evaluateTimed and timedMisses', () => {
   const targets = { maxTimeRatio: 1.1 };
 
   it('compares the medians, met up to the limit', () => {
-    expect(evaluateTimed({ medianMs: 1050 }, { medianMs: 1000 }, targets)).toEqual({ timeRatio: 1.05, met: true });
+    expect(evaluateTimed({ medianMs: 1050 }, { medianMs: 1000 }, targets)).toEqual({ timeRatio: 1.05, timeMet: true, memoryMet: true, met: true });
     expect(evaluateTimed({ medianMs: 1100 }, { medianMs: 1000 }, targets).met).toBe(true);
     expect(evaluateTimed({ medianMs: 900 }, { medianMs: 1000 }, targets).met).toBe(true);
     expect(evaluateTimed({ medianMs: 1101 }, { medianMs: 1000 }, targets).met).toBe(false);
   });
 
   it('never meets a target it cannot compute', () => {
-    expect(evaluateTimed({ medianMs: 500 }, { medianMs: Number.NaN }, targets)).toEqual({ timeRatio: Number.NaN, met: false });
+    expect(evaluateTimed({ medianMs: 500 }, { medianMs: Number.NaN }, targets)).toEqual({ timeRatio: Number.NaN, timeMet: false, memoryMet: true, met: false });
   });
 
   it('says what was missed', () => {
     expect(timedMisses(evaluateTimed({ medianMs: 1234 }, { medianMs: 1000 }, targets), targets)).toEqual(['time 1.23× > 1.10×']);
     expect(timedMisses(evaluateTimed({ medianMs: 1000 }, { medianMs: 1000 }, targets), targets)).toEqual([]);
+  });
+
+  it('bounds the watched service memory growth when the scenario does, missing it when unmeasured', () => {
+    const bounded = { maxTimeRatio: 1.25, maxRssGrowthMiB: 64 };
+    expect(evaluateTimed({ medianMs: 1000 }, { medianMs: 1000 }, bounded, 64)).toMatchObject({ memoryMet: true, met: true, rssGrowthMiB: 64 });
+    const over = evaluateTimed({ medianMs: 1000 }, { medianMs: 1000 }, bounded, 80);
+    expect(over).toMatchObject({ timeMet: true, memoryMet: false, met: false });
+    expect(timedMisses(over, bounded)).toEqual(['memory +80.0 MiB > +64.0 MiB']);
+    expect(evaluateTimed({ medianMs: 1000 }, { medianMs: 1000 }, bounded)).toMatchObject({ memoryMet: false, met: false });
   });
 });

@@ -41,17 +41,31 @@ export function misses(verdict: Verdict, targets: Targets): string[] {
 export interface TimedVerdict {
   /** Cairn's median time over the baseline's (lower is better). */
   timeRatio: number;
+  timeMet: boolean;
+  /** The watched service's peak memory growth in MiB, when the scenario bounds it. */
+  rssGrowthMiB?: number;
+  memoryMet: boolean;
   met: boolean;
 }
 
-export function evaluateTimed(cairn: { medianMs: number }, baseline: { medianMs: number }, targets: TimedTargets): TimedVerdict {
+export function evaluateTimed(cairn: { medianMs: number }, baseline: { medianMs: number }, targets: TimedTargets, rssGrowthMiB?: number): TimedVerdict {
   const timeRatio = ratio(cairn.medianMs, baseline.medianMs);
-  return { timeRatio, met: timeRatio <= targets.maxTimeRatio };
+  const timeMet = timeRatio <= targets.maxTimeRatio;
+  // A bound that was not measured is missed, never assumed.
+  const memoryMet = targets.maxRssGrowthMiB === undefined || (rssGrowthMiB !== undefined && rssGrowthMiB <= targets.maxRssGrowthMiB);
+  return { timeRatio, timeMet, ...(rssGrowthMiB === undefined ? {} : { rssGrowthMiB }), memoryMet, met: timeMet && memoryMet };
 }
 
-/** What was missed, in words ("time 1.23× > 1.10×"); empty when the target is met. */
+/** What was missed, in words ("time 1.23× > 1.10×", "memory +80.0 MiB > +64.0 MiB"); empty when every target is met. */
 export function timedMisses(verdict: TimedVerdict, targets: TimedTargets): string[] {
-  return verdict.met ? [] : [`time ${formatRatio(verdict.timeRatio)} > ${formatRatio(targets.maxTimeRatio)}`];
+  const out: string[] = [];
+  if (!verdict.timeMet) out.push(`time ${formatRatio(verdict.timeRatio)} > ${formatRatio(targets.maxTimeRatio)}`);
+  if (!verdict.memoryMet && targets.maxRssGrowthMiB !== undefined) out.push(`memory ${formatMiB(verdict.rssGrowthMiB)} > ${formatMiB(targets.maxRssGrowthMiB)}`);
+  return out;
+}
+
+export function formatMiB(value: number | undefined): string {
+  return value !== undefined && Number.isFinite(value) ? `+${value.toFixed(1)} MiB` : 'n/a';
 }
 
 export function formatRatio(value: number): string {

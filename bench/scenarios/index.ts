@@ -1,6 +1,7 @@
 /** Every scenario, in the order they run. A new scenario: a module in this folder, listed here. */
 import { gitCloneScenario } from './git-clone';
 import { issuesPage1Scenario, issuesPage500Scenario } from './issue-list';
+import { releaseAssetScenario } from './release-asset';
 import type { Scenario } from './types';
 import { textCodeScenario, textGlobsScenario, textMentionsScenario, textReferencesScenario } from './text';
 import { userScenario } from './user';
@@ -16,6 +17,7 @@ export const SCENARIOS: readonly Scenario[] = [
   textMentionsScenario,
   textReferencesScenario,
   textGlobsScenario,
+  releaseAssetScenario,
 ];
 
 export type { BenchContext, BenchRequest, LoadScenario, RunningBaseline, Scenario, Targets, TimedScenario, TimedTargets } from './types';

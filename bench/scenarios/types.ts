@@ -31,6 +31,11 @@ export const DEFAULT_TARGETS: Readonly<Targets> = Object.freeze({ minThroughputR
 export interface TimedTargets {
   /** Cairn's median wall time divided by the baseline's must be at most this. */
   maxTimeRatio: number;
+  /**
+   * The peak resident memory of the Cairn service the scenario names (`memoryOf`), over the warm-up and every
+   * measured run, may exceed its size before them by at most this many MiB.
+   */
+  maxRssGrowthMiB?: number;
 }
 
 export interface RunningBaseline {
@@ -58,6 +63,8 @@ export interface BenchContext {
   databaseUrl: string;
   /** Connections in each of Cairn's service pools (`[database] MAX_OPEN_CONNS`); baselines use as many. */
   poolSize: number;
+  /** The process id of one of Cairn's services (`gateway`, `repos`, …), as the supervisor's runtime file says. */
+  servicePid(name: string): number;
   /** The shared bench account, created on first use (CLI + token over the API). */
   benchUser(): Promise<BenchUser>;
   /** Runs `bench/baselines/<name>.ts` (compiled) in a child process with `env`; resolves once it listens. */
@@ -119,6 +126,8 @@ export interface TimedScenario {
    * made itself when it fails; once it resolves, the harness calls `stop`.
    */
   prepare(context: BenchContext, signal: AbortSignal): Promise<TimedSubjects>;
+  /** The Cairn service whose peak memory `targets.maxRssGrowthMiB` bounds. */
+  memoryOf?: string;
   targets: TimedTargets;
 }
 
