@@ -6,6 +6,13 @@
 import { DEFAULT_SECTION, type RawSections, describeSetting } from './raw-sections';
 import { GRPC_SERVICES } from './types';
 
+/**
+ * The keys of `[storage]`, of every `[storage.<name>]` and of a storage's own section (Gitea's setting/storage.go):
+ * Cairn reads STORAGE_TYPE, PATH and MINIO_*; SERVE_DIRECT, MINIO_CHECKSUM_ALGORITHM, MINIO_BUCKET_LOOKUP_TYPE,
+ * MINIO_IAM_ENDPOINT, TEMPORARY_PATH and AZURE_BLOB_* are accepted and ignored.
+ */
+const STORAGE_KEYS: readonly string[] = ['STORAGE_TYPE', 'PATH', 'MINIO_*', 'SERVE_DIRECT', 'TEMPORARY_PATH', 'AZURE_BLOB_*'];
+
 /** Sections Cairn reads, with every key it accepts in them. */
 const KNOWN_KEYS: Record<string, readonly string[]> = {
   [DEFAULT_SECTION]: ['APP_NAME', 'RUN_MODE', 'RUN_USER', 'WORK_PATH', 'APP_SLOGAN', 'APP_DISPLAY_NAME_FORMAT'],
@@ -123,10 +130,8 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
     'ALLOWED_HOST_LIST', 'DELIVER_TIMEOUT', 'QUEUE_LENGTH', 'SKIP_TLS_VERIFY', 'PAGING_NUM', 'PROXY_URL',
     'PROXY_HOSTS',
   ],
-  attachment: [
-    'ENABLED', 'ALLOWED_TYPES', 'MAX_SIZE', 'MAX_FILES', 'STORAGE_TYPE', 'SERVE_DIRECT', 'PATH', 'MINIO_*',
-    'AZURE_BLOB_*',
-  ],
+  attachment: ['ENABLED', 'ALLOWED_TYPES', 'MAX_SIZE', 'MAX_FILES', ...STORAGE_KEYS],
+  storage: STORAGE_KEYS,
   // Cairn reads only ENABLED here (it removes the matching repository unit); every other key is Gitea's.
   packages: ['*'],
   actions: ['*'],
@@ -138,7 +143,7 @@ const IGNORED_SECTIONS: readonly string[] = [
   'admin', 'badges', 'cache', 'cache.', 'camo', 'cors', 'cron', 'cron.', 'email.', 'federation', 'git.',
   'highlight.', 'i18n', 'indexer', 'lfs', 'lfs.', 'lfs_client', 'log.', 'mailer', 'markdown', 'markup', 'markup.',
   'oauth2', 'oauth2_client', 'openid', 'other', 'picture', 'project', 'proxy', 'queue', 'queue.',
-  'repo-archive', 'repository.', 'session', 'ssh.', 'storage', 'storage.', 'task', 'time', 'ui.', 'avatar',
+  'repo-archive', 'repository.', 'session', 'ssh.', 'task', 'time', 'ui.', 'avatar',
 ];
 
 function matches(pattern: string, name: string): boolean {
@@ -147,7 +152,7 @@ function matches(pattern: string, name: string): boolean {
 
 /** Whether `[section] KEY` is a setting Cairn reads or knowingly ignores. */
 export function isKnownSetting(section: string, key: string): boolean {
-  const keys = KNOWN_KEYS[section];
+  const keys = KNOWN_KEYS[section] ?? (section.startsWith('storage.') ? STORAGE_KEYS : undefined);
   if (keys) return keys.some((pattern) => matches(pattern, key));
   return IGNORED_SECTIONS.some((pattern) => (pattern.endsWith('.') ? section.startsWith(pattern) : pattern === section));
 }

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { inspect } from 'node:util';
 import { ConfigError } from './errors';
 import { DEFAULT_CLOSE_KEYWORDS, DEFAULT_REOPEN_KEYWORDS } from './settings';
 import { type LoadedConfig, loadConfig } from './load';
@@ -813,5 +814,153 @@ describe('[repository.issue]', () => {
     const { config, warnings } = load('[repository.issue]\nMAX_PINNED = 5\nLOCK_REASONS = Too heated,Off-topic\n');
     expect(warnings).toEqual([]);
     expect(config.repository.issue.maxPinned).toBe(5);
+  });
+});
+
+describe('[attachment] storage', () => {
+  const minio = {
+    type: 'minio',
+    endpoint: 'localhost:9000',
+    accessKeyId: '',
+    bucket: 'gitea',
+    location: 'us-east-1',
+    basePath: 'attachments/',
+    useSsl: false,
+    insecureSkipVerify: false,
+  };
+  const storageOf = (ini?: string, env: NodeJS.ProcessEnv = {}) => {
+    const { config, warnings } = load(ini, env);
+    expect(warnings).toEqual([]);
+    return config.attachment.storage;
+  };
+
+  it('defaults to the attachments directory under the work directory', () => {
+    const cwd = workspace();
+    expect(loadConfig({ env: { CAIRN_WORK_DIR: 'work' }, cwd }).config.attachment.storage).toEqual({ type: 'local', path: path.join(cwd, 'work', 'attachments') });
+  });
+
+  it('resolves a relative [attachment] PATH against the work directory and keeps an absolute one', () => {
+    const cwd = workspace('[attachment]\nPATH = files/attached\n');
+    expect(loadConfig({ env: {}, cwd }).config.attachment.storage).toEqual({ type: 'local', path: path.join(cwd, 'data', 'files', 'attached') });
+    expect(storageOf('[attachment]\nSTORAGE_TYPE = local\nPATH = /srv/attachments\n')).toEqual({ type: 'local', path: '/srv/attachments' });
+  });
+
+  it('puts attachments under [storage] PATH, which [attachment] PATH may name relative to', () => {
+    expect(storageOf('[storage]\nPATH = /srv/storage\n')).toEqual({ type: 'local', path: '/srv/storage/attachments' });
+    expect(storageOf('[storage]\nPATH = /srv/storage\n[attachment]\nPATH = files\n')).toEqual({ type: 'local', path: '/srv/storage/files' });
+  });
+
+  it('reads minio from [attachment] with Gitea\'s defaults', () => {
+    const storage = storageOf('[attachment]\nSTORAGE_TYPE = minio\n');
+    expect(storage).toEqual(minio);
+    expect(storage.type === 'minio' && storage.secretAccessKey).toBe('');
+  });
+
+  it('reads every minio key', () => {
+    const storage = storageOf(
+      [
+        '[attachment]',
+        'STORAGE_TYPE = MinIO',
+        'MINIO_ENDPOINT = s3.example.com',
+        'MINIO_ACCESS_KEY_ID = AKID',
+        'MINIO_SECRET_ACCESS_KEY = s3cr3t-value',
+        'MINIO_BUCKET = forge',
+        'MINIO_LOCATION = eu-west-3',
+        'MINIO_BASE_PATH = cairn/attachments/',
+        'MINIO_USE_SSL = true',
+        'MINIO_INSECURE_SKIP_VERIFY = true',
+        'MINIO_CHECKSUM_ALGORITHM = md5',
+        'SERVE_DIRECT = false',
+      ].join('\n'),
+    );
+    expect(storage).toEqual({
+      ...minio,
+      endpoint: 's3.example.com',
+      accessKeyId: 'AKID',
+      bucket: 'forge',
+      location: 'eu-west-3',
+      basePath: 'cairn/attachments/',
+      useSsl: true,
+      insecureSkipVerify: true,
+    });
+    expect(storage.type === 'minio' && storage.secretAccessKey).toBe('s3cr3t-value');
+  });
+
+  it('takes [storage] as the defaults, [attachment] keys winning', () => {
+    const ini = [
+      '[storage]',
+      'STORAGE_TYPE = minio',
+      'MINIO_ENDPOINT = minio.internal:9000',
+      'MINIO_ACCESS_KEY_ID = shared-id',
+      'MINIO_SECRET_ACCESS_KEY = shared-secret',
+      'MINIO_BUCKET = shared',
+      'MINIO_BASE_PATH = forge/',
+      '[attachment]',
+      'MINIO_BUCKET = attachments-bucket',
+    ].join('\n');
+    const storage = storageOf(ini);
+    // [storage] MINIO_BASE_PATH is a prefix holding each storage's own directory, as in Gitea.
+    expect(storage).toEqual({ ...minio, endpoint: 'minio.internal:9000', accessKeyId: 'shared-id', bucket: 'attachments-bucket', basePath: 'forge/attachments/' });
+    expect(storage.type === 'minio' && storage.secretAccessKey).toBe('shared-secret');
+    expect(storageOf(`${ini}\nMINIO_BASE_PATH = att/\nMINIO_ENDPOINT = other:9000\n`)).toMatchObject({ basePath: 'att/', endpoint: 'other:9000' });
+  });
+
+  it('follows STORAGE_TYPE to a [storage.<name>] section', () => {
+    const ini = [
+      '[storage.my_minio]',
+      'STORAGE_TYPE = minio',
+      'MINIO_ENDPOINT = named:9000',
+      'MINIO_BUCKET = named-bucket',
+      '[attachment]',
+      'STORAGE_TYPE = my_minio',
+    ].join('\n');
+    expect(storageOf(ini)).toEqual({ ...minio, endpoint: 'named:9000', bucket: 'named-bucket' });
+    expect(storageOf(`${ini}\nMINIO_BASE_PATH = a/\n`)).toMatchObject({ basePath: 'a/', endpoint: 'named:9000' });
+    // [storage.minio] is where STORAGE_TYPE = minio looks first.
+    expect(storageOf('[storage.minio]\nMINIO_ENDPOINT = typed:9000\n[attachment]\nSTORAGE_TYPE = minio\n')).toMatchObject({ type: 'minio', endpoint: 'typed:9000' });
+    // A local one: its PATH is the directory itself.
+    expect(storageOf('[storage.disk]\nSTORAGE_TYPE = local\nPATH = /mnt/disk\n[attachment]\nSTORAGE_TYPE = disk\n')).toEqual({ type: 'local', path: '/mnt/disk' });
+  });
+
+  it('reads [storage.attachments] when [attachment] names no type', () => {
+    expect(storageOf('[storage.attachments]\nSTORAGE_TYPE = minio\nMINIO_BUCKET = b\n')).toEqual({ ...minio, bucket: 'b' });
+    expect(storageOf('[storage.attachments]\nPATH = /mnt/att\n')).toEqual({ type: 'local', path: '/mnt/att' });
+  });
+
+  it('is set from the environment, as the tests start an instance', () => {
+    const storage = storageOf(undefined, {
+      CAIRN__attachment__STORAGE_TYPE: 'minio',
+      CAIRN__attachment__MINIO_ENDPOINT: '127.0.0.1:4568',
+      CAIRN__attachment__MINIO_ACCESS_KEY_ID: 'S3RVER',
+      CAIRN__attachment__MINIO_SECRET_ACCESS_KEY: 'S3RVER',
+      CAIRN__attachment__MINIO_BUCKET: 'cairn-test',
+    });
+    expect(storage).toEqual({ ...minio, endpoint: '127.0.0.1:4568', accessKeyId: 'S3RVER', bucket: 'cairn-test' });
+  });
+
+  it('never shows the secret key in a dump of the configuration', () => {
+    const { config } = load('[attachment]\nSTORAGE_TYPE = minio\nMINIO_SECRET_ACCESS_KEY = do-not-print-me\n');
+    expect(config.attachment.storage.type === 'minio' && config.attachment.storage.secretAccessKey).toBe('do-not-print-me');
+    expect(JSON.stringify(config)).not.toContain('do-not-print-me');
+    expect(inspect(config, { depth: Infinity })).not.toContain('do-not-print-me');
+  });
+
+  it.each([
+    ['[attachment]\nSTORAGE_TYPE = azureblob\n', 'attachment.STORAGE_TYPE', /^\[attachment\] STORAGE_TYPE "azureblob" is not a storage type Cairn supports \(Gitea's azureblob storage is not supported by Cairn\): expected one of local, minio$/],
+    ['[storage]\nSTORAGE_TYPE = azureblob\n', 'storage.STORAGE_TYPE', /\[storage\] STORAGE_TYPE "azureblob" is not a storage type Cairn supports \(Gitea's azureblob storage is not supported by Cairn\)/],
+    ['[storage.blob]\nSTORAGE_TYPE = azureblob\n[attachment]\nSTORAGE_TYPE = blob\n', 'storage.blob.STORAGE_TYPE', /\[storage\.blob\] STORAGE_TYPE "azureblob" is not a storage type Cairn supports/],
+    ['[attachment]\nSTORAGE_TYPE = nosuch\n', 'attachment.STORAGE_TYPE', /^\[attachment\] STORAGE_TYPE "nosuch" names neither a storage type \(local, minio\) nor a \[storage\.nosuch\] section$/],
+    ['[attachment]\nSTORAGE_TYPE = minio\nMINIO_ENDPOINT = https://s3.example.com\n', 'attachment.MINIO_ENDPOINT', /expected host or host:port, without scheme/],
+    ['[storage]\nSTORAGE_TYPE = minio\nMINIO_USE_SSL = maybe\n', 'storage.MINIO_USE_SSL', /expected true or false/],
+  ])('stops start-up for %j', (ini, key, message) => {
+    const error = configError(() => load(ini));
+    expect(error.key).toBe(key);
+    expect(error.message).toMatch(message);
+  });
+
+  it('accepts Gitea\'s storage sections and keys without warnings', () => {
+    const { warnings } = load('[storage]\nSERVE_DIRECT = false\nMINIO_CHECKSUM_ALGORITHM = default\n[storage.repo-archive]\nSTORAGE_TYPE = local\n[attachment]\nAZURE_BLOB_CONTAINER = x\n');
+    expect(warnings).toEqual([]);
+    expect(load('[storage]\nPATHS = typo\n').warnings).toEqual([expect.stringContaining('unknown setting [storage] PATHS')]);
   });
 });

@@ -15,6 +15,11 @@ const REFERENCE = /%\(([^)]+)\)s/;
 export class SettingsReader {
   constructor(private readonly sections: RawSections) {}
 
+  /** Whether the configuration has `[section]` at all (Gitea's storage settings name sections). */
+  hasSection(section: string): boolean {
+    return this.sections.has(section);
+  }
+
   /** The value with `%(KEY)s` references resolved, or undefined when unset or blank. */
   raw(section: string, key: string): RawValue | undefined {
     if (!isKnownSetting(section, key)) {

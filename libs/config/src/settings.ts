@@ -10,6 +10,7 @@ import { readServiceEndpoints } from './endpoints';
 import { DEFAULT_SECTION } from './raw-sections';
 import { resolveRepoUnits } from './repo-units';
 import type { SettingsReader } from './settings-reader';
+import { readObjectStorage } from './storage';
 import { type BusAuth, type CairnConfig, MERGE_SIGNING_RULES, type MergeSigningRule, TRUST_MODELS } from './types';
 import {
   type HostPort,
@@ -162,7 +163,7 @@ export function readSettings(
       allowedTypes: reader.string('attachment', 'ALLOWED_TYPES', DEFAULT_ATTACHMENT_ALLOWED_TYPES),
       maxSize: reader.integer('attachment', 'MAX_SIZE', 2048, POSITIVE),
       maxFiles: reader.integer('attachment', 'MAX_FILES', 5, POSITIVE),
-      storage: { type: 'local', path: path.resolve(paths.workDir, 'attachments') },
+      storage: readObjectStorage(reader, paths.workDir, 'attachments', 'attachment'),
     },
     git: readGit(reader),
     cron: { gitGcRepos: readGitGcCron(reader) },

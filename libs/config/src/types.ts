@@ -69,6 +69,7 @@ export type ObjectStoreSettings =
       type: 'minio';
       endpoint: string;
       accessKeyId: string;
+      /** Not enumerable (libs/config storage.ts), so no dump of the configuration shows it; spreading drops it. */
       secretAccessKey: string;
       bucket: string;
       location: string;

@@ -35,8 +35,10 @@ export function localObjectStore(root: string): ObjectStore {
     async open(key: string): Promise<OpenedObject> {
       const path = pathOf(key);
       try {
-        const { size } = await stat(path);
-        return { size, body: createReadStream(path) };
+        const found = await stat(path);
+        // A directory holds other keys (`a/b` under `a`); it is not an object itself, as in S3.
+        if (!found.isFile()) throw new ObjectNotFoundError(key);
+        return { size: found.size, body: createReadStream(path) };
       } catch (error) {
         if (isMissing(error)) throw new ObjectNotFoundError(key);
         throw error;
@@ -44,7 +46,8 @@ export function localObjectStore(root: string): ObjectStore {
     },
     async stat(key: string): Promise<StoredObject | undefined> {
       try {
-        return { size: (await stat(pathOf(key))).size };
+        const found = await stat(pathOf(key));
+        return found.isFile() ? { size: found.size } : undefined;
       } catch (error) {
         if (isMissing(error)) return undefined;
         throw error;

@@ -1,13 +1,14 @@
 /** Opens the object store a configuration names (`[attachment]` / `[storage]`, read by @cairn/config). */
 import type { ObjectStoreSettings } from '@cairn/config';
 import { localObjectStore } from './local';
+import { s3ObjectStore } from './s3';
 import type { ObjectStore } from './types';
 
 export function openObjectStore(settings: ObjectStoreSettings): ObjectStore {
   switch (settings.type) {
     case 'local':
       return localObjectStore(settings.path);
-    default:
-      throw new Error(`object store type ${settings.type} is not supported yet`);
+    case 'minio':
+      return s3ObjectStore(settings);
   }
 }

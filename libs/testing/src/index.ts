@@ -9,3 +9,4 @@ export { uniqueName } from './names';
 export { eventually } from './eventually';
 export { loadGiteaApi, readStatusAllowances, type GiteaApi, type ResponseToCheck, type StatusAllowance } from './gitea-api';
 export { createGpgKeyring, type GpgKeyring, type GpgKeyListing, type GpgPrimaryKeyListing } from './gpg';
+export { startTestS3Server, type TestS3Server } from './s3rver';
