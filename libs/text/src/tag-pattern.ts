@@ -8,8 +8,17 @@
  * is refused as an invalid pattern, so a rule that was written always compiles. Compiled expressions live in
  * that heap and are not garbage-collected, so a bounded number is kept and each evicted one is freed.
  */
-import { RE2 } from 're2-wasm';
+import type { RE2 } from 're2-wasm';
 import { PatternSyntaxError, globMatcher } from './glob';
+
+type Re2Module = typeof import('re2-wasm');
+
+/** Loaded on first use: the WebAssembly module costs tens of milliseconds and megabytes that most users never need. */
+let engine: Re2Module | undefined;
+function re2(): Re2Module {
+  engine ??= require('re2-wasm') as Re2Module;
+  return engine;
+}
 
 /** RE2's compiled program, freed with `delete` (an Emscripten object the RE2 class keeps privately). */
 interface WasmBacked {
@@ -25,7 +34,7 @@ function compileRegex(source: string): RE2 {
   let compiled: RE2;
   try {
     // RE2 in re2-wasm is always Unicode-aware and refuses to run without the flag.
-    compiled = new RE2(source, 'u');
+    compiled = new (re2().RE2)(source, 'u');
   } catch (error) {
     if (error instanceof SyntaxError) throw new PatternSyntaxError(error.message);
     // The fixed heap is exhausted: WebAssembly's RuntimeError (the module stays usable).
