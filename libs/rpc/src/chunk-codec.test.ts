@@ -115,7 +115,7 @@ describe('chunk codec', () => {
     expect(serialize(chunk)).toEqual(serialize(chunk));
     expect(generated.calls).toBe(3); // one probe for the shape
 
-    const push: ReceivePackRequest = { gitProtocol: '', rules: [], data: randomBytes(100) };
+    const push: ReceivePackRequest = { gitProtocol: '', rules: [], tagRules: [], data: randomBytes(100) };
     const receive = counted(SmartHttpServiceService.receivePack.requestSerialize as Serialize);
     expect(Buffer.compare(chunkSerializer(receive)(push), Buffer.from(ReceivePackRequest.encode(push).finish()))).toBe(0);
   });

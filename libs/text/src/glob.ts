@@ -17,9 +17,10 @@ export interface GlobOptions {
   plainIgnoresCase?: boolean;
   /**
    * What a pattern that does not compile matches: its own text, literally (Gitea's rule names), or nothing
-   * (Gitea skips such file patterns). Nothing unless given.
+   * (Gitea skips such file patterns); `throw` refuses it with a PatternSyntaxError (Gitea's protected tags,
+   * whose patterns are checked when written). Nothing unless given.
    */
-  invalid?: 'literal' | 'nothing';
+  invalid?: 'literal' | 'nothing' | 'throw';
 }
 
 /** gobwas/glob's special characters: text without them is a plain name. */
@@ -29,7 +30,10 @@ export function isGlobPattern(text: string): boolean {
   return [...text].some((char) => SPECIAL.has(char));
 }
 
-class GlobSyntaxError extends Error {}
+/** A pattern that does not compile (the message says why). */
+export class PatternSyntaxError extends Error {}
+
+class GlobSyntaxError extends PatternSyntaxError {}
 
 /** Go's regexp refuses more nesting than this (syntax.maxHeight), so Gitea's compile fails on such a pattern. */
 const MAX_NESTING = 1000;
@@ -328,7 +332,7 @@ function compile(pattern: string, options: GlobOptions): (text: string) => boole
   try {
     automaton = new Automaton(parse(codePoints(pattern)), new Set(codePoints(options.separators ?? '/')));
   } catch (error) {
-    if (!(error instanceof GlobSyntaxError)) throw error;
+    if (!(error instanceof GlobSyntaxError) || options.invalid === 'throw') throw error;
     return options.invalid === 'literal' ? (text) => text === pattern : () => false;
   }
   return (text) => automaton.matches(text);

@@ -8,6 +8,7 @@ import { globMatcher } from './glob';
 import { withoutCode } from './markdown-code';
 import { findMentionedNames } from './mentions';
 import { issueReferences } from './references';
+import { tagPatternMatcher } from './tag-pattern';
 
 const MB = 1 << 20;
 const BOUND_MS = 5000;
@@ -66,5 +67,13 @@ describe('1 MB of hostile text is read in linear time', () => {
       return (seed & 1) === 0 ? 'a' : 'b';
     }).join('');
     expect(timed(() => globMatcher(`**a${'?'.repeat(24)}`)(text))).toBe(text.at(-25) === 'a');
+  });
+
+  it('protected tag patterns: globs without separators, and regular expressions that would backtrack', () => {
+    const name = 'a'.repeat(MB);
+    expect(timed(() => tagPatternMatcher('*a*a*a*a*a*a*a*b')(name))).toBe(false);
+    expect(timed(() => tagPatternMatcher('/^(a+)+$b/')(name))).toBe(false);
+    expect(timed(() => tagPatternMatcher('/(a|aa)*c/')(name))).toBe(false);
+    expect(timed(() => tagPatternMatcher('/^(a|a)*$/')(name))).toBe(true);
   });
 });

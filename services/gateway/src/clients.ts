@@ -18,6 +18,7 @@ import {
   TopicServiceService,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { AttachmentServiceService, ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
+import { TagProtectionServiceService } from '@cairn/proto/cairn/repos/v1/tag_protections_service';
 import { ReactionServiceService, StarServiceService, WatchServiceService } from '@cairn/proto/cairn/social/v1/social_service';
 import {
   CommentServiceService,
@@ -42,6 +43,7 @@ export type BranchProtectionsClient = AsyncClientOf<typeof BranchProtectionServi
 export type CommitStatusesClient = AsyncClientOf<typeof CommitStatusServiceService>;
 export type ReleasesClient = AsyncClientOf<typeof ReleaseServiceService>;
 export type AttachmentsClient = AsyncClientOf<typeof AttachmentServiceService>;
+export type TagProtectionsClient = AsyncClientOf<typeof TagProtectionServiceService>;
 export type RefsClient = AsyncClientOf<typeof RefServiceService>;
 export type CommitsClient = AsyncClientOf<typeof CommitServiceService>;
 export type ContentsClient = AsyncClientOf<typeof ContentServiceService>;
@@ -83,6 +85,8 @@ export interface GatewayClients {
   branchProtections: BranchProtectionsClient;
   /** repos: commit statuses. */
   commitStatuses: CommitStatusesClient;
+  /** repos: protected tag rules, and who may control which tags. */
+  tagProtections: TagProtectionsClient;
   /** repos: releases. */
   releases: ReleasesClient;
   /** repos: attachments' metadata (their bytes are in the object store). */
@@ -143,6 +147,7 @@ export function createServiceClients(config: CairnConfig, logger: Logger): Gatew
     topics: client(TopicServiceService, 'repos'),
     branchProtections: client(BranchProtectionServiceService, 'repos'),
     commitStatuses: client(CommitStatusServiceService, 'repos'),
+    tagProtections: client(TagProtectionServiceService, 'repos'),
     releases: client(ReleaseServiceService, 'repos'),
     attachments: client(AttachmentServiceService, 'repos'),
     refs: client(RefServiceService, 'git-storage'),

@@ -2,20 +2,21 @@
  * A minimal smart HTTP front for the tests, doing what the gateway does for `/{owner}/{repo}.git/…`: each
  * request becomes one SmartHttpService stream, bodies piped both ways (gzip request bodies inflated), the client's
  * disconnect cancels the call. Repositories are addressed as `/<repoId>.git`; pushes carry the PushContext and
- * branch rules the test set for the repository.
+ * branch and tag rules the test set for the repository.
  */
 import { once } from 'node:events';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import type { BranchRule, PushContext, Repository, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import type { BranchRule, PushContext, Repository, SmartHttpServiceService, TagRule } from '@cairn/proto/cairn/git/v1/git_service';
 import type { AsyncClientOf } from '@cairn/rpc';
 import { Code, isCairnError } from '@cairn/rpc';
 
 export interface PushPolicy {
   push: PushContext;
   rules: BranchRule[];
+  tagRules?: TagRule[];
 }
 
 export interface HttpBridge {
@@ -79,10 +80,10 @@ export async function startHttpBridge(
       await respond(res, contentType, smartHttp.uploadPack(requests(), options));
       return;
     }
-    const { push, rules } = policyOf(repoId);
+    const { push, rules, tagRules = [] } = policyOf(repoId);
     async function* requests() {
-      yield { repository, gitProtocol, push, rules, data: Buffer.alloc(0) };
-      for await (const data of bodyChunks(req)) yield { repository: undefined, gitProtocol: '', push: undefined, rules: [], data };
+      yield { repository, gitProtocol, push, rules, tagRules, data: Buffer.alloc(0) };
+      for await (const data of bodyChunks(req)) yield { repository: undefined, gitProtocol: '', push: undefined, rules: [], tagRules: [], data };
     }
     await respond(res, contentType, smartHttp.receivePack(requests(), options));
   };

@@ -198,3 +198,40 @@ describe('protected branches on push', () => {
     });
   });
 });
+
+describe('protected tags on push', () => {
+  it('refuses creating, moving and deleting a tag a rule protects unless a matching rule allows the pusher', async () => {
+    const { id, work } = await setup();
+    h.policies.set(id, {
+      push: PUSHER,
+      rules: [],
+      tagRules: [
+        { namePattern: 'v*', allowed: false },
+        { namePattern: '/^v1\\./', allowed: true },
+      ],
+    });
+    await gitOk(['tag', 'v2.0'], { cwd: work });
+    const created = await git(['push', h.url(id), 'v2.0'], { cwd: work });
+    expect(created.code).not.toBe(0);
+    expect(created.stderr).toContain('remote: Tag v2.0 is protected');
+    expect((await serverRef(id, 'refs/tags/v2.0')).code).not.toBe(0);
+
+    // `/^v1\./` allows the pusher what `v*` alone would not; tags no rule matches are anyone's.
+    await gitOk(['tag', 'v1.0'], { cwd: work });
+    await gitOk(['tag', 'nightly'], { cwd: work });
+    await gitOk(['push', '--quiet', h.url(id), 'v1.0', 'nightly'], { cwd: work });
+
+    // Pushed before the rule, then moved and deleted under it.
+    h.policies.set(id, { push: PUSHER, rules: [] });
+    await gitOk(['push', '--quiet', h.url(id), 'v2.0'], { cwd: work });
+    h.policies.set(id, { push: PUSHER, rules: [], tagRules: [{ namePattern: 'v*', allowed: false }] });
+    await commit(work, 'e.txt', 'e');
+    await gitOk(['tag', '--force', 'v2.0'], { cwd: work });
+    const moved = await git(['push', '--force', h.url(id), 'v2.0'], { cwd: work });
+    expect(moved.stderr).toContain('remote: Tag v2.0 is protected');
+    const deleted = await git(['push', h.url(id), ':refs/tags/v2.0'], { cwd: work });
+    expect(deleted.code).not.toBe(0);
+    expect(deleted.stderr).toContain('remote: Tag v2.0 is protected');
+    expect((await serverRef(id, 'refs/tags/v2.0')).code).toBe(0);
+  });
+});

@@ -136,7 +136,7 @@ describe('git over smart HTTP', () => {
   it('refuses a receive-pack without a pusher, and an empty request stream', async () => {
     const id = await h.createEmpty();
     async function* requests() {
-      yield { repository: repository(id), gitProtocol: '', push: undefined, rules: [], data: Buffer.alloc(0) };
+      yield { repository: repository(id), gitProtocol: '', push: undefined, rules: [], tagRules: [], data: Buffer.alloc(0) };
     }
     await expect(collect(h.smartHttp.receivePack(requests()))).rejects.toMatchObject({ code: Code.INVALID_ARGUMENT, reason: 'push_required' });
     async function* nothing(): AsyncGenerator<{ repository: undefined; gitProtocol: string; data: Buffer }> {}

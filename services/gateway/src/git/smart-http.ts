@@ -9,8 +9,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { INTERNAL_ERROR_MESSAGE, goFormString, isHttpError, parseGoQuery } from '@cairn/http';
-import type { BranchRule, ReceivePackRequest, UploadPackRequest } from '@cairn/proto/cairn/git/v1/git_service';
-import type { PushRule } from '@cairn/proto/cairn/repos/v1/repos_service';
+import type { BranchRule, ReceivePackRequest, TagRule, UploadPackRequest } from '@cairn/proto/cairn/git/v1/git_service';
+import type { PushRule, PushTagRule } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code, httpStatusOf, isCairnError } from '@cairn/rpc';
 import { lookUpRepo, repoNameOf } from '../api/repo-context';
 import type { GatewayServices, RepoContext } from '../api/types';
@@ -120,6 +120,10 @@ function branchRuleOf(rule: PushRule): BranchRule {
     protectedFilePatterns: rule.protectedFilePatterns,
     unprotectedFilePatterns: rule.unprotectedFilePatterns,
   };
+}
+
+function tagRuleOf(rule: PushTagRule): TagRule {
+  return { namePattern: rule.namePattern, allowed: rule.allowed };
 }
 
 /** A request that passed every check: who asks and the repository. */
@@ -300,9 +304,10 @@ export function createSmartHttpRouter({ services, authenticate, repoCache = new 
         gitProtocol: gitProtocolOf(req),
         push: pushContextOf(pusher, repo.repository),
         rules: policy.rules.map(branchRuleOf),
+        tagRules: policy.tagRules.map(tagRuleOf),
         data: EMPTY,
       };
-      const requests = requestMessages<ReceivePackRequest>(first, requestChunks(req), (data) => ({ gitProtocol: '', rules: [], data }));
+      const requests = requestMessages<ReceivePackRequest>(first, requestChunks(req), (data) => ({ gitProtocol: '', rules: [], tagRules: [], data }));
       const output = clients.smartHttp.receivePack(requests, { signal: abortOnClientClose(res) });
       await stream(res, output, 'application/x-git-receive-pack-result');
     } catch (error) {

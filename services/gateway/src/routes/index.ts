@@ -30,6 +30,7 @@ import { registerRepoRoutes } from './repos/repos';
 import { registerRawRoutes } from './repos/raw';
 import { registerRepoSearchRoutes } from './repos/search';
 import { registerStatusRoutes } from './repos/statuses';
+import { registerTagProtectionRoutes } from './repos/tag-protections';
 import { registerTagRoutes } from './repos/tags';
 import { registerRepoTeamRoutes } from './repos/teams';
 import { registerTopicRoutes } from './repos/topics';
@@ -82,6 +83,7 @@ export function registerRoutes(api: ApiRegistry): void {
   registerRepoAnalysisRoutes(api);
   registerBranchProtectionRoutes(api);
   registerTagRoutes(api);
+  registerTagProtectionRoutes(api);
   registerCommitRoutes(api);
   registerStatusRoutes(api);
   registerContentsRoutes(api);

@@ -277,6 +277,7 @@ export class FakeAccounts {
       topics: unusedClient('repos'),
       branchProtections: unusedClient('repos'),
       commitStatuses: unusedClient('repos'),
+      tagProtections: unusedClient('repos'),
       releases: unusedClient('repos'),
       attachments: unusedClient('repos'),
       refs: unusedClient('git-storage'),

@@ -99,7 +99,7 @@ export class FakeGitHosting {
         const granted = hosted?.permissionFor(request.pusher);
         if (hosted === undefined || granted === undefined) throw CairnError.notFound('repository does not exist');
         if (!['write', 'admin', 'owner'].includes(granted.units['repo.code'] ?? 'none')) throw CairnError.denied('user should have a permission to write to a repo');
-        return { repository: hosted.repository, rules: hosted.rules ?? [] };
+        return { repository: hosted.repository, rules: hosted.rules ?? [], tagRules: [] };
       },
     });
     const smartHttp: SmartHttpClient = {

@@ -2,22 +2,25 @@
  * The pre-receive checks of a push, run while its objects are still in git's quarantine (the `quarantine`
  * environment makes them visible to the git commands here, and to nothing else). Branch protection rules apply
  * in Gitea's order (routers/private/hook_pre_receive.go): deletion, force push, signed commits, protected
- * files, then whether the pusher may push at all (or changes only unprotected files). The first refusal is the
- * answer, in Gitea's words.
+ * files, then whether the pusher may push at all (or changes only unprotected files); a tag matching protected
+ * tag rules is refused unless one of them allows the pusher (preReceiveTag). The first refusal is the answer, in
+ * Gitea's words.
  */
 import type { VerificationKey } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
-import type { BranchRule } from '@cairn/proto/cairn/git/v1/git_service';
+import type { BranchRule, TagRule } from '@cairn/proto/cairn/git/v1/git_service';
 import { parseCommit } from '../domain/git-objects';
 import { filePatterns, findBranchRule } from '../domain/branch-rules';
+import { tagRefusal } from '../domain/tag-rules';
 import { runGit } from '../git/command';
 import { readObjects } from '../git/objects';
 import type { RefUpdate } from '../git/ref-update';
-import { BRANCH_PREFIX, ZERO_SHA } from '../git/refs';
+import { BRANCH_PREFIX, TAG_PREFIX, ZERO_SHA } from '../git/refs';
 import { type InstanceKey, verifyCommits } from '../domain/commit-signatures';
 
 export interface PushCheck {
   gitDir: string;
   rules: readonly BranchRule[];
+  tagRules: readonly TagRule[];
   /** GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES and GIT_QUARANTINE_PATH of the push. */
   quarantine: NodeJS.ProcessEnv;
   /** accounts' verified keys for these committer e-mail addresses. */
@@ -81,6 +84,7 @@ async function changedFiles(check: PushCheck, oldSha: string, newSha: string): P
 
 /** Why one update is refused, or undefined when its branch's rule (if any) allows it. */
 async function refusalOf(check: PushCheck, update: RefUpdate): Promise<string | undefined> {
+  if (update.ref.startsWith(TAG_PREFIX)) return tagRefusal(check.tagRules, update.ref.slice(TAG_PREFIX.length));
   if (!update.ref.startsWith(BRANCH_PREFIX)) return undefined;
   const branch = update.ref.slice(BRANCH_PREFIX.length);
   const rule = findBranchRule(check.rules, branch);

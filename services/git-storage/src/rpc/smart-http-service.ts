@@ -167,6 +167,7 @@ export function createSmartHttpService(context: GitStorageContext, hooks: HookSe
           {
             gitDir,
             rules: first.rules,
+            tagRules: first.tagRules,
             quarantine,
             findKeys: async (emails) => (await context.gpgKeys.findVerificationKeys({ emails }, { signal: ctx.signal })).keys,
             instanceKey: async () => context.signing?.verificationKey(),

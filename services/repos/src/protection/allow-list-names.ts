@@ -40,6 +40,37 @@ async function userId(context: ReposContext, callerId: number, name: string): Pr
   }
 }
 
+/** The id of the team `name` among the organization's; Gitea's 422 with its ErrTeamNotExist text when none. */
+function teamIdIn(teams: ReadonlyMap<string, { id: number }>, repo: RepoOwner, name: string): number {
+  const team = teams.get(name.toLowerCase());
+  if (team === undefined) throw CairnError.invalid(`team does not exist [org_id ${repo.ownerId}, team_id 0, name: ${name}]`, { reason: 'team_not_found' });
+  return team.id;
+}
+
+/**
+ * One allow list from names (protected tags'): `users` and `teams` as ids, each undefined when the request does
+ * not carry it. Teams only count on organization repositories (elsewhere they resolve to none, as in Gitea).
+ */
+export async function resolveAllowList(
+  context: ReposContext,
+  callerId: number,
+  repo: RepoOwner,
+  names: { users?: readonly string[]; teams?: readonly string[] },
+): Promise<{ userIds?: number[]; teamIds?: number[] }> {
+  const resolved: { userIds?: number[]; teamIds?: number[] } = {};
+  if (names.users !== undefined) {
+    const userIds: number[] = [];
+    for (const name of names.users) userIds.push(await userId(context, callerId, name));
+    resolved.userIds = unique(userIds);
+  }
+  if (names.teams !== undefined) {
+    const isOrg = repo.ownerType === OWNER_ORG && names.teams.length > 0;
+    const teams = isOrg ? await orgTeams(context, callerId, repo) : new Map<string, { id: number; name: string }>();
+    resolved.teamIds = isOrg ? unique(names.teams.map((name) => teamIdIn(teams, repo, name))) : [];
+  }
+  return resolved;
+}
+
 /** Which names a request carries, per list. */
 export type ListsInRequest = Record<AllowListKind, { users: boolean; teams: boolean }>;
 
@@ -73,11 +104,7 @@ export async function resolveAllowLists(
   }
   const needsTeams = isOrg && ALLOW_LIST_KINDS.some((kind) => wanted[kind].teams && input[ALLOW_LIST_FIELDS[kind].teams].length > 0);
   const teams = needsTeams ? await orgTeams(context, callerId, repo) : new Map<string, { id: number; name: string }>();
-  const teamId = (name: string): number => {
-    const team = teams.get(name.toLowerCase());
-    if (team === undefined) throw CairnError.invalid(`team does not exist [org_id ${repo.ownerId}, team_id 0, name: ${name}]`, { reason: 'team_not_found' });
-    return team.id;
-  };
+  const teamId = (name: string): number => teamIdIn(teams, repo, name);
   const resolvedUser = (name: string): number => {
     const id = userIds.get(name);
     if (id === undefined) throw unknownUser(name);
@@ -106,7 +133,7 @@ function unique(values: readonly number[]): number[] {
   return [...new Set(values)];
 }
 
-/** Names for the ids of some rules' allow lists, as the caller may see them. */
+/** Names for the ids of some allow lists, as the caller may see them. */
 export interface AllowListNames {
   users: ReadonlyMap<number, string>;
   teams: ReadonlyMap<number, string>;
@@ -116,9 +143,8 @@ export async function allowListNames(
   context: ReposContext,
   caller: Actor | undefined,
   repo: RepoOwner,
-  lists: readonly AllowLists[],
+  all: readonly AllowList[],
 ): Promise<AllowListNames> {
-  const all = lists.flatMap((rule) => ALLOW_LIST_KINDS.map((kind) => rule[kind]));
   const userIds = unique(all.flatMap((list) => list.userIds));
   const hasTeams = all.some((list) => list.teamIds.length > 0);
   const users = new Map<number, string>();

@@ -14,7 +14,7 @@ import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
 import { AccessMode, OWNER_ORG, unitMode } from '../domain/access';
 import { allowListNames, listsInRequest, namesOf, resolveAllowLists, withLists, type AllowListNames } from '../protection/allow-list-names';
 import { rulesListTeams, userCanForcePush, userCanMerge, userCanPush, userIsOfficialReviewer, type RuleSubject } from '../protection/allow-lists';
-import { inPriorityOrder, ruleForBranch, type ProtectionRule } from '../protection/rule';
+import { ALLOW_LIST_KINDS, inPriorityOrder, ruleForBranch, type ProtectionRule } from '../protection/rule';
 import { ruleNameAfterEdit, settingsAfterEdit, settingsForCreate } from '../protection/settings';
 import {
   deleteProtection,
@@ -92,7 +92,12 @@ export function createBranchProtectionService(context: ReposContext): AsyncServi
   }
 
   async function named(caller: Actor | undefined, repo: RepoRow, rules: readonly ProtectionRule[]): Promise<BranchProtection[]> {
-    const names = await allowListNames(context, caller, repo, rules.map((rule) => rule.allowLists));
+    const names = await allowListNames(
+      context,
+      caller,
+      repo,
+      rules.flatMap((rule) => ALLOW_LIST_KINDS.map((kind) => rule.allowLists[kind])),
+    );
     return rules.map((rule) => toBranchProtection(rule, names));
   }
 

@@ -4,6 +4,7 @@
  * asserted (from events, or as the system): every other caller may only act for the user the edge asserted.
  */
 import type { Callers } from '@cairn/rpc';
+import type { TagProtectionServiceService } from '@cairn/proto/cairn/repos/v1/tag_protections_service';
 import type { BranchProtectionServiceService, CollaboratorServiceService, CommitStatusServiceService, RepoServiceService, TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 
 export const BRANCH_PROTECTION_CALLERS: Callers<typeof BranchProtectionServiceService> = {
@@ -54,6 +55,15 @@ export const REPO_CALLERS: Callers<typeof RepoServiceService> = {
   acceptTransfer: ['gateway'],
   rejectTransfer: ['gateway'],
   getPushPolicy: ['gateway'],
+};
+
+export const TAG_PROTECTION_CALLERS: Callers<typeof TagProtectionServiceService> = {
+  listTagProtections: ['gateway'],
+  getTagProtection: ['gateway'],
+  createTagProtection: ['gateway'],
+  updateTagProtection: ['gateway'],
+  deleteTagProtection: ['gateway'],
+  checkTagControl: ['gateway'],
 };
 
 export const TOPIC_CALLERS: Callers<typeof TopicServiceService> = {

@@ -3,6 +3,7 @@ import type { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_servi
 import { CairnError, type AsyncServiceOf } from '@cairn/rpc';
 import { viewerFromActor } from '../domain/access';
 import { loadPushRules } from '../protection/push-rules';
+import { loadPushTagRules } from '../protection/tag-rules';
 import { countOwnerRepositories } from '../store/repositories';
 import type { ReposContext } from './context';
 import { createRepository } from './create-repository';
@@ -42,7 +43,11 @@ export function createRepoService(context: ReposContext): AsyncServiceOf<typeof 
         requireAccess(permission, { unit: 'repo.code', mode: 'write' }, repo);
         // Gitea refuses pushes to a mirror: it is fed from its remote only.
         if (repo.isMirror) throw CairnError.denied('mirror repository is read-only', { reason: 'repo_is_mirror' });
-        return { repository: toRepository(repo), rules: await loadPushRules(context, repo, pusher) };
+        return {
+          repository: toRepository(repo),
+          rules: await loadPushRules(context, repo, pusher),
+          tagRules: await loadPushTagRules(context, repo, pusher.id),
+        };
       }),
   };
 }

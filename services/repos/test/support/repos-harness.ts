@@ -21,6 +21,7 @@ import {
   type CreateRepositoryRequest,
   type RepositoryWithPermission,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { TagProtectionServiceService } from '@cairn/proto/cairn/repos/v1/tag_protections_service';
 import { type Identity, createRpcClient, type RpcClient, type RpcServer, runAsAsserted } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { DATABASE_SCHEMA, MIGRATIONS_DIR } from '../../src/index';
@@ -56,6 +57,7 @@ export interface ReposHarness {
   collaborators: RpcClient<typeof CollaboratorServiceService>;
   topics: RpcClient<typeof TopicServiceService>;
   protections: RpcClient<typeof BranchProtectionServiceService>;
+  tagProtections: RpcClient<typeof TagProtectionServiceService>;
   statuses: RpcClient<typeof CommitStatusServiceService>;
   /** Creates a repository as `actorId` (owner: the actor unless given). */
   create(actorId: number, fields: Partial<CreateRepositoryRequest> & { name: string }): Promise<Required<RepositoryWithPermission>>;
@@ -108,6 +110,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
     const collaborators = createRpcClient(CollaboratorServiceService, options);
     const topics = createRpcClient(TopicServiceService, options);
     const protections = createRpcClient(BranchProtectionServiceService, options);
+    const tagProtections = createRpcClient(TagProtectionServiceService, options);
     const statuses = createRpcClient(CommitStatusServiceService, options);
     const opened = db;
     const running = server;
@@ -126,6 +129,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
       collaborators,
       topics,
       protections,
+      tagProtections,
       statuses,
       async create(actorId, fields) {
         const { repository } = await repos.createRepository({
@@ -174,7 +178,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
         await opened.pool.query(sql.unsafe`INSERT INTO team_repos (org_id, team_id, repo_id) VALUES (${orgId}, ${teamId}, ${repoId})`);
       },
       async stop() {
-        for (const client of [repos, ...asService.values(), collaborators, topics, protections, statuses]) client.close();
+        for (const client of [repos, ...asService.values(), collaborators, topics, protections, tagProtections, statuses]) client.close();
         await running.stop();
         await opened.close();
         await database.drop();

@@ -1,12 +1,14 @@
 /**
  * Tags (routers/api/v1/repo/tag.go): list (newest first, X-Total-Count), get, create (annotated when a message is
  * given, tagged by the doer; 201 although Gitea's description says 200) and delete. A tag name may hold `/`.
+ * Creating or deleting a protected tag the doer may not control is refused with 422 (Gitea's
+ * ErrProtectedTagName answers), asked of repos before git-storage is touched.
  */
 import { HttpError, go, goStruct } from '@cairn/http';
 import { Code } from '@cairn/rpc';
 import type { ApiRegistry } from '../../api/registry';
 import { UNIT_CODE } from '../../convert/repository';
-import { type ApiContext, doerOf, json, noContent } from '../../api/types';
+import { type ApiContext, doerOf, json, noContent, repoOf } from '../../api/types';
 import { toApiTag } from '../../convert/tag';
 import { pageOf } from '../orgs/params';
 import { READ_ERRORS, answering, doerSignature, gitRepoOf, pushOf } from './git-context';
@@ -20,6 +22,12 @@ export const CreateTagOption = goStruct('CreateTagOption', {
 
 function tagParam<B>(ctx: ApiContext<B>): string {
   return ctx.params.tag ?? '';
+}
+
+/** Refuses with `message` (422) when a protection rule keeps the doer from controlling `name`. */
+async function requireTagControl<B>(ctx: ApiContext<B>, name: string, message: string): Promise<void> {
+  const { tags } = await ctx.services.clients.tagProtections.checkTagControl({ actor: ctx.viewer, repoId: repoOf(ctx).repository.id, tagNames: [name] });
+  if (tags.some((tag) => !tag.allowed)) throw HttpError.unprocessable(message);
 }
 
 export function registerTagRoutes(api: ApiRegistry): void {
@@ -66,6 +74,7 @@ export function registerTagRoutes(api: ApiRegistry): void {
     handler: async (ctx) => {
       const repo = gitRepoOf(ctx);
       const { body } = ctx;
+      await requireTagControl(ctx, body.tag_name, 'user not allowed to create protected tag');
       const { tag } = await answering(
         ctx.services.clients.refs.createTag({
           repository: repo.git,
@@ -93,6 +102,7 @@ export function registerTagRoutes(api: ApiRegistry): void {
     operationId: 'repoDeleteTag',
     handler: async (ctx) => {
       const repo = gitRepoOf(ctx);
+      await requireTagControl(ctx, tagParam(ctx), 'user not allowed to delete protected tag');
       await answering(ctx.services.clients.refs.deleteTag({ repository: repo.git, name: tagParam(ctx), push: pushOf(ctx) }), {
         [Code.NOT_FOUND]: () => HttpError.notFound(),
       });

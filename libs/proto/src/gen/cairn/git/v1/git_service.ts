@@ -304,6 +304,16 @@ export interface BranchRule {
   unprotectedFilePatterns: string;
 }
 
+/**
+ * TagRule is a tag protection rule as it applies to this pusher (repos evaluates the allow lists). A pushed tag
+ * (created, moved or deleted) that matches a rule is refused unless one of the rules it matches allows the pusher.
+ */
+export interface TagRule {
+  /** A glob without separators, or a Go regular expression between slashes (@cairn/text tagPatternMatcher). */
+  namePattern: string;
+  allowed: boolean;
+}
+
 export interface ReceivePackRequest {
   /** First message only. */
   repository?:
@@ -319,6 +329,8 @@ export interface ReceivePackRequest {
   rules: BranchRule[];
   /** Request body chunks. */
   data: Buffer;
+  /** First message only: the repository's tag protection rules. */
+  tagRules: TagRule[];
 }
 
 export interface ReceivePackResponse {
@@ -4052,8 +4064,97 @@ export const BranchRule: MessageFns<BranchRule> = {
   },
 };
 
+function createBaseTagRule(): TagRule {
+  return { namePattern: "", allowed: false };
+}
+
+export const TagRule: MessageFns<TagRule> = {
+  encode(message: TagRule, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.namePattern !== "") {
+      writer.uint32(10).string(message.namePattern);
+    }
+    if (message.allowed !== false) {
+      writer.uint32(16).bool(message.allowed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TagRule {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTagRule();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.namePattern = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.allowed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TagRule {
+    return {
+      namePattern: isSet(object.namePattern)
+        ? globalThis.String(object.namePattern)
+        : isSet(object.name_pattern)
+        ? globalThis.String(object.name_pattern)
+        : "",
+      allowed: isSet(object.allowed) ? globalThis.Boolean(object.allowed) : false,
+    };
+  },
+
+  toJSON(message: TagRule): unknown {
+    const obj: any = {};
+    if (message.namePattern !== "") {
+      obj.namePattern = message.namePattern;
+    }
+    if (message.allowed !== false) {
+      obj.allowed = message.allowed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TagRule>, I>>(base?: I): TagRule {
+    return TagRule.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TagRule>, I>>(object: I): TagRule {
+    const message = createBaseTagRule();
+    message.namePattern = object.namePattern ?? "";
+    message.allowed = object.allowed ?? false;
+    return message;
+  },
+};
+
 function createBaseReceivePackRequest(): ReceivePackRequest {
-  return { repository: undefined, gitProtocol: "", push: undefined, rules: [], data: Buffer.alloc(0) };
+  return { repository: undefined, gitProtocol: "", push: undefined, rules: [], data: Buffer.alloc(0), tagRules: [] };
 }
 
 export const ReceivePackRequest: MessageFns<ReceivePackRequest> = {
@@ -4072,6 +4173,9 @@ export const ReceivePackRequest: MessageFns<ReceivePackRequest> = {
     }
     if (message.data.length !== 0) {
       writer.uint32(42).bytes(message.data);
+    }
+    for (const v of message.tagRules) {
+      TagRule.encode(v!, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -4129,6 +4233,14 @@ export const ReceivePackRequest: MessageFns<ReceivePackRequest> = {
             message.data = Buffer.from(reader.bytes());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.tagRules.push(TagRule.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4152,6 +4264,11 @@ export const ReceivePackRequest: MessageFns<ReceivePackRequest> = {
       push: isSet(object.push) ? PushContext.fromJSON(object.push) : undefined,
       rules: globalThis.Array.isArray(object?.rules) ? object.rules.map((e: any) => BranchRule.fromJSON(e)) : [],
       data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
+      tagRules: globalThis.Array.isArray(object?.tagRules)
+        ? object.tagRules.map((e: any) => TagRule.fromJSON(e))
+        : globalThis.Array.isArray(object?.tag_rules)
+        ? object.tag_rules.map((e: any) => TagRule.fromJSON(e))
+        : [],
     };
   },
 
@@ -4172,6 +4289,9 @@ export const ReceivePackRequest: MessageFns<ReceivePackRequest> = {
     if (message.data.length !== 0) {
       obj.data = base64FromBytes(message.data);
     }
+    if (message.tagRules?.length) {
+      obj.tagRules = message.tagRules.map((e) => TagRule.toJSON(e));
+    }
     return obj;
   },
 
@@ -4189,6 +4309,7 @@ export const ReceivePackRequest: MessageFns<ReceivePackRequest> = {
       : undefined;
     message.rules = object.rules?.map((e) => BranchRule.fromPartial(e)) || [];
     message.data = object.data ?? Buffer.alloc(0);
+    message.tagRules = object.tagRules?.map((e) => TagRule.fromPartial(e)) || [];
     return message;
   },
 };

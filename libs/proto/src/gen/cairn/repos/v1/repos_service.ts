@@ -435,6 +435,15 @@ export interface GetPushPolicyResponse {
     | undefined;
   /** The branch protection rules as they apply to the pusher, in priority order. */
   rules: PushRule[];
+  /** The tag protection rules as they apply to the pusher (TagProtectionService). */
+  tagRules: PushTagRule[];
+}
+
+/** PushTagRule mirrors cairn.git.v1.TagRule (the gateway copies it into ReceivePack). */
+export interface PushTagRule {
+  namePattern: string;
+  /** The pusher is on the rule's allow list (as a user or through a team). */
+  allowed: boolean;
 }
 
 /** PushRule mirrors cairn.git.v1.BranchRule (the gateway copies it into ReceivePack). */
@@ -6641,7 +6650,7 @@ export const GetPushPolicyRequest: MessageFns<GetPushPolicyRequest> = {
 };
 
 function createBaseGetPushPolicyResponse(): GetPushPolicyResponse {
-  return { repository: undefined, rules: [] };
+  return { repository: undefined, rules: [], tagRules: [] };
 }
 
 export const GetPushPolicyResponse: MessageFns<GetPushPolicyResponse> = {
@@ -6651,6 +6660,9 @@ export const GetPushPolicyResponse: MessageFns<GetPushPolicyResponse> = {
     }
     for (const v of message.rules) {
       PushRule.encode(v!, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.tagRules) {
+      PushTagRule.encode(v!, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -6684,6 +6696,14 @@ export const GetPushPolicyResponse: MessageFns<GetPushPolicyResponse> = {
             message.rules.push(PushRule.decode(reader, reader.uint32()));
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tagRules.push(PushTagRule.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6700,6 +6720,11 @@ export const GetPushPolicyResponse: MessageFns<GetPushPolicyResponse> = {
     return {
       repository: isSet(object.repository) ? Repository.fromJSON(object.repository) : undefined,
       rules: globalThis.Array.isArray(object?.rules) ? object.rules.map((e: any) => PushRule.fromJSON(e)) : [],
+      tagRules: globalThis.Array.isArray(object?.tagRules)
+        ? object.tagRules.map((e: any) => PushTagRule.fromJSON(e))
+        : globalThis.Array.isArray(object?.tag_rules)
+        ? object.tag_rules.map((e: any) => PushTagRule.fromJSON(e))
+        : [],
     };
   },
 
@@ -6710,6 +6735,9 @@ export const GetPushPolicyResponse: MessageFns<GetPushPolicyResponse> = {
     }
     if (message.rules?.length) {
       obj.rules = message.rules.map((e) => PushRule.toJSON(e));
+    }
+    if (message.tagRules?.length) {
+      obj.tagRules = message.tagRules.map((e) => PushTagRule.toJSON(e));
     }
     return obj;
   },
@@ -6723,6 +6751,96 @@ export const GetPushPolicyResponse: MessageFns<GetPushPolicyResponse> = {
       ? Repository.fromPartial(object.repository)
       : undefined;
     message.rules = object.rules?.map((e) => PushRule.fromPartial(e)) || [];
+    message.tagRules = object.tagRules?.map((e) => PushTagRule.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePushTagRule(): PushTagRule {
+  return { namePattern: "", allowed: false };
+}
+
+export const PushTagRule: MessageFns<PushTagRule> = {
+  encode(message: PushTagRule, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.namePattern !== "") {
+      writer.uint32(10).string(message.namePattern);
+    }
+    if (message.allowed !== false) {
+      writer.uint32(16).bool(message.allowed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PushTagRule {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePushTagRule();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.namePattern = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.allowed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PushTagRule {
+    return {
+      namePattern: isSet(object.namePattern)
+        ? globalThis.String(object.namePattern)
+        : isSet(object.name_pattern)
+        ? globalThis.String(object.name_pattern)
+        : "",
+      allowed: isSet(object.allowed) ? globalThis.Boolean(object.allowed) : false,
+    };
+  },
+
+  toJSON(message: PushTagRule): unknown {
+    const obj: any = {};
+    if (message.namePattern !== "") {
+      obj.namePattern = message.namePattern;
+    }
+    if (message.allowed !== false) {
+      obj.allowed = message.allowed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PushTagRule>, I>>(base?: I): PushTagRule {
+    return PushTagRule.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PushTagRule>, I>>(object: I): PushTagRule {
+    const message = createBasePushTagRule();
+    message.namePattern = object.namePattern ?? "";
+    message.allowed = object.allowed ?? false;
     return message;
   },
 };
