@@ -4,6 +4,7 @@
  * asserted (from events, or as the system): every other caller may only act for the user the edge asserted.
  */
 import type { Callers } from '@cairn/rpc';
+import type { ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
 import type { BranchProtectionServiceService, CollaboratorServiceService, CommitStatusServiceService, RepoServiceService, TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 
 export const BRANCH_PROTECTION_CALLERS: Callers<typeof BranchProtectionServiceService> = {
@@ -62,4 +63,14 @@ export const TOPIC_CALLERS: Callers<typeof TopicServiceService> = {
   addTopic: ['gateway'],
   deleteTopic: ['gateway'],
   searchTopics: ['gateway'],
+};
+
+export const RELEASE_CALLERS: Callers<typeof ReleaseServiceService> = {
+  listReleases: ['gateway'],
+  getRelease: ['gateway'],
+  getReleaseByTag: ['gateway'],
+  getLatestRelease: ['gateway'],
+  createRelease: ['gateway'],
+  updateRelease: ['gateway'],
+  deleteRelease: ['gateway'],
 };
