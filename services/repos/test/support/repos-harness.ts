@@ -21,6 +21,7 @@ import {
   type CreateRepositoryRequest,
   type RepositoryWithPermission,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { type Identity, createRpcClient, type RpcClient, type RpcServer, runAsAsserted } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { DATABASE_SCHEMA, MIGRATIONS_DIR } from '../../src/index';
@@ -57,6 +58,7 @@ export interface ReposHarness {
   topics: RpcClient<typeof TopicServiceService>;
   protections: RpcClient<typeof BranchProtectionServiceService>;
   statuses: RpcClient<typeof CommitStatusServiceService>;
+  releases: RpcClient<typeof ReleaseServiceService>;
   /** Creates a repository as `actorId` (owner: the actor unless given). */
   create(actorId: number, fields: Partial<CreateRepositoryRequest> & { name: string }): Promise<Required<RepositoryWithPermission>>;
   /** The subjects written to the outbox, oldest first. */
@@ -109,6 +111,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
     const topics = createRpcClient(TopicServiceService, options);
     const protections = createRpcClient(BranchProtectionServiceService, options);
     const statuses = createRpcClient(CommitStatusServiceService, options);
+    const releases = createRpcClient(ReleaseServiceService, options);
     const opened = db;
     const running = server;
     return {
@@ -127,6 +130,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
       topics,
       protections,
       statuses,
+      releases,
       async create(actorId, fields) {
         const { repository } = await repos.createRepository({
           actor: accounts.actor(actorId),
@@ -174,7 +178,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
         await opened.pool.query(sql.unsafe`INSERT INTO team_repos (org_id, team_id, repo_id) VALUES (${orgId}, ${teamId}, ${repoId})`);
       },
       async stop() {
-        for (const client of [repos, ...asService.values(), collaborators, topics, protections, statuses]) client.close();
+        for (const client of [repos, ...asService.values(), collaborators, topics, protections, statuses, releases]) client.close();
         await running.stop();
         await opened.close();
         await database.drop();
