@@ -173,7 +173,7 @@ describe('releases', () => {
 
     // Another release's tag is taken.
     await releaseOf(create(repoId, { tagName: 'v4' }));
-    await expect(update(draft.id, ['tag_name'], { tagName: 'v4' })).rejects.toMatchObject({ code: Code.ALREADY_EXISTS });
+    await expect(update(draft.id, ['tag_name'], { tagName: 'v4' })).rejects.toMatchObject({ code: Code.ALREADY_EXISTS, message: 'release tag already exist [tag_name: v4]' });
   });
 
   it('deletes by id or tag, keeping the tag, and publishes the deletion of published releases only', async () => {
