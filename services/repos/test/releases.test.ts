@@ -1,7 +1,8 @@
 /**
  * ReleaseService over gRPC on a real database, with git-storage in memory: tags made or attached to, who sees
  * drafts, edits and deletions, the release counter, the cairn.release.* events written in the change's transaction
- * (drafts write none), a retry after a crash between the tag and the row, and a push deleting a release's tag.
+ * (drafts write none), a retry after a crash between the tag and the row, and pushes deleting or moving a release's
+ * tag.
  */
 import { decodeEvent, encodeEvent, uuidv7 } from '@cairn/bus';
 import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
@@ -194,19 +195,33 @@ describe('releases', () => {
     expect(await count(repoId)).toBe(0);
   });
 
-  it('makes a release a draft when a push deletes its tag (and the tag is still gone)', async () => {
+  it('follows pushed tags: a release whose tag is gone becomes a draft, one whose tag moved takes its commit', async () => {
     const repoId = await repoWithCommits('pushed');
     const gone = await releaseOf(create(repoId, { tagName: 'v1' }));
     const back = await releaseOf(create(repoId, { tagName: 'v2' }));
+    const moved = await releaseOf(create(repoId, { tagName: 'v3' }));
+    const draft = await releaseOf(create(repoId, { tagName: 'v4', draft: true }));
     h.git.pushTag(repoId, 'v1', undefined);
+    h.git.pushTag(repoId, 'v3', 'd'.repeat(40));
+    h.git.pushTag(repoId, 'v4', 'e'.repeat(40));
     // v2 was deleted and pushed again before the event was handled.
-    const refUpdates = ['v1', 'v2'].map((tag) => ({ ref: `refs/tags/${tag}`, oldSha: branchSha('main'), newSha: '0'.repeat(40) }));
+    const refUpdates = [
+      ...['v1', 'v2'].map((tag) => ({ ref: `refs/tags/${tag}`, oldSha: branchSha('main'), newSha: '0'.repeat(40) })),
+      { ref: 'refs/tags/v3', oldSha: branchSha('main'), newSha: 'd'.repeat(40) },
+      { ref: 'refs/tags/v4', oldSha: '0'.repeat(40), newSha: 'e'.repeat(40) },
+    ];
     const event = GitPushed.fromPartial({ meta: { eventId: uuidv7(), occurredAt: new Date(), actorId: alice, repoId }, pusherId: alice, repoId, refUpdates });
+    const before = (await h.subjects()).length;
     await gitPushedHandler(h.context)({ id: uuidv7(), subject: 'cairn.git.pushed', data: encodeEvent(GitPushed, event), deliveryCount: 1 });
 
-    expect(await releaseOf(h.releases.getRelease({ viewer: actor(alice), repoId, id: gone.id }))).toMatchObject({ draft: true, sha: '' });
-    expect(await releaseOf(h.releases.getRelease({ viewer: actor(alice), repoId, id: back.id }))).toMatchObject({ draft: false, sha: branchSha('main') });
+    const read = (id: number) => releaseOf(h.releases.getRelease({ viewer: actor(alice), repoId, id }));
+    expect(await read(gone.id)).toMatchObject({ draft: true, sha: '' });
+    expect(await read(back.id)).toMatchObject({ draft: false, sha: branchSha('main') });
+    expect(await read(moved.id)).toMatchObject({ draft: false, sha: 'd'.repeat(40) });
+    expect(await read(draft.id)).toMatchObject({ draft: true, sha: '' });
     await expect(h.releases.getRelease({ viewer: undefined, repoId, id: gone.id })).rejects.toMatchObject({ code: Code.NOT_FOUND });
-    expect(await count(repoId)).toBe(1);
+    expect(await count(repoId)).toBe(2);
+    // Gitea notifies nothing for these.
+    expect((await h.subjects()).slice(before)).toEqual([]);
   });
 });

@@ -40,6 +40,7 @@ import {
 import type { RepoRow } from '../store/repositories';
 import { accountById } from './accounts-lookup';
 import type { ReposContext } from './context';
+import { tagCommit } from './git-tags';
 import { guard } from './guard';
 import { loadRepoForViewer, requireAccess, type RepoForViewer } from './repo-access';
 import { gitRepository } from './repository-message';
@@ -96,7 +97,7 @@ export function createReleaseService(context: ReposContext): AsyncServiceOf<type
    */
   async function ensureTag(repo: RepoRow, release: { tagName: string; target: string }, actorId: number, message: string, tagger: ReleaseTagger | undefined): Promise<string> {
     const repository = gitRepository(repo);
-    const existing = await tagCommit(repo, release.tagName);
+    const existing = await tagCommit(context, repository, release.tagName);
     if (existing !== undefined) return existing;
     if (!(await mayControlTag(context, repo, actorId, release.tagName))) throw protectedTag(release.tagName);
     const pusher = await accountById(context, actorId);
@@ -114,20 +115,9 @@ export function createReleaseService(context: ReposContext): AsyncServiceOf<type
       if (!(error instanceof CairnError)) throw error;
       if (error.code === Code.NOT_FOUND) throw targetNotFound(release.target);
       // Created meanwhile (another request, or a push): the release attaches to it, as to any existing tag.
-      const raced = error.code === Code.ALREADY_EXISTS ? await tagCommit(repo, release.tagName) : undefined;
+      const raced = error.code === Code.ALREADY_EXISTS ? await tagCommit(context, repository, release.tagName) : undefined;
       if (raced === undefined) throw error;
       return raced;
-    }
-  }
-
-  /** The commit the tag points at; undefined when there is no such tag. */
-  async function tagCommit(repo: RepoRow, tagName: string): Promise<string | undefined> {
-    try {
-      const { tag } = await context.git.refs.getTag({ repository: gitRepository(repo), name: tagName });
-      return tag?.commit?.sha ?? '';
-    } catch (error) {
-      if (error instanceof CairnError && error.code === Code.NOT_FOUND) return undefined;
-      throw error;
     }
   }
 

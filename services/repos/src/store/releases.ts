@@ -138,6 +138,15 @@ export async function deleteRelease(tx: DatabaseTransactionConnection, id: numbe
   return result.rowCount > 0;
 }
 
+/** Those of the tag names (as given) that have a release (any case). */
+export async function releasedTags(db: CommonQueryMethods, repoId: number, tagNames: readonly string[]): Promise<string[]> {
+  if (tagNames.length === 0) return [];
+  const lowered = await db.anyFirst(sql.type(z.object({ name: z.string() }))`
+    SELECT lower(tag_name) AS name FROM releases WHERE repo_id = ${repoId} AND lower(tag_name) = ANY(${sql.array(tagNames.map((name) => name.toLowerCase()), 'text')})
+  `);
+  return tagNames.filter((name) => lowered.includes(name.toLowerCase()));
+}
+
 /** Makes the releases of these tags (any case) drafts without a commit; how many there were. */
 export async function unpublishReleasesOfTags(tx: DatabaseTransactionConnection, repoId: number, tagNames: readonly string[]): Promise<number> {
   const lowered = tagNames.map((name) => name.toLowerCase());
@@ -146,6 +155,14 @@ export async function unpublishReleasesOfTags(tx: DatabaseTransactionConnection,
     WHERE repo_id = ${repoId} AND lower(tag_name) = ANY(${sql.array(lowered, 'text')})
   `);
   return result.rowCount;
+}
+
+/** Points the published release of the tag (any case), if any, at `sha`. */
+export async function moveReleaseOfTag(tx: DatabaseTransactionConnection, repoId: number, tagName: string, sha: string): Promise<void> {
+  await tx.query(sql.unsafe`
+    UPDATE releases SET sha = ${sha}, updated = now()
+    WHERE repo_id = ${repoId} AND lower(tag_name) = ${tagName.toLowerCase()} AND NOT is_draft AND sha <> ${sha}
+  `);
 }
 
 /** Keeps `repositories.num_releases` (Gitea's release counter) at the number of published releases. */
