@@ -4,12 +4,18 @@
  * the refusals (duplicate, unknown target, bad tag name), lists with their filters and paging headers, latest, get
  * and delete by id and by tag (the git tag stays), edits (publishing a draft makes its tag), a release's tag
  * refusing deletion, who sees drafts and private repositories' releases, the archive links a release answers, and
- * the cairn.release.* events that reached the bus (drafts publish none).
+ * the cairn.release.* events that reached the bus (drafts publish none), and a release whose tag a git push deleted
+ * becoming a draft.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { type ApiResponse } from './support/client';
-import { type Fixture, startFixture } from './support/fixture';
-import { waitFor } from './support/instance';
+import { type Fixture, USER_PASSWORD, startFixture } from './support/fixture';
+import { gitTestEnv, waitFor } from './support/instance';
 
 jest.setTimeout(180_000);
 
@@ -312,6 +318,26 @@ describe('releases', () => {
       expect(allowed.status).toBe(200);
       expect(allowed.headers.get('content-type')).toBe('application/zip');
       await allowed.arrayBuffer();
+    });
+  });
+
+  describe('git pushes', () => {
+    it('makes a release whose tag a push deleted a draft', async () => {
+      expect((await create({ tag_name: 'pushed-away' })).status).toBe(201);
+      const scratch = mkdtempSync(path.join(tmpdir(), 'cairn-releases-'));
+      try {
+        const remote = new URL('/alice/app.git', fixture.instance.httpUrl);
+        remote.username = 'alice';
+        remote.password = USER_PASSWORD;
+        const git = (args: string[], cwd = scratch) => promisify(execFile)('git', args, { cwd, env: gitTestEnv(scratch) });
+        await git(['clone', '--quiet', remote.toString(), 'work']);
+        await git(['push', '--quiet', 'origin', ':refs/tags/pushed-away'], path.join(scratch, 'work'));
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+      await waitFor('the release to become a draft', async () => ((await call('GET', repoPath('/releases/tags/pushed-away'))).status === 404 ? true : undefined));
+      expect((await call<Release>('GET', repoPath('/releases/tags/pushed-away'), alice)).body).toMatchObject({ draft: true });
+      expect((await call('GET', repoPath('/tags/pushed-away'))).status).toBe(404);
     });
   });
 
