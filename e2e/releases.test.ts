@@ -319,6 +319,24 @@ describe('releases', () => {
       expect(allowed.headers.get('content-type')).toBe('application/zip');
       await allowed.arrayBuffer();
     });
+
+    it('takes tokens as git does: as the Basic password or in the Authorization header, within their scopes', async () => {
+      const token = async (name: string, scopes: string[]) => {
+        const made = await call<{ sha1: string }>('POST', '/users/alice/tokens', alice, { name, scopes });
+        expect(made.status).toBe(201);
+        return made.body.sha1;
+      };
+      const reader = await token('archives', ['read:repository']);
+      const unrelated = await token('profile', ['read:user']);
+      const link = `${rootUrl}alice/secret/archive/v1.tar.gz`;
+      const basic = (secret: string) => ({ authorization: `Basic ${Buffer.from(`alice:${secret}`).toString('base64')}` });
+      for (const headers of [basic(reader), { authorization: `token ${reader}` }]) {
+        const answer = await fetchLink(link, headers);
+        expect(answer.status).toBe(200);
+        await answer.arrayBuffer();
+      }
+      expect((await fetchLink(link, basic(unrelated))).status).toBe(403);
+    });
   });
 
   describe('git pushes', () => {
