@@ -172,6 +172,11 @@ describe('releases', () => {
     expect((await h.subjects()).slice(before)).toEqual(['cairn.release.published', 'cairn.release.updated']);
     expect(decodeEvent(ReleaseUpdated, await h.lastEvent('cairn.release.updated')).release).toMatchObject({ name: 'Three, final', prerelease: true });
 
+    // Back to a draft: no commit, nothing published; the tag stays.
+    expect(await update(draft.id, ['draft'], { draft: true })).toMatchObject({ draft: true, sha: '' });
+    expect(h.git.repo(repoId)?.tags.has('v3')).toBe(true);
+    expect((await h.subjects()).slice(before)).toEqual(['cairn.release.published', 'cairn.release.updated']);
+
     // Another release's tag is taken.
     await releaseOf(create(repoId, { tagName: 'v4' }));
     await expect(update(draft.id, ['tag_name'], { tagName: 'v4' })).rejects.toMatchObject({ code: Code.ALREADY_EXISTS, message: 'release tag already exist [tag_name: v4]' });

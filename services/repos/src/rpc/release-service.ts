@@ -203,8 +203,9 @@ export function createReleaseService(context: ReposContext): AsyncServiceOf<type
         const other = await guard(() => findReleaseByTag(db.pool, repo.id, plan.next.tagName));
         if (other !== undefined && other.id !== current.id) throw tagReleased(plan.next.tagName);
       }
-      // As for a new release, the tag comes first and a retry finds it (services/release UpdateRelease).
-      const sha = plan.needsTag ? await ensureTag(repo, plan.next, actorId, '', request.tagger) : undefined;
+      // As for a new release, the tag comes first and a retry finds it (services/release UpdateRelease). A draft
+      // names no commit (the contract's Release.sha), though Gitea keeps an unpublished release's.
+      const sha = plan.needsTag ? await ensureTag(repo, plan.next, actorId, '', request.tagger) : plan.next.isDraft ? '' : undefined;
       const release = await changeRelease(
         (tx) => findReleaseById(tx, repo.id, request.id, true),
         async (tx, locked) => {
