@@ -1,6 +1,6 @@
 /**
  * The repos gRPC server: RepoService, CollaboratorService, TopicService, BranchProtectionService, CommitStatusService,
- * TagProtectionService.
+ * TagProtectionService, ReleaseService.
  */
 import type { Logger } from '@cairn/log';
 import {
@@ -11,15 +11,17 @@ import {
   TopicServiceService,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { TagProtectionServiceService } from '@cairn/proto/cairn/repos/v1/tag_protections_service';
+import { ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { createRpcServer, type RpcServer } from '@cairn/rpc';
 import { createBranchProtectionService } from './rpc/branch-protection-service';
 import { createCollaboratorService } from './rpc/collaborator-service';
 import { createCommitStatusService } from './rpc/commit-status-service';
 import type { ReposContext } from './rpc/context';
+import { createReleaseService } from './rpc/release-service';
 import { createRepoService } from './rpc/repo-service';
 import { createTagProtectionService } from './rpc/tag-protection-service';
 import { createTopicService } from './rpc/topic-service';
-import { BRANCH_PROTECTION_CALLERS, COLLABORATOR_CALLERS, COMMIT_STATUS_CALLERS, REPO_CALLERS, TAG_PROTECTION_CALLERS, TOPIC_CALLERS } from './rpc/callers';
+import { BRANCH_PROTECTION_CALLERS, COLLABORATOR_CALLERS, COMMIT_STATUS_CALLERS, RELEASE_CALLERS, REPO_CALLERS, TAG_PROTECTION_CALLERS, TOPIC_CALLERS } from './rpc/callers';
 
 export function createReposServer(context: ReposContext, logger: Logger): RpcServer {
   const server = createRpcServer({ service: 'repos', logger });
@@ -29,5 +31,6 @@ export function createReposServer(context: ReposContext, logger: Logger): RpcSer
   server.addService(BranchProtectionServiceService, createBranchProtectionService(context), BRANCH_PROTECTION_CALLERS);
   server.addService(CommitStatusServiceService, createCommitStatusService(context), COMMIT_STATUS_CALLERS);
   server.addService(TagProtectionServiceService, createTagProtectionService(context), TAG_PROTECTION_CALLERS);
+  server.addService(ReleaseServiceService, createReleaseService(context), RELEASE_CALLERS);
   return server;
 }

@@ -28,6 +28,7 @@ import { registerContentsRoutes } from './repos/contents';
 import { registerForkRoutes } from './repos/forks';
 import { registerRepoRoutes } from './repos/repos';
 import { registerRawRoutes } from './repos/raw';
+import { registerReleaseRoutes } from './repos/releases';
 import { registerRepoSearchRoutes } from './repos/search';
 import { registerStatusRoutes } from './repos/statuses';
 import { registerTagProtectionRoutes } from './repos/tag-protections';
@@ -84,6 +85,7 @@ export function registerRoutes(api: ApiRegistry): void {
   registerBranchProtectionRoutes(api);
   registerTagRoutes(api);
   registerTagProtectionRoutes(api);
+  registerReleaseRoutes(api);
   registerCommitRoutes(api);
   registerStatusRoutes(api);
   registerContentsRoutes(api);

@@ -3,22 +3,49 @@
  * into its row, and — on the first push into an empty repository whose default branch was not pushed — makes the
  * first pushed branch the default, as Gitea does. When the push moved the default branch, the licences of its
  * licence files are detected again (Gitea's services/repository/license.go, updated on default-branch pushes).
+ * Releases follow the tags the push changed (followPushedTags).
  * Reading the state afresh (under the row's lock) makes every delivery idempotent and lets no delivery write an
  * older view than the last one.
  */
 import { type Bus, type BusHandler, type Subscription, decodeEvent } from '@cairn/bus';
 import { GitPushed, type RefUpdate } from '@cairn/proto/cairn/git/v1/events';
+import type { DatabaseTransactionConnection } from '@cairn/db';
 import type { ReposContext } from '../rpc/context';
 import { gitRepository } from '../rpc/repository-message';
-import { lockRepository, updateRepository, type RepoChanges } from '../store/repositories';
+import { tagCommit } from '../rpc/git-tags';
+import { moveReleaseOfTag, recountReleases, releasedTags, unpublishReleasesOfTags } from '../store/releases';
+import { lockRepository, updateRepository, type RepoChanges, type RepoRow } from '../store/repositories';
 import { GIT_CONSUMER, GIT_STREAM, GitSubject } from './subjects';
 
 const BRANCH_PREFIX = 'refs/heads/';
+const TAG_PREFIX = 'refs/tags/';
 const ZERO_SHA = /^0+$/;
 
 /** Branches the push created or moved, in the order git reported them. */
 function pushedBranches(updates: readonly RefUpdate[]): string[] {
   return updates.filter((update) => update.ref.startsWith(BRANCH_PREFIX) && !ZERO_SHA.test(update.newSha)).map((update) => update.ref.slice(BRANCH_PREFIX.length));
+}
+
+/** Tags the push changed: created, moved or deleted. */
+function pushedTags(updates: readonly RefUpdate[]): string[] {
+  return updates.filter((update) => update.ref.startsWith(TAG_PREFIX)).map((update) => update.ref.slice(TAG_PREFIX.length));
+}
+
+/**
+ * Releases follow their tags as git-storage has them now (so a late or repeated delivery changes nothing): one whose
+ * tag is gone becomes a draft without a commit (Gitea's models/repo/release.go PushUpdateDeleteTagsContext), a
+ * published one whose tag moved takes its new commit (services/repository/push.go pushUpdateAddTags). Only tags that
+ * have a release are looked at: a push may bring many.
+ */
+async function followPushedTags(context: ReposContext, tx: DatabaseTransactionConnection, repo: RepoRow, updates: readonly RefUpdate[]): Promise<void> {
+  const released = await releasedTags(tx, repo.id, pushedTags(updates));
+  const gone: string[] = [];
+  for (const tag of released) {
+    const sha = await tagCommit(context, gitRepository(repo), tag);
+    if (sha === undefined) gone.push(tag);
+    else await moveReleaseOfTag(tx, repo.id, tag, sha);
+  }
+  if (gone.length > 0 && (await unpublishReleasesOfTags(tx, repo.id, gone)) > 0) await recountReleases(tx, repo.id);
 }
 
 export function gitPushedHandler(context: ReposContext): BusHandler {
@@ -48,6 +75,7 @@ export function gitPushedHandler(context: ReposContext): BusHandler {
         changes.licenses = (await context.git.analysis.detectLicenses({ repository, revision: defaultBranch })).licenses;
       }
       await updateRepository(tx, repo.id, changes);
+      await followPushedTags(context, tx, repo, event.refUpdates);
     });
   };
 }

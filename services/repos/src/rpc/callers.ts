@@ -5,6 +5,7 @@
  */
 import type { Callers } from '@cairn/rpc';
 import type { TagProtectionServiceService } from '@cairn/proto/cairn/repos/v1/tag_protections_service';
+import type { ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
 import type { BranchProtectionServiceService, CollaboratorServiceService, CommitStatusServiceService, RepoServiceService, TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 
 export const BRANCH_PROTECTION_CALLERS: Callers<typeof BranchProtectionServiceService> = {
@@ -72,4 +73,14 @@ export const TOPIC_CALLERS: Callers<typeof TopicServiceService> = {
   addTopic: ['gateway'],
   deleteTopic: ['gateway'],
   searchTopics: ['gateway'],
+};
+
+export const RELEASE_CALLERS: Callers<typeof ReleaseServiceService> = {
+  listReleases: ['gateway'],
+  getRelease: ['gateway'],
+  getReleaseByTag: ['gateway'],
+  getLatestRelease: ['gateway'],
+  createRelease: ['gateway'],
+  updateRelease: ['gateway'],
+  deleteRelease: ['gateway'],
 };

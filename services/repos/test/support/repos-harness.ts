@@ -22,6 +22,7 @@ import {
   type RepositoryWithPermission,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { TagProtectionServiceService } from '@cairn/proto/cairn/repos/v1/tag_protections_service';
+import { ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { type Identity, createRpcClient, type RpcClient, type RpcServer, runAsAsserted } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { DATABASE_SCHEMA, MIGRATIONS_DIR } from '../../src/index';
@@ -59,6 +60,7 @@ export interface ReposHarness {
   protections: RpcClient<typeof BranchProtectionServiceService>;
   tagProtections: RpcClient<typeof TagProtectionServiceService>;
   statuses: RpcClient<typeof CommitStatusServiceService>;
+  releases: RpcClient<typeof ReleaseServiceService>;
   /** Creates a repository as `actorId` (owner: the actor unless given). */
   create(actorId: number, fields: Partial<CreateRepositoryRequest> & { name: string }): Promise<Required<RepositoryWithPermission>>;
   /** The subjects written to the outbox, oldest first. */
@@ -112,6 +114,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
     const protections = createRpcClient(BranchProtectionServiceService, options);
     const tagProtections = createRpcClient(TagProtectionServiceService, options);
     const statuses = createRpcClient(CommitStatusServiceService, options);
+    const releases = createRpcClient(ReleaseServiceService, options);
     const opened = db;
     const running = server;
     return {
@@ -131,6 +134,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
       protections,
       tagProtections,
       statuses,
+      releases,
       async create(actorId, fields) {
         const { repository } = await repos.createRepository({
           actor: accounts.actor(actorId),
@@ -178,7 +182,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
         await opened.pool.query(sql.unsafe`INSERT INTO team_repos (org_id, team_id, repo_id) VALUES (${orgId}, ${teamId}, ${repoId})`);
       },
       async stop() {
-        for (const client of [repos, ...asService.values(), collaborators, topics, protections, tagProtections, statuses]) client.close();
+        for (const client of [repos, ...asService.values(), collaborators, topics, protections, tagProtections, statuses, releases]) client.close();
         await running.stop();
         await opened.close();
         await database.drop();
