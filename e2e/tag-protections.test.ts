@@ -178,6 +178,21 @@ describe('protected tags', () => {
       expect((await call('DELETE', '/repos/alice/app/tags/nightly', as('bob'))).status).toBe(204);
     });
 
+    it('refuses a release that would create a protected tag (422, no tag, no release) and lets a listed user publish it', async () => {
+      expect(await call('POST', '/repos/alice/app/releases', as('bob'), { tag_name: 'v3', name: 'three' })).toMatchObject({ status: 422 });
+      expect((await call('GET', '/repos/alice/app/tags/v3')).status).toBe(404);
+      expect((await call('GET', '/repos/alice/app/releases/tags/v3')).status).toBe(404);
+      // A draft creates no tag, so it is anyone's to write; publishing it creates the tag and is refused the same way.
+      const draft = await call<{ id: number }>('POST', '/repos/alice/app/releases', as('bob'), { tag_name: 'v3', draft: true });
+      expect(draft.status).toBe(201);
+      expect((await call('PATCH', `/repos/alice/app/releases/${draft.body.id}`, as('bob'), { draft: false })).status).toBe(422);
+      expect((await call('GET', '/repos/alice/app/tags/v3')).status).toBe(404);
+      expect(await call('PATCH', `/repos/alice/app/releases/${draft.body.id}`, as('carol'), { draft: false })).toMatchObject({ status: 200, body: { draft: false, tag_name: 'v3' } });
+      expect((await call('GET', '/repos/alice/app/tags/v3')).status).toBe(200);
+      expect((await call('DELETE', `/repos/alice/app/releases/${draft.body.id}`, as('carol'))).status).toBe(204);
+      expect((await call('DELETE', '/repos/alice/app/tags/v3', as('carol'))).status).toBe(204);
+    });
+
     it("lets members of a listed team of the repository's organization through", async () => {
       const lib = '/repos/acme/lib/tag_protections';
       expect((await call('POST', lib, as('alice'), { name_pattern: '/^rel-/', whitelist_teams: ['nobody'] })).status).toBe(422);
