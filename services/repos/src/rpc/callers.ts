@@ -4,7 +4,17 @@
  * asserted (from events, or as the system): every other caller may only act for the user the edge asserted.
  */
 import type { Callers } from '@cairn/rpc';
+import type { AttachmentServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
 import type { BranchProtectionServiceService, CollaboratorServiceService, CommitStatusServiceService, RepoServiceService, TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
+
+export const ATTACHMENT_CALLERS: Callers<typeof AttachmentServiceService> = {
+  createAttachment: ['gateway'],
+  listAttachments: ['gateway'],
+  getAttachment: ['gateway'],
+  updateAttachment: ['gateway'],
+  deleteAttachment: ['gateway'],
+  openAttachment: ['gateway'],
+};
 
 export const BRANCH_PROTECTION_CALLERS: Callers<typeof BranchProtectionServiceService> = {
   listBranchProtections: ['gateway'],

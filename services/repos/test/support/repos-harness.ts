@@ -21,6 +21,8 @@ import {
   type CreateRepositoryRequest,
   type RepositoryWithPermission,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { AttachmentServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
+import { type ObjectStore, localObjectStore } from '@cairn/storage';
 import { type Identity, createRpcClient, type RpcClient, type RpcServer, runAsAsserted } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { DATABASE_SCHEMA, MIGRATIONS_DIR } from '../../src/index';
@@ -57,6 +59,9 @@ export interface ReposHarness {
   topics: RpcClient<typeof TopicServiceService>;
   protections: RpcClient<typeof BranchProtectionServiceService>;
   statuses: RpcClient<typeof CommitStatusServiceService>;
+  attachments: RpcClient<typeof AttachmentServiceService>;
+  /** The attachments' object store the context uses (a local directory under the work directory). */
+  objects: ObjectStore;
   /** Creates a repository as `actorId` (owner: the actor unless given). */
   create(actorId: number, fields: Partial<CreateRepositoryRequest> & { name: string }): Promise<Required<RepositoryWithPermission>>;
   /** The subjects written to the outbox, oldest first. */
@@ -87,8 +92,10 @@ export async function startReposHarness(): Promise<ReposHarness> {
     await prepareOutbox(db);
     const accounts = accountsMemory();
     const git = gitMemory();
+    const objects = localObjectStore(path.join(workDir, 'attachments'));
     const context: ReposContext = {
       db,
+      objects,
       logger,
       config,
       accounts: { users: accounts.users, teams: accounts.teams, orgs: accounts.orgs },
@@ -109,6 +116,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
     const topics = createRpcClient(TopicServiceService, options);
     const protections = createRpcClient(BranchProtectionServiceService, options);
     const statuses = createRpcClient(CommitStatusServiceService, options);
+    const attachments = createRpcClient(AttachmentServiceService, options);
     const opened = db;
     const running = server;
     return {
@@ -127,6 +135,8 @@ export async function startReposHarness(): Promise<ReposHarness> {
       topics,
       protections,
       statuses,
+      attachments,
+      objects,
       async create(actorId, fields) {
         const { repository } = await repos.createRepository({
           actor: accounts.actor(actorId),
@@ -174,7 +184,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
         await opened.pool.query(sql.unsafe`INSERT INTO team_repos (org_id, team_id, repo_id) VALUES (${orgId}, ${teamId}, ${repoId})`);
       },
       async stop() {
-        for (const client of [repos, ...asService.values(), collaborators, topics, protections, statuses]) client.close();
+        for (const client of [repos, ...asService.values(), collaborators, topics, protections, statuses, attachments]) client.close();
         await running.stop();
         await opened.close();
         await database.drop();
