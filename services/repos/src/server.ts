@@ -1,6 +1,6 @@
 /**
  * The repos gRPC server: RepoService, CollaboratorService, TopicService, BranchProtectionService, CommitStatusService,
- * AttachmentService.
+ * ReleaseService, AttachmentService.
  */
 import type { Logger } from '@cairn/log';
 import {
@@ -10,16 +10,25 @@ import {
   RepoServiceService,
   TopicServiceService,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { AttachmentServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
+import { AttachmentServiceService, ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { createRpcServer, type RpcServer } from '@cairn/rpc';
 import { createAttachmentService } from './rpc/attachment-service';
 import { createBranchProtectionService } from './rpc/branch-protection-service';
 import { createCollaboratorService } from './rpc/collaborator-service';
 import { createCommitStatusService } from './rpc/commit-status-service';
 import type { ReposContext } from './rpc/context';
+import { createReleaseService } from './rpc/release-service';
 import { createRepoService } from './rpc/repo-service';
 import { createTopicService } from './rpc/topic-service';
-import { ATTACHMENT_CALLERS, BRANCH_PROTECTION_CALLERS, COLLABORATOR_CALLERS, COMMIT_STATUS_CALLERS, REPO_CALLERS, TOPIC_CALLERS } from './rpc/callers';
+import {
+  ATTACHMENT_CALLERS,
+  BRANCH_PROTECTION_CALLERS,
+  COLLABORATOR_CALLERS,
+  COMMIT_STATUS_CALLERS,
+  RELEASE_CALLERS,
+  REPO_CALLERS,
+  TOPIC_CALLERS,
+} from './rpc/callers';
 
 export function createReposServer(context: ReposContext, logger: Logger): RpcServer {
   const server = createRpcServer({ service: 'repos', logger });
@@ -28,6 +37,7 @@ export function createReposServer(context: ReposContext, logger: Logger): RpcSer
   server.addService(TopicServiceService, createTopicService(context), TOPIC_CALLERS);
   server.addService(BranchProtectionServiceService, createBranchProtectionService(context), BRANCH_PROTECTION_CALLERS);
   server.addService(CommitStatusServiceService, createCommitStatusService(context), COMMIT_STATUS_CALLERS);
+  server.addService(ReleaseServiceService, createReleaseService(context), RELEASE_CALLERS);
   server.addService(AttachmentServiceService, createAttachmentService(context), ATTACHMENT_CALLERS);
   return server;
 }

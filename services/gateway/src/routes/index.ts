@@ -30,6 +30,7 @@ import { registerContentsRoutes } from './repos/contents';
 import { registerForkRoutes } from './repos/forks';
 import { registerRepoRoutes } from './repos/repos';
 import { registerRawRoutes } from './repos/raw';
+import { registerReleaseRoutes } from './repos/releases';
 import { registerRepoSearchRoutes } from './repos/search';
 import { registerStatusRoutes } from './repos/statuses';
 import { registerTagRoutes } from './repos/tags';
@@ -84,6 +85,7 @@ export function registerRoutes(api: ApiRegistry): void {
   registerRepoAnalysisRoutes(api);
   registerBranchProtectionRoutes(api);
   registerTagRoutes(api);
+  registerReleaseRoutes(api);
   registerReleaseAssetRoutes(api);
   registerCommitRoutes(api);
   registerStatusRoutes(api);

@@ -18,7 +18,11 @@ import {
   RepoTransferRequested,
   RepoTransferred,
   RepoUpdated,
+  ReleaseDeleted,
+  ReleasePublished,
+  ReleaseUpdated,
 } from '@cairn/proto/cairn/repos/v1/events';
+import type { Release } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { toRepository } from '../rpc/repository-message';
 import type { StoredStatus } from '../store/commit-statuses';
 import type { RepoRow } from '../store/repositories';
@@ -111,4 +115,17 @@ export function enqueueCommitStatusCreated(tx: Tx, status: StoredStatus): Promis
     targetUrl: status.targetUrl,
     description: status.description,
   }));
+}
+
+/** The three release messages have one shape (meta and release). */
+const RELEASE_EVENTS: Readonly<Record<'published' | 'updated' | 'deleted', { subject: string; type: EventEncoder<ReleasePublished> }>> = {
+  published: { subject: Subject.releasePublished, type: ReleasePublished },
+  updated: { subject: Subject.releaseUpdated, type: ReleaseUpdated },
+  deleted: { subject: Subject.releaseDeleted, type: ReleaseDeleted },
+};
+
+/** A published release was published, changed or deleted (`release` as it is now, or was before its deletion). */
+export function enqueueReleaseEvent(tx: Tx, change: keyof typeof RELEASE_EVENTS, release: Release, actorId: number): Promise<string> {
+  const { subject, type } = RELEASE_EVENTS[change];
+  return enqueue(tx, subject, type, { actorId, repoId: release.repoId }, (meta) => ({ meta, release }));
 }

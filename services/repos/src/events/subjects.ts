@@ -4,7 +4,7 @@
  */
 export const REPOS_STREAM = 'CAIRN_REPOS';
 /** Only repos defines CAIRN_REPOS: its consumers name the stream and a filter, never these subjects. */
-export const REPOS_SUBJECTS: readonly string[] = ['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>'];
+export const REPOS_SUBJECTS: readonly string[] = ['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>', 'cairn.release.>'];
 
 export const Subject = {
   repoCreated: 'cairn.repo.created',
@@ -21,6 +21,10 @@ export const Subject = {
   collaboratorRemoved: 'cairn.collaborator.removed',
   /** CommitStatusCreated: a CI status reported for a commit (issues' `issues-automerge` tries scheduled merges). */
   commitStatusCreated: 'cairn.commit_status.created',
+  /** ReleasePublished / ReleaseUpdated / ReleaseDeleted: published releases only (drafts publish nothing). */
+  releasePublished: 'cairn.release.published',
+  releaseUpdated: 'cairn.release.updated',
+  releaseDeleted: 'cairn.release.deleted',
 } as const;
 
 /**

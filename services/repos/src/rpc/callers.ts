@@ -4,7 +4,7 @@
  * asserted (from events, or as the system): every other caller may only act for the user the edge asserted.
  */
 import type { Callers } from '@cairn/rpc';
-import type { AttachmentServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
+import type { AttachmentServiceService, ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
 import type { BranchProtectionServiceService, CollaboratorServiceService, CommitStatusServiceService, RepoServiceService, TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 
 export const ATTACHMENT_CALLERS: Callers<typeof AttachmentServiceService> = {
@@ -72,4 +72,14 @@ export const TOPIC_CALLERS: Callers<typeof TopicServiceService> = {
   addTopic: ['gateway'],
   deleteTopic: ['gateway'],
   searchTopics: ['gateway'],
+};
+
+export const RELEASE_CALLERS: Callers<typeof ReleaseServiceService> = {
+  listReleases: ['gateway'],
+  getRelease: ['gateway'],
+  getReleaseByTag: ['gateway'],
+  getLatestRelease: ['gateway'],
+  createRelease: ['gateway'],
+  updateRelease: ['gateway'],
+  deleteRelease: ['gateway'],
 };
