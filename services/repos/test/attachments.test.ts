@@ -4,6 +4,7 @@
  * transaction committed (retried when the object store fails, never when the deletion rolled back).
  */
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { sql, z } from '@cairn/db';
 import type { AttachmentParent } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { Code } from '@cairn/rpc';
@@ -53,7 +54,7 @@ describe('AttachmentService', () => {
   /** Stores bytes as the gateway does, then records them. */
   const upload = async (actorId: number, repo: number, parent: Partial<AttachmentParent>, name = 'file.txt') => {
     const uuid = randomUUID();
-    await h.objects.put(uuid, [Buffer.from(`bytes of ${name}`)]);
+    await h.objects.put(uuid, Readable.from([Buffer.from(`bytes of ${name}`)]));
     const { attachment } = await h.attachments.createAttachment({
       actor: h.accounts.actor(actorId),
       repoId: repo,
