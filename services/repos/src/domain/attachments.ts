@@ -57,3 +57,10 @@ export function checkAttachmentName(name: string): string {
   if (name.length > 255) throw CairnError.invalid('attachment name is longer than 255 characters', { reason: 'invalid_attachment_name' });
   return name;
 }
+
+/** The most issues and comments one BatchListAttachments names (a page holds at most `[api] MAX_RESPONSE_ITEMS`). */
+export const MAX_BATCH_PARENTS = 1000;
+
+export function checkBatchSize(parents: number): void {
+  if (parents > MAX_BATCH_PARENTS) throw CairnError.invalid(`at most ${MAX_BATCH_PARENTS} issues and comments at once`, { reason: 'too_many_parents' });
+}

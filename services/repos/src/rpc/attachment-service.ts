@@ -7,11 +7,12 @@
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Attachment, AttachmentParent, AttachmentServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { type AsyncServiceOf, CairnError, Code, isCairnError } from '@cairn/rpc';
-import { type RepoPermission, viewerFromActor } from '../domain/access';
+import { AccessMode, type RepoPermission, canRead, unitMode, viewerFromActor } from '../domain/access';
 import {
   type AttachmentOwner,
   attachmentChangeDenied,
   attachmentUnit,
+  checkBatchSize,
   checkAttachmentName,
   mayChangeIssueAttachments,
   ownerOfParent,
@@ -26,13 +27,15 @@ import {
   findAttachmentByUuid,
   insertAttachment,
   listAttachments,
+  listAttachmentsOf,
   releaseDraftState,
   renameAttachment,
 } from '../store/attachments';
 import type { RepoRow } from '../store/repositories';
 import type { ReposContext } from './context';
 import { guard } from './guard';
-import { loadRepoForViewer, requireAccess } from './repo-access';
+import { loadRepoForViewer, permissionsFor, requireAccess } from './repo-access';
+import { findRepositories } from '../store/repositories';
 
 export function toAttachmentMessage(attachment: StoredAttachment): Attachment {
   const { owner } = attachment;
@@ -152,6 +155,19 @@ export function createAttachmentService(context: ReposContext): AsyncServiceOf<t
         throw error;
       }
       return { attachment: toAttachmentMessage(await guard(() => countDownload(db.pool, found.id))) };
+    },
+
+    async batchListAttachments(request) {
+      checkBatchSize(request.issueIds.length + request.commentIds.length);
+      const attachments = await guard(() => listAttachmentsOf(db.pool, { issueIds: request.issueIds, commentIds: request.commentIds }));
+      if (attachments.length === 0) return { attachments: [] };
+      const repos = await guard(() => findRepositories(db.pool, [...new Set(attachments.map((attachment) => attachment.repoId))]));
+      const permissions = await permissionsFor(context, viewerFromActor(request.viewer), repos);
+      const readable = (attachment: StoredAttachment) => {
+        const permission = permissions.get(attachment.repoId);
+        return permission !== undefined && canRead(permission) && unitMode(permission, attachmentUnit(attachment.owner)) >= AccessMode.Read;
+      };
+      return { attachments: attachments.filter(readable).map(toAttachmentMessage) };
     },
   };
 }

@@ -14,6 +14,7 @@ export const ATTACHMENT_CALLERS: Callers<typeof AttachmentServiceService> = {
   updateAttachment: ['gateway'],
   deleteAttachment: ['gateway'],
   openAttachment: ['gateway'],
+  batchListAttachments: ['gateway'],
 };
 
 export const BRANCH_PROTECTION_CALLERS: Callers<typeof BranchProtectionServiceService> = {

@@ -96,21 +96,15 @@ export async function listAttachments(db: CommonQueryMethods, repoId: number, ow
 }
 
 /**
- * The attachments of several issues and comments of one repository at once (a page of issues or comments), oldest
- * first: issues' own attachments for `issueIds`, comments' for `commentIds`.
+ * The attachments of several issues and comments at once (a page of them), oldest first: issues' own attachments
+ * for `issueIds`, comments' for `commentIds` (the issues service's ids, unique across repositories).
  */
-export async function listAttachmentsOf(
-  db: CommonQueryMethods,
-  repoId: number,
-  parents: { issueIds: readonly number[]; commentIds: readonly number[] },
-): Promise<StoredAttachment[]> {
+export async function listAttachmentsOf(db: CommonQueryMethods, parents: { issueIds: readonly number[]; commentIds: readonly number[] }): Promise<StoredAttachment[]> {
   if (parents.issueIds.length === 0 && parents.commentIds.length === 0) return [];
   const rows = await db.any(sql.type(attachmentRow)`
     SELECT ${COLUMNS} FROM attachments
-    WHERE repo_id = ${repoId} AND (
-      (comment_id IS NULL AND issue_id = ANY(${sql.array(parents.issueIds, 'int8')}))
-      OR comment_id = ANY(${sql.array(parents.commentIds, 'int8')})
-    )
+    WHERE (comment_id IS NULL AND issue_id = ANY(${sql.array([...parents.issueIds], 'int8')}))
+       OR comment_id = ANY(${sql.array([...parents.commentIds], 'int8')})
     ORDER BY id
   `);
   return rows.map(toAttachment);
