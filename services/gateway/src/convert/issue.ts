@@ -133,6 +133,8 @@ export async function toApiIssues(
   viewer: Actor | undefined,
   issues: readonly Issue[],
   repositories: ReadonlyMap<number, Repository>,
+  /** `false` when the caller shows no `assets` (Gitea's PullRequest has none): repos is not asked then. */
+  withAssets = true,
 ): Promise<ApiIssue[]> {
   const rootUrl = services.config.server.rootUrl;
   const posterIds = issues.map((issue) => issue.posterId);
@@ -154,7 +156,7 @@ export async function toApiIssues(
           ([posters, assignees]) => [shaped(posters), shaped(assignees)] as const,
         );
   const [assets, [poster, assignee]] = await Promise.all([
-    attachmentsByParent(services, viewer, { issueIds: issues.map((issue) => issue.id), commentIds: [] }),
+    attachmentsByParent(services, viewer, { issueIds: withAssets ? issues.map((issue) => issue.id) : [], commentIds: [] }),
     users,
   ]);
   let ghost: ApiUser | undefined;
