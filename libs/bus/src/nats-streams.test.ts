@@ -1,6 +1,7 @@
 /**
- * What only NATS shows: the limits a producer's stream carries (`[bus] STREAM_MAX_AGE`, `STREAM_MAX_BYTES`), and two
- * installations under different `[bus] PREFIX`es on one server, each with the same code names, apart.
+ * What only NATS shows: the limits a producer's stream carries (`[bus] STREAM_MAX_AGE`, `STREAM_MAX_BYTES`), the
+ * subjects a newer version adds to an existing stream, and two installations under different `[bus] PREFIX`es on
+ * one server, each with the same code names, apart.
  */
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
@@ -50,6 +51,24 @@ it('gives the producer’s stream the configured limits, and updates them when t
   await unlimited.ensureStream('CAIRN_LIMITED', ['cairn.limited.>']);
   // JetStream's spelling of "no limit".
   expect(await streamConfig(name)).toMatchObject({ max_age: 0, max_bytes: -1 });
+});
+
+it('adds the subjects a newer producer names to its existing stream, keeping what it stored', async () => {
+  const before = await open(limits);
+  await before.ensureStream('CAIRN_GROWING', ['cairn.growing.>']);
+  const kept = uuidv7();
+  await before.publish('cairn.growing.one', kept, new TextEncoder().encode('kept'));
+
+  const after = await open(limits);
+  await after.ensureStream('CAIRN_GROWING', ['cairn.growing.>', 'cairn.grown.>']);
+  const name = `${limits.toUpperCase()}_GROWING`;
+  expect([...((await streamConfig(name)).subjects ?? [])].sort()).toEqual([`${limits}.growing.>`, `${limits}.grown.>`]);
+  const added = uuidv7();
+  await after.publish('cairn.grown.one', added, new TextEncoder().encode('added'));
+  const consumed: string[] = [];
+  await after.consume({ stream: 'CAIRN_GROWING', durable: 'growing-reader', filterSubject: 'cairn.>', handler: async (m) => void consumed.push(m.id) });
+  await waitFor('both messages', () => consumed.length >= 2);
+  expect(consumed).toEqual([kept, added]);
 });
 
 describe('two installations with different prefixes on one NATS server', () => {

@@ -22,6 +22,7 @@ import { PublicUserCache } from './cache/public-users';
 import type { GatewayClients } from './clients';
 import { GitRepoCache } from './git/repo-cache';
 import { subscribeGitRepoCacheInvalidation } from './git/repo-cache-invalidation';
+import { createArchiveRouter } from './git/archive-route';
 import { createSmartHttpRouter } from './git/smart-http';
 import { type DependencyCheck, healthzHandler } from './health/healthz';
 import { type ErrorHandler, type GatewayRequest, type GatewayResponse, type NextFunction, createGatewayServer } from './http/exchange';
@@ -113,6 +114,8 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
 
   // git's smart HTTP at {ROOT_URL}{owner}/{repo}.git: after the fixed paths, so none of them reads as an owner.
   router.use(createSmartHttpRouter({ services, authenticate, repoCache: gitRepoCache }));
+  // Source archives at {ROOT_URL}{owner}/{repo}/archive/…: releases' and tags' zipball and tarball links.
+  router.use(createArchiveRouter({ services, authenticate }));
 
   router.use((_req, res) => {
     res.statusCode = 404;

@@ -5,7 +5,7 @@
  * git-storage runs `git upload-pack` / `git receive-pack` and its output streams back. Bodies are piped both
  * ways chunk by chunk: no pack is ever held whole, and a client that goes away cancels the call.
  *
- * Answers other than git's own are plain text, as Gitea's (git shows them as `remote: …` lines).
+ * Answers other than git's own are plain text, as Gitea's (git shows them as `remote: …` lines: sign-in.ts).
  */
 import type { ServerResponse } from 'node:http';
 import { INTERNAL_ERROR_MESSAGE, goFormString, isHttpError, parseGoQuery } from '@cairn/http';
@@ -16,14 +16,12 @@ import { lookUpRepo, repoNameOf } from '../api/repo-context';
 import type { GatewayServices, RepoContext } from '../api/types';
 import type { Authenticate } from '../auth/authenticate';
 import { viewerOf, type Caller } from '../auth/caller';
-import { readCredentials } from '../auth/credentials';
 import type { GatewayRequest, GatewayResponse } from '../http/exchange';
 import { type GatewayRouter, createRouter } from '../http/express-router';
 import { sendRedirect } from '../http/respond';
 import { markRoute } from '../http/route-metrics';
 import { abortOnClientClose, requestChunks, writeChunks } from '../http/stream';
 import {
-  CREDENTIALS_NEEDED,
   type GitRefusal,
   type GitService,
   HTTP_GIT_DISABLED,
@@ -32,6 +30,7 @@ import {
   gitAccessRefusal,
 } from './access';
 import { GitRepoCache } from './repo-cache';
+import { rawQueryOf, refuse, sendPlain, signInAsGit } from './sign-in';
 import { gitRepositoryOf, pushContextOf } from './storage-ref';
 
 export interface SmartHttpOptions {
@@ -41,27 +40,12 @@ export interface SmartHttpOptions {
   repoCache?: GitRepoCache;
 }
 
-/** Gitea's realm: git prompts for (or sends its stored) credentials on a 401 carrying it. */
-const WWW_AUTHENTICATE = 'Basic realm="Gitea"';
-
 /** Only `key=value(:key=value)*` reaches git's GIT_PROTOCOL (Gitea's safeGitProtocolHeader). */
 const SAFE_GIT_PROTOCOL = /^[0-9a-zA-Z]+=[0-9a-zA-Z]+(:[0-9a-zA-Z]+=[0-9a-zA-Z]+)*$/;
 
 const SERVICE_NAMES: Readonly<Record<string, GitService>> = { 'git-upload-pack': 'upload-pack', 'git-receive-pack': 'receive-pack' };
 
 const UNSUPPORTED_SERVICE: GitRefusal = { status: 403, body: 'Unsupported service: only the smart HTTP protocol is served' };
-
-function sendPlain(res: ServerResponse, status: number, body: string): void {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(body);
-}
-
-function refuse(res: ServerResponse, refusal: GitRefusal): void {
-  if (refusal.askCredentials) res.setHeader('WWW-Authenticate', WWW_AUTHENTICATE);
-  sendPlain(res, refusal.status, refusal.body);
-}
 
 /** Gitea's setHeaderNoCache: git answers must never be cached by a proxy. */
 function setNoCache(res: ServerResponse): void {
@@ -74,11 +58,6 @@ function gitProtocolOf(req: GatewayRequest): string {
   const header = req.headers['git-protocol'];
   const value = Array.isArray(header) ? header[0] : header;
   return value !== undefined && SAFE_GIT_PROTOCOL.test(value) ? value : '';
-}
-
-function rawQueryOf(req: GatewayRequest): string {
-  const at = req.originalUrl.indexOf('?');
-  return at < 0 ? '' : req.originalUrl.slice(at + 1);
 }
 
 async function* dataOf(messages: AsyncIterable<{ data: Buffer }>): AsyncIterable<Buffer> {
@@ -181,27 +160,8 @@ export function createSmartHttpRouter({ services, authenticate, repoCache = new 
       refuse(res, HTTP_GIT_DISABLED);
       return undefined;
     }
-    let caller: Caller;
-    try {
-      const credentials = readCredentials({
-        authorization: req.headers.authorization,
-        query: parseGoQuery(rawQueryOf(req)),
-        disableQueryAuthToken: config.security.disableQueryAuthToken,
-      });
-      caller = await authenticate(credentials, req);
-    } catch (error) {
-      if (isHttpError(error) && error.status === 401) {
-        refuse(res, { ...CREDENTIALS_NEEDED, body: error.message });
-        return undefined;
-      }
-      // A throttled (429) or shed (503) password sign-in: git reports the status and the text.
-      if (isHttpError(error) && error.retryAfterSeconds !== undefined) {
-        res.setHeader('Retry-After', String(error.retryAfterSeconds));
-        sendPlain(res, error.status, error.message);
-        return undefined;
-      }
-      throw error;
-    }
+    const caller = await signInAsGit(config, authenticate, req, res);
+    if (caller === undefined) return undefined;
     const requested = req.params.repo ?? '';
     const name = repoNameOf(requested);
     const owner = req.params.owner ?? '';

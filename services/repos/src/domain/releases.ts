@@ -41,6 +41,11 @@ export function releaseExists(): CairnError {
   return CairnError.exists('Release is has no Tag', { reason: 'release_exists' });
 }
 
+/** Another release has the tag an edit names (Gitea's ErrReleaseAlreadyExist). */
+export function tagReleased(tagName: string): CairnError {
+  return CairnError.exists(`release tag already exist [tag_name: ${tagName}]`, { reason: 'release_exists' });
+}
+
 /** Gitea's `target "<target>" not found: <git's object does not exist error>` (404). */
 export function targetNotFound(target: string): CairnError {
   return CairnError.notFound(`target "${target}" not found: object does not exist [id: ${target}, rel_path: ]`, { reason: 'target_not_found' });

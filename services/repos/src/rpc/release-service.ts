@@ -20,6 +20,7 @@ import {
   releaseFilter,
   releaseNotFound,
   repoIsEmpty,
+  tagReleased,
   targetNotFound,
 } from '../domain/releases';
 import { enqueueReleaseEvent } from '../events/outbox';
@@ -219,7 +220,7 @@ export function createReleaseService(context: ReposContext): AsyncServiceOf<type
       const plan = planEdit(current, request);
       if (plan.next.tagName !== current.tagName) {
         const other = await guard(() => findReleaseByTag(db.pool, repo.id, plan.next.tagName));
-        if (other !== undefined && other.id !== current.id) throw releaseExists();
+        if (other !== undefined && other.id !== current.id) throw tagReleased(plan.next.tagName);
       }
       // As for a new release, the tag comes first and a retry finds it (services/release UpdateRelease).
       const tag = plan.needsTag ? await ensureTag(repo, plan.next, actorId, '', request.tagger) : undefined;

@@ -138,6 +138,16 @@ export async function deleteRelease(tx: DatabaseTransactionConnection, id: numbe
   return result.rowCount > 0;
 }
 
+/** Makes the releases of these tags (any case) drafts without a commit; how many there were. */
+export async function unpublishReleasesOfTags(tx: DatabaseTransactionConnection, repoId: number, tagNames: readonly string[]): Promise<number> {
+  const lowered = tagNames.map((name) => name.toLowerCase());
+  const result = await tx.query(sql.unsafe`
+    UPDATE releases SET is_draft = true, sha = '', updated = now()
+    WHERE repo_id = ${repoId} AND lower(tag_name) = ANY(${sql.array(lowered, 'text')})
+  `);
+  return result.rowCount;
+}
+
 /** Keeps `repositories.num_releases` (Gitea's release counter) at the number of published releases. */
 export async function recountReleases(tx: DatabaseTransactionConnection, repoId: number): Promise<void> {
   await tx.query(sql.unsafe`

@@ -21,7 +21,7 @@ import {
   type CreateRepositoryRequest,
   type RepositoryWithPermission,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { AttachmentServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
+import { AttachmentServiceService, ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { type ObjectStore, localObjectStore } from '@cairn/storage';
 import { type Identity, createRpcClient, type RpcClient, type RpcServer, runAsAsserted } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
@@ -59,6 +59,7 @@ export interface ReposHarness {
   topics: RpcClient<typeof TopicServiceService>;
   protections: RpcClient<typeof BranchProtectionServiceService>;
   statuses: RpcClient<typeof CommitStatusServiceService>;
+  releases: RpcClient<typeof ReleaseServiceService>;
   attachments: RpcClient<typeof AttachmentServiceService>;
   /** The attachments' object store the context uses (a local directory under the work directory). */
   objects: ObjectStore;
@@ -116,6 +117,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
     const topics = createRpcClient(TopicServiceService, options);
     const protections = createRpcClient(BranchProtectionServiceService, options);
     const statuses = createRpcClient(CommitStatusServiceService, options);
+    const releases = createRpcClient(ReleaseServiceService, options);
     const attachments = createRpcClient(AttachmentServiceService, options);
     const opened = db;
     const running = server;
@@ -135,6 +137,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
       topics,
       protections,
       statuses,
+      releases,
       attachments,
       objects,
       async create(actorId, fields) {
@@ -184,7 +187,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
         await opened.pool.query(sql.unsafe`INSERT INTO team_repos (org_id, team_id, repo_id) VALUES (${orgId}, ${teamId}, ${repoId})`);
       },
       async stop() {
-        for (const client of [repos, ...asService.values(), collaborators, topics, protections, statuses, attachments]) client.close();
+        for (const client of [repos, ...asService.values(), collaborators, topics, protections, statuses, releases, attachments]) client.close();
         await running.stop();
         await opened.close();
         await database.drop();

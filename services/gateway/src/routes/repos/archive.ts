@@ -6,10 +6,13 @@
  */
 import { HttpError } from '@cairn/http';
 import { Code } from '@cairn/rpc';
+import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { ApiRegistry } from '../../api/registry';
+import { type ApiReply, type GatewayServices, repoOf } from '../../api/types';
 import { UNIT_CODE } from '../../convert/repository';
+import { gitRepositoryOf } from '../../git/storage-ref';
 import { startStream } from '../../http/stream';
-import { READ_ERRORS, answering, contentDisposition, gitRepoOf } from './git-context';
+import { READ_ERRORS, answering, contentDisposition } from './git-context';
 
 /** Archive formats by file-name suffix, with the content type Go's sniffer gives them. */
 const FORMATS: ReadonlyArray<{ suffix: string; format: string; contentType: string }> = [
@@ -17,6 +20,42 @@ const FORMATS: ReadonlyArray<{ suffix: string; format: string; contentType: stri
   { suffix: '.tar.gz', format: 'tar.gz', contentType: 'application/x-gzip' },
   { suffix: '.bundle', format: 'bundle', contentType: 'application/octet-stream' },
 ];
+
+/**
+ * The archive `requested` names (`<ref>.<format>`) of the repository, streamed: 400 for an unknown format, 404 for
+ * an unknown ref. The API route and the web route (`<ROOT_URL><owner>/<repo>/archive/…`, the releases' and tags'
+ * `zipball_url` / `tarball_url`: git/archive-route.ts) both answer with it.
+ */
+export async function archiveReply(services: GatewayServices, repository: Repository, requested: string): Promise<ApiReply> {
+  const git = gitRepositoryOf(repository);
+  const kind = FORMATS.find(({ suffix }) => requested.endsWith(suffix) && requested.length > suffix.length);
+  if (kind === undefined) throw HttpError.badRequest(`unknown format: ${requested}`);
+  const refName = requested.slice(0, -kind.suffix.length);
+  const unknownRef = () => new HttpError(404, `unrecognized repository reference: ${refName}`);
+  const { sha } = await answering(services.clients.refs.resolveRevision({ repository: git, revision: refName }), {
+    [Code.NOT_FOUND]: unknownRef,
+    [Code.INVALID_ARGUMENT]: unknownRef,
+  });
+  const archive = await startStream(services.clients.contents.getArchive({ repository: git, revision: sha, format: kind.format, prefix: repository.name }));
+  async function* bytes(): AsyncIterable<Uint8Array> {
+    try {
+      if (archive.first !== undefined) yield archive.first.data;
+      for await (const message of archive.rest) yield message.data;
+    } finally {
+      await archive.cancel();
+    }
+  }
+  const fileName = `${repository.name}-${refName.replace(/\//g, '-')}.${kind.format}`;
+  return {
+    status: 200,
+    headers: {
+      'Content-Type': kind.contentType,
+      'Content-Disposition': contentDisposition('attachment', fileName),
+      'Access-Control-Expose-Headers': 'Content-Disposition',
+    },
+    stream: bytes(),
+  };
+}
 
 export function registerArchiveRoutes(api: ApiRegistry): void {
   api.route({
@@ -28,38 +67,6 @@ export function registerArchiveRoutes(api: ApiRegistry): void {
     path: '/repos/{owner}/{repo}/archive/{archive}',
     pathWildcards: ['archive'],
     operationId: 'repoGetArchive',
-    handler: async (ctx) => {
-      const repo = gitRepoOf(ctx);
-      const requested = ctx.params.archive ?? '';
-      const kind = FORMATS.find(({ suffix }) => requested.endsWith(suffix) && requested.length > suffix.length);
-      if (kind === undefined) throw HttpError.badRequest(`unknown format: ${requested}`);
-      const refName = requested.slice(0, -kind.suffix.length);
-      const unknownRef = () => new HttpError(404, `unrecognized repository reference: ${refName}`);
-      const { sha } = await answering(ctx.services.clients.refs.resolveRevision({ repository: repo.git, revision: refName }), {
-        [Code.NOT_FOUND]: unknownRef,
-        [Code.INVALID_ARGUMENT]: unknownRef,
-      });
-      const archive = await startStream(
-        ctx.services.clients.contents.getArchive({ repository: repo.git, revision: sha, format: kind.format, prefix: repo.repository.name }),
-      );
-      async function* bytes(): AsyncIterable<Uint8Array> {
-        try {
-          if (archive.first !== undefined) yield archive.first.data;
-          for await (const message of archive.rest) yield message.data;
-        } finally {
-          await archive.cancel();
-        }
-      }
-      const fileName = `${repo.repository.name}-${refName.replace(/\//g, '-')}.${kind.format}`;
-      return {
-        status: 200,
-        headers: {
-          'Content-Type': kind.contentType,
-          'Content-Disposition': contentDisposition('attachment', fileName),
-          'Access-Control-Expose-Headers': 'Content-Disposition',
-        },
-        stream: bytes(),
-      };
-    },
+    handler: (ctx) => archiveReply(ctx.services, repoOf(ctx).repository, ctx.params.archive ?? ''),
   });
 }

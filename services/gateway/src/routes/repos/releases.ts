@@ -25,9 +25,9 @@ export const CreateReleaseOption = goStruct('CreateReleaseOption', {
   tag_message: go.string('TagMessage'),
 });
 
-/** Gitea's `EditReleaseOption`: empty strings and absent flags leave a field as it is. */
+/** Gitea's `EditReleaseOption`: empty strings and absent flags leave a field as it is; a new tag must be a name git accepts. */
 export const EditReleaseOption = goStruct('EditReleaseOption', {
-  tag_name: go.string('TagName'),
+  tag_name: go.string('TagName', { gitRefName: true, maxSize: 255 }),
   target_commitish: go.string('Target'),
   name: go.string('Title'),
   body: go.string('Note'),

@@ -1,15 +1,16 @@
 /**
  * Tags (routers/api/v1/repo/tag.go): list (newest first, X-Total-Count), get, create (annotated when a message is
- * given, tagged by the doer; 201 although Gitea's description says 200) and delete. A tag name may hold `/`.
+ * given, tagged by the doer; 201 although Gitea's description says 200) and delete (409 while a release uses the
+ * tag). A tag name may hold `/`.
  */
 import { HttpError, go, goStruct } from '@cairn/http';
-import { Code } from '@cairn/rpc';
+import { Code, isCairnError } from '@cairn/rpc';
 import type { ApiRegistry } from '../../api/registry';
 import { UNIT_CODE } from '../../convert/repository';
 import { type ApiContext, doerOf, json, noContent } from '../../api/types';
 import { toApiTag } from '../../convert/tag';
 import { pageOf } from '../orgs/params';
-import { READ_ERRORS, answering, doerSignature, gitRepoOf, pushOf } from './git-context';
+import { type GitRepoContext, READ_ERRORS, answering, doerSignature, gitRepoOf, pushOf } from './git-context';
 
 /** Gitea's `CreateTagOption`. */
 export const CreateTagOption = goStruct('CreateTagOption', {
@@ -20,6 +21,21 @@ export const CreateTagOption = goStruct('CreateTagOption', {
 
 function tagParam<B>(ctx: ApiContext<B>): string {
   return ctx.params.tag ?? '';
+}
+
+/**
+ * Whether a release (a draft too) uses the tag, as Gitea's DeleteTag asks before deleting one. repos answers for
+ * the doer: one who may not read the releases unit learns nothing, and a release whose tag goes anyway becomes a
+ * draft (the push consumer, as Gitea's PushUpdateDeleteTag).
+ */
+async function hasRelease<B>(ctx: ApiContext<B>, repo: GitRepoContext, tagName: string): Promise<boolean> {
+  try {
+    await ctx.services.clients.releases.getReleaseByTag({ viewer: ctx.viewer, repoId: repo.repository.id, tagName });
+    return true;
+  } catch (error) {
+    if (isCairnError(error) && error.code === Code.NOT_FOUND) return false;
+    throw error;
+  }
 }
 
 export function registerTagRoutes(api: ApiRegistry): void {
@@ -66,6 +82,9 @@ export function registerTagRoutes(api: ApiRegistry): void {
     handler: async (ctx) => {
       const repo = gitRepoOf(ctx);
       const { body } = ctx;
+      const exists = () => new HttpError(409, `tag already exists [name: ${body.tag_name}]`);
+      // A draft release holds its tag name before the tag exists (Gitea's CreateNewTag: IsReleaseExist).
+      if (await hasRelease(ctx, repo, body.tag_name)) throw exists();
       const { tag } = await answering(
         ctx.services.clients.refs.createTag({
           repository: repo.git,
@@ -77,7 +96,7 @@ export function registerTagRoutes(api: ApiRegistry): void {
         }),
         {
           [Code.NOT_FOUND]: (message) => new HttpError(404, `target not found: ${message}`),
-          [Code.ALREADY_EXISTS]: () => new HttpError(409, `tag already exists [name: ${body.tag_name}]`),
+          [Code.ALREADY_EXISTS]: exists,
         },
       );
       if (tag === undefined) throw new Error('CreateTag answered without the tag');
@@ -93,7 +112,9 @@ export function registerTagRoutes(api: ApiRegistry): void {
     operationId: 'repoDeleteTag',
     handler: async (ctx) => {
       const repo = gitRepoOf(ctx);
-      await answering(ctx.services.clients.refs.deleteTag({ repository: repo.git, name: tagParam(ctx), push: pushOf(ctx) }), {
+      const name = tagParam(ctx);
+      if (await hasRelease(ctx, repo, name)) throw new HttpError(409, 'a tag attached to a release cannot be deleted directly');
+      await answering(ctx.services.clients.refs.deleteTag({ repository: repo.git, name, push: pushOf(ctx) }), {
         [Code.NOT_FOUND]: () => HttpError.notFound(),
       });
       return noContent();
