@@ -17,6 +17,7 @@ import { startGrpcService, type RunningService, type ServiceStartOptions } from 
 import { BUS_USAGE } from './events/bus-usage';
 import { startAccountsConsumer } from './events/accounts-consumer';
 import { startGitConsumer } from './events/git-consumer';
+import { startIssuesConsumers } from './events/issues-consumer';
 import { REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
 import { startAttachmentPurger } from './maintenance/purge-attachments';
 import { startRepositoryPurger } from './maintenance/purge-repositories';
@@ -27,6 +28,7 @@ export { REPOS_STREAM, REPOS_SUBJECTS, Subject, ACCOUNTS_CONSUMER, GIT_CONSUMER 
 export { createReposServer } from './server';
 export { accountsEventHandler, startAccountsConsumer } from './events/accounts-consumer';
 export { gitPushedHandler, startGitConsumer } from './events/git-consumer';
+export { commentDeletedHandler, issueDeletedHandler, startIssuesConsumers } from './events/issues-consumer';
 export type { ReposContext } from './rpc/context';
 
 export { BUS_USAGE } from './events/bus-usage';
@@ -102,6 +104,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     });
     consumers.push(await startAccountsConsumer(clients.context, { bus }));
     consumers.push(await startGitConsumer(clients.context, { bus }));
+    consumers.push(...(await startIssuesConsumers(clients.context, { bus })));
     // Removes the git data of deletions committed earlier (and of creations that never committed), from start-up on.
     const purger = startRepositoryPurger(clients.context);
     onStop(() => purger.stop());

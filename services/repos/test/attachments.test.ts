@@ -8,6 +8,10 @@ import { Readable } from 'node:stream';
 import { sql, z } from '@cairn/db';
 import type { AttachmentParent } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { Code } from '@cairn/rpc';
+import { encodeEvent, uuidv7 } from '@cairn/bus';
+import { IssueCommentEvent, IssueEvent } from '@cairn/proto/cairn/issues/v1/events';
+import { Comment, Issue } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { commentDeletedHandler, issueDeletedHandler } from '../src/events/issues-consumer';
 import { purgeDueAttachments } from '../src/maintenance/purge-attachments';
 import { startReposHarness, type ReposHarness } from './support/repos-harness';
 
@@ -134,6 +138,20 @@ describe('AttachmentService', () => {
     });
   });
 
+  describe('BatchListAttachments', () => {
+    it('answers a page’s issue and comment attachments, leaving out what the viewer may not read', async () => {
+      const pub = await upload(owner, repoId, { issueId: 60, posterId: owner });
+      const pubComment = await upload(owner, repoId, { issueId: 60, commentId: 61, posterId: owner });
+      const hidden = await upload(owner, privateRepoId, { issueId: 70, posterId: owner });
+      const ask = (viewerId: number | undefined) =>
+        h.attachments.batchListAttachments({ viewer: viewerId === undefined ? undefined : h.accounts.actor(viewerId), issueIds: [60, 70], commentIds: [61] });
+      expect((await ask(stranger)).attachments.map((a) => a.id)).toEqual([pub.id, pubComment.id]);
+      expect((await ask(undefined)).attachments.map((a) => a.id)).toEqual([pub.id, pubComment.id]);
+      expect((await ask(owner)).attachments.map((a) => a.id)).toEqual([pub.id, pubComment.id, hidden.id]);
+      expect((await h.attachments.batchListAttachments({ viewer: undefined, issueIds: [], commentIds: [] })).attachments).toEqual([]);
+    });
+  });
+
   describe('downloads', () => {
     it('counts each open, anonymously on a public repository, and hides private ones from strangers', async () => {
       const added = await upload(writer, repoId, { releaseId });
@@ -144,6 +162,40 @@ describe('AttachmentService', () => {
       await expect(h.attachments.openAttachment({ viewer: undefined, uuid: secret.uuid })).rejects.toMatchObject({ code: Code.NOT_FOUND });
       await expect(h.attachments.openAttachment({ viewer: undefined, uuid: 'not-a-uuid' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
       expect((await h.attachments.openAttachment({ viewer: h.accounts.actor(owner), uuid: secret.uuid })).attachment?.downloadCount).toBe(1);
+    });
+  });
+
+  describe('issues’ deletions', () => {
+    const meta = () => ({ eventId: uuidv7(), occurredAt: new Date(), actorId: owner, repoId });
+    const delivery = (subject: string, data: Uint8Array) => ({ id: uuidv7(), subject, deliveryCount: 1, data });
+
+    it('delete a deleted comment’s attachments, then a deleted issue’s (its comments’ included), bytes and all, once', async () => {
+      const own = await upload(owner, repoId, { issueId: 40, posterId: owner });
+      const onComment = await upload(owner, repoId, { issueId: 40, commentId: 41, posterId: owner });
+      const onOther = await upload(owner, repoId, { issueId: 40, commentId: 42, posterId: owner });
+      const elsewhere = await upload(owner, repoId, { issueId: 50, posterId: owner });
+
+      const commentEvent = encodeEvent(IssueCommentEvent, {
+        meta: meta(),
+        issue: Issue.fromPartial({ id: 40, repoId }),
+        comment: Comment.fromPartial({ id: 41, issueId: 40, repoId }),
+        repoPrivate: false,
+        previousBody: '',
+        mentionedUserIds: [],
+      });
+      const onCommentDeleted = commentDeletedHandler(h.context);
+      const message = delivery('cairn.issue_comment.deleted', commentEvent);
+      await onCommentDeleted(message);
+      await onCommentDeleted(message);
+      expect(await h.objects.stat(onComment.uuid)).toBeUndefined();
+      expect((await list(owner, repoId, { issueId: 40, commentId: 42 })).attachments.map((a) => a.id)).toEqual([onOther.id]);
+
+      const issueEvent = encodeEvent(IssueEvent, IssueEvent.fromPartial({ meta: meta(), issue: Issue.fromPartial({ id: 40, repoId }) }));
+      await issueDeletedHandler(h.context)(delivery('cairn.issue.deleted', issueEvent));
+      for (const gone of [own, onOther]) expect(await h.objects.stat(gone.uuid)).toBeUndefined();
+      expect((await list(owner, repoId, { issueId: 40 })).attachments).toEqual([]);
+      expect((await list(owner, repoId, { issueId: 50 })).attachments.map((a) => a.id)).toEqual([elsewhere.id]);
+      expect(await h.objects.stat(elsewhere.uuid)).toBeDefined();
     });
   });
 

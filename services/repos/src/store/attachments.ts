@@ -137,6 +137,16 @@ export async function deleteAttachment(tx: DatabaseTransactionConnection, id: nu
   await tx.query(sql.unsafe`DELETE FROM attachments WHERE id = ${id}`);
 }
 
+/** Deletes an issue's attachments, its comments' included (a deleted issue's, in its repository). */
+export async function deleteIssueAttachments(tx: DatabaseTransactionConnection, repoId: number, issueId: number): Promise<void> {
+  await tx.query(sql.unsafe`DELETE FROM attachments WHERE repo_id = ${repoId} AND issue_id = ${issueId}`);
+}
+
+/** Deletes a comment's attachments (a deleted comment's, of its issue). */
+export async function deleteCommentAttachments(tx: DatabaseTransactionConnection, issueId: number, commentId: number): Promise<void> {
+  await tx.query(sql.unsafe`DELETE FROM attachments WHERE issue_id = ${issueId} AND comment_id = ${commentId}`);
+}
+
 const releaseRow = z.object({ is_draft: z.boolean() });
 
 /** Whether the release exists in the repository and is a draft (undefined: no such release). */
