@@ -10,6 +10,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ApiResponse } from './support/client';
 import { type Fixture, startFixture } from './support/fixture';
+import { waitFor } from './support/instance';
 
 jest.setTimeout(180_000);
 
@@ -184,8 +185,31 @@ describe('attachments', () => {
     expect((await call('GET', '/repos/alice/app/issues/999/assets')).status).toBe(404);
     const fetched = await download(onComment.body.browser_download_url);
     expect(await fetched.text()).toBe('what I see');
+    // The issue and its comments show their attachments as `assets`.
+    const shown = await call<{ assets: ApiAttachment[] }>('GET', `/repos/alice/app/issues/${issue.body.number}`);
+    expect(shown.body.assets.map((a) => a.uuid)).toEqual([onIssue.body.uuid]);
+    const comments = await call<Array<{ id: number; assets: ApiAttachment[] }>>('GET', `/repos/alice/app/issues/${issue.body.number}/comments`);
+    expect(comments.body.find((one) => one.id === comment.body.id)?.assets.map((a) => a.name)).toEqual(['screen-1.txt', 'admin.txt']);
     expect((await call('DELETE', `${commentAssets}/${onComment.body.id}`, bob)).status).toBe(204);
     expect(stored()).not.toContain(onComment.body.uuid);
+  });
+
+  it('removes a deleted issue’s attachments, its comments’ included, and a deleted release’s assets', async () => {
+    const issue = await call<{ number: number }>('POST', '/repos/alice/app/issues', alice, { title: 'to delete' });
+    const comment = await call<{ id: number }>('POST', `/repos/alice/app/issues/${issue.body.number}/comments`, alice, { body: 'with a file' });
+    const onIssue = await call<ApiAttachment>('POST', `/repos/alice/app/issues/${issue.body.number}/assets`, alice, form('a.txt', 'a'));
+    const onComment = await call<ApiAttachment>('POST', `/repos/alice/app/issues/comments/${comment.body.id}/assets`, alice, form('b.txt', 'b'));
+    expect([onIssue.status, onComment.status]).toEqual([201, 201]);
+    expect((await call('DELETE', `/repos/alice/app/issues/${issue.body.number}`, alice)).status).toBe(204);
+    // repos learns of the deletion from issues' event.
+    await waitFor('the deleted issue’s attachments to go', () => (stored().some((uuid) => [onIssue.body.uuid, onComment.body.uuid].includes(uuid)) ? undefined : true));
+    expect((await download(onIssue.body.browser_download_url)).status).toBe(404);
+
+    const release = await call<{ id: number }>('POST', '/repos/alice/app/releases', alice, { tag_name: 'v-gone' });
+    const asset = await call<ApiAttachment>('POST', assets('app', release.body.id), alice, form('c.txt', 'c'));
+    expect(stored()).toContain(asset.body.uuid);
+    expect((await call('DELETE', `/repos/alice/app/releases/${release.body.id}`, alice)).status).toBe(204);
+    expect(stored()).not.toContain(asset.body.uuid);
   });
 
   it('removes a repository’s attachments’ bytes when the repository is deleted', async () => {
