@@ -3,10 +3,13 @@
  * description): creating on a new tag (made on the default branch or a given target) or on an existing plain tag,
  * the refusals (duplicate, unknown target, bad tag name), lists with their filters and paging headers, latest, get
  * and delete by id and by tag (the git tag stays), edits (publishing a draft makes its tag), a release's tag
- * refusing deletion, who sees drafts and private repositories' releases, and the archive links a release answers.
+ * refusing deletion, who sees drafts and private repositories' releases, the archive links a release answers, and
+ * the cairn.release.* events that reached the bus (drafts publish none).
  */
+import { Client } from 'pg';
 import { type ApiResponse } from './support/client';
 import { type Fixture, startFixture } from './support/fixture';
+import { waitFor } from './support/instance';
 
 jest.setTimeout(180_000);
 
@@ -309,6 +312,50 @@ describe('releases', () => {
       expect(allowed.status).toBe(200);
       expect(allowed.headers.get('content-type')).toBe('application/zip');
       await allowed.arrayBuffer();
+    });
+  });
+
+  describe('events', () => {
+    interface Published {
+      subject: string;
+      tag: string;
+      actorId: number;
+    }
+
+    /** The release events the bus holds (the instance's in-process bus, in its database), oldest first. */
+    async function releaseEvents(): Promise<Published[]> {
+      const client = new Client({ connectionString: fixture.database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ subject: string; data: Buffer }>(
+          "SELECT subject, data FROM cairn_bus.messages WHERE subject LIKE 'cairn.release.%' ORDER BY seq",
+        );
+        return rows.map((row) => {
+          const event = JSON.parse(row.data.toString('utf8')) as { meta: { actorId: string }; release: { tagName: string } };
+          return { subject: row.subject, tag: event.release.tagName, actorId: Number(event.meta.actorId) };
+        });
+      } finally {
+        await client.end();
+      }
+    }
+
+    it('published, updated and deleted releases reached the bus; drafts published nothing', async () => {
+      const aliceId = (await call<ApiUser>('GET', '/user', alice)).body.id;
+      const release = await create({ tag_name: 'evt-1' });
+      expect((await call('PATCH', repoPath(`/releases/${release.body.id}`), alice, { name: 'Renamed' })).status).toBe(200);
+      expect((await call('DELETE', repoPath(`/releases/${release.body.id}`), alice)).status).toBe(204);
+      const events = await waitFor('the deletion on the bus', async () => {
+        const seen = await releaseEvents();
+        return seen.some((event) => event.subject === 'cairn.release.deleted' && event.tag === 'evt-1') ? seen : undefined;
+      });
+      expect(events.filter((event) => event.tag === 'evt-1')).toEqual([
+        { subject: 'cairn.release.published', tag: 'evt-1', actorId: aliceId },
+        { subject: 'cairn.release.updated', tag: 'evt-1', actorId: aliceId },
+        { subject: 'cairn.release.deleted', tag: 'evt-1', actorId: aliceId },
+      ]);
+      // The draft published once, when it was published; plain-2 is a draft still.
+      expect(events.filter((event) => event.tag === 'v2.0-draft').map((event) => event.subject)).toEqual(['cairn.release.published']);
+      expect(events.filter((event) => event.tag === 'plain-2')).toEqual([]);
     });
   });
 });

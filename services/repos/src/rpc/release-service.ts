@@ -47,10 +47,7 @@ import { gitRepository } from './repository-message';
 
 /** The release messages of `releases`, each with its attachments. */
 async function toReleases(db: CommonQueryMethods, releases: readonly StoredRelease[]): Promise<Release[]> {
-  const attachments = await attachmentsOfReleases(
-    db,
-    releases.map((release) => release.id),
-  );
+  const attachments = await attachmentsOfReleases(db, releases.map((release) => release.id));
   return releases.map((release) => ({
     id: release.id,
     repoId: release.repoId,
@@ -70,12 +67,6 @@ async function toReleases(db: CommonQueryMethods, releases: readonly StoredRelea
 async function toRelease(db: CommonQueryMethods, release: StoredRelease): Promise<Release> {
   const [message] = await toReleases(db, [release]);
   return message;
-}
-
-/** The tag a published release stands on, and whether this call created it. */
-interface TagCommit {
-  sha: string;
-  created: boolean;
 }
 
 export function createReleaseService(context: ReposContext): AsyncServiceOf<typeof ReleaseServiceService> {
@@ -100,13 +91,14 @@ export function createReleaseService(context: ReposContext): AsyncServiceOf<type
   }
 
   /**
-   * Makes sure the release's tag exists (Gitea's createTag): an existing tag is used as it is; a missing one is
-   * created on `target` by the publisher — annotated when `message` is given — unless the tag is protected from them.
+   * Makes sure the release's tag exists (Gitea's createTag) and answers its commit: an existing tag is used as it
+   * is; a missing one is created on `target` by the publisher — annotated when `message` is given — unless the tag
+   * is protected from them.
    */
-  async function ensureTag(repo: RepoRow, release: { tagName: string; target: string }, actorId: number, message: string, tagger: ReleaseTagger | undefined): Promise<TagCommit> {
+  async function ensureTag(repo: RepoRow, release: { tagName: string; target: string }, actorId: number, message: string, tagger: ReleaseTagger | undefined): Promise<string> {
     const repository = gitRepository(repo);
     const existing = await tagCommit(repo, release.tagName);
-    if (existing !== undefined) return { sha: existing, created: false };
+    if (existing !== undefined) return existing;
     if (!(await mayControlTag(context, repo, actorId, release.tagName))) throw protectedTag(release.tagName);
     const pusher = await accountById(context, actorId);
     try {
@@ -118,14 +110,14 @@ export function createReleaseService(context: ReposContext): AsyncServiceOf<type
         tagger: { name: tagger?.name ?? pusher.login, email: tagger?.email ?? pusher.email, when: new Date(), timezone: '+0000' },
         push: { pusherId: actorId, pusherName: pusher.login, repoOwnerId: repo.ownerId, repoPrivate: repo.isPrivate },
       });
-      return { sha: tag?.commit?.sha ?? '', created: true };
+      return tag?.commit?.sha ?? '';
     } catch (error) {
       if (!(error instanceof CairnError)) throw error;
       if (error.code === Code.NOT_FOUND) throw targetNotFound(release.target);
       // Created meanwhile (another request, or a push): the release attaches to it, as to any existing tag.
       const raced = error.code === Code.ALREADY_EXISTS ? await tagCommit(repo, release.tagName) : undefined;
       if (raced === undefined) throw error;
-      return { sha: raced, created: false };
+      return raced;
     }
   }
 
@@ -187,7 +179,7 @@ export function createReleaseService(context: ReposContext): AsyncServiceOf<type
       // The tag is made before the row is written, outside the transaction (no transaction waits on git): a crash
       // in between leaves a plain tag, which a retry finds and attaches to, as it would to any existing tag. The
       // other order could commit a release whose tag never came to be.
-      const tag = request.draft ? undefined : await ensureTag(repo, { tagName: request.tagName, target }, actorId, request.tagMessage, request.tagger);
+      const sha = request.draft ? undefined : await ensureTag(repo, { tagName: request.tagName, target }, actorId, request.tagMessage, request.tagger);
       const release = await guard(() =>
         db.pool.transaction(async (tx) => {
           const stored = await insertRelease(tx, {
@@ -199,7 +191,7 @@ export function createReleaseService(context: ReposContext): AsyncServiceOf<type
             publisherId: actorId,
             isDraft: request.draft,
             isPrerelease: request.prerelease,
-            sha: tag?.sha ?? '',
+            sha: sha ?? '',
           });
           const message = await toRelease(tx, stored);
           if (!stored.isDraft) {
@@ -223,13 +215,13 @@ export function createReleaseService(context: ReposContext): AsyncServiceOf<type
         if (other !== undefined && other.id !== current.id) throw tagReleased(plan.next.tagName);
       }
       // As for a new release, the tag comes first and a retry finds it (services/release UpdateRelease).
-      const tag = plan.needsTag ? await ensureTag(repo, plan.next, actorId, '', request.tagger) : undefined;
+      const sha = plan.needsTag ? await ensureTag(repo, plan.next, actorId, '', request.tagger) : undefined;
       const release = await changeRelease(
         (tx) => findReleaseById(tx, repo.id, request.id, true),
         async (tx, locked) => {
           const stored = await updateRelease(tx, locked.id, {
             ...changedFields(locked, plan.next),
-            ...(tag === undefined ? {} : { sha: tag.sha }),
+            ...(sha === undefined ? {} : { sha }),
             ...(plan.resetCreated ? { created: new Date() } : {}),
           });
           const message = await toRelease(tx, stored);

@@ -8,7 +8,7 @@ import { type CairnErrorMapping, HttpError, go, goFormOptionalBool, goStruct } f
 import type { Release } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
-import { type ApiContext, doerOf, json, noContent, repoOf } from '../../api/types';
+import { type ApiContext, type ApiReply, doerOf, json, noContent, repoOf } from '../../api/types';
 import { toApiRelease, toApiReleases } from '../../convert/release';
 import { UNIT_RELEASES } from '../../convert/repository';
 import { pageOf } from '../orgs/params';
@@ -47,7 +47,7 @@ function tagOf<B>(ctx: ApiContext<B>): string {
   return ctx.params.tag ?? '';
 }
 
-async function answer<B>(ctx: ApiContext<B>, status: number, release: Release | undefined): Promise<ReturnType<typeof json>> {
+async function answer<B>(ctx: ApiContext<B>, status: number, release: Release | undefined): Promise<ApiReply> {
   if (release === undefined) throw new Error('repos answered without the release');
   return json(status, await toApiRelease(ctx.services, release, gitRepoOf(ctx).links));
 }
