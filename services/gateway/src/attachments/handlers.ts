@@ -1,7 +1,7 @@
 /**
  * The five attachment operations every parent has (release assets, issue and comment assets: Gitea's
- * routers/api/v1/repo/release_attachment.go, issue_attachment.go, issue_comment_attachment.go), given how a route
- * finds its parent. repos decides who may see and change them; the gateway moves the bytes.
+ * routers/api/v1/repo/release_attachment.go, issue_attachment.go, issue_comment_attachment.go), for the parent
+ * the route found. repos decides who may see and change them; the gateway moves the bytes.
  */
 import { go, goStruct, HttpError } from '@cairn/http';
 import type { Attachment, AttachmentParent } from '@cairn/proto/cairn/repos/v1/releases_service';
@@ -16,7 +16,6 @@ export const EditAttachmentOptions = goStruct('EditAttachmentOptions', {
   name: go.string('Name'),
 });
 export type EditAttachmentBody = { name: string };
-
 
 function attachmentOf(reply: { attachment?: Attachment }, what: string): Attachment {
   if (reply.attachment === undefined) throw new Error(`${what} answered without the attachment`);

@@ -8,14 +8,13 @@
 import type { AttachmentParent } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { CairnError } from '@cairn/rpc';
 import { AccessMode, isSignedIn, unitMode, type RepoPermission, type Viewer } from './access';
+import { UNIT_RELEASES } from './releases';
 
 /** An attachment's parent, as stored. */
 export type AttachmentOwner =
   | { kind: 'release'; releaseId: number }
   | { kind: 'issue'; issueId: number; isPull: boolean }
   | { kind: 'comment'; issueId: number; commentId: number; isPull: boolean };
-
-export const RELEASES_UNIT = 'repo.releases';
 
 /** The parent a request names; INVALID_ARGUMENT unless it names exactly one release, issue or comment of an issue. */
 export function ownerOfParent(parent: AttachmentParent | undefined): AttachmentOwner {
@@ -32,7 +31,7 @@ export function ownerOfParent(parent: AttachmentParent | undefined): AttachmentO
 
 /** The unit that decides who may see the parent's attachments. */
 export function attachmentUnit(owner: AttachmentOwner): string {
-  if (owner.kind === 'release') return RELEASES_UNIT;
+  if (owner.kind === 'release') return UNIT_RELEASES;
   return owner.isPull ? 'repo.pulls' : 'repo.issues';
 }
 

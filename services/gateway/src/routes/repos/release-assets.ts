@@ -18,16 +18,16 @@ import {
   getAttachment,
   listAttachments,
 } from '../../attachments/handlers';
-
-const RELEASES = 'repo.releases';
+import { UNIT_RELEASES } from '../../convert/repository';
 
 function releaseOf<B>(ctx: ApiContext<B>): AttachmentParent {
   return { releaseId: pathInt64(ctx.params.id), issueId: 0, commentId: 0, isPull: false, posterId: 0 };
 }
 
 export function registerReleaseAssetRoutes(api: ApiRegistry): void {
-  const reader = { scope: 'repository', auth: 'optional', repo: { unit: RELEASES, mode: 'read' } } as const;
-  const writer = { scope: 'repository', auth: 'required', repo: { unit: RELEASES, mode: 'write' } } as const;
+  const reader = { scope: 'repository', auth: 'optional', repo: { unit: UNIT_RELEASES, mode: 'read' } } as const;
+  // Refused before any byte is stored: archived repositories (423) as repos would, after the upload, too.
+  const writer = { scope: 'repository', auth: 'required', repo: { unit: UNIT_RELEASES, mode: 'write', archived: 'refuse' } } as const;
   const path = '/repos/{owner}/{repo}/releases/{id}/assets';
 
   api.route({ ...reader, method: 'get', path, operationId: 'repoListReleaseAttachments', handler: (ctx) => listAttachments(ctx, releaseOf(ctx)) });
