@@ -3,8 +3,8 @@
  * against Gitea's description): release assets uploaded as multipart or as a raw body (`?name=` naming or renaming
  * them), listed, got, renamed (201; a forbidden type 422) and deleted (bytes gone); refusals that store nothing
  * (a forbidden type 400, over `[attachment] MAX_SIZE` 413); downloads through `browser_download_url` (anonymous on a
- * public repository, counted, 404 for strangers on a private one); issue and comment attachments (the poster
- * may, another reader may not); `/settings/attachment`; and a repository deletion removing its attachments' bytes.
+ * public repository, counted, 404 for strangers on a private one); issue and comment attachments (Gitea's
+ * poster and writer rules); `/settings/attachment`; and a repository deletion removing its attachments' bytes.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -157,7 +157,7 @@ describe('attachments', () => {
     expect(await own.text()).toBe('hush');
   });
 
-  it('lets the poster of an issue or comment attach files, and not another reader', async () => {
+  it('lets an issue’s poster and writers attach files to it, and a comment’s poster only when they write issues (as Gitea)', async () => {
     const issue = await call<{ number: number }>('POST', '/repos/alice/app/issues', alice, { title: 'crash' });
     expect(issue.status).toBe(201);
     const issueAssets = `/repos/alice/app/issues/${issue.body.number}/assets`;
@@ -171,15 +171,23 @@ describe('attachments', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('user should have permission to write issue');
     expect((await call('PATCH', `${issueAssets}/${onIssue.body.id}`, bob, { name: 'mine.txt' })).status).toBe(403);
+    // bob, a mere reader, may attach to an issue he posted…
+    const own = await call<{ number: number }>('POST', '/repos/alice/app/issues', bob, { title: 'mine' });
+    expect((await call('POST', `/repos/alice/app/issues/${own.body.number}/assets`, bob, form('mine.txt', 'mine'))).status).toBe(201);
+    // …but not to his comment: Gitea's canUserWriteIssueCommentAttachment also wants write on issues.
+    const onOwnComment = await call<{ message: string }>('POST', commentAssets, bob, form('screen.txt', 'what I see'));
+    expect(onOwnComment.status).toBe(403);
+    expect(onOwnComment.body.message).toBe('user should have permission to edit comment');
 
-    const onComment = await call<ApiAttachment>('POST', commentAssets, bob, form('screen.txt', 'what I see'));
+    // alice administers her repository, root the site: both may attach to bob's comment.
+    const onComment = await call<ApiAttachment>('POST', commentAssets, alice, form('screen.txt', 'what I see'));
     expect(onComment.status).toBe(201);
     expect((await call('POST', commentAssets, f.root, form('admin.txt', 'admins may'))).status).toBe(201);
-    // alice writes issues in her repository: she may change bob's comment's attachments.
     expect((await call<ApiAttachment>('PATCH', `${commentAssets}/${onComment.body.id}`, alice, { name: 'screen-1.txt' })).status).toBe(201);
+    expect((await call('DELETE', `${commentAssets}/${onComment.body.id}`, bob)).status).toBe(403);
 
     expect((await call<ApiAttachment[]>('GET', issueAssets)).body.map((a) => a.name)).toEqual(['log.txt']);
-    expect((await call<ApiAttachment[]>('GET', commentAssets)).body.map((a) => a.name)).toEqual(['screen-1.txt', 'admin.txt']);
+    expect((await call<ApiAttachment[]>('GET', commentAssets, bob)).body.map((a) => a.name)).toEqual(['screen-1.txt', 'admin.txt']);
     // An attachment is only found under its own parent.
     expect((await call('GET', `${issueAssets}/${onComment.body.id}`)).status).toBe(404);
     expect((await call('GET', '/repos/alice/app/issues/999/assets')).status).toBe(404);
@@ -190,7 +198,7 @@ describe('attachments', () => {
     expect(shown.body.assets.map((a) => a.uuid)).toEqual([onIssue.body.uuid]);
     const comments = await call<Array<{ id: number; assets: ApiAttachment[] }>>('GET', `/repos/alice/app/issues/${issue.body.number}/comments`);
     expect(comments.body.find((one) => one.id === comment.body.id)?.assets.map((a) => a.name)).toEqual(['screen-1.txt', 'admin.txt']);
-    expect((await call('DELETE', `${commentAssets}/${onComment.body.id}`, bob)).status).toBe(204);
+    expect((await call('DELETE', `${commentAssets}/${onComment.body.id}`, alice)).status).toBe(204);
     expect(stored()).not.toContain(onComment.body.uuid);
   });
 

@@ -2,8 +2,10 @@
  * Who may read and change an attachment (Gitea's routers/api/v1/repo/release_attachment.go, issue_attachment.go,
  * issue_comment_attachment.go). Release attachments go with the releases unit: readers see them (a draft's only
  * writers), writers change them. Issue and comment attachments go with the issues unit, or the pulls unit for a pull
- * request: readers see them, and the poster of the issue or comment or a writer of the unit changes them (Gitea's
- * canUserWriteIssueAttachment: poster, repository admin, site admin, or CanWriteIssuesOrPulls).
+ * request: readers see them. An issue's are changed by its poster or a writer of the unit (Gitea's
+ * canUserWriteIssueAttachment: poster, repository admin, site admin, or CanWriteIssuesOrPulls); a comment's by a
+ * writer of the unit who posted it or administers the repository (canUserWriteIssueCommentAttachment: poster,
+ * repository admin or site admin, and CanWriteIssuesOrPulls).
  */
 import type { AttachmentParent } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { CairnError } from '@cairn/rpc';
@@ -40,9 +42,13 @@ export function writesUnit(permission: RepoPermission, unit: string): boolean {
   return unitMode(permission, unit) >= AccessMode.Write || permission.mode >= AccessMode.Admin;
 }
 
-/** Gitea's canUserWriteIssueAttachment / canUserWriteIssueCommentAttachment, with the unit's write mode. */
-export function mayChangeIssueAttachments(viewer: Viewer, posterId: number, permission: RepoPermission, unit: string): boolean {
-  return isSignedIn(viewer) && (viewer.id === posterId || writesUnit(permission, unit));
+/** Gitea's canUserWriteIssueAttachment and canUserWriteIssueCommentAttachment (site admins have `owner` here). */
+export function mayChangeIssueAttachments(viewer: Viewer, owner: AttachmentOwner, posterId: number, permission: RepoPermission): boolean {
+  if (!isSignedIn(viewer) || owner.kind === 'release') return false;
+  const unit = attachmentUnit(owner);
+  const isPoster = viewer.id === posterId;
+  if (owner.kind === 'issue') return isPoster || writesUnit(permission, unit);
+  return (isPoster || permission.mode >= AccessMode.Admin) && writesUnit(permission, unit);
 }
 
 /** Gitea's messages for a refused change (routers/api/v1/repo/issue_attachment.go, issue_comment_attachment.go). */

@@ -93,7 +93,7 @@ export function createAttachmentService(context: ReposContext): AsyncServiceOf<t
       await checkRelease(repo, permission, owner.releaseId);
     } else {
       requireAccess(permission, { unit, mode: 'read', archived: 'refuse' }, repo);
-      if (!mayChangeIssueAttachments(viewer, parent?.posterId ?? 0, permission, unit)) throw attachmentChangeDenied(owner);
+      if (!mayChangeIssueAttachments(viewer, owner, parent?.posterId ?? 0, permission)) throw attachmentChangeDenied(owner);
     }
     return { repo, owner, viewer };
   }

@@ -2,9 +2,10 @@
  * Issue and comment assets (routers/api/v1/repo/issue_attachment.go, issue_comment_attachment.go):
  * `/repos/{owner}/{repo}/issues/{index}/assets[/{attachment_id}]` and `/issues/comments/{id}/assets[/…]`. The issue
  * or comment is looked up through the issues service as the caller sees it (404 when it is not in the repository),
- * which tells repos whether the issues or the pulls unit decides and who posted it. Readers list and get; the poster
- * or a writer of the unit uploads (multipart `attachment`, or a raw body with `?name=`: 201), renames (201) and
- * deletes (204); others 403 before any byte is stored. `[attachment] ENABLED = false` is 404 for all of them, as
+ * which tells repos whether the issues or the pulls unit decides and who posted it. Readers list and get; an
+ * issue's poster or a writer of the unit, or for a comment a writer of the unit who posted it or administers the
+ * repository, uploads (multipart `attachment`, or a raw body with `?name=`: 201), renames (201) and deletes (204);
+ * others 403, before any byte is stored. `[attachment] ENABLED = false` is 404 for all of them, as
  * Gitea's mustEnableAttachments.
  */
 import { HttpError } from '@cairn/http';
@@ -12,7 +13,8 @@ import type { AttachmentParent } from '@cairn/proto/cairn/repos/v1/releases_serv
 import { Code, isCairnError } from '@cairn/rpc';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
-import { type ApiContext, type ApiReply, doerOf } from '../../api/types';
+import { accessAtLeast } from '../../api/repo-context';
+import { type ApiContext, type ApiReply, doerOf, repoOf } from '../../api/types';
 import {
   type EditAttachmentBody,
   EditAttachmentOptions,
@@ -59,10 +61,14 @@ async function enabledParent<B>(ctx: ApiContext<B>, parentOf: ParentOf): Promise
   return parentOf(ctx);
 }
 
-/** Refuses an upload the caller may not make before its bytes arrive (repos checks again when recording it). */
+/**
+ * Refuses an upload the caller may not make before its bytes arrive; repos decides again when recording it
+ * (domain/attachments.ts: Gitea's canUserWriteIssueAttachment and canUserWriteIssueCommentAttachment).
+ */
 function checkMayUpload<B>(ctx: ApiContext<B>, parent: AttachmentParent): void {
-  const unit = parent.isPull ? 'repo.pulls' : 'repo.issues';
-  if (doerOf(ctx).id === parent.posterId || canWriteUnit(ctx, unit)) return;
+  const writes = canWriteUnit(ctx, parent.isPull ? 'repo.pulls' : 'repo.issues');
+  const isPoster = doerOf(ctx).id === parent.posterId;
+  if (parent.commentId === 0 ? isPoster || writes : (isPoster || accessAtLeast(repoOf(ctx).permission.accessMode, 'admin')) && writes) return;
   throw HttpError.forbidden(parent.commentId > 0 ? 'user should have permission to edit comment' : 'user should have permission to write issue');
 }
 
