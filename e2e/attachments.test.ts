@@ -142,6 +142,9 @@ describe('attachments', () => {
     expect(anonymous.headers.get('x-content-type-options')).toBe('nosniff');
     expect(anonymous.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect((await download(uploaded.body.browser_download_url, bob)).status).toBe(200);
+    // HEAD says what a download would be, without counting one.
+    const head = await fetch(uploaded.body.browser_download_url, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length')]).toEqual([200, String(Buffer.byteLength(content))]);
     expect((await call<ApiAttachment>('GET', `${assets()}/${uploaded.body.id}`)).body.download_count).toBe(2);
     expect((await download(`${f.instance.httpUrl}/attachments/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
   });

@@ -1,8 +1,8 @@
 /**
  * `GET /attachments/{uuid}` (Gitea's routers/web/repo/attachment.go ServeAttachment): the bytes behind every
  * `browser_download_url`, a web route outside the API that authenticates as the API does (token, basic, none).
- * repos decides whether the caller may read the attachment (OpenAttachment, which also counts the download);
- * anything hidden or missing is the web 404.
+ * repos decides whether the caller may read the attachment (OpenAttachment, which also counts the download, but
+ * not for HEAD); anything hidden or missing is the web 404.
  *
  * Uploaded files must never act as pages of this origin: every answer is a download (`Content-Disposition:
  * attachment`), `nosniff`, sandboxed by its CSP, and labelled with its sniffed type only when that type cannot
@@ -61,7 +61,7 @@ export function attachmentDownloadHandler(services: GatewayServices, authenticat
     let name: string;
     let opened;
     try {
-      const { attachment } = await clients.attachments.openAttachment({ viewer, uuid: req.params.uuid ?? '' });
+      const { attachment } = await clients.attachments.openAttachment({ viewer, uuid: req.params.uuid ?? '', noCount: req.method === 'HEAD' });
       if (attachment === undefined) throw new Error('OpenAttachment answered without the attachment');
       name = attachment.name;
       opened = await objects.open(attachment.uuid);

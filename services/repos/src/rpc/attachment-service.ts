@@ -154,7 +154,7 @@ export function createAttachmentService(context: ReposContext): AsyncServiceOf<t
         if (isCairnError(error) && error.code === Code.NOT_FOUND) throw attachmentNotFound();
         throw error;
       }
-      return { attachment: toAttachmentMessage(await guard(() => countDownload(db.pool, found.id))) };
+      return { attachment: toAttachmentMessage(request.noCount ? found : await guard(() => countDownload(db.pool, found.id))) };
     },
 
     async batchListAttachments(request) {

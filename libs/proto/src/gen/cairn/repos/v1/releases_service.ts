@@ -225,6 +225,8 @@ export interface DeleteAttachmentResponse {
 export interface OpenAttachmentRequest {
   viewer?: Actor | undefined;
   uuid: string;
+  /** Decide and answer without counting a download (a HEAD request). */
+  noCount: boolean;
 }
 
 export interface OpenAttachmentResponse {
@@ -3558,7 +3560,7 @@ export const DeleteAttachmentResponse: MessageFns<DeleteAttachmentResponse> = {
 };
 
 function createBaseOpenAttachmentRequest(): OpenAttachmentRequest {
-  return { viewer: undefined, uuid: "" };
+  return { viewer: undefined, uuid: "", noCount: false };
 }
 
 export const OpenAttachmentRequest: MessageFns<OpenAttachmentRequest> = {
@@ -3568,6 +3570,9 @@ export const OpenAttachmentRequest: MessageFns<OpenAttachmentRequest> = {
     }
     if (message.uuid !== "") {
       writer.uint32(18).string(message.uuid);
+    }
+    if (message.noCount !== false) {
+      writer.uint32(24).bool(message.noCount);
     }
     return writer;
   },
@@ -3601,6 +3606,14 @@ export const OpenAttachmentRequest: MessageFns<OpenAttachmentRequest> = {
             message.uuid = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.noCount = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3617,6 +3630,11 @@ export const OpenAttachmentRequest: MessageFns<OpenAttachmentRequest> = {
     return {
       viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
       uuid: isSet(object.uuid) ? globalThis.String(object.uuid) : "",
+      noCount: isSet(object.noCount)
+        ? globalThis.Boolean(object.noCount)
+        : isSet(object.no_count)
+        ? globalThis.Boolean(object.no_count)
+        : false,
     };
   },
 
@@ -3627,6 +3645,9 @@ export const OpenAttachmentRequest: MessageFns<OpenAttachmentRequest> = {
     }
     if (message.uuid !== "") {
       obj.uuid = message.uuid;
+    }
+    if (message.noCount !== false) {
+      obj.noCount = message.noCount;
     }
     return obj;
   },
@@ -3640,6 +3661,7 @@ export const OpenAttachmentRequest: MessageFns<OpenAttachmentRequest> = {
       ? Actor.fromPartial(object.viewer)
       : undefined;
     message.uuid = object.uuid ?? "";
+    message.noCount = object.noCount ?? false;
     return message;
   },
 };
@@ -4267,7 +4289,7 @@ export const AttachmentServiceService = {
   },
   /**
    * OpenAttachment answers the attachment with `uuid` when the viewer may read it (NOT_FOUND otherwise) and counts
-   * a download — the gateway's `/attachments/{uuid}` then streams the bytes.
+   * a download (unless `no_count`) — the gateway's `/attachments/{uuid}` then streams the bytes.
    */
   openAttachment: {
     path: "/cairn.repos.v1.AttachmentService/OpenAttachment" as const,
@@ -4315,7 +4337,7 @@ export interface AttachmentServiceServer extends UntypedServiceImplementation {
   deleteAttachment: handleUnaryCall<DeleteAttachmentRequest, DeleteAttachmentResponse>;
   /**
    * OpenAttachment answers the attachment with `uuid` when the viewer may read it (NOT_FOUND otherwise) and counts
-   * a download — the gateway's `/attachments/{uuid}` then streams the bytes.
+   * a download (unless `no_count`) — the gateway's `/attachments/{uuid}` then streams the bytes.
    */
   openAttachment: handleUnaryCall<OpenAttachmentRequest, OpenAttachmentResponse>;
   /**
@@ -4413,7 +4435,7 @@ export interface AttachmentServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * OpenAttachment answers the attachment with `uuid` when the viewer may read it (NOT_FOUND otherwise) and counts
-   * a download — the gateway's `/attachments/{uuid}` then streams the bytes.
+   * a download (unless `no_count`) — the gateway's `/attachments/{uuid}` then streams the bytes.
    */
   openAttachment(
     request: OpenAttachmentRequest,
