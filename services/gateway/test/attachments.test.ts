@@ -5,6 +5,7 @@
  * anything is read, and a too large upload leaves nothing behind.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CreateAttachmentRequest } from '@cairn/proto/cairn/repos/v1/releases_service';
@@ -46,11 +47,19 @@ describe('attachment uploads', () => {
     rmSync(workDir, { recursive: true, force: true });
   });
 
+    /** Every object and temporary file in the attachments' directory. */
   const stored = () => {
     try {
       return readdirSync(path.join(workDir, 'attachments'));
     } catch {
       return [];
+    }
+  };
+  /** Polls a condition the gateway reaches on its own (a closed connection's clean-up) for up to 10 s. */
+  const waitFor = async (condition: () => boolean) => {
+    for (let waited = 0; !condition(); waited += 20) {
+      if (waited > 10_000) throw new Error('condition not reached');
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
   const upload = (query: string, body: Uint8Array) =>
@@ -84,6 +93,26 @@ describe('attachment uploads', () => {
     expect(created).toEqual([]);
     expect(stored()).toEqual([]);
     expect((await upload('?name=small.zip', new Uint8Array(1024 * 1024))).status).toBe(201);
+  });
+
+  it.each([
+    ['a raw body', 'application/octet-stream', ''],
+    ['a multipart body', 'multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="attachment"; filename="half.txt"\r\n\r\n'],
+  ])('keeps nothing of %s whose client goes away mid-upload', async (_what, contentType, preamble) => {
+    await start();
+    const request = http.request(`${gw.url}/api/v1/repos/alice/demo/releases/3/assets?name=half.txt`, {
+      method: 'POST',
+      headers: { Authorization: basic('alice', 'alice-password'), 'Content-Type': contentType, 'Content-Length': String(10 * 1024 * 1024) },
+    });
+    request.on('error', () => undefined);
+    request.write(preamble);
+    request.write(Buffer.alloc(256 * 1024, 0x61));
+    // The object's temporary file appears once bytes arrive…
+    await waitFor(() => stored().length > 0);
+    request.destroy();
+    // …and goes when the put fails with the connection.
+    await waitFor(() => stored().length === 0);
+    expect(created).toEqual([]);
   });
 
   it('answers 404 while [attachment] ENABLED is false, before reading anything', async () => {

@@ -93,7 +93,7 @@ describe('AttachmentService', () => {
       await expect(upload(stranger, privateRepoId, { releaseId: privateReleaseId })).rejects.toMatchObject({ code: Code.NOT_FOUND });
       const draft = await upload(writer, repoId, { releaseId: draftId });
       await expect(list(reader, repoId, { releaseId: draftId })).rejects.toMatchObject({ code: Code.NOT_FOUND });
-      await expect(h.attachments.openAttachment({ viewer: h.accounts.actor(reader), uuid: draft.uuid })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+      await expect(h.attachments.openAttachment({ viewer: h.accounts.actor(reader), uuid: draft.uuid, noCount: false })).rejects.toMatchObject({ code: Code.NOT_FOUND });
       expect((await list(writer, repoId, { releaseId: draftId })).attachments).toHaveLength(1);
     });
 
@@ -160,13 +160,16 @@ describe('AttachmentService', () => {
   describe('downloads', () => {
     it('counts each open, anonymously on a public repository, and hides private ones from strangers', async () => {
       const added = await upload(writer, repoId, { releaseId });
-      expect((await h.attachments.openAttachment({ viewer: undefined, uuid: added.uuid })).attachment?.downloadCount).toBe(1);
-      expect((await h.attachments.openAttachment({ viewer: h.accounts.actor(reader), uuid: added.uuid })).attachment?.downloadCount).toBe(2);
+      expect((await h.attachments.openAttachment({ viewer: undefined, uuid: added.uuid, noCount: false })).attachment?.downloadCount).toBe(1);
+      expect((await h.attachments.openAttachment({ viewer: h.accounts.actor(reader), uuid: added.uuid, noCount: false })).attachment?.downloadCount).toBe(2);
       const secret = await upload(owner, privateRepoId, { releaseId: privateReleaseId });
-      await expect(h.attachments.openAttachment({ viewer: h.accounts.actor(stranger), uuid: secret.uuid })).rejects.toMatchObject({ code: Code.NOT_FOUND });
-      await expect(h.attachments.openAttachment({ viewer: undefined, uuid: secret.uuid })).rejects.toMatchObject({ code: Code.NOT_FOUND });
-      await expect(h.attachments.openAttachment({ viewer: undefined, uuid: 'not-a-uuid' })).rejects.toMatchObject({ code: Code.NOT_FOUND });
-      expect((await h.attachments.openAttachment({ viewer: h.accounts.actor(owner), uuid: secret.uuid })).attachment?.downloadCount).toBe(1);
+      await expect(h.attachments.openAttachment({ viewer: h.accounts.actor(stranger), uuid: secret.uuid, noCount: false })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+      await expect(h.attachments.openAttachment({ viewer: undefined, uuid: secret.uuid, noCount: false })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+      await expect(h.attachments.openAttachment({ viewer: undefined, uuid: 'not-a-uuid', noCount: false })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+      expect((await h.attachments.openAttachment({ viewer: h.accounts.actor(owner), uuid: secret.uuid, noCount: false })).attachment?.downloadCount).toBe(1);
+      // A HEAD request's open counts nothing.
+      expect((await h.attachments.openAttachment({ viewer: h.accounts.actor(owner), uuid: secret.uuid, noCount: true })).attachment?.downloadCount).toBe(1);
+      await expect(h.attachments.openAttachment({ viewer: undefined, uuid: secret.uuid, noCount: true })).rejects.toMatchObject({ code: Code.NOT_FOUND });
     });
   });
 

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import busboy from 'busboy';
 import { type GoValues, HttpError, goFormString } from '@cairn/http';
 import { type ObjectStore, ObjectTooLargeError } from '@cairn/storage';
@@ -49,6 +49,10 @@ async function store(objects: ObjectStore, name: string, body: AsyncIterable<Uin
   }
 }
 
+function clientGone(): Error {
+  return new Error('the client closed the connection during the upload');
+}
+
 /** The file name without any directories a client put in it (Go's multipart FileHeader.Filename is a base name). */
 function baseName(filename: string): string {
   return filename.slice(Math.max(filename.lastIndexOf('/'), filename.lastIndexOf('\\')) + 1);
@@ -68,12 +72,15 @@ function storeMultipart(req: IncomingMessage, objects: ObjectStore, rename: stri
       return;
     }
     let upload: Promise<StoredUpload> | undefined;
+    let file: Readable | undefined;
     let settled = false;
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
       req.unpipe(parser);
       req.resume();
+      // A put still reading the part fails too, leaving nothing (a client gone mid-upload).
+      file?.destroy(error instanceof Error ? error : new Error(String(error)));
       // Bytes stored before the body turned out broken are not recorded anywhere: remove them.
       void upload?.then((stored) => objects.delete(stored.uuid)).catch(() => undefined);
       reject(error);
@@ -83,6 +90,7 @@ function storeMultipart(req: IncomingMessage, objects: ObjectStore, rename: stri
         stream.resume();
         return;
       }
+      file = stream;
       const name = rename !== '' ? rename : baseName(info.filename ?? '');
       upload = name === '' ? Promise.reject(HttpError.badRequest(NO_NAME_MESSAGE)) : store(objects, name, stream, limits);
       upload.catch(fail);
@@ -101,6 +109,9 @@ function storeMultipart(req: IncomingMessage, objects: ObjectStore, rename: stri
       }, fail);
     });
     req.on('error', fail);
+    req.on('close', () => {
+      if (!req.complete) fail(clientGone());
+    });
     req.pipe(parser);
   });
 }
@@ -121,6 +132,11 @@ export async function receiveUpload(req: IncomingMessage, query: GoValues, objec
     if (rename === '') throw HttpError.badRequest(NO_NAME_MESSAGE);
     // Piped rather than iterated, so that a refusal can unpipe it and drop the rest (below).
     const body = new PassThrough();
+    const abandon = (error: Error) => body.destroy(error);
+    req.once('error', abandon);
+    req.once('close', () => {
+      if (!req.complete) abandon(clientGone());
+    });
     req.pipe(body);
     return await store(objects, rename, body, limits);
   } catch (error) {
