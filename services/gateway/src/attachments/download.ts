@@ -18,7 +18,7 @@ import { viewerOf } from '../auth/caller';
 import { readCredentials } from '../auth/credentials';
 import type { Handler } from '../http/exchange';
 import { sendHttpError } from '../http/respond';
-import { writeChunks } from '../http/stream';
+import { sendStream } from '../http/stream';
 import { peek } from './peek';
 import { mediaTypeOf, sniffContentType } from './sniff';
 
@@ -86,8 +86,6 @@ export function attachmentDownloadHandler(services: GatewayServices, authenticat
       res.end();
       return;
     }
-    await writeChunks(res, whole, () => {
-      res.statusCode = 200;
-    });
+    await sendStream(res, 200, whole, services.logger);
   };
 }
