@@ -20,7 +20,7 @@ export interface ApiResponse<T = unknown> {
 
 export interface RequestOptions {
   headers?: Record<string, string>;
-  /** JSON-encoded unless it is already a string. */
+  /** JSON-encoded unless it is already a string, bytes or a form (those go as they are, e.g. uploads). */
   body?: unknown;
 }
 
@@ -32,8 +32,11 @@ export function apiClient(baseUrl: string): ApiClient {
   return {
     async request<T>(method: string, requestPath: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
       const headers: Record<string, string> = { ...options.headers };
-      let body: string | undefined;
-      if (options.body !== undefined) {
+      let body: string | Uint8Array | FormData | undefined;
+      if (options.body instanceof FormData || options.body instanceof Uint8Array) {
+        // fetch writes the multipart boundary itself; bytes say their own type in `headers`.
+        body = options.body;
+      } else if (options.body !== undefined) {
         body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';
       }

@@ -9,10 +9,12 @@ import type { CairnConfig } from '@cairn/config';
 import { HttpError, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE, goJson } from '@cairn/http';
 import type { Logger } from '@cairn/log';
 import type { Subscription } from '@cairn/bus';
+import type { ObjectStore } from '@cairn/storage';
 import { API_PREFIX, createApiRouter } from './api/router';
 import { ApiRegistry } from './api/registry';
 import type { RegisteredRoute } from './api/types';
 import { createAuthenticator } from './auth/authenticate';
+import { attachmentDownloadHandler } from './attachments/download';
 import { avatarHandler } from './avatars/route';
 import { type GatewayBus, subscribeTokenInvalidation } from './auth/invalidation';
 import { TokenCache } from './auth/token-cache';
@@ -47,6 +49,8 @@ export interface GatewayDependencies {
   publicUserCache?: PublicUserCache;
   /** What `GET /api/healthz` checks (the gRPC services, in production); none when not given. */
   healthChecks?: readonly DependencyCheck[];
+  /** Attachments' bytes; the caller opens it once at start-up (and closes it). */
+  objects: ObjectStore;
 }
 
 export interface Gateway {
@@ -73,7 +77,7 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
   const publicUserCache = deps.publicUserCache ?? (deps.bus === undefined ? undefined : new PublicUserCache());
   // The same goes for repositories outside git fetches (git fetches accept the TTL alone: git/repo-cache.ts).
   const anonymousRepos = deps.bus === undefined ? undefined : gitRepoCache;
-  const services = { config, logger, clients, tokenCache, publicUsers: publicUserCache, anonymousRepos };
+  const services = { config, logger, clients, tokenCache, publicUsers: publicUserCache, anonymousRepos, objects: deps.objects };
 
   const api = new ApiRegistry(giteaDescription());
   registerRoutes(api);
@@ -89,6 +93,10 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
   router.get('/avatars/:hash', markRoute('/avatars/{hash}'), avatarHandler);
 
   const authenticate = createAuthenticator({ config, clients, cache: tokenCache });
+
+  // Attachments' downloads (every `browser_download_url`): a web route as in Gitea, authenticated as the API is.
+  router.get('/attachments/:uuid', markRoute('/attachments/{uuid}'), attachmentDownloadHandler(services, authenticate));
+
   router.use(API_PREFIX, createApiRouter({ services, routes: api.routes, authenticate }));
 
   // `[api] ENABLE_SWAGGER` switches the description, its page and /api/v1/swagger off together, as in Gitea.

@@ -8,6 +8,7 @@ import { guardBroadcasts } from '@cairn/bus';
 import type { CairnConfig } from '@cairn/config';
 import type { Logger } from '@cairn/log';
 import type { RunningService } from '@cairn/service';
+import { openObjectStore } from '@cairn/storage';
 import { type Gateway, createGateway } from './app';
 import { BUS_USAGE } from './bus-usage';
 import type { GatewayBus } from './auth/invalidation';
@@ -50,7 +51,8 @@ const STOP_GRACE_MS = 5_000;
 /**
  * Runs the gateway. stop() is the graceful shutdown SIGTERM asks for: the listener closes (no new
  * connections), idle keep-alive connections close at once, requests in flight finish (for up to 5 s) and
- * their connections close after the answer, then the event subscriptions and the service clients close.
+ * their connections close after the answer, then the event subscriptions, the service clients and the object store
+ * close.
  */
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
@@ -59,13 +61,15 @@ export async function start(options: StartOptions): Promise<RunningService> {
   const { host, port } = parseListen(options.listen ?? `${config.server.httpAddr}:${config.server.httpPort}`);
   const clients = createServiceClients(config, logger);
   const health = grpcDependencyChecks(config);
+  const objects = openObjectStore(config.attachment.storage);
   const closeClients = () => {
     health.close();
     clients.close();
+    objects.close().catch((error: unknown) => logger.warn({ err: error }, 'could not close the object store'));
   };
   let gateway: Gateway;
   try {
-    gateway = await createGateway({ config, logger, clients, bus, healthChecks: health.checks });
+    gateway = await createGateway({ config, logger, clients, bus, healthChecks: health.checks, objects });
   } catch (error) {
     closeClients();
     throw error;

@@ -10,6 +10,7 @@ import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Issue, Label, Milestone } from '@cairn/proto/cairn/issues/v1/issues_service';
 import { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { GatewayServices } from '../src/api/types';
+import { Attachment, type BatchListAttachmentsRequest } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { toApiIssue, toApiIssues } from '../src/convert/issue';
 import { testConfig } from './support/config';
 import { unusedClient } from './support/unused-client';
@@ -33,8 +34,14 @@ function user(id: number, login: string): User {
 
 const USERS = new Map([5, 6, 7].map((id) => [id, user(id, `user${id}`)]));
 
+/** repos' attachments: one on issue 104 and a comment's (never an issue's asset). */
+const ATTACHMENTS: Attachment[] = [
+  Attachment.fromPartial({ id: 1, uuid: 'a0000000-0000-4000-8000-000000000001', repoId: 1, issueId: 104, name: 'log.txt', size: 3, created: new Date('2024-02-03T00:00:00Z') }),
+  Attachment.fromPartial({ id: 2, uuid: 'a0000000-0000-4000-8000-000000000002', repoId: 1, issueId: 104, commentId: 7, name: 'c.txt', size: 1, created: new Date('2024-02-03T00:00:00Z') }),
+];
+
 /** accounts' shaping, reduced to what tells the two apart: a caller sees only placeholder e-mails of others. */
-function fakeServices(calls: BatchGetUsersRequest[]): GatewayServices {
+function fakeServices(calls: BatchGetUsersRequest[], attachmentCalls: BatchListAttachmentsRequest[] = []): GatewayServices {
   const users = {
     batchGetUsers: async (request: BatchGetUsersRequest) => {
       calls.push(request);
@@ -47,7 +54,13 @@ function fakeServices(calls: BatchGetUsersRequest[]): GatewayServices {
       };
     },
   };
-  return { config, clients: { users }, logger: unusedClient('logger'), tokenCache: unusedClient('tokenCache') } as unknown as GatewayServices;
+  const attachments = {
+    batchListAttachments: async (request: BatchListAttachmentsRequest) => {
+      attachmentCalls.push(request);
+      return { attachments: ATTACHMENTS.filter((one) => request.issueIds.includes(one.issueId) || request.commentIds.includes(one.commentId)) };
+    },
+  };
+  return { config, clients: { users, attachments }, logger: unusedClient('logger'), tokenCache: unusedClient('tokenCache') } as unknown as GatewayServices;
 }
 
 const repository = Repository.fromPartial({ id: 1, ownerId: 50, ownerName: 'Org Name', name: 'repo one' });
@@ -147,6 +160,24 @@ describe('toApiIssues', () => {
     expect([second.html_url, second.pull_request?.html_url]).toEqual([`${ROOT}Org%20Name/repo%20one/pulls/3`, `${ROOT}Org%20Name/repo%20one/pulls/3`]);
     expect(fourth.repository).toEqual({ id: 2, name: 'two', owner: 'Org Name', full_name: 'Org Name/two' });
     expect(first.milestone).toMatchObject({ id: 9, state: 'closed', closed_at: '2024-01-03T00:00:00Z' });
+  });
+
+  test('assets: the issues’ own attachments, asked once for the page as the viewer', async () => {
+    const attachmentCalls: BatchListAttachmentsRequest[] = [];
+    const [first, second] = await toApiIssues(fakeServices([], attachmentCalls), VIEWER, ISSUES, REPOSITORIES);
+    expect(attachmentCalls).toEqual([{ viewer: VIEWER, issueIds: [104, 103, 102, 101], commentIds: [] }]);
+    expect(first.assets).toEqual([
+      {
+        id: 1,
+        name: 'log.txt',
+        size: 3,
+        download_count: 0,
+        created_at: '2024-02-03T00:00:00Z',
+        uuid: 'a0000000-0000-4000-8000-000000000001',
+        browser_download_url: `${ROOT}attachments/a0000000-0000-4000-8000-000000000001`,
+      },
+    ]);
+    expect(second.assets).toEqual([]);
   });
 
   test('the list is written as each issue converted on its own would be', async () => {

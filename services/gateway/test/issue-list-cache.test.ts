@@ -8,7 +8,7 @@ import { encodeEvent } from '@cairn/bus';
 import { UserUpdated } from '@cairn/proto/cairn/accounts/v1/events';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Issue, ListIssuesRequest } from '@cairn/proto/cairn/issues/v1/issues_service';
-import type { IssuesClient } from '../src/clients';
+import type { AttachmentsClient, IssuesClient } from '../src/clients';
 import { FakeAccounts } from './support/fake-accounts';
 import { FakeBroadcastBus } from './support/fake-bus';
 import { FakeRepos, permission, repository } from './support/fake-repos';
@@ -19,6 +19,7 @@ function seed() {
   const repos = new FakeRepos();
   const alice = accounts.addUser('alice', { password: 'alice-password' });
   accounts.clients.repos = repos.client;
+  accounts.clients.attachments = { batchListAttachments: async () => ({ attachments: [] }) } as unknown as AttachmentsClient;
   const listed: ListIssuesRequest[] = [];
   const issue = { id: 1, repoId: 10, index: 1, posterId: alice.id, assigneeIds: [alice.id], labels: [], title: 'one', created: new Date(0), updated: new Date(0) } as unknown as Issue;
   accounts.clients.issues = {

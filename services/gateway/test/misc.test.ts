@@ -68,29 +68,33 @@ describe('version and settings', () => {
     expectExactGiteaShape('GeneralRepoSettings', body);
   });
 
-  it('advertises mirrors, migrations, LFS and attachments as disabled while Cairn serves none of them, whatever app.ini says', async () => {
+  it('advertises mirrors, migrations and LFS as disabled while Cairn serves none of them, whatever app.ini says', async () => {
     const defaults = await startTestGateway();
     try {
       expect(defaults.config.mirror.enabled).toBe(true);
       expect(defaults.config.repository.disableMigrations).toBe(false);
-      expect(defaults.config.attachment.enabled).toBe(true);
       const repository = await (await defaults.fetch('/api/v1/settings/repository')).json();
       expect(repository).toMatchObject({ mirrors_disabled: true, migrations_disabled: true, lfs_disabled: true });
-      const attachment = await (await defaults.fetch('/api/v1/settings/attachment')).json();
-      expect(attachment).toMatchObject({ enabled: false });
     } finally {
       await defaults.close();
     }
   });
 
-  it('GET /settings/attachment', async () => {
+  it('GET /settings/attachment reports [attachment] as configured', async () => {
     const body = await (await gw.fetch('/api/v1/settings/attachment')).json();
     expect(body).toEqual({
-      enabled: false,
+      enabled: true,
       allowed_types: gw.config.attachment.allowedTypes,
       max_size: gw.config.attachment.maxSize,
       max_files: gw.config.attachment.maxFiles,
     });
     expectExactGiteaShape('GeneralAttachmentSettings', body);
+    const configured = await startTestGateway({ env: { CAIRN__attachment__ENABLED: 'false', CAIRN__attachment__MAX_SIZE: '7', CAIRN__attachment__ALLOWED_TYPES: 'image/*' } });
+    try {
+      const answer = await (await configured.fetch('/api/v1/settings/attachment')).json();
+      expect(answer).toEqual({ enabled: false, allowed_types: 'image/*', max_size: 7, max_files: gw.config.attachment.maxFiles });
+    } finally {
+      await configured.close();
+    }
   });
 });

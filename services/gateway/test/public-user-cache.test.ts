@@ -132,7 +132,8 @@ describe('the public user cache in the issue list', () => {
         return { users: request.ids.map((id) => user(id, `u${id}`)) };
       },
     };
-    return { config, clients: { users }, logger: unusedClient('logger'), tokenCache: unusedClient('tokenCache'), publicUsers: cache } as unknown as GatewayServices;
+    const attachments = { batchListAttachments: async () => ({ attachments: [] }) };
+    return { config, clients: { users, attachments }, logger: unusedClient('logger'), tokenCache: unusedClient('tokenCache'), publicUsers: cache } as unknown as GatewayServices;
   }
 
   it('answers anonymous lists and every list’s assignees from memory, never a signed-in viewer’s posters', async () => {

@@ -12,11 +12,14 @@ import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_serv
 import { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import { AnalysisServiceService, RefServiceService, RepositoryServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import { createRpcClient, type RpcClientHandle } from '@cairn/rpc';
+import { openObjectStore } from '@cairn/storage';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { BUS_USAGE } from './events/bus-usage';
 import { startAccountsConsumer } from './events/accounts-consumer';
 import { startGitConsumer } from './events/git-consumer';
+import { startIssuesConsumers } from './events/issues-consumer';
 import { REPOS_STREAM, REPOS_SUBJECTS } from './events/subjects';
+import { startAttachmentPurger } from './maintenance/purge-attachments';
 import { startRepositoryPurger } from './maintenance/purge-repositories';
 import type { ReposContext } from './rpc/context';
 import { createReposServer } from './server';
@@ -25,6 +28,7 @@ export { REPOS_STREAM, REPOS_SUBJECTS, Subject, ACCOUNTS_CONSUMER, GIT_CONSUMER 
 export { createReposServer } from './server';
 export { accountsEventHandler, startAccountsConsumer } from './events/accounts-consumer';
 export { gitPushedHandler, startGitConsumer } from './events/git-consumer';
+export { commentDeletedHandler, issueDeletedHandler, startIssuesConsumers } from './events/issues-consumer';
 export type { ReposContext } from './rpc/context';
 
 export { BUS_USAGE } from './events/bus-usage';
@@ -37,8 +41,11 @@ export const MIGRATIONS_DIR = path.join(__dirname, '..', 'src', 'db', 'migration
 export type StartOptions = ServiceStartOptions;
 export type { RunningService };
 
-/** gRPC clients of accounts and git-storage (`[services.<name>] ADDR`), and how to close them. */
-function serviceClients(config: CairnConfig, logger: Logger, db: Database): { context: ReposContext; close(): void } {
+/**
+ * gRPC clients of accounts and git-storage (`[services.<name>] ADDR`) and the attachments' object store
+ * (`[attachment]` storage), and how to close them.
+ */
+function serviceClients(config: CairnConfig, logger: Logger, db: Database): { context: ReposContext; close(): Promise<void> } {
   const handles: RpcClientHandle[] = [];
   const deadlineMs = config.rpc.deadlineMs;
   const accounts = { target: config.services.accounts.addr, service: 'accounts', caller: 'repos', logger, deadlineMs } as const;
@@ -47,8 +54,10 @@ function serviceClients(config: CairnConfig, logger: Logger, db: Database): { co
     handles.push(client);
     return client;
   };
+  const objects = openObjectStore(config.attachment.storage);
   const context: ReposContext = {
     db,
+    objects,
     logger,
     config,
     accounts: {
@@ -62,7 +71,13 @@ function serviceClients(config: CairnConfig, logger: Logger, db: Database): { co
       analysis: keep(createRpcClient(AnalysisServiceService, git)),
     },
   };
-  return { context, close: () => handles.forEach((handle) => handle.close()) };
+  return {
+    context,
+    close: async () => {
+      handles.forEach((handle) => handle.close());
+      await objects.close();
+    },
+  };
 }
 
 /**
@@ -89,9 +104,13 @@ export async function start(options: StartOptions): Promise<RunningService> {
     });
     consumers.push(await startAccountsConsumer(clients.context, { bus }));
     consumers.push(await startGitConsumer(clients.context, { bus }));
+    consumers.push(...(await startIssuesConsumers(clients.context, { bus })));
     // Removes the git data of deletions committed earlier (and of creations that never committed), from start-up on.
     const purger = startRepositoryPurger(clients.context);
     onStop(() => purger.stop());
+    // Removes the bytes of attachments whose rows went (what a deletion could not remove at once, owners' repositories).
+    const attachmentPurger = startAttachmentPurger(clients.context);
+    onStop(() => attachmentPurger.stop());
     return createReposServer(clients.context, logger);
   });
 }

@@ -1,6 +1,6 @@
 /**
  * The repos gRPC server: RepoService, CollaboratorService, TopicService, BranchProtectionService, CommitStatusService,
- * TagProtectionService, ReleaseService.
+ * TagProtectionService, ReleaseService, AttachmentService.
  */
 import type { Logger } from '@cairn/log';
 import {
@@ -11,8 +11,9 @@ import {
   TopicServiceService,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { TagProtectionServiceService } from '@cairn/proto/cairn/repos/v1/tag_protections_service';
-import { ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
+import { AttachmentServiceService, ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { createRpcServer, type RpcServer } from '@cairn/rpc';
+import { createAttachmentService } from './rpc/attachment-service';
 import { createBranchProtectionService } from './rpc/branch-protection-service';
 import { createCollaboratorService } from './rpc/collaborator-service';
 import { createCommitStatusService } from './rpc/commit-status-service';
@@ -21,7 +22,16 @@ import { createReleaseService } from './rpc/release-service';
 import { createRepoService } from './rpc/repo-service';
 import { createTagProtectionService } from './rpc/tag-protection-service';
 import { createTopicService } from './rpc/topic-service';
-import { BRANCH_PROTECTION_CALLERS, COLLABORATOR_CALLERS, COMMIT_STATUS_CALLERS, RELEASE_CALLERS, REPO_CALLERS, TAG_PROTECTION_CALLERS, TOPIC_CALLERS } from './rpc/callers';
+import {
+  ATTACHMENT_CALLERS,
+  BRANCH_PROTECTION_CALLERS,
+  COLLABORATOR_CALLERS,
+  COMMIT_STATUS_CALLERS,
+  RELEASE_CALLERS,
+  REPO_CALLERS,
+  TAG_PROTECTION_CALLERS,
+  TOPIC_CALLERS,
+} from './rpc/callers';
 
 export function createReposServer(context: ReposContext, logger: Logger): RpcServer {
   const server = createRpcServer({ service: 'repos', logger });
@@ -32,5 +42,6 @@ export function createReposServer(context: ReposContext, logger: Logger): RpcSer
   server.addService(CommitStatusServiceService, createCommitStatusService(context), COMMIT_STATUS_CALLERS);
   server.addService(TagProtectionServiceService, createTagProtectionService(context), TAG_PROTECTION_CALLERS);
   server.addService(ReleaseServiceService, createReleaseService(context), RELEASE_CALLERS);
+  server.addService(AttachmentServiceService, createAttachmentService(context), ATTACHMENT_CALLERS);
   return server;
 }

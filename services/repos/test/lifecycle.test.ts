@@ -44,7 +44,7 @@ afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-it('defines its own stream only, and binds durable consumers to the accounts and git streams', async () => {
+it('defines its own stream only, and binds durable consumers to the accounts, git and issues streams', async () => {
   const streams: Array<{ name: string; subjects: string[] }> = [];
   const consumers: ConsumeOptions[] = [];
   const spy: Bus = {
@@ -58,10 +58,12 @@ it('defines its own stream only, and binds durable consumers to the accounts and
   const service = await start({ config, logger, bus: spy, listen: '127.0.0.1:0' });
   await service.stop();
   expect(streams.map((stream) => stream.name)).toEqual(['CAIRN_REPOS']);
-  expect(streams[0].subjects).toEqual(['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>']);
+  expect(streams[0].subjects).toEqual(['cairn.repo.>', 'cairn.collaborator.>', 'cairn.commit_status.>', 'cairn.release.>']);
   expect(consumers.map((consumer) => [consumer.stream, consumer.durable, consumer.filterSubject])).toEqual([
     ['CAIRN_ACCOUNTS', 'repos-accounts', 'cairn.>'],
     ['CAIRN_GIT', 'repos-git', 'cairn.git.pushed'],
+    ['CAIRN_ISSUES', 'repos-issue-attachments', 'cairn.issue.deleted'],
+    ['CAIRN_ISSUES', 'repos-comment-attachments', 'cairn.issue_comment.deleted'],
   ]);
 });
 

@@ -128,6 +128,7 @@ class RouteContext implements ApiContext<unknown> {
     readonly params: Readonly<Record<string, string>>,
     readonly query: GoValues,
     readonly body: unknown,
+    readonly upload: GatewayRequest | undefined,
     private readonly req: GatewayRequest,
     private readonly res: GatewayResponse,
     private readonly rawQuery: string,
@@ -235,7 +236,7 @@ export async function runRoute(prepared: PreparedRoute, services: GatewayService
 
     const rawQuery = rawQueryOf(req);
     const query = req.query ?? parseGoQuery(rawQuery);
-    const reply = await route.handler(new RouteContext(services, caller, doer, viewer, contextUser, accounts, repo, params, query, body, req, res, rawQuery));
+    const reply = await route.handler(new RouteContext(services, caller, doer, viewer, contextUser, accounts, repo, params, query, body, route.streamBody ? req : undefined, req, res, rawQuery));
     for (const [name, value] of Object.entries(reply.headers ?? {})) {
       // Exposed header names add to those the paging headers exposed.
       res.setHeader(name, name === EXPOSE_HEADERS_HEADER ? appendExposeHeaders(res.getHeader(name)?.toString(), value) : value);

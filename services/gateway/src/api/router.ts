@@ -71,8 +71,8 @@ export function createApiRouter({ services, routes, authenticate }: ApiRouterOpt
    * unless it has to ask accounts (most requests: no credentials, or a cached token), so it costs no
    * promise then; it throws or rejects with the answer when the request is turned away.
    */
-  const admit = (req: GatewayRequest, res: GatewayResponse): void | Promise<void> => {
-    if (declaresTooLargeBody(req, config.server.maxBodySize)) throw bodyTooLarge(config.server.maxBodySize);
+  const admit = (req: GatewayRequest, res: GatewayResponse, streamsBody = false): void | Promise<void> => {
+    if (!streamsBody && declaresTooLargeBody(req, config.server.maxBodySize)) throw bodyTooLarge(config.server.maxBodySize);
     const query = parseGoQuery(rawQueryOf(req));
     req.query = query;
     if (hasQueryToken(query)) res.setHeader('X-Gitea-Warning', QUERY_TOKEN_WARNING);
@@ -94,7 +94,7 @@ export function createApiRouter({ services, routes, authenticate }: ApiRouterOpt
       // Before the request-wide steps, so a 401 or 403 is still counted under its route template.
       res.route = recorder;
       if (wildcards.length > 0) joinWildcards(req, wildcards);
-      const admitted = admit(req, res);
+      const admitted = admit(req, res, route.streamBody);
       return admitted === undefined ? runRoute(prepared, services, req, res) : admitted.then(() => runRoute(prepared, services, req, res));
     };
     router[route.method](expressPath(route.path, wildcards), answer);

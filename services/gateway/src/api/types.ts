@@ -3,12 +3,14 @@
  * Gitea's terms), what body it reads, how its calls' errors become HTTP, and the handler. The same record
  * generates the API description, so the description is exactly what is served.
  */
+import type { IncomingMessage } from 'node:http';
 import type { CairnConfig } from '@cairn/config';
 import type { CairnErrorMapping, GoStruct, GoValues, ListOptions, ScopeCategory } from '@cairn/http';
 import type { Logger } from '@cairn/log';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Permission, Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
+import type { ObjectStore } from '@cairn/storage';
 import type { Caller } from '../auth/caller';
 import type { TokenCache } from '../auth/token-cache';
 import type { PublicUserCache } from '../cache/public-users';
@@ -85,6 +87,8 @@ export interface GatewayServices {
   publicUsers?: PublicUserCache;
   /** Repositories as anonymous callers see them, for routes with `reuse: 'anonymous'`; only while events keep it honest. */
   anonymousRepos?: GitRepoCache;
+  /** Attachments' bytes (`[attachment]` storage), opened once at start-up. */
+  objects: ObjectStore;
 }
 
 export interface ApiContext<B> {
@@ -103,6 +107,8 @@ export interface ApiContext<B> {
   readonly params: Readonly<Record<string, string>>;
   readonly query: GoValues;
   readonly body: B;
+  /** The request's body, still unread, on routes with `streamBody` (undefined on others). */
+  readonly upload: IncomingMessage | undefined;
   /** `page` and `limit` of this request, corrected as Gitea corrects them. */
   listOptions(): ListOptions;
   /** `Link` for a list of `total` items served `pageSize` at a time (nothing when it is one page). */
@@ -148,6 +154,11 @@ export interface RouteSpec<B = undefined> {
   denyPublicOnly?: boolean;
   /** The JSON body, bound as Gitea binds it (422 on failure). */
   body?: GoStruct<B>;
+  /**
+   * The handler streams the request body itself (`ctx.upload`, e.g. an attachment): `[server] MAX_BODY_SIZE`, the
+   * JSON bodies' limit, does not apply, and the route applies its own.
+   */
+  streamBody?: boolean;
   /** How the errors of this route's calls become HTTP, over the shared table. */
   errors?: CairnErrorMapping;
   /** The operation object, for a route Gitea's description does not have. */

@@ -4,11 +4,12 @@
  * nil)`: placeholder e-mail, no account details); a poster whose account is gone is the Ghost user.
  */
 import { goTime } from '@cairn/http';
+import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Comment } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { GatewayServices } from '../api/types';
 import { ghostUser } from './ghost-user';
-import type { ApiAttachment } from './attachment';
+import { type ApiAttachment, attachmentsByParent } from './attachment';
 import { issueHtmlUrl } from './issue';
 import { type ApiUser, toApiUser } from './user';
 
@@ -27,11 +28,14 @@ export interface ApiComment {
   updated_at: string;
 }
 
-/** Comments of `repository`, in the order given. */
-export async function toApiComments(services: GatewayServices, repository: Repository, comments: readonly Comment[]): Promise<ApiComment[]> {
+/** Comments of `repository`, in the order given, as `viewer` sees them. */
+export async function toApiComments(services: GatewayServices, viewer: Actor | undefined, repository: Repository, comments: readonly Comment[]): Promise<ApiComment[]> {
   const rootUrl = services.config.server.rootUrl;
   const posterIds = [...new Set(comments.map((comment) => comment.posterId).filter((id) => id > 0))];
-  const { users } = posterIds.length === 0 ? { users: [] } : await services.clients.users.batchGetUsers({ ids: posterIds, viewer: undefined });
+  const [assets, { users }] = await Promise.all([
+    attachmentsByParent(services, viewer, { issueIds: [], commentIds: comments.map((comment) => comment.id) }),
+    posterIds.length === 0 ? { users: [] } : services.clients.users.batchGetUsers({ ids: posterIds, viewer: undefined }),
+  ]);
   const posters = new Map(users.map((user) => [user.id, toApiUser(user, { rootUrl })]));
   const ghost = ghostUser(rootUrl, undefined, services.config.service.noReplyAddress);
   return comments.map((comment) => {
@@ -46,15 +50,15 @@ export async function toApiComments(services: GatewayServices, repository: Repos
       original_author: comment.originalAuthor,
       original_author_id: comment.originalAuthorId,
       body: comment.body,
-      assets: [],
+      assets: assets.ofComment(comment.id),
       created_at: goTime(comment.created),
       updated_at: goTime(comment.updated),
     };
   });
 }
 
-export async function toApiComment(services: GatewayServices, repository: Repository, comment: Comment): Promise<ApiComment> {
-  const [converted] = await toApiComments(services, repository, [comment]);
+export async function toApiComment(services: GatewayServices, viewer: Actor | undefined, repository: Repository, comment: Comment): Promise<ApiComment> {
+  const [converted] = await toApiComments(services, viewer, repository, [comment]);
   if (converted === undefined) throw new Error('comment conversion answered nothing');
   return converted;
 }

@@ -10,7 +10,7 @@ import type { Issue, Label, Milestone } from '@cairn/proto/cairn/issues/v1/issue
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { GatewayServices } from '../api/types';
 import { ghostUser } from './ghost-user';
-import type { ApiAttachment } from './attachment';
+import { type ApiAttachment, attachmentsByParent } from './attachment';
 import { type ApiLabel, toApiRepoLabel } from './label';
 import { type ApiMilestone, toApiMilestone } from './milestone';
 import { repoApiUrl, repoHtmlUrl } from './repository';
@@ -133,6 +133,8 @@ export async function toApiIssues(
   viewer: Actor | undefined,
   issues: readonly Issue[],
   repositories: ReadonlyMap<number, Repository>,
+  /** `false` when the caller shows no `assets` (Gitea's PullRequest has none): repos is not asked then. */
+  withAssets = true,
 ): Promise<ApiIssue[]> {
   const rootUrl = services.config.server.rootUrl;
   const posterIds = issues.map((issue) => issue.posterId);
@@ -144,15 +146,19 @@ export async function toApiIssues(
       return user === undefined ? undefined : toApiUser(user, userView);
     });
   // Anonymous callers get one call for both: the two shapings are the same then.
-  const [poster, assignee] =
+  const users =
     viewer === undefined
-      ? await usersById(services, [...posterIds, ...assigneeIds], undefined).then((users) => {
-          const both = shaped(users);
+      ? usersById(services, [...posterIds, ...assigneeIds], undefined).then((found) => {
+          const both = shaped(found);
           return [both, both] as const;
         })
-      : await Promise.all([usersById(services, posterIds, viewer), usersById(services, assigneeIds, undefined)]).then(
+      : Promise.all([usersById(services, posterIds, viewer), usersById(services, assigneeIds, undefined)]).then(
           ([posters, assignees]) => [shaped(posters), shaped(assignees)] as const,
         );
+  const [assets, [poster, assignee]] = await Promise.all([
+    attachmentsByParent(services, viewer, { issueIds: withAssets ? issues.map((issue) => issue.id) : [], commentIds: [] }),
+    users,
+  ]);
   let ghost: ApiUser | undefined;
   const view = onceEach(itself, (repoId: number): RepositoryView => {
     const repository = repositories.get(repoId);
@@ -179,7 +185,7 @@ export async function toApiIssues(
       title: issue.title,
       body: issue.body,
       ref: issue.ref,
-      assets: [],
+      assets: assets.ofIssue(issue.id),
       labels: issue.labels.map(repository.label),
       milestone: issue.milestone === undefined ? null : milestone(issue.milestone),
       assignee: apiAssignees[0] ?? null,

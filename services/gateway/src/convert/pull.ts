@@ -193,7 +193,7 @@ export async function toApiPullRequests(
 
   const issues = pulls.map(issueOf);
   const [apiIssues, apiRepos, users, baseHeads, headHeads, reviewCounts, teams] = await Promise.all([
-    toApiIssues(services, viewer, issues, new Map([[baseRepo.id, baseRepo]])),
+    toApiIssues(services, viewer, issues, new Map([[baseRepo.id, baseRepo]]), false),
     toApiRepositories(services, viewer, readable),
     usersById(services, pulls.flatMap((pull) => [...pull.requestedReviewerIds, ...(pull.hasMerged ? [pull.mergerId] : [])])),
     Promise.all(baseBranches.map(async (branch) => [branch, await branchHead(services, baseGit, branch)] as const)).then((entries) => new Map(entries)),

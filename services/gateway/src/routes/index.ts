@@ -20,6 +20,8 @@ import { registerOrgRepoRoutes } from './orgs/repos';
 import { registerTeamRoutes } from './orgs/teams';
 import { registerRepoAnalysisRoutes } from './repos/analysis';
 import { registerArchiveRoutes } from './repos/archive';
+import { registerIssueAttachmentRoutes } from './repos/issue-attachments';
+import { registerReleaseAssetRoutes } from './repos/release-assets';
 import { registerBranchProtectionRoutes } from './repos/branch-protections';
 import { registerBranchRoutes } from './repos/branches';
 import { registerCollaboratorRoutes } from './repos/collaborators';
@@ -86,6 +88,7 @@ export function registerRoutes(api: ApiRegistry): void {
   registerTagRoutes(api);
   registerTagProtectionRoutes(api);
   registerReleaseRoutes(api);
+  registerReleaseAssetRoutes(api);
   registerCommitRoutes(api);
   registerStatusRoutes(api);
   registerContentsRoutes(api);
@@ -95,6 +98,7 @@ export function registerRoutes(api: ApiRegistry): void {
   registerSubscriptionRoutes(api);
   // Issues: /issues/comments… before /issues/{index}… (express matches in registration order).
   registerCommentRoutes(api);
+  registerIssueAttachmentRoutes(api);
   registerTimelineRoutes(api);
   registerReactionRoutes(api);
   // /issues/pinned and /pulls/pinned before /issues/{index} and /pulls/{index} (and /pulls/{base}/{head}).

@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import type { CairnConfig } from '@cairn/config';
 import { createLogger } from '@cairn/log';
+import { openObjectStore } from '@cairn/storage';
 import { createGateway, type Gateway } from '../../src/app';
 import type { GatewayBus } from '../../src/auth/invalidation';
 import type { GitRepoCache } from '../../src/git/repo-cache';
@@ -50,6 +51,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     bus: options.bus,
     gitRepoCache: options.gitRepoCache,
     healthChecks: options.healthChecks,
+    objects: openObjectStore(config.attachment.storage),
   });
   const server = gateway.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -50,3 +50,9 @@ export const ACCOUNTS_FILTER = 'cairn.>';
 export const GIT_STREAM = 'CAIRN_GIT';
 export const GitSubject = { pushed: 'cairn.git.pushed' } as const;
 export const GIT_CONSUMER = 'repos-git';
+
+/** issues' stream (it defines it): a deleted issue's or comment's attachments go with it. */
+export const ISSUES_STREAM = 'CAIRN_ISSUES';
+export const IssuesSubject = { issueDeleted: 'cairn.issue.deleted', commentDeleted: 'cairn.issue_comment.deleted' } as const;
+export const ISSUE_ATTACHMENTS_CONSUMER = 'repos-issue-attachments';
+export const COMMENT_ATTACHMENTS_CONSUMER = 'repos-comment-attachments';

@@ -9,6 +9,7 @@
  */
 import type { ReposContext } from '../rpc/context';
 import { finishPurge, lockPurge, postponePurge } from '../store/purges';
+import { type PeriodicSweep, startPeriodicSweep } from './periodic';
 
 /** Longest wait between two tries of a failing removal. */
 const MAX_RETRY_DELAY_MS = 10 * 60_000;
@@ -56,18 +57,11 @@ export async function purgeDueRepositories(context: ReposContext): Promise<{ pur
   }
 }
 
-export interface RepositoryPurger {
-  stop(): Promise<void>;
-}
+export type RepositoryPurger = PeriodicSweep;
 
 /** Purges what is due at start-up (what a crash left) and then every `pollMs`. */
 export function startRepositoryPurger(context: ReposContext, options: { pollMs?: number } = {}): RepositoryPurger {
-  const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-
-  const sweep = async () => {
+  return startPeriodicSweep(async () => {
     try {
       const done = await purgeDueRepositories(context);
       if (done.purged + done.failed > 0) context.logger.info({ task: 'purge_repositories', ...done }, 'removed deleted repositories’ git data');
@@ -75,19 +69,5 @@ export function startRepositoryPurger(context: ReposContext, options: { pollMs?:
       // The database is away: the rows wait for the next round.
       context.logger.warn({ err: error, task: 'purge_repositories' }, 'could not look for git data to remove');
     }
-  };
-  const run = () => {
-    running = sweep().finally(() => {
-      running = undefined;
-      if (!stopped) timer = setTimeout(run, pollMs);
-    });
-  };
-  run();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  }, options.pollMs ?? DEFAULT_POLL_MS);
 }

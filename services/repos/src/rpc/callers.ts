@@ -5,8 +5,18 @@
  */
 import type { Callers } from '@cairn/rpc';
 import type { TagProtectionServiceService } from '@cairn/proto/cairn/repos/v1/tag_protections_service';
-import type { ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
+import type { AttachmentServiceService, ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
 import type { BranchProtectionServiceService, CollaboratorServiceService, CommitStatusServiceService, RepoServiceService, TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
+
+export const ATTACHMENT_CALLERS: Callers<typeof AttachmentServiceService> = {
+  createAttachment: ['gateway'],
+  listAttachments: ['gateway'],
+  getAttachment: ['gateway'],
+  updateAttachment: ['gateway'],
+  deleteAttachment: ['gateway'],
+  openAttachment: ['gateway'],
+  batchListAttachments: ['gateway'],
+};
 
 export const BRANCH_PROTECTION_CALLERS: Callers<typeof BranchProtectionServiceService> = {
   listBranchProtections: ['gateway'],

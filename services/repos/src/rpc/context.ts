@@ -1,4 +1,7 @@
-/** What every repos handler needs: the database, the configuration and the clients of the services repos calls. */
+/**
+ * What every repos handler needs: the database, the configuration, the clients of the services repos calls and the
+ * attachments' object store.
+ */
 import type { CairnConfig } from '@cairn/config';
 import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
@@ -6,6 +9,7 @@ import type { AsyncClientOf } from '@cairn/rpc';
 import type { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import type { AnalysisServiceService, RefServiceService, RepositoryServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import type { ObjectStore } from '@cairn/storage';
 
 export type TeamsClient = AsyncClientOf<typeof TeamServiceService>;
 export type OrgsClient = AsyncClientOf<typeof OrgServiceService>;
@@ -22,4 +26,6 @@ export interface ReposContext {
   accounts: { teams: TeamsClient; orgs: OrgsClient; users: UsersClient };
   /** git-storage: repositories on disk (create, fork, delete, info, HEAD), their branches, their licences. */
   git: { repositories: GitRepositoriesClient; refs: GitRefsClient; analysis: GitAnalysisClient };
+  /** Attachments' bytes (`[attachment]` storage): repos only removes them, after their rows' deletion committed. */
+  objects: ObjectStore;
 }

@@ -8,6 +8,7 @@ import type { DatabaseTransactionConnection } from '@cairn/db';
 import type { DeleteRepositoryRequest, DeleteRepositoryResponse } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { viewerFromActor } from '../domain/access';
 import { enqueueRepoDeleted } from '../events/outbox';
+import { purgeAttachmentsNow } from '../maintenance/purge-attachments';
 import { purgeNow } from '../maintenance/purge-repositories';
 import { schedulePurge } from '../store/purges';
 import { deleteRepository as deleteRow, type RepoRow } from '../store/repositories';
@@ -30,5 +31,7 @@ export async function deleteRepositoryHandler(context: ReposContext, request: De
   await guard(() => context.db.pool.transaction((tx) => removeRepository(tx, repo, viewer.id)));
   // Deleted: what git-storage does not remove now, the purger removes later.
   await purgeNow(context, repo.id);
+  // …and its attachments' bytes (the rows went with the repository's: the cascade recorded them).
+  await purgeAttachmentsNow(context);
   return {};
 }

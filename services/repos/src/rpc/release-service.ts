@@ -39,6 +39,7 @@ import {
 } from '../store/releases';
 import type { RepoRow } from '../store/repositories';
 import { accountById } from './accounts-lookup';
+import { purgeAttachmentsNow } from '../maintenance/purge-attachments';
 import type { ReposContext } from './context';
 import { tagCommit } from './git-tags';
 import { guard } from './guard';
@@ -239,6 +240,8 @@ export function createReleaseService(context: ReposContext): AsyncServiceOf<type
           }
         },
       );
+      // The assets' bytes, now that their rows' deletion committed.
+      await purgeAttachmentsNow(context);
       return {};
     },
   };

@@ -22,7 +22,8 @@ import {
   type RepositoryWithPermission,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { TagProtectionServiceService } from '@cairn/proto/cairn/repos/v1/tag_protections_service';
-import { ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
+import { AttachmentServiceService, ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
+import { type ObjectStore, localObjectStore } from '@cairn/storage';
 import { type Identity, createRpcClient, type RpcClient, type RpcServer, runAsAsserted } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { DATABASE_SCHEMA, MIGRATIONS_DIR } from '../../src/index';
@@ -61,6 +62,9 @@ export interface ReposHarness {
   tagProtections: RpcClient<typeof TagProtectionServiceService>;
   statuses: RpcClient<typeof CommitStatusServiceService>;
   releases: RpcClient<typeof ReleaseServiceService>;
+  attachments: RpcClient<typeof AttachmentServiceService>;
+  /** The attachments' object store the context uses (a local directory under the work directory). */
+  objects: ObjectStore;
   /** Creates a repository as `actorId` (owner: the actor unless given). */
   create(actorId: number, fields: Partial<CreateRepositoryRequest> & { name: string }): Promise<Required<RepositoryWithPermission>>;
   /** The subjects written to the outbox, oldest first. */
@@ -91,8 +95,10 @@ export async function startReposHarness(): Promise<ReposHarness> {
     await prepareOutbox(db);
     const accounts = accountsMemory();
     const git = gitMemory();
+    const objects = localObjectStore(path.join(workDir, 'attachments'));
     const context: ReposContext = {
       db,
+      objects,
       logger,
       config,
       accounts: { users: accounts.users, teams: accounts.teams, orgs: accounts.orgs },
@@ -115,6 +121,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
     const tagProtections = createRpcClient(TagProtectionServiceService, options);
     const statuses = createRpcClient(CommitStatusServiceService, options);
     const releases = createRpcClient(ReleaseServiceService, options);
+    const attachments = createRpcClient(AttachmentServiceService, options);
     const opened = db;
     const running = server;
     return {
@@ -135,6 +142,8 @@ export async function startReposHarness(): Promise<ReposHarness> {
       tagProtections,
       statuses,
       releases,
+      attachments,
+      objects,
       async create(actorId, fields) {
         const { repository } = await repos.createRepository({
           actor: accounts.actor(actorId),
@@ -182,7 +191,7 @@ export async function startReposHarness(): Promise<ReposHarness> {
         await opened.pool.query(sql.unsafe`INSERT INTO team_repos (org_id, team_id, repo_id) VALUES (${orgId}, ${teamId}, ${repoId})`);
       },
       async stop() {
-        for (const client of [repos, ...asService.values(), collaborators, topics, protections, tagProtections, statuses, releases]) client.close();
+        for (const client of [repos, ...asService.values(), collaborators, topics, protections, tagProtections, statuses, releases, attachments]) client.close();
         await running.stop();
         await opened.close();
         await database.drop();

@@ -59,7 +59,7 @@ function commentOf(reply: { comment?: Comment }, what: string): Comment {
 async function editComment(ctx: ApiContext<CommentBody>): Promise<ApiReply> {
   return onComment('patch', async () => {
     const reply = await ctx.services.clients.comments.editComment({ scope: repoScopeOf(ctx), id: pathInt64(ctx.params.id), body: ctx.body.body });
-    return json(200, await toApiComment(ctx.services, repoOf(ctx).repository, commentOf(reply, 'EditComment')));
+    return json(200, await toApiComment(ctx.services, ctx.viewer, repoOf(ctx).repository, commentOf(reply, 'EditComment')));
   });
 }
 
@@ -85,7 +85,7 @@ export function registerCommentRoutes(api: ApiRegistry): void {
       const { before, since } = queryBeforeSince(ctx.query);
       const { comments, total } = await ctx.services.clients.comments.listRepoComments({ scope: repoScopeOf(ctx), since, before, page: pageOf(ctx) });
       ctx.setTotalCount(total);
-      return json(200, await toApiComments(ctx.services, repoOf(ctx).repository, comments));
+      return json(200, await toApiComments(ctx.services, ctx.viewer, repoOf(ctx).repository, comments));
     },
   });
 
@@ -97,7 +97,7 @@ export function registerCommentRoutes(api: ApiRegistry): void {
     handler: (ctx) =>
       onComment('get', async () => {
         const reply = await ctx.services.clients.comments.getComment({ scope: repoScopeOf(ctx), id: pathInt64(ctx.params.id) });
-        return json(200, await toApiComment(ctx.services, repoOf(ctx).repository, commentOf(reply, 'GetComment')));
+        return json(200, await toApiComment(ctx.services, ctx.viewer, repoOf(ctx).repository, commentOf(reply, 'GetComment')));
       }),
   });
 
@@ -132,7 +132,7 @@ export function registerCommentRoutes(api: ApiRegistry): void {
         before,
       });
       ctx.setTotalCount(comments.length);
-      return json(200, await toApiComments(ctx.services, repoOf(ctx).repository, comments));
+      return json(200, await toApiComments(ctx.services, ctx.viewer, repoOf(ctx).repository, comments));
     },
   });
 
@@ -144,7 +144,7 @@ export function registerCommentRoutes(api: ApiRegistry): void {
     body: CreateIssueCommentOption,
     handler: async (ctx) => {
       const reply = await ctx.services.clients.comments.createComment({ scope: repoScopeOf(ctx), index: pathInt64(ctx.params.index), body: ctx.body.body });
-      return json(201, await toApiComment(ctx.services, repoOf(ctx).repository, commentOf(reply, 'CreateComment')));
+      return json(201, await toApiComment(ctx.services, ctx.viewer, repoOf(ctx).repository, commentOf(reply, 'CreateComment')));
     },
   });
 

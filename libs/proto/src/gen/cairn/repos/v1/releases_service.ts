@@ -225,10 +225,22 @@ export interface DeleteAttachmentResponse {
 export interface OpenAttachmentRequest {
   viewer?: Actor | undefined;
   uuid: string;
+  /** Decide and answer without counting a download (a HEAD request). */
+  noCount: boolean;
 }
 
 export interface OpenAttachmentResponse {
   attachment?: Attachment | undefined;
+}
+
+export interface BatchListAttachmentsRequest {
+  viewer?: Actor | undefined;
+  issueIds: number[];
+  commentIds: number[];
+}
+
+export interface BatchListAttachmentsResponse {
+  attachments: Attachment[];
 }
 
 function createBaseAttachment(): Attachment {
@@ -3548,7 +3560,7 @@ export const DeleteAttachmentResponse: MessageFns<DeleteAttachmentResponse> = {
 };
 
 function createBaseOpenAttachmentRequest(): OpenAttachmentRequest {
-  return { viewer: undefined, uuid: "" };
+  return { viewer: undefined, uuid: "", noCount: false };
 }
 
 export const OpenAttachmentRequest: MessageFns<OpenAttachmentRequest> = {
@@ -3558,6 +3570,9 @@ export const OpenAttachmentRequest: MessageFns<OpenAttachmentRequest> = {
     }
     if (message.uuid !== "") {
       writer.uint32(18).string(message.uuid);
+    }
+    if (message.noCount !== false) {
+      writer.uint32(24).bool(message.noCount);
     }
     return writer;
   },
@@ -3591,6 +3606,14 @@ export const OpenAttachmentRequest: MessageFns<OpenAttachmentRequest> = {
             message.uuid = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.noCount = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3607,6 +3630,11 @@ export const OpenAttachmentRequest: MessageFns<OpenAttachmentRequest> = {
     return {
       viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
       uuid: isSet(object.uuid) ? globalThis.String(object.uuid) : "",
+      noCount: isSet(object.noCount)
+        ? globalThis.Boolean(object.noCount)
+        : isSet(object.no_count)
+        ? globalThis.Boolean(object.no_count)
+        : false,
     };
   },
 
@@ -3617,6 +3645,9 @@ export const OpenAttachmentRequest: MessageFns<OpenAttachmentRequest> = {
     }
     if (message.uuid !== "") {
       obj.uuid = message.uuid;
+    }
+    if (message.noCount !== false) {
+      obj.noCount = message.noCount;
     }
     return obj;
   },
@@ -3630,6 +3661,7 @@ export const OpenAttachmentRequest: MessageFns<OpenAttachmentRequest> = {
       ? Actor.fromPartial(object.viewer)
       : undefined;
     message.uuid = object.uuid ?? "";
+    message.noCount = object.noCount ?? false;
     return message;
   },
 };
@@ -3699,6 +3731,216 @@ export const OpenAttachmentResponse: MessageFns<OpenAttachmentResponse> = {
     message.attachment = (object.attachment !== undefined && object.attachment !== null)
       ? Attachment.fromPartial(object.attachment)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseBatchListAttachmentsRequest(): BatchListAttachmentsRequest {
+  return { viewer: undefined, issueIds: [], commentIds: [] };
+}
+
+export const BatchListAttachmentsRequest: MessageFns<BatchListAttachmentsRequest> = {
+  encode(message: BatchListAttachmentsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.viewer !== undefined) {
+      Actor.encode(message.viewer, writer.uint32(10).fork()).join();
+    }
+    if (message.issueIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.issueIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.commentIds.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.commentIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BatchListAttachmentsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBatchListAttachmentsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.viewer = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.issueIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.issueIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.commentIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.commentIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BatchListAttachmentsRequest {
+    return {
+      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
+      issueIds: globalThis.Array.isArray(object?.issueIds)
+        ? object.issueIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.issue_ids)
+        ? object.issue_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      commentIds: globalThis.Array.isArray(object?.commentIds)
+        ? object.commentIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.comment_ids)
+        ? object.comment_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: BatchListAttachmentsRequest): unknown {
+    const obj: any = {};
+    if (message.viewer !== undefined) {
+      obj.viewer = Actor.toJSON(message.viewer);
+    }
+    if (message.issueIds?.length) {
+      obj.issueIds = message.issueIds.map((e) => Math.round(e));
+    }
+    if (message.commentIds?.length) {
+      obj.commentIds = message.commentIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BatchListAttachmentsRequest>, I>>(base?: I): BatchListAttachmentsRequest {
+    return BatchListAttachmentsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BatchListAttachmentsRequest>, I>>(object: I): BatchListAttachmentsRequest {
+    const message = createBaseBatchListAttachmentsRequest();
+    message.viewer = (object.viewer !== undefined && object.viewer !== null)
+      ? Actor.fromPartial(object.viewer)
+      : undefined;
+    message.issueIds = object.issueIds?.map((e) => e) || [];
+    message.commentIds = object.commentIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseBatchListAttachmentsResponse(): BatchListAttachmentsResponse {
+  return { attachments: [] };
+}
+
+export const BatchListAttachmentsResponse: MessageFns<BatchListAttachmentsResponse> = {
+  encode(message: BatchListAttachmentsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.attachments) {
+      Attachment.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BatchListAttachmentsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBatchListAttachmentsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.attachments.push(Attachment.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BatchListAttachmentsResponse {
+    return {
+      attachments: globalThis.Array.isArray(object?.attachments)
+        ? object.attachments.map((e: any) => Attachment.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: BatchListAttachmentsResponse): unknown {
+    const obj: any = {};
+    if (message.attachments?.length) {
+      obj.attachments = message.attachments.map((e) => Attachment.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BatchListAttachmentsResponse>, I>>(base?: I): BatchListAttachmentsResponse {
+    return BatchListAttachmentsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BatchListAttachmentsResponse>, I>>(object: I): BatchListAttachmentsResponse {
+    const message = createBaseBatchListAttachmentsResponse();
+    message.attachments = object.attachments?.map((e) => Attachment.fromPartial(e)) || [];
     return message;
   },
 };
@@ -4047,7 +4289,7 @@ export const AttachmentServiceService = {
   },
   /**
    * OpenAttachment answers the attachment with `uuid` when the viewer may read it (NOT_FOUND otherwise) and counts
-   * a download — the gateway's `/attachments/{uuid}` then streams the bytes.
+   * a download (unless `no_count`) — the gateway's `/attachments/{uuid}` then streams the bytes.
    */
   openAttachment: {
     path: "/cairn.repos.v1.AttachmentService/OpenAttachment" as const,
@@ -4059,6 +4301,22 @@ export const AttachmentServiceService = {
     responseSerialize: (value: OpenAttachmentResponse): Buffer =>
       Buffer.from(OpenAttachmentResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): OpenAttachmentResponse => OpenAttachmentResponse.decode(value),
+  },
+  /**
+   * BatchListAttachments answers the attachments of several issues and comments at once (a page of issues or
+   * comments shows them as `assets`), oldest first: an issue's own for `issue_ids`, a comment's for `comment_ids`.
+   * Those of repositories, or units (issues, pulls), the viewer may not read are left out.
+   */
+  batchListAttachments: {
+    path: "/cairn.repos.v1.AttachmentService/BatchListAttachments" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BatchListAttachmentsRequest): Buffer =>
+      Buffer.from(BatchListAttachmentsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BatchListAttachmentsRequest => BatchListAttachmentsRequest.decode(value),
+    responseSerialize: (value: BatchListAttachmentsResponse): Buffer =>
+      Buffer.from(BatchListAttachmentsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BatchListAttachmentsResponse => BatchListAttachmentsResponse.decode(value),
   },
 } as const;
 
@@ -4079,9 +4337,15 @@ export interface AttachmentServiceServer extends UntypedServiceImplementation {
   deleteAttachment: handleUnaryCall<DeleteAttachmentRequest, DeleteAttachmentResponse>;
   /**
    * OpenAttachment answers the attachment with `uuid` when the viewer may read it (NOT_FOUND otherwise) and counts
-   * a download — the gateway's `/attachments/{uuid}` then streams the bytes.
+   * a download (unless `no_count`) — the gateway's `/attachments/{uuid}` then streams the bytes.
    */
   openAttachment: handleUnaryCall<OpenAttachmentRequest, OpenAttachmentResponse>;
+  /**
+   * BatchListAttachments answers the attachments of several issues and comments at once (a page of issues or
+   * comments shows them as `assets`), oldest first: an issue's own for `issue_ids`, a comment's for `comment_ids`.
+   * Those of repositories, or units (issues, pulls), the viewer may not read are left out.
+   */
+  batchListAttachments: handleUnaryCall<BatchListAttachmentsRequest, BatchListAttachmentsResponse>;
 }
 
 export interface AttachmentServiceClient extends Client {
@@ -4171,7 +4435,7 @@ export interface AttachmentServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * OpenAttachment answers the attachment with `uuid` when the viewer may read it (NOT_FOUND otherwise) and counts
-   * a download — the gateway's `/attachments/{uuid}` then streams the bytes.
+   * a download (unless `no_count`) — the gateway's `/attachments/{uuid}` then streams the bytes.
    */
   openAttachment(
     request: OpenAttachmentRequest,
@@ -4187,6 +4451,26 @@ export interface AttachmentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: OpenAttachmentResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * BatchListAttachments answers the attachments of several issues and comments at once (a page of issues or
+   * comments shows them as `assets`), oldest first: an issue's own for `issue_ids`, a comment's for `comment_ids`.
+   * Those of repositories, or units (issues, pulls), the viewer may not read are left out.
+   */
+  batchListAttachments(
+    request: BatchListAttachmentsRequest,
+    callback: (error: ServiceError | null, response: BatchListAttachmentsResponse) => void,
+  ): ClientUnaryCall;
+  batchListAttachments(
+    request: BatchListAttachmentsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BatchListAttachmentsResponse) => void,
+  ): ClientUnaryCall;
+  batchListAttachments(
+    request: BatchListAttachmentsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BatchListAttachmentsResponse) => void,
   ): ClientUnaryCall;
 }
 

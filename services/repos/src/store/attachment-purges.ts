@@ -1,0 +1,33 @@
+/**
+ * The `attachment_purges` table (migration 0005): attachments' bytes to remove from the object store, recorded by
+ * the `attachments` trigger in the transaction that deleted their rows, so they exist only once it committed.
+ */
+import { sql, z, type DatabaseTransactionConnection } from '@cairn/db';
+
+const uuidRow = z.object({ uuid: z.string() });
+
+/**
+ * Locks the removal due longest for `tx`. Rows another transaction holds are skipped, so purgers on several
+ * replicas never remove the same bytes at once.
+ */
+export async function lockAttachmentPurge(tx: DatabaseTransactionConnection): Promise<string | undefined> {
+  const row = await tx.maybeOne(sql.type(uuidRow)`
+    SELECT uuid FROM attachment_purges WHERE not_before <= now() ORDER BY not_before LIMIT 1 FOR UPDATE SKIP LOCKED
+  `);
+  return row?.uuid;
+}
+
+export async function finishAttachmentPurge(tx: DatabaseTransactionConnection, uuid: string): Promise<void> {
+  await tx.query(sql.unsafe`DELETE FROM attachment_purges WHERE uuid = ${uuid}`);
+}
+
+/** Counts a failed removal and puts the next try off: 2, 4, 8 … seconds, at most `maxDelayMs`. Answers the attempts. */
+export async function postponeAttachmentPurge(tx: DatabaseTransactionConnection, uuid: string, maxDelayMs: number): Promise<number> {
+  return tx.oneFirst(sql.type(z.object({ attempts: z.number() }))`
+    UPDATE attachment_purges
+    SET attempts = attempts + 1,
+        not_before = now() + least(power(2, least(attempts + 1, 30)) * 1000, ${maxDelayMs}) * interval '1 millisecond'
+    WHERE uuid = ${uuid}
+    RETURNING attempts
+  `);
+}
