@@ -58,7 +58,7 @@ describe('CreateRepository', () => {
       projectsMode: 'all',
     });
     expect(created.permission.accessMode).toBe('owner');
-    expect(h.git.repo(created.repository.id)).toEqual({ branches: new Set(), head: 'main', licenses: [] });
+    expect(h.git.repo(created.repository.id)).toEqual({ branches: new Set(), head: 'main', licenses: [], tags: new Map() });
     const event = decodeEvent(RepoCreated, await h.lastEvent('cairn.repo.created'));
     expect(event.repository).toMatchObject({ id: created.repository.id, name: 'Hello' });
     expect(event.meta).toMatchObject({ actorId: alice, repoId: created.repository.id });
