@@ -32,10 +32,17 @@ describe('attachments', () => {
 
   const call = <T = unknown>(method: string, apiPath: string, headers?: Record<string, string>, body?: unknown): Promise<ApiResponse<T>> =>
     f.api.request<T>(method, `/api/v1${apiPath}`, { headers, body });
-  /** The objects in the attachments' directory (none before the first upload makes it); a partial upload counts too. */
+  /**
+   * The files in the attachments' directory, by name (objects are at Gitea's `<u>/<u>/<uuid>`; none before the first
+   * upload makes it); a partial upload counts too.
+   */
   const stored = () => {
     const directory = path.join(f.workDir, 'attachments');
-    return existsSync(directory) ? readdirSync(directory).sort() : [];
+    if (!existsSync(directory)) return [];
+    return readdirSync(directory, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name)
+      .sort();
   };
   const form = (name: string, bytes: Uint8Array | string) => {
     const data = new FormData();

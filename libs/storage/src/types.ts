@@ -68,3 +68,12 @@ export async function* limited(body: AsyncIterable<Uint8Array>, maxBytes: number
     yield chunk;
   }
 }
+
+/**
+ * Where an attachment's bytes are: Gitea's `Attachment.RelativePath()` (models/repo/attachment.go),
+ * `<uuid[0]>/<uuid[1]>/<uuid>`, so a Gitea attachments directory or bucket works as it is, and no directory holds
+ * every file.
+ */
+export function attachmentKey(uuid: string): string {
+  return checkKey(`${uuid.slice(0, 1)}/${uuid.slice(1, 2)}/${uuid}`);
+}

@@ -50,7 +50,9 @@ describe('attachment uploads', () => {
     /** Every object and temporary file in the attachments' directory. */
   const stored = () => {
     try {
-      return readdirSync(path.join(workDir, 'attachments'));
+      return readdirSync(path.join(workDir, 'attachments'), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => entry.name);
     } catch {
       return [];
     }

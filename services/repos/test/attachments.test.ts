@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { sql, z } from '@cairn/db';
 import type { AttachmentParent } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { Code } from '@cairn/rpc';
+import { attachmentKey } from '@cairn/storage';
 import { encodeEvent, uuidv7 } from '@cairn/bus';
 import { IssueCommentEvent, IssueEvent } from '@cairn/proto/cairn/issues/v1/events';
 import { Comment, Issue } from '@cairn/proto/cairn/issues/v1/issues_service';
@@ -58,7 +59,7 @@ describe('AttachmentService', () => {
   /** Stores bytes as the gateway does, then records them. */
   const upload = async (actorId: number, repo: number, parent: Partial<AttachmentParent>, name = 'file.txt') => {
     const uuid = randomUUID();
-    await h.objects.put(uuid, Readable.from([Buffer.from(`bytes of ${name}`)]));
+    await h.objects.put(attachmentKey(uuid), Readable.from([Buffer.from(`bytes of ${name}`)]));
     const { attachment } = await h.attachments.createAttachment({
       actor: h.accounts.actor(actorId),
       repoId: repo,
@@ -84,7 +85,7 @@ describe('AttachmentService', () => {
       expect(renamed.attachment?.name).toBe('app-1.zip');
       await h.attachments.deleteAttachment({ actor: h.accounts.actor(owner), repoId, parent: parentOf({ releaseId }), id: added.id });
       expect((await list(reader, repoId, { releaseId })).attachments).toEqual([]);
-      expect(await h.objects.stat(added.uuid)).toBeUndefined();
+      expect(await h.objects.stat(attachmentKey(added.uuid))).toBeUndefined();
     });
 
     it('refuses readers (PERMISSION_DENIED) and hides private repositories and drafts (NOT_FOUND)', async () => {
@@ -195,15 +196,15 @@ describe('AttachmentService', () => {
       const message = delivery('cairn.issue_comment.deleted', commentEvent);
       await onCommentDeleted(message);
       await onCommentDeleted(message);
-      expect(await h.objects.stat(onComment.uuid)).toBeUndefined();
+      expect(await h.objects.stat(attachmentKey(onComment.uuid))).toBeUndefined();
       expect((await list(owner, repoId, { issueId: 40, commentId: 42 })).attachments.map((a) => a.id)).toEqual([onOther.id]);
 
       const issueEvent = encodeEvent(IssueEvent, IssueEvent.fromPartial({ meta: meta(), issue: Issue.fromPartial({ id: 40, repoId }) }));
       await issueDeletedHandler(h.context)(delivery('cairn.issue.deleted', issueEvent));
-      for (const gone of [own, onOther]) expect(await h.objects.stat(gone.uuid)).toBeUndefined();
+      for (const gone of [own, onOther]) expect(await h.objects.stat(attachmentKey(gone.uuid))).toBeUndefined();
       expect((await list(owner, repoId, { issueId: 40 })).attachments).toEqual([]);
       expect((await list(owner, repoId, { issueId: 50 })).attachments.map((a) => a.id)).toEqual([elsewhere.id]);
-      expect(await h.objects.stat(elsewhere.uuid)).toBeDefined();
+      expect(await h.objects.stat(attachmentKey(elsewhere.uuid))).toBeDefined();
     });
   });
 
@@ -219,7 +220,7 @@ describe('AttachmentService', () => {
         }),
       ).rejects.toThrow('rolled back');
       await purgeDueAttachments(h.context);
-      expect(await h.objects.stat(added.uuid)).toBeDefined();
+      expect(await h.objects.stat(attachmentKey(added.uuid))).toBeDefined();
       expect(await purgeRows()).toBe(0);
     });
 
@@ -234,14 +235,14 @@ describe('AttachmentService', () => {
       } finally {
         h.objects.delete = realDelete;
       }
-      expect(await h.objects.stat(added.uuid)).toBeDefined();
+      expect(await h.objects.stat(attachmentKey(added.uuid))).toBeDefined();
       const attempts = await h.db.pool.oneFirst(sql.type(z.object({ attempts: z.number() }))`SELECT attempts FROM attachment_purges WHERE uuid = ${added.uuid}`);
       expect(attempts).toBe(1);
       // Not due yet: the back-off holds it.
       expect(await purgeDueAttachments(h.context)).toEqual({ purged: 0, failed: 0 });
       await h.db.pool.query(sql.unsafe`UPDATE attachment_purges SET not_before = now()`);
       expect(await purgeDueAttachments(h.context)).toEqual({ purged: 1, failed: 0 });
-      expect(await h.objects.stat(added.uuid)).toBeUndefined();
+      expect(await h.objects.stat(attachmentKey(added.uuid))).toBeUndefined();
       expect(await purgeRows()).toBe(0);
     });
 
@@ -252,8 +253,8 @@ describe('AttachmentService', () => {
       const onRelease = await upload(owner, repository.id, { releaseId: doomedRelease });
       const onIssue = await upload(owner, repository.id, { issueId: 1, posterId: owner });
       await h.repos.deleteRepository({ actor: h.accounts.actor(owner), id: repository.id });
-      expect(await h.objects.stat(onRelease.uuid)).toBeUndefined();
-      expect(await h.objects.stat(onIssue.uuid)).toBeUndefined();
+      expect(await h.objects.stat(attachmentKey(onRelease.uuid))).toBeUndefined();
+      expect(await h.objects.stat(attachmentKey(onIssue.uuid))).toBeUndefined();
       expect(await purgeRows()).toBe(0);
     });
   });

@@ -10,7 +10,7 @@
  */
 import { isHttpError, parseGoQuery } from '@cairn/http';
 import { Code, isCairnError } from '@cairn/rpc';
-import { ObjectNotFoundError } from '@cairn/storage';
+import { attachmentKey, ObjectNotFoundError } from '@cairn/storage';
 import { rawQueryOf } from '../api/pipeline';
 import type { GatewayServices } from '../api/types';
 import type { Authenticate } from '../auth/authenticate';
@@ -64,7 +64,7 @@ export function attachmentDownloadHandler(services: GatewayServices, authenticat
       const { attachment } = await clients.attachments.openAttachment({ viewer, uuid: req.params.uuid ?? '', noCount: req.method === 'HEAD' });
       if (attachment === undefined) throw new Error('OpenAttachment answered without the attachment');
       name = attachment.name;
-      opened = await objects.open(attachment.uuid);
+      opened = await objects.open(attachmentKey(attachment.uuid));
     } catch (error) {
       // Hidden, unknown, or its bytes gone (a deletion committing right now): the web 404.
       if ((isCairnError(error) && error.code === Code.NOT_FOUND) || error instanceof ObjectNotFoundError) {

@@ -3,6 +3,7 @@
  * routers/api/v1/repo/release_attachment.go, issue_attachment.go, issue_comment_attachment.go), for the parent
  * the route found. repos decides who may see and change them; the gateway moves the bytes.
  */
+import { attachmentKey } from '@cairn/storage';
 import { go, goStruct, HttpError } from '@cairn/http';
 import type { Attachment, AttachmentParent } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { pathInt64 } from '../api/path-int';
@@ -57,7 +58,7 @@ export async function createAttachment<B>(ctx: ApiContext<B>, parent: Attachment
     });
     return json(201, toApiAttachment(attachmentOf(reply, 'CreateAttachment'), config.server.rootUrl));
   } catch (error) {
-    await objects.delete(stored.uuid).catch((cause: unknown) => logger.warn({ err: cause, attachment_uuid: stored.uuid }, 'could not remove unrecorded attachment bytes'));
+    await objects.delete(attachmentKey(stored.uuid)).catch((cause: unknown) => logger.warn({ err: cause, attachment_uuid: stored.uuid }, 'could not remove unrecorded attachment bytes'));
     throw error;
   }
 }

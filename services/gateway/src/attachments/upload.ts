@@ -11,7 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import busboy from 'busboy';
 import { type GoValues, HttpError, goFormString } from '@cairn/http';
-import { type ObjectStore, ObjectTooLargeError } from '@cairn/storage';
+import { attachmentKey, type ObjectStore, ObjectTooLargeError } from '@cairn/storage';
 import { forbiddenType, forbiddenTypeMessage } from './allowed-types';
 import { peek } from './peek';
 
@@ -41,7 +41,7 @@ async function store(objects: ObjectStore, name: string, body: AsyncIterable<Uin
   const uuid = randomUUID();
   const maxBytes = limits.maxSizeMiB * 1024 * 1024;
   try {
-    const { size } = await objects.put(uuid, whole, { maxBytes });
+    const { size } = await objects.put(attachmentKey(uuid), whole, { maxBytes });
     return { uuid, name, size };
   } catch (error) {
     if (error instanceof ObjectTooLargeError) throw new HttpError(413, `attachment is larger than the ${limits.maxSizeMiB} MiB allowed`);
@@ -82,7 +82,7 @@ function storeMultipart(req: IncomingMessage, objects: ObjectStore, rename: stri
       // A put still reading the part fails too, leaving nothing (a client gone mid-upload).
       file?.destroy(error instanceof Error ? error : new Error(String(error)));
       // Bytes stored before the body turned out broken are not recorded anywhere: remove them.
-      void upload?.then((stored) => objects.delete(stored.uuid)).catch(() => undefined);
+      void upload?.then((stored) => objects.delete(attachmentKey(stored.uuid))).catch(() => undefined);
       reject(error);
     };
     parser.on('file', (field, stream, info) => {

@@ -5,6 +5,7 @@
  * Object stores delete idempotently, so a removal repeated after a crash is harmless. Follows
  * maintenance/purge-repositories.ts.
  */
+import { attachmentKey } from '@cairn/storage';
 import type { ReposContext } from '../rpc/context';
 import { finishAttachmentPurge, lockAttachmentPurge, postponeAttachmentPurge } from '../store/attachment-purges';
 import { type PeriodicSweep, startPeriodicSweep } from './periodic';
@@ -22,7 +23,7 @@ async function purgeOne(context: ReposContext): Promise<Outcome> {
     const uuid = await lockAttachmentPurge(tx);
     if (uuid === undefined) return 'none';
     try {
-      await context.objects.delete(uuid);
+      await context.objects.delete(attachmentKey(uuid));
     } catch (error) {
       const attempts = await postponeAttachmentPurge(tx, uuid, MAX_RETRY_DELAY_MS);
       context.logger.warn({ err: error, attachment_uuid: uuid, attempts }, 'could not remove an attachment’s bytes; retrying later');
