@@ -6,11 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { gitHttpBackend } from './baselines/git-cgi';
 import { basicAuth } from './cairn';
+import { listen, readBody } from './stand-in';
 import { git } from './git';
 import { HISTORY_BRANCH } from './git-history';
 import { createGitCloneScenario } from './scenarios/git-clone';
@@ -18,24 +18,6 @@ import type { BenchContext, RunningBaseline } from './scenarios/types';
 
 const SHAPE = { commits: 30, files: 5, filesPerCommit: 2, lines: 8 };
 const OWNER = { username: 'bench', password: `pw-${randomBytes(4).toString('hex')}`, token: 'f'.repeat(40) };
-
-async function listen(handler: http.RequestListener): Promise<RunningBaseline> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    stop: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
-async function readBody(req: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString();
-}
 
 /** Cairn's part in the scenario: create a repository, take a push from its owner, serve anonymous clones. */
 function fakeCairn(root: string): http.RequestListener {
@@ -46,7 +28,7 @@ function fakeCairn(root: string): http.RequestListener {
     const signedIn = req.headers.authorization === authorization;
     if (req.method === 'POST' && req.url === '/api/v1/user/repos') {
       void readBody(req).then(async (body) => {
-        const { name, default_branch: branch } = JSON.parse(body) as { name: string; default_branch: string };
+        const { name, default_branch: branch } = JSON.parse(body.toString()) as { name: string; default_branch: string };
         const gitDir = path.join(root, OWNER.username, `${name}.git`);
         if (!signedIn) return res.writeHead(401).end('{}');
         if (fs.existsSync(gitDir)) return res.writeHead(409).end('{"message":"The repository with the same name already exists."}');

@@ -4,34 +4,16 @@
  * for the baseline, so the scenario runs whole on a small file without the services.
  */
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { basicAuth } from './cairn';
+import { listen, readBody } from './stand-in';
 import { createReleaseAssetScenario } from './scenarios/release-asset';
 import type { BenchContext, RunningBaseline } from './scenarios/types';
 
 const SIZE = 3_000_001;
 const OWNER = { username: 'bench', password: 'pw-asset', token: 'f'.repeat(40) };
-
-async function listen(handler: http.RequestListener): Promise<RunningBaseline> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    stop: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
-async function readBody(req: http.IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 /** What the fake Cairn saw and holds; `corrupt` flips a byte of what it serves. */
 interface CairnState {
