@@ -11,6 +11,7 @@ import { type Database, openDatabase, sql } from '@cairn/db';
 import { goJson as gatewayGoJson, linkHeader as gatewayLinkHeader } from '@cairn/http';
 import { silentLogger } from '@cairn/log';
 import type { BatchGetUsersRequest } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { Attachment, type BatchListAttachmentsRequest } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { viewerFromActor } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
@@ -131,6 +132,15 @@ beforeAll(async () => {
   await createIssue(otherRepoId, ownerId);
   await createIssue(otherRepoId, ownerId, { closed: true });
   await seedIssues(client, { repoId, posterId: ownerId, count: COUNT });
+  // Two attachments on the newest open issue and one on the next: the lists show them as `assets`.
+  await client.query(
+    `INSERT INTO repos.attachments (uuid, repo_id, issue_id, uploader_id, name, size, download_count, created)
+     SELECT gen_random_uuid(), i.repo_id, i.id, i.poster_id, 'log-' || n || '.txt', 40 + n, n, '2026-01-02T03:04:05Z'::timestamptz + n * interval '1 s'
+     FROM (SELECT id, repo_id, poster_id, row_number() OVER (ORDER BY index DESC) AS r FROM issues.issues WHERE repo_id = $1 AND NOT is_closed) i
+     JOIN generate_series(1, 2) n ON n <= 3 - i.r
+     WHERE i.r <= 2`,
+    [repoId],
+  );
 });
 
 afterAll(async () => {
@@ -241,6 +251,19 @@ describe('baseline', () => {
             users: (await findUsersByIds(accountsDb.pool, request.ids)).map((row) => userForViewer(toUser(row), viewerFromActor(request.viewer), NO_REPLY)),
           }),
         },
+        // As repos' BatchListAttachments answers a public repository's issues' own attachments.
+        attachments: {
+          batchListAttachments: async (request: BatchListAttachmentsRequest) => ({
+            attachments: (
+              await rows<{ id: string; issue_id: string; uuid: string; name: string; size: string; download_count: string; created: Date }>(
+                'SELECT id, issue_id, uuid, name, size, download_count, created FROM repos.attachments WHERE issue_id = ANY($1::bigint[]) AND comment_id IS NULL ORDER BY id',
+                [request.issueIds],
+              )
+            ).map((row) =>
+              Attachment.create({ id: Number(row.id), issueId: Number(row.issue_id), uuid: row.uuid, name: row.name, size: Number(row.size), downloadCount: Number(row.download_count), created: row.created }),
+            ),
+          }),
+        },
       },
     } as unknown as GatewayServices;
     const repository = Repository.create({ id: repoId, name: 'issue-list', ownerName: OWNER });
@@ -271,6 +294,13 @@ describe('baseline', () => {
     'type=issues&page=81',
   ])('answers %s as Cairn does, byte for byte', async (query) => {
     await expectSameAnswer(query);
+  });
+
+  it("shows the issues' attachments as Cairn does (one query beside the users, as Cairn's one call)", async () => {
+    await expectSameAnswer('state=open&page=1');
+    const answer = await issueList(pool, SETTINGS, new URL(`${basePath}?state=open&page=1`, 'http://baseline'));
+    const [first, second, third] = JSON.parse(answer.body) as Array<{ assets: Array<{ name: string }> }>;
+    expect([first.assets.map(({ name }) => name), second.assets.map(({ name }) => name), third.assets]).toEqual([['log-1.txt', 'log-2.txt'], ['log-1.txt'], []]);
   });
 
   it('answers every page of the open list as Cairn does, across block boundaries', async () => {

@@ -132,10 +132,35 @@ function toApiMilestone(row: IssuePageRow): Record<string, unknown> | null {
   };
 }
 
+/** A row of repos' attachments, as the issue list needs it. */
+export interface AttachmentRow {
+  id: string;
+  issue_id: string;
+  uuid: string;
+  name: string;
+  size: string;
+  download_count: string;
+  created: Date;
+}
+
+/** Gitea's `Attachment`, as the gateway's convert/attachment.ts writes it. */
+export function toApiAttachment(row: AttachmentRow, settings: IssueJsonSettings): Record<string, unknown> {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    size: Number(row.size),
+    download_count: Number(row.download_count),
+    created_at: goTime(row.created),
+    uuid: row.uuid,
+    browser_download_url: `${settings.rootUrl}attachments/${row.uuid}`,
+  };
+}
+
 export function toApiIssue(
   row: IssuePageRow,
   repo: RepoRow,
   users: ReadonlyMap<string, Record<string, unknown>>,
+  assets: ReadonlyMap<string, Record<string, unknown>[]>,
   settings: IssueJsonSettings,
 ): Record<string, unknown> {
   const owner = encodeURIComponent(repo.owner_name);
@@ -157,7 +182,7 @@ export function toApiIssue(
     title: row.title,
     body: row.body,
     ref: row.ref,
-    assets: [],
+    assets: assets.get(row.id) ?? [],
     labels: (row.labels ?? []).map((label) => ({
       id: label.id,
       name: label.name,

@@ -13,7 +13,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Pool } from 'pg';
 import { JSON_CONTENT_TYPE, goJson } from './gitea-json';
-import { type IssueJsonSettings, type IssuePageRow, type RepoRow, USER_COLUMNS, type UserRow, toAnonymousApiUser, toApiIssue } from './issue-json';
+import {
+  type AttachmentRow,
+  type IssueJsonSettings,
+  type IssuePageRow,
+  type RepoRow,
+  USER_COLUMNS,
+  type UserRow,
+  toAnonymousApiUser,
+  toApiAttachment,
+  toApiIssue,
+} from './issue-json';
 
 /** `[api] DEFAULT_PAGING_NUM` and `MAX_RESPONSE_ITEMS`, Cairn's defaults. */
 const DEFAULT_PAGING_NUM = 30;
@@ -112,6 +122,10 @@ const PAGE_QUERY = `
 
 const USERS_QUERY = `SELECT ${USER_COLUMNS.join(', ')} FROM accounts.users WHERE id = ANY($1::bigint[])`;
 
+/** The page's issues' own attachments (Cairn: repos' BatchListAttachments, asked beside the users). */
+const ATTACHMENTS_QUERY = `SELECT id, issue_id, uuid, name, size, download_count, created FROM repos.attachments
+  WHERE issue_id = ANY($1::bigint[]) AND comment_id IS NULL ORDER BY id`;
+
 type PageQueryRow = { total: string } & ({ id: null } | IssuePageRow);
 
 /** `ctx.SetLinkHeader`'s value (modules/paginator): next, last, first, prev — those that apply — or undefined. */
@@ -160,9 +174,13 @@ export async function issueList(pool: Pool, settings: IssueJsonSettings, url: UR
   const issues = rows.filter((row): row is { total: string } & IssuePageRow => row.id !== null);
   const userIds = [...new Set(issues.flatMap((row) => [row.poster_id, ...row.assignee_ids]))];
   const users = new Map<string, Record<string, unknown>>();
-  if (userIds.length > 0) {
-    for (const row of (await pool.query<UserRow>(USERS_QUERY, [userIds])).rows) users.set(row.id, toAnonymousApiUser(row, settings));
-  }
+  const assets = new Map<string, Record<string, unknown>[]>();
+  const [userRows, attachmentRows] = await Promise.all([
+    userIds.length > 0 ? pool.query<UserRow>(USERS_QUERY, [userIds]) : undefined,
+    issues.length > 0 ? pool.query<AttachmentRow>(ATTACHMENTS_QUERY, [issues.map((row) => row.id)]) : undefined,
+  ]);
+  for (const row of userRows?.rows ?? []) users.set(row.id, toAnonymousApiUser(row, settings));
+  for (const row of attachmentRows?.rows ?? []) assets.set(row.issue_id, [...(assets.get(row.issue_id) ?? []), toApiAttachment(row, settings)]);
 
   const headers: Record<string, string> = { 'X-Total-Count': String(total) };
   const link = linkHeader(url, settings.rootUrl, total, query.limit);
@@ -170,7 +188,7 @@ export async function issueList(pool: Pool, settings: IssueJsonSettings, url: UR
   headers['Access-Control-Expose-Headers'] = link === undefined ? 'X-Total-Count' : 'Link, X-Total-Count';
   return answer(
     200,
-    issues.map((row) => toApiIssue(row, repo, users, settings)),
+    issues.map((row) => toApiIssue(row, repo, users, assets, settings)),
     headers,
   );
 }
