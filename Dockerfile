@@ -57,7 +57,9 @@ COPY scripts/nats-config.js scripts/postgres-roles.js scripts/
 # The work directory (repositories, runtime files) belongs to the unprivileged `node` user (uid 1000), and so does
 # /rpc-keys, where docker-compose's one-shot `keys` container writes the service identity keys (a named volume
 # mounted there starts with this owner).
-RUN mkdir /data && chown 1000:1000 /data
+# /data/attachments exists so that a volume mounted there (the gateway's and repos' shared attachments) starts
+# owned by the service user.
+RUN mkdir -p /data/attachments && chown -R 1000:1000 /data
 RUN mkdir /rpc-keys && chown 1000:1000 /rpc-keys
 VOLUME ["/data"]
 # Numeric, so Kubernetes' runAsNonRoot can verify it.

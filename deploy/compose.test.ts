@@ -199,6 +199,15 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('gives the gateway (which writes and reads attachments) and repos (which removes them) one attachments volume', () => {
+    for (const name of ['gateway', 'repos']) {
+      const { storage } = configOf(name).config.attachment;
+      expect([name, storage]).toEqual([name, { type: 'local', path: `${WORK_DIR}/attachments` }]);
+      expect([name, mountsOf(name)[`${WORK_DIR}/attachments`]]).toEqual([name, 'attachments']);
+    }
+    expect(namedVolumes).toContain('attachments');
+  });
+
   it('declares every named volume it mounts', () => {
     for (const name of Object.keys(containers)) {
       for (const source of Object.values(mountsOf(name))) {

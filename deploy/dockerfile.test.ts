@@ -181,7 +181,8 @@ describe('Dockerfile', () => {
       expect(uid).toBeDefined();
       expect(uid).not.toBe(0);
       expect(instructions(finalStage, 'VOLUME')).toEqual([`["${WORK_DIR}"]`]);
-      expect(instructions(finalStage, 'RUN')).toContain(`mkdir ${WORK_DIR} && chown ${uid}:${uid} ${WORK_DIR}`);
+      // With attachments/ in it, so that the attachments volume compose mounts there starts owned by the user too.
+      expect(instructions(finalStage, 'RUN')).toContain(`mkdir -p ${WORK_DIR}/attachments && chown -R ${uid}:${uid} ${WORK_DIR}`);
       // docker-compose's key writer runs as the image user too.
       expect(instructions(finalStage, 'RUN')).toContain(`mkdir /rpc-keys && chown ${uid}:${uid} /rpc-keys`);
       expect(environment(finalStage)).toMatchObject({ NODE_ENV: 'production', CAIRN_WORK_DIR: WORK_DIR });

@@ -510,7 +510,7 @@ describe('deploy/k8s NetworkPolicies', () => {
     expect(Object.fromEntries(ingressSources(service))).toEqual({ [servicePort(service)]: callers, [METRICS_PORT]: [METRICS_SCRAPERS] });
   });
 
-  it('let the pods reach DNS, NATS, PostgreSQL and the gRPC ports of the namespace only', () => {
+  it('let the pods reach DNS, NATS, PostgreSQL, the object store and the gRPC ports of the namespace only', () => {
     const egress = ofKind('NetworkPolicy').flatMap((policy) => nodes(spec(policy).egress ?? [], `${policy.name} egress`));
     const reach = egress.flatMap((rule) =>
       nodes(rule.to, 'to').flatMap((peer) =>
@@ -527,11 +527,12 @@ describe('deploy/k8s NetworkPolicies', () => {
         'ns:kube-system TCP/53',
         'ns:nats TCP/4222',
         'ns:postgresql TCP/5432',
+        'ns:minio TCP/9000',
         `cairn pods TCP/${Math.min(...grpcPorts)}-${Math.max(...grpcPorts)}`,
       ].sort(),
     );
     // The namespaces named are those of the ExternalName Services' targets.
-    for (const [name, namespace] of [['nats', 'nats'], ['postgres', 'postgresql']]) {
+    for (const [name, namespace] of [['nats', 'nats'], ['postgres', 'postgresql'], ['minio', 'minio']]) {
       expect(String(spec(get('Service', name)).externalName).split('.')[1]).toBe(namespace);
     }
   });
