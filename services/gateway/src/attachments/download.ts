@@ -19,6 +19,7 @@ import { readCredentials } from '../auth/credentials';
 import type { Handler } from '../http/exchange';
 import { sendHttpError } from '../http/respond';
 import { sendStream } from '../http/stream';
+import { contentDisposition } from '../routes/repos/git-context';
 import { peek } from './peek';
 import { mediaTypeOf, sniffContentType } from './sniff';
 
@@ -34,12 +35,6 @@ export function safeContentType(sniffed: string): string {
   if (INERT_FAMILIES.some((family) => media.startsWith(family)) || media === 'application/pdf') return media;
   if (media === 'text/plain') return sniffed;
   return 'application/octet-stream';
-}
-
-/** RFC 6266 `attachment` with an ASCII fallback and the UTF-8 name (RFC 5987). */
-export function contentDisposition(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 export function attachmentDownloadHandler(services: GatewayServices, authenticate: Authenticate): Handler {
@@ -76,7 +71,7 @@ export function attachmentDownloadHandler(services: GatewayServices, authenticat
     const { head, whole } = await peek(opened.body);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    res.setHeader('Content-Disposition', contentDisposition(name));
+    res.setHeader('Content-Disposition', contentDisposition('attachment', name));
     res.setHeader('Content-Type', safeContentType(sniffContentType(head)));
     res.setHeader('Content-Length', String(opened.size));
     res.setHeader('Cache-Control', 'private, max-age=0, must-revalidate');
