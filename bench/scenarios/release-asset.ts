@@ -15,7 +15,8 @@ import { basicAuth, httpRequest } from '../cairn';
 import type { BenchContext, RunningBaseline, Side, TimedScenario, TimedSubjects } from './types';
 
 const REPOSITORY = 'assets';
-const ASSET = 'blob.bin';
+// An extension [attachment] ALLOWED_TYPES allows by default (random bytes sniff as application/octet-stream, which it does not).
+const ASSET = 'blob.zip';
 
 interface Sent {
   status: number;

@@ -8,8 +8,10 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Readable } from 'node:stream';
 import { type ObjectStore, type OpenedObject, type PutOptions, type StoredObject, ObjectNotFoundError, checkKey, limited } from './types';
+
+/** Read and write-ahead size: 256 KiB rather than fs streams' 64 KiB and 16 KiB, fewer system calls and chunks per file. */
+const CHUNK = 256 << 10;
 
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
@@ -24,7 +26,9 @@ export function localObjectStore(root: string): ObjectStore {
       const temporary = `${target}.tmp-${randomUUID()}`;
       const counter = { size: 0 };
       try {
-        await pipeline(Readable.from(limited(body, options.maxBytes, counter)), createWriteStream(temporary, { flags: 'wx' }));
+        // The counting step is a generator pipeline() drives directly (no Readable.from in between); the file takes
+        // up to CHUNK bytes ahead, so the source is not stopped after every socket read while the disk catches up.
+        await pipeline(body, (source: AsyncIterable<Uint8Array>) => limited(source, options.maxBytes, counter), createWriteStream(temporary, { flags: 'wx', highWaterMark: CHUNK }));
         await rename(temporary, target);
       } catch (error) {
         await rm(temporary, { force: true });
@@ -38,7 +42,7 @@ export function localObjectStore(root: string): ObjectStore {
         const found = await stat(path);
         // A directory holds other keys (`a/b` under `a`); it is not an object itself, as in S3.
         if (!found.isFile()) throw new ObjectNotFoundError(key);
-        return { size: found.size, body: createReadStream(path) };
+        return { size: found.size, body: createReadStream(path, { highWaterMark: CHUNK }) };
       } catch (error) {
         if (isMissing(error)) throw new ObjectNotFoundError(key);
         throw error;
