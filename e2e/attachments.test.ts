@@ -54,7 +54,12 @@ describe('attachments', () => {
   const download = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers, redirect: 'manual' });
 
   beforeAll(async () => {
-    f = await startFixture('e2e_attachments', ['alice', 'bob'], { CAIRN__attachment__MAX_SIZE: '1' });
+    // Release assets may be anything unless `[repository.release] ALLOWED_TYPES` says otherwise (as Gitea): restricted
+    // here so that refusals can be shown; issue attachments keep `[attachment]`'s default list.
+    f = await startFixture('e2e_attachments', ['alice', 'bob'], {
+      CAIRN__attachment__MAX_SIZE: '1',
+      CAIRN__repository_0X2E_release__ALLOWED_TYPES: '.txt,.zip,image/*',
+    });
     alice = f.as('alice');
     bob = f.as('bob');
     for (const [name, isPrivate] of [
@@ -125,7 +130,7 @@ describe('attachments', () => {
     const forbidden = await call<{ message: string }>('POST', assets(), alice, form('tool.exe', 'MZ\x90\x00'));
     expect(forbidden.status).toBe(400);
     expect(forbidden.body.message).toContain('This file extension or type is not allowed to be uploaded');
-    // The default list has no `.html` entry, and the sniffed text/html is no allowed type either.
+    // The list has no `.html` entry, and the sniffed text/html is no allowed type either.
     const page = await call('POST', `${assets()}?name=page.html`, { ...alice, ...raw('text/html') }, new TextEncoder().encode('<html><script>x</script>'));
     expect(page.status).toBe(400);
     const tooBig = new Uint8Array(1024 * 1024 + 10).fill(0x61);
@@ -175,6 +180,8 @@ describe('attachments', () => {
     expect(comment.status).toBe(201);
     const commentAssets = `/repos/alice/app/issues/comments/${comment.body.id}/assets`;
 
+    // `[attachment] ALLOWED_TYPES`' default list has no `.exe`.
+    expect((await call('POST', issueAssets, alice, form('tool.exe', 'MZ\x90\x00'))).status).toBe(400);
     const onIssue = await call<ApiAttachment>('POST', issueAssets, alice, form('log.txt', 'stack trace'));
     expect(onIssue.status).toBe(201);
     const refused = await call<{ message: string }>('POST', issueAssets, bob, form('log2.txt', 'more'));

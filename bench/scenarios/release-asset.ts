@@ -15,8 +15,7 @@ import { basicAuth, httpRequest } from '../cairn';
 import type { BenchContext, RunningBaseline, Side, TimedScenario, TimedSubjects } from './types';
 
 const REPOSITORY = 'assets';
-// An extension [attachment] ALLOWED_TYPES allows by default (random bytes sniff as application/octet-stream, which it does not).
-const ASSET = 'blob.zip';
+const ASSET = 'blob.bin';
 
 interface Sent {
   status: number;

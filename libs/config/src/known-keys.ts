@@ -109,6 +109,8 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
   // sign (initial commits, file edits, wikis) and TRUSTED_SSH_KEYS are Gitea's, accepted and ignored.
   // Cairn reads MAX_PINNED; LOCK_REASONS is Gitea's web UI list, accepted and ignored.
   'repository.issue': ['MAX_PINNED', 'LOCK_REASONS'],
+  // Cairn reads ALLOWED_TYPES (release assets); the page size is [api]'s.
+  'repository.release': ['ALLOWED_TYPES', 'DEFAULT_PAGING_NUM'],
   'repository.signing': [
     'SIGNING_KEY', 'SIGNING_NAME', 'SIGNING_EMAIL', 'SIGNING_FORMAT', 'MERGES', 'DEFAULT_TRUST_MODEL',
     'INITIAL_COMMIT', 'CRUD_ACTIONS', 'WIKI', 'TRUSTED_SSH_KEYS',

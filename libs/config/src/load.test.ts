@@ -127,6 +127,7 @@ describe('defaults', () => {
         maxCreationLimit: -1,
         maxPushSize: 2 * 1024 * 1024 * 1024,
         issue: { maxPinned: 3 },
+        release: { allowedTypes: '' },
         signing: {
           signingKey: 'default',
           signingName: '',

@@ -329,6 +329,7 @@ function readRepository(reader: SettingsReader, paths: { workDir: string; gnupgH
     maxCreationLimit: reader.integer('repository', 'MAX_CREATION_LIMIT', -1, { min: -1 }),
     maxPushSize: reader.integer('repository', 'MAX_PUSH_SIZE', DEFAULT_MAX_PUSH_SIZE, NON_NEGATIVE),
     issue: { maxPinned: reader.integer('repository.issue', 'MAX_PINNED', 3, NON_NEGATIVE) },
+    release: { allowedTypes: reader.string('repository.release', 'ALLOWED_TYPES', '') },
     signing: readSigning(reader, paths),
     pullRequest: {
       addCoCommitterTrailers: reader.boolean('repository.pull-request', 'ADD_CO_COMMITTER_TRAILERS', true),

@@ -214,6 +214,11 @@ export interface CairnConfig {
       /** `MAX_PINNED`: pinned issues per repository, and as many pinned pull requests (default 3). */
       maxPinned: number;
     };
+    /** `[repository.release]` (Gitea's Repository.Release). */
+    release: {
+      /** `ALLOWED_TYPES`: what release assets may be, as `[attachment] ALLOWED_TYPES` says it; "" (default) anything. */
+      allowedTypes: string;
+    };
     /** `[repository.signing]`: the instance's key for the commits Cairn writes (Gitea's Repository.Signing). */
     signing: SigningConfig;
     pullRequest: {

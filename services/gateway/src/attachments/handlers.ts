@@ -3,9 +3,10 @@
  * routers/api/v1/repo/release_attachment.go, issue_attachment.go, issue_comment_attachment.go), for the parent
  * the route found. repos decides who may see and change them; the gateway moves the bytes.
  */
-import { attachmentKey } from '@cairn/storage';
+import type { CairnConfig } from '@cairn/config';
 import { go, goStruct, HttpError } from '@cairn/http';
 import type { Attachment, AttachmentParent } from '@cairn/proto/cairn/repos/v1/releases_service';
+import { attachmentKey } from '@cairn/storage';
 import { pathInt64 } from '../api/path-int';
 import { type ApiContext, type ApiReply, json, noContent, repoOf } from '../api/types';
 import { toApiAttachment } from '../convert/attachment';
@@ -39,6 +40,15 @@ export async function getAttachment<B>(ctx: ApiContext<B>, parent: AttachmentPar
 }
 
 /**
+ * What an attachment may be: release assets follow `[repository.release] ALLOWED_TYPES` (anything by default), issue
+ * and comment attachments `[attachment] ALLOWED_TYPES` (Gitea's routers/api/v1/repo/release_attachment.go and
+ * issue_attachment.go).
+ */
+function allowedTypesOf(config: CairnConfig, parent: AttachmentParent): string {
+  return parent.releaseId > 0 ? config.repository.release.allowedTypes : config.attachment.allowedTypes;
+}
+
+/**
  * Stores the upload, then records it; bytes whose recording fails (the parent went, the caller may not) are
  * removed again. 201 with the attachment.
  */
@@ -46,7 +56,7 @@ export async function createAttachment<B>(ctx: ApiContext<B>, parent: Attachment
   const { services } = ctx;
   if (ctx.upload === undefined) throw new Error('an upload route needs streamBody');
   const { config, objects, logger } = services;
-  const stored = await receiveUpload(ctx.upload, ctx.query, objects, { allowedTypes: config.attachment.allowedTypes, maxSizeMiB: config.attachment.maxSize });
+  const stored = await receiveUpload(ctx.upload, ctx.query, objects, { allowedTypes: allowedTypesOf(config, parent), maxSizeMiB: config.attachment.maxSize });
   try {
     const reply = await services.clients.attachments.createAttachment({
       actor: ctx.viewer,
@@ -69,7 +79,7 @@ export async function editAttachment(ctx: ApiContext<EditAttachmentBody>, parent
   const name = ctx.body.name;
   if (name === '') return { ...(await getAttachment(ctx, parent)), status: 201 };
   // Gitea's UpdateAttachment verifies the name alone (no bytes: sniffed as text).
-  const forbidden = forbiddenType(new Uint8Array(), name, config.attachment.allowedTypes);
+  const forbidden = forbiddenType(new Uint8Array(), name, allowedTypesOf(config, parent));
   if (forbidden !== undefined) throw HttpError.unprocessable(forbiddenTypeMessage(forbidden));
   const reply = await ctx.services.clients.attachments.updateAttachment({
     actor: ctx.viewer,
