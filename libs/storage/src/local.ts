@@ -25,12 +25,17 @@ export function localObjectStore(root: string): ObjectStore {
       await mkdir(dirname(target), { recursive: true });
       const temporary = `${target}.tmp-${randomUUID()}`;
       const counter = { size: 0 };
+      // The file takes up to CHUNK bytes ahead, so the source is not stopped after every socket read while the disk
+      // catches up.
+      const file = createWriteStream(temporary, { flags: 'wx', highWaterMark: CHUNK });
       try {
-        // The counting step is a generator pipeline() drives directly (no Readable.from in between); the file takes
-        // up to CHUNK bytes ahead, so the source is not stopped after every socket read while the disk catches up.
-        await pipeline(body, (source: AsyncIterable<Uint8Array>) => limited(source, options.maxBytes, counter), createWriteStream(temporary, { flags: 'wx', highWaterMark: CHUNK }));
+        // The counting step is a generator pipeline() drives directly (no Readable.from in between).
+        await pipeline(body, (source: AsyncIterable<Uint8Array>) => limited(source, options.maxBytes, counter), file);
         await rename(temporary, target);
       } catch (error) {
+        // A body that fails at once can fail before the file is even open: removing it before the stream has
+        // closed would leave the file its pending open then creates.
+        if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
         await rm(temporary, { force: true });
         throw error;
       }
