@@ -19,6 +19,7 @@ describe('attachment uploads', () => {
   let workDir: string;
   let gw: TestGateway;
   let created: CreateAttachmentRequest[];
+  let reserved: string[];
   let refuse: boolean;
 
   async function start(env: Record<string, string> = {}) {
@@ -27,7 +28,14 @@ describe('attachment uploads', () => {
     const alice = accounts.addUser('alice', { password: 'alice-password' });
     accounts.clients.repos = repos.client;
     accounts.clients.attachments = {
+      reserveAttachment: async (request: { uuid: string }) => {
+        // Before any byte of it is stored.
+        expect(stored().some((name) => name.startsWith(request.uuid))).toBe(false);
+        reserved.push(request.uuid);
+        return {};
+      },
       createAttachment: async (request: CreateAttachmentRequest) => {
+        expect(reserved).toContain(request.uuid);
         created.push(request);
         if (refuse) throw CairnError.notFound('release not found', { reason: 'release_not_found' });
         return { attachment: { id: 1, uuid: request.uuid, repoId: 10, releaseId: 3, issueId: 0, commentId: 0, uploaderId: alice.id, name: request.name, size: request.size, downloadCount: 0, created: new Date(0) } };
@@ -40,6 +48,7 @@ describe('attachment uploads', () => {
   beforeEach(() => {
     workDir = mkdtempSync(path.join(tmpdir(), 'cairn-gateway-attachments-'));
     created = [];
+    reserved = [];
     refuse = false;
   });
   afterEach(async () => {

@@ -56,7 +56,11 @@ export async function createAttachment<B>(ctx: ApiContext<B>, parent: Attachment
   const { services } = ctx;
   if (ctx.upload === undefined) throw new Error('an upload route needs streamBody');
   const { config, objects, logger } = services;
-  const stored = await receiveUpload(ctx.upload, ctx.query, objects, { allowedTypes: allowedTypesOf(config, parent), maxSizeMiB: config.attachment.maxSize });
+  const stored = await receiveUpload(ctx.upload, ctx.query, objects, {
+    allowedTypes: allowedTypesOf(config, parent),
+    maxSizeMiB: config.attachment.maxSize,
+    reserve: async (uuid) => void (await services.clients.attachments.reserveAttachment({ actor: ctx.viewer, uuid })),
+  });
   try {
     const reply = await services.clients.attachments.createAttachment({
       actor: ctx.viewer,

@@ -20,11 +20,16 @@ export const ATTACHMENT_FIELD = 'attachment';
 
 export const NO_NAME_MESSAGE = 'Could not determine name of attachment.';
 
-export interface UploadLimits {
-  /** `[attachment] ALLOWED_TYPES`. */
+export interface UploadOptions {
+  /** `[attachment] ALLOWED_TYPES` (or `[repository.release]`'s for release assets). */
   allowedTypes: string;
   /** `[attachment] MAX_SIZE`, MiB. */
   maxSizeMiB: number;
+  /**
+   * Reserves the fresh uuid before a byte is stored (repos' ReserveAttachment), so that bytes a crash leaves
+   * unrecorded are removed by repos' purger.
+   */
+  reserve(uuid: string): Promise<void>;
 }
 
 export interface StoredUpload {
@@ -34,17 +39,18 @@ export interface StoredUpload {
 }
 
 /** Checks the type, then stores the body under a fresh uuid (Gitea's UUID), counting it against the size limit. */
-async function store(objects: ObjectStore, name: string, body: AsyncIterable<Uint8Array>, limits: UploadLimits): Promise<StoredUpload> {
+async function store(objects: ObjectStore, name: string, body: AsyncIterable<Uint8Array>, options: UploadOptions): Promise<StoredUpload> {
   const { head, whole } = await peek(body);
-  const forbidden = forbiddenType(head, name, limits.allowedTypes);
+  const forbidden = forbiddenType(head, name, options.allowedTypes);
   if (forbidden !== undefined) throw HttpError.badRequest(forbiddenTypeMessage(forbidden));
   const uuid = randomUUID();
-  const maxBytes = limits.maxSizeMiB * 1024 * 1024;
+  await options.reserve(uuid);
+  const maxBytes = options.maxSizeMiB * 1024 * 1024;
   try {
     const { size } = await objects.put(attachmentKey(uuid), whole, { maxBytes });
     return { uuid, name, size };
   } catch (error) {
-    if (error instanceof ObjectTooLargeError) throw new HttpError(413, `attachment is larger than the ${limits.maxSizeMiB} MiB allowed`);
+    if (error instanceof ObjectTooLargeError) throw new HttpError(413, `attachment is larger than the ${options.maxSizeMiB} MiB allowed`);
     throw error;
   }
 }
@@ -62,7 +68,7 @@ function baseName(filename: string): string {
  * Reads the multipart body, storing the first `attachment` file part as it streams; other parts are skipped.
  * Undefined when there is no such part. A failure stops reading (the rest of the body is drained unread).
  */
-function storeMultipart(req: IncomingMessage, objects: ObjectStore, rename: string, limits: UploadLimits): Promise<StoredUpload | undefined> {
+function storeMultipart(req: IncomingMessage, objects: ObjectStore, rename: string, options: UploadOptions): Promise<StoredUpload | undefined> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -92,7 +98,7 @@ function storeMultipart(req: IncomingMessage, objects: ObjectStore, rename: stri
       }
       file = stream;
       const name = rename !== '' ? rename : baseName(info.filename ?? '');
-      upload = name === '' ? Promise.reject(HttpError.badRequest(NO_NAME_MESSAGE)) : store(objects, name, stream, limits);
+      upload = name === '' ? Promise.reject(HttpError.badRequest(NO_NAME_MESSAGE)) : store(objects, name, stream, options);
       upload.catch(fail);
     });
     parser.on('error', (error: Error) => fail(HttpError.badRequest(`invalid multipart body: ${error.message}`)));
@@ -120,12 +126,12 @@ function storeMultipart(req: IncomingMessage, objects: ObjectStore, rename: stri
  * Stores the request's upload and answers where and what it is. 400 when there is no file or name, or the type is
  * forbidden; 413 when it is too large. The caller records it, and deletes the bytes if recording fails.
  */
-export async function receiveUpload(req: IncomingMessage, query: GoValues, objects: ObjectStore, limits: UploadLimits): Promise<StoredUpload> {
+export async function receiveUpload(req: IncomingMessage, query: GoValues, objects: ObjectStore, options: UploadOptions): Promise<StoredUpload> {
   const rename = goFormString(query, 'name');
   const contentType = (req.headers['content-type'] ?? '').toLowerCase();
   try {
     if (contentType.startsWith('multipart/form-data')) {
-      const stored = await storeMultipart(req, objects, rename, limits);
+      const stored = await storeMultipart(req, objects, rename, options);
       if (stored === undefined) throw HttpError.badRequest(`no file in the multipart field "${ATTACHMENT_FIELD}"`);
       return stored;
     }
@@ -138,7 +144,7 @@ export async function receiveUpload(req: IncomingMessage, query: GoValues, objec
       if (!req.complete) abandon(clientGone());
     });
     req.pipe(body);
-    return await store(objects, rename, body, limits);
+    return await store(objects, rename, body, options);
   } catch (error) {
     // Whatever the client still sends is read and dropped, so the refusal reaches it on a usable connection.
     req.unpipe();

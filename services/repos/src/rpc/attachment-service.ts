@@ -19,6 +19,7 @@ import {
   writesUnit,
 } from '../domain/attachments';
 import { purgeAttachmentsNow } from '../maintenance/purge-attachments';
+import { claimAttachmentUpload, reserveAttachmentUpload } from '../store/attachment-purges';
 import {
   type StoredAttachment,
   countDownload,
@@ -36,6 +37,11 @@ import type { ReposContext } from './context';
 import { guard } from './guard';
 import { loadRepoForViewer, permissionsFor, requireAccess } from './repo-access';
 import { findRepositories } from '../store/repositories';
+
+function checkUuid(uuid: string): string {
+  if (!UUID.test(uuid)) throw CairnError.invalid('attachment uuid is not a uuid', { reason: 'invalid_attachment_uuid' });
+  return uuid.toLowerCase();
+}
 
 export function toAttachmentMessage(attachment: StoredAttachment): Attachment {
   const { owner } = attachment;
@@ -105,12 +111,24 @@ export function createAttachmentService(context: ReposContext): AsyncServiceOf<t
   }
 
   return {
+    async reserveAttachment(request) {
+      const uuid = checkUuid(request.uuid);
+      await guard(() => reserveAttachmentUpload(db.pool, uuid));
+      return {};
+    },
+
     async createAttachment(request) {
       const { repo, owner, viewer } = await forWriting(request.actor, request.repoId, request.parent);
-      if (!UUID.test(request.uuid)) throw CairnError.invalid('attachment uuid is not a uuid', { reason: 'invalid_attachment_uuid' });
+      const uuid = checkUuid(request.uuid);
       const name = checkAttachmentName(request.name);
       const attachment = await guard(() =>
-        insertAttachment(db.pool, { uuid: request.uuid.toLowerCase(), repoId: repo.id, owner, uploaderId: viewer.id, name, size: request.size }),
+        db.pool.transaction(async (tx) => {
+          // The reservation goes with the record: from now on only a deletion removes these bytes.
+          if (!(await claimAttachmentUpload(tx, uuid))) {
+            throw CairnError.precondition('the upload was not reserved, or took longer than its reservation', { reason: 'attachment_not_reserved' });
+          }
+          return insertAttachment(tx, { uuid, repoId: repo.id, owner, uploaderId: viewer.id, name, size: request.size });
+        }),
       );
       return { attachment: toAttachmentMessage(attachment) };
     },

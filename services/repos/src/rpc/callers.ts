@@ -9,6 +9,7 @@ import type { AttachmentServiceService, ReleaseServiceService } from '@cairn/pro
 import type { BranchProtectionServiceService, CollaboratorServiceService, CommitStatusServiceService, RepoServiceService, TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 
 export const ATTACHMENT_CALLERS: Callers<typeof AttachmentServiceService> = {
+  reserveAttachment: ['gateway'],
   createAttachment: ['gateway'],
   listAttachments: ['gateway'],
   getAttachment: ['gateway'],

@@ -1,8 +1,9 @@
 /**
  * The `attachment_purges` table (migration 0005): attachments' bytes to remove from the object store, recorded by
- * the `attachments` trigger in the transaction that deleted their rows, so they exist only once it committed.
+ * the `attachments` trigger in the transaction that deleted their rows, so they exist only once it committed — and
+ * the reservations of uploads in progress, due a day later unless the upload is recorded first.
  */
-import { sql, z, type DatabaseTransactionConnection } from '@cairn/db';
+import { type CommonQueryMethods, type DatabaseTransactionConnection, sql, z } from '@cairn/db';
 
 const uuidRow = z.object({ uuid: z.string() });
 
@@ -30,4 +31,21 @@ export async function postponeAttachmentPurge(tx: DatabaseTransactionConnection,
     WHERE uuid = ${uuid}
     RETURNING attempts
   `);
+}
+
+/** How long an upload may take between its reservation and its record before its bytes count as abandoned. */
+export const UPLOAD_RESERVATION_MS = 24 * 60 * 60 * 1000;
+
+/** Reserves `uuid` for an upload: its bytes are removed after `windowMs` unless claimed. Reserving twice is a no-op. */
+export async function reserveAttachmentUpload(db: CommonQueryMethods, uuid: string, windowMs = UPLOAD_RESERVATION_MS): Promise<void> {
+  await db.query(sql.unsafe`
+    INSERT INTO attachment_purges (uuid, not_before) VALUES (${uuid}, now() + ${windowMs} * interval '1 millisecond')
+    ON CONFLICT (uuid) DO NOTHING
+  `);
+}
+
+/** Claims the reservation of an upload being recorded; false when there is none (never made, or purged). */
+export async function claimAttachmentUpload(tx: DatabaseTransactionConnection, uuid: string): Promise<boolean> {
+  const claimed = await tx.maybeOne(sql.type(uuidRow)`DELETE FROM attachment_purges WHERE uuid = ${uuid} RETURNING uuid`);
+  return claimed !== null;
 }

@@ -166,6 +166,14 @@ export interface AttachmentParent {
   posterId: number;
 }
 
+export interface ReserveAttachmentRequest {
+  actor?: Actor | undefined;
+  uuid: string;
+}
+
+export interface ReserveAttachmentResponse {
+}
+
 export interface CreateAttachmentRequest {
   actor?: Actor | undefined;
   repoId: number;
@@ -2578,6 +2586,143 @@ export const AttachmentParent: MessageFns<AttachmentParent> = {
   },
 };
 
+function createBaseReserveAttachmentRequest(): ReserveAttachmentRequest {
+  return { actor: undefined, uuid: "" };
+}
+
+export const ReserveAttachmentRequest: MessageFns<ReserveAttachmentRequest> = {
+  encode(message: ReserveAttachmentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.uuid !== "") {
+      writer.uint32(18).string(message.uuid);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReserveAttachmentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReserveAttachmentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReserveAttachmentRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      uuid: isSet(object.uuid) ? globalThis.String(object.uuid) : "",
+    };
+  },
+
+  toJSON(message: ReserveAttachmentRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.uuid !== "") {
+      obj.uuid = message.uuid;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReserveAttachmentRequest>, I>>(base?: I): ReserveAttachmentRequest {
+    return ReserveAttachmentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReserveAttachmentRequest>, I>>(object: I): ReserveAttachmentRequest {
+    const message = createBaseReserveAttachmentRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.uuid = object.uuid ?? "";
+    return message;
+  },
+};
+
+function createBaseReserveAttachmentResponse(): ReserveAttachmentResponse {
+  return {};
+}
+
+export const ReserveAttachmentResponse: MessageFns<ReserveAttachmentResponse> = {
+  encode(_: ReserveAttachmentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReserveAttachmentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReserveAttachmentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ReserveAttachmentResponse {
+    return {};
+  },
+
+  toJSON(_: ReserveAttachmentResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReserveAttachmentResponse>, I>>(base?: I): ReserveAttachmentResponse {
+    return ReserveAttachmentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReserveAttachmentResponse>, I>>(_: I): ReserveAttachmentResponse {
+    const message = createBaseReserveAttachmentResponse();
+    return message;
+  },
+};
+
 function createBaseCreateAttachmentRequest(): CreateAttachmentRequest {
   return { actor: undefined, repoId: 0, parent: undefined, uuid: "", name: "", size: 0 };
 }
@@ -4225,7 +4370,24 @@ export const ReleaseServiceClient = makeGenericClientConstructor(
 export type AttachmentServiceService = typeof AttachmentServiceService;
 export const AttachmentServiceService = {
   /**
-   * CreateAttachment records an attachment whose bytes the gateway stored under `uuid`. NOT_FOUND when the release
+   * ReserveAttachment comes before the gateway stores bytes under `uuid`: unless CreateAttachment records them within
+   * a day, repos' purger removes them, so an upload whose gateway died between storing and recording leaves nothing
+   * behind for long. Reserving a uuid twice changes nothing.
+   */
+  reserveAttachment: {
+    path: "/cairn.repos.v1.AttachmentService/ReserveAttachment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReserveAttachmentRequest): Buffer =>
+      Buffer.from(ReserveAttachmentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReserveAttachmentRequest => ReserveAttachmentRequest.decode(value),
+    responseSerialize: (value: ReserveAttachmentResponse): Buffer =>
+      Buffer.from(ReserveAttachmentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReserveAttachmentResponse => ReserveAttachmentResponse.decode(value),
+  },
+  /**
+   * CreateAttachment records an attachment whose bytes the gateway stored under `uuid` (reserved first:
+   * FAILED_PRECONDITION reason attachment_not_reserved otherwise). NOT_FOUND when the release
    * does not exist in the repository (or is a draft the actor may not see); PERMISSION_DENIED when the actor may not
    * add attachments there.
    */
@@ -4322,7 +4484,14 @@ export const AttachmentServiceService = {
 
 export interface AttachmentServiceServer extends UntypedServiceImplementation {
   /**
-   * CreateAttachment records an attachment whose bytes the gateway stored under `uuid`. NOT_FOUND when the release
+   * ReserveAttachment comes before the gateway stores bytes under `uuid`: unless CreateAttachment records them within
+   * a day, repos' purger removes them, so an upload whose gateway died between storing and recording leaves nothing
+   * behind for long. Reserving a uuid twice changes nothing.
+   */
+  reserveAttachment: handleUnaryCall<ReserveAttachmentRequest, ReserveAttachmentResponse>;
+  /**
+   * CreateAttachment records an attachment whose bytes the gateway stored under `uuid` (reserved first:
+   * FAILED_PRECONDITION reason attachment_not_reserved otherwise). NOT_FOUND when the release
    * does not exist in the repository (or is a draft the actor may not see); PERMISSION_DENIED when the actor may not
    * add attachments there.
    */
@@ -4350,7 +4519,28 @@ export interface AttachmentServiceServer extends UntypedServiceImplementation {
 
 export interface AttachmentServiceClient extends Client {
   /**
-   * CreateAttachment records an attachment whose bytes the gateway stored under `uuid`. NOT_FOUND when the release
+   * ReserveAttachment comes before the gateway stores bytes under `uuid`: unless CreateAttachment records them within
+   * a day, repos' purger removes them, so an upload whose gateway died between storing and recording leaves nothing
+   * behind for long. Reserving a uuid twice changes nothing.
+   */
+  reserveAttachment(
+    request: ReserveAttachmentRequest,
+    callback: (error: ServiceError | null, response: ReserveAttachmentResponse) => void,
+  ): ClientUnaryCall;
+  reserveAttachment(
+    request: ReserveAttachmentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReserveAttachmentResponse) => void,
+  ): ClientUnaryCall;
+  reserveAttachment(
+    request: ReserveAttachmentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReserveAttachmentResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * CreateAttachment records an attachment whose bytes the gateway stored under `uuid` (reserved first:
+   * FAILED_PRECONDITION reason attachment_not_reserved otherwise). NOT_FOUND when the release
    * does not exist in the repository (or is a draft the actor may not see); PERMISSION_DENIED when the actor may not
    * add attachments there.
    */
