@@ -1,0 +1,16 @@
+/**
+ * Outbound requests to addresses users choose (webhooks, migrations, mirrors), through one guard with Gitea's
+ * host-match lists.
+ */
+export { type AddressClasses, canonicalAddress, classify } from './ip-classes';
+export { type HostMatchList, parseHostMatchList } from './host-match';
+export {
+  type OutboundPolicy,
+  type OutboundRequest,
+  type OutboundResponse,
+  OutboundRefusedError,
+  type Resolver,
+  guardedLookup,
+  isAllowed,
+  outboundRequest,
+} from './guard';
