@@ -7,6 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { serviceEnvOverrides } from '@cairn/config';
 import { type ObjectStore, attachmentKey, s3ObjectStore } from '@cairn/storage';
@@ -86,13 +87,29 @@ describe('attachments on an S3-compatible store', () => {
   });
 
   it('leaves no object and no unfinished multipart upload when an upload is over MAX_SIZE', async () => {
-    const form = new FormData();
-    // Just over: the refusal comes after a first 8 MiB part went up (so the upload is aborted), and as the body
-    // ends — a 413 closes the connection (as Gitea's), which a client still sending a long body sees as EPIPE.
-    form.append('attachment', new Blob([randomBytes(13 * 1024 * 1024 + 10)]), 'too-big.zip');
-    expect((await call('POST', assets(), alice, form)).status).toBe(413);
+    // Over the limit after a first 8 MiB part went up, so the multipart upload is aborted; the gateway answers 413
+    // while the client is still sending, and reads and drops the rest so that the client gets to read the answer.
+    const boundary = 'cairn-e2e-boundary';
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="too-big.zip"\r\nContent-Type: application/zip\r\n\r\n`),
+      randomBytes(14 * 1024 * 1024),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(`${f.instance.httpUrl}/api/v1${assets()}`, {
+        method: 'POST',
+        headers: { ...alice, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(body.length) },
+      });
+      request.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+    expect(status).toBe(413);
     expect((await call<unknown[]>('GET', assets(), alice)).body).toEqual([]);
-    expect(await s3.pendingUploads()).toBe(0);
+    await waitFor('the refused upload’s multipart upload to be aborted', async () => ((await s3.pendingUploads()) === 0 ? true : undefined));
   });
 
   it("removes a deleted repository's attachments from the bucket", async () => {

@@ -10,9 +10,32 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
+/** How much of a refused body is read and dropped, and for how long, before the connection is cut. */
+const LINGER_BYTES = 64 * 1024 * 1024;
+const LINGER_MS = 10_000;
+
+/**
+ * After a 413 the client may still be sending: closing with its bytes unread would reset the connection, and many
+ * clients then report the reset instead of the answer. So the rest of the body is read and dropped (a lingering
+ * close), up to LINGER_BYTES or LINGER_MS, after which the connection is cut.
+ */
+function lingerAfterRefusal(res: ServerResponse): void {
+  const req = res.req;
+  if (req === undefined || req.complete) return;
+  let dropped = 0;
+  const cut = () => req.socket.destroy();
+  const timer = setTimeout(cut, LINGER_MS);
+  timer.unref();
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) cut();
+  });
+  req.once('close', () => clearTimeout(timer));
+  req.resume();
+}
+
 export function sendHttpError(res: ServerResponse, error: HttpError, rootUrl: string): void {
-  // The rest of a too-large body is never read: close the connection instead of draining it.
-  if (error.status === 413) res.setHeader('Connection', 'close');
+  if (error.status === 413) lingerAfterRefusal(res);
   if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   sendJson(res, error.status, error.body(rootUrl));
 }
