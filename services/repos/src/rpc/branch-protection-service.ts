@@ -27,7 +27,7 @@ import {
 import type { RepoRow } from '../store/repositories';
 import type { ReposContext } from './context';
 import { guard } from './guard';
-import { loadRepoForViewer, requireAccess, type RepoForViewer } from './repo-access';
+import { loadAdminRepo, loadRepoForViewer, requireAccess, type RepoForViewer } from './repo-access';
 import { userTeams } from './viewer-teams';
 
 const CODE = 'repo.code';
@@ -84,12 +84,7 @@ export function toBranchProtection(rule: ProtectionRule, names: AllowListNames =
 export function createBranchProtectionService(context: ReposContext): AsyncServiceOf<typeof BranchProtectionServiceService> {
   const { db } = context;
 
-  /** The repository, when the caller is one of its admins; `change` refuses archived repositories. */
-  async function adminRepo(caller: Actor | undefined, repoId: number, change: boolean): Promise<RepoRow> {
-    const { repo, permission } = await loadRepoForViewer(context, caller, repoId);
-    requireAccess(permission, { mode: 'admin', archived: change ? 'refuse' : 'allow' }, repo);
-    return repo;
-  }
+  const adminRepo = (caller: Actor | undefined, repoId: number, change: boolean): Promise<RepoRow> => loadAdminRepo(context, caller, repoId, change);
 
   async function named(caller: Actor | undefined, repo: RepoRow, rules: readonly ProtectionRule[]): Promise<BranchProtection[]> {
     const names = await allowListNames(

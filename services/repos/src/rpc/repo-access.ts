@@ -149,3 +149,13 @@ export function requireAccess(permission: RepoPermission, requirement: AccessReq
   const refuseArchived = requirement.archived === undefined ? mode === 'write' : requirement.archived === 'refuse';
   if (refuseArchived && repo.isArchived) throw repoArchived(repo);
 }
+
+/**
+ * The repository, when `caller` is one of its admins (rule settings: branch and tag protections); `change` also
+ * refuses archived repositories.
+ */
+export async function loadAdminRepo(context: ReposContext, caller: Actor | undefined, repoId: number, change: boolean): Promise<RepoRow> {
+  const { repo, permission } = await loadRepoForViewer(context, caller, repoId);
+  requireAccess(permission, { mode: 'admin', archived: change ? 'refuse' : 'allow' }, repo);
+  return repo;
+}

@@ -21,7 +21,7 @@ import {
 } from '../store/tag-protections';
 import type { ReposContext } from './context';
 import { guard } from './guard';
-import { loadRepoForViewer, requireAccess } from './repo-access';
+import { loadAdminRepo, loadRepoForViewer, requireAccess } from './repo-access';
 
 function protectionExists(cause?: unknown): CairnError {
   return CairnError.exists('Tag protection already exist', { reason: 'tag_protection_exists', cause });
@@ -61,12 +61,7 @@ export function toTagProtection(rule: TagProtectionRule, names: AllowListNames):
 export function createTagProtectionService(context: ReposContext): AsyncServiceOf<typeof TagProtectionServiceService> {
   const { db } = context;
 
-  /** The repository, when the caller is one of its admins; `change` refuses archived repositories. */
-  async function adminRepo(caller: Actor | undefined, repoId: number, change: boolean): Promise<RepoRow> {
-    const { repo, permission } = await loadRepoForViewer(context, caller, repoId);
-    requireAccess(permission, { mode: 'admin', archived: change ? 'refuse' : 'allow' }, repo);
-    return repo;
-  }
+  const adminRepo = (caller: Actor | undefined, repoId: number, change: boolean): Promise<RepoRow> => loadAdminRepo(context, caller, repoId, change);
 
   async function named(caller: Actor | undefined, repo: RepoRow, rules: readonly TagProtectionRule[]): Promise<TagProtection[]> {
     const names = await allowListNames(context, caller, repo, rules.map((rule) => rule.allowList));
