@@ -242,5 +242,6 @@ describe.each([
       await store.delete('large/object.bin');
     }
     expect(highWater - baseline).toBeLessThanOrEqual(64 * MIB);
-  }, 120_000);
+    // s3rver runs in this worker and hashes and copies every part again: 8 s alone, over 120 s in a loaded CI run.
+  }, 300_000);
 });

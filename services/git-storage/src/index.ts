@@ -17,6 +17,7 @@ import { GIT_STREAM, GIT_SUBJECTS } from './events/subjects';
 import { setGitProcessLimits } from './git/command';
 import { ConcurrencyLimit } from './git/concurrency-limit';
 import { createInstanceSigning } from './git/signing';
+import { PushGcExclusion } from './git/push-gc-exclusion';
 import { startGitGc } from './maintenance/gc-repositories';
 import { startHookServer } from './push/hook-server';
 import { licenseMatchers } from './templates/catalog';
@@ -76,10 +77,11 @@ export async function start(options: StartOptions): Promise<RunningService> {
     });
     // Licence detection's templates, prepared in the background now rather than inside the first creation's deadline.
     licenseMatchers().catch((error: unknown) => logger.error({ err: error }, 'preparing the licence templates failed'));
-    const gc = startGitGc({ root, logger, schedule: config.cron.gitGcRepos, gcArgs: git.gcArgs, gcTimeoutMs: git.timeout.gc });
+    const pushGc = new PushGcExclusion();
+    const gc = startGitGc({ root, logger, schedule: config.cron.gitGcRepos, gcArgs: git.gcArgs, gcTimeoutMs: git.timeout.gc, pushGc });
     onStop(() => gc.stop());
     return createGitStorageServer(
-      { root, db, logger, gpgKeys, signing, maxFileSize, transfers, transferTimeoutMs: git.timeout.transfer, maxPushSize: config.repository.maxPushSize, pushes },
+      { root, db, logger, gpgKeys, signing, maxFileSize, transfers, transferTimeoutMs: git.timeout.transfer, maxPushSize: config.repository.maxPushSize, pushes, pushGc },
       hooks,
       logger,
     );

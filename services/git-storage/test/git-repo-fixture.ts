@@ -21,6 +21,7 @@ import {
 import { CairnError, type RpcClient, createRpcClient, createRpcServer, anyCaller } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { createPushPublisher } from '../src/events/push-publisher';
+import { PushGcExclusion } from '../src/git/push-gc-exclusion';
 import { gitEnvironment } from '../src/git/command';
 import { MIGRATIONS_DIR } from '../src/index';
 import { createCommitService } from '../src/rpc/commit-service';
@@ -113,6 +114,7 @@ export async function startGitStorageFixture(): Promise<GitStorageFixture> {
     transferTimeoutMs: 3_600_000,
     maxPushSize: 0,
     pushes: createPushPublisher({ root, db, logger }),
+    pushGc: new PushGcExclusion(),
   };
   const server = createRpcServer({ service: 'git-storage', logger });
   server.addService(RefServiceService, createRefService(context), anyCaller(RefServiceService));

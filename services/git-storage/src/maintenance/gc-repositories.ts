@@ -6,10 +6,9 @@
  * by gc. They are kept while the reflog names them (`gc.reflogExpireUnreachable`, 30 days) and then for
  * `gc.pruneExpire` (2 weeks) after they were written, so the first gc after that removes them.
  *
- * gc and pushes may run on the same repository at once: a push's objects stay in its quarantine directory until
- * its checks pass, and gc never prunes objects younger than `gc.pruneExpire`, so it cannot delete what a running
- * push is adding (git's own guarantee for `git gc` next to receive-pack). Two gcs on one repository are kept apart
- * by git's gc.pid lock.
+ * gc never prunes objects younger than `gc.pruneExpire`, so it cannot delete what a push just added; still a push
+ * and gc never run on one repository at once (git/push-gc-exclusion.ts: the quarantine migration races gc's removal
+ * of emptied object directories). Two gcs on one repository are kept apart by git's gc.pid lock.
  */
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -17,6 +16,7 @@ import path from 'node:path';
 import type { CairnConfig } from '@cairn/config';
 import type { Logger } from '@cairn/log';
 import { runGit } from '../git/command';
+import type { PushGcExclusion } from '../git/push-gc-exclusion';
 
 /** Explicit, so a repository copied in with other settings cannot turn pruning off or make it immediate. */
 const GC_CONFIG = ['-c', 'gc.pruneExpire=2.weeks.ago', '-c', 'gc.reflogExpireUnreachable=30.days.ago'];
@@ -30,6 +30,7 @@ export interface GitGcOptions {
   gcArgs: readonly string[];
   /** `[git.timeout] GC`: wall-clock limit of gc on one repository. */
   gcTimeoutMs: number;
+  pushGc: PushGcExclusion;
 }
 
 export interface GitGcTask {
@@ -68,20 +69,22 @@ export function startGitGc(options: GitGcOptions): GitGcTask {
   const sweep = async () => {
     const started = Date.now();
     const signal = schedule.timeout > 0 ? AbortSignal.any([stopping.signal, AbortSignal.timeout(schedule.timeout)]) : stopping.signal;
-    let collected = 0;
+    const outcomes = { collected: 0, skipped: 0, stopped_by_push: 0 };
     let failed = 0;
     for await (const gitDir of repositories(options.root)) {
       if (signal.aborted) break;
       try {
-        await runGit([...GC_CONFIG, 'gc', '--quiet', ...options.gcArgs, ...schedule.args], { gitDir, signal, timeoutMs: options.gcTimeoutMs });
-        collected++;
+        const outcome = await options.pushGc.gc(gitDir, signal, (gcSignal) =>
+          runGit([...GC_CONFIG, 'gc', '--quiet', ...options.gcArgs, ...schedule.args], { gitDir, signal: gcSignal, timeoutMs: options.gcTimeoutMs }),
+        );
+        outcomes[outcome]++;
       } catch (error) {
         if (signal.aborted) break;
         failed++;
         logger.warn({ err: error, git_dir: gitDir }, 'git gc failed');
       }
     }
-    const line = { task: 'git_gc_repos', collected, failed, duration_ms: Date.now() - started, stopped_early: signal.aborted && !stopping.signal.aborted };
+    const line = { task: 'git_gc_repos', ...outcomes, failed, duration_ms: Date.now() - started, stopped_early: signal.aborted && !stopping.signal.aborted };
     logger.info(line, 'git gc over the repositories done');
   };
 

@@ -5,6 +5,7 @@ import type { AsyncClientOf } from '@cairn/rpc';
 import type { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
 import type { PushPublisher } from '../events/push-publisher';
 import type { ConcurrencyLimit } from '../git/concurrency-limit';
+import type { PushGcExclusion } from '../git/push-gc-exclusion';
 import type { InstanceSigning } from '../git/signing';
 
 export interface GitStorageContext {
@@ -30,6 +31,8 @@ export interface GitStorageContext {
   maxPushSize: number;
   /** Publishes accepted pushes once their git exited, whether or not their call is still there. */
   pushes: PushPublisher;
+  /** Keeps pushes and the periodic gc off the same repository at once (git/push-gc-exclusion.ts). */
+  pushGc: PushGcExclusion;
 }
 
 /** The key of the node-wide slots in `transfers`. */

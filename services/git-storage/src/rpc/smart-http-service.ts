@@ -187,8 +187,10 @@ export function createSmartHttpService(context: GitStorageContext, hooks: HookSe
       // git's receive.maxInputSize: index-pack stops at the limit and the pusher sees
       // `remote: fatal: pack exceeds maximum allowed size` and `unpack failed` (git's own words, over side-band).
       const maxInput = context.maxPushSize > 0 ? ['-c', `receive.maxInputSize=${context.maxPushSize}`] : [];
+      let endPush: (() => void) | undefined;
       try {
         release = await context.transfers.acquire(NODE_TRANSFERS, ctx.signal);
+        endPush = await context.pushGc.beginPush(gitDir);
         const output = transportGit(['-c', `core.hooksPath=${hooks.hooksDir}`, ...maxInput, ...keepAlive('receive.keepAlive'), 'receive-pack', '--stateless-rpc', gitDir], {
           gitDir,
           env: { ...protocolEnv(first.gitProtocol), ...session.env },
@@ -197,6 +199,7 @@ export function createSmartHttpService(context: GitStorageContext, hooks: HookSe
           timeoutMs: context.transferTimeoutMs,
           onExit: () => {
             release?.();
+            endPush?.();
             gitExited?.();
           },
         });
@@ -206,6 +209,7 @@ export function createSmartHttpService(context: GitStorageContext, hooks: HookSe
       } finally {
         session.close();
         release?.();
+        endPush?.();
         // A call cut short (the client left once the refs moved) publishes too, once git exited, outside the call.
         void publish();
       }
