@@ -9,7 +9,7 @@
  * call each other in any direction (repos calls accounts and accounts calls repos); the order only lets the services
  * others call most (accounts first) serve before their callers take traffic and stop after them.
  */
-export const GRPC_SERVICES = ['accounts', 'git-storage', 'repos', 'issues', 'social', 'notifications'] as const;
+export const GRPC_SERVICES = ['accounts', 'git-storage', 'repos', 'issues', 'social', 'notifications', 'hooks'] as const;
 export type GrpcServiceName = (typeof GRPC_SERVICES)[number];
 
 export interface ServiceEndpoint {

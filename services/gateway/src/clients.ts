@@ -9,6 +9,7 @@ import { AccessTokenServiceService, UserServiceService } from '@cairn/proto/cair
 import { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
 import { AnalysisServiceService, CommitServiceService, ContentServiceService, MergeServiceService, RefServiceService, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import { HookDeliveryServiceService, HookServiceService } from '@cairn/proto/cairn/hooks/v1/hooks_service';
 import { ActivityServiceService } from '@cairn/proto/cairn/notifications/v1/notifications_service';
 import {
   BranchProtectionServiceService,
@@ -35,6 +36,8 @@ export type TokensClient = AsyncClientOf<typeof AccessTokenServiceService>;
 export type OrgsClient = AsyncClientOf<typeof OrgServiceService>;
 export type TeamsClient = AsyncClientOf<typeof TeamServiceService>;
 export type ActivityClient = AsyncClientOf<typeof ActivityServiceService>;
+export type HooksClient = AsyncClientOf<typeof HookServiceService>;
+export type HookDeliveriesClient = AsyncClientOf<typeof HookDeliveryServiceService>;
 export type GpgKeysClient = AsyncClientOf<typeof GpgKeyServiceService>;
 export type ReposClient = AsyncClientOf<typeof RepoServiceService>;
 export type CollaboratorsClient = AsyncClientOf<typeof CollaboratorServiceService>;
@@ -73,6 +76,10 @@ export interface GatewayClients {
   teams: TeamsClient;
   /** notifications: users' activity (the heatmap). */
   activity: ActivityClient;
+  /** hooks: webhook definitions (and test deliveries). */
+  hooks: HooksClient;
+  /** hooks: webhook deliveries and redelivery. */
+  hookDeliveries: HookDeliveriesClient;
   /** accounts: users' GPG keys. */
   gpgKeys: GpgKeysClient;
   /** repos: repositories and every repository permission decision. */
@@ -142,6 +149,8 @@ export function createServiceClients(config: CairnConfig, logger: Logger): Gatew
     teams: client(TeamServiceService, 'accounts'),
     gpgKeys: client(GpgKeyServiceService, 'accounts'),
     activity: client(ActivityServiceService, 'notifications'),
+    hooks: client(HookServiceService, 'hooks'),
+    hookDeliveries: client(HookDeliveryServiceService, 'hooks'),
     repos: client(RepoServiceService, 'repos'),
     collaborators: client(CollaboratorServiceService, 'repos'),
     topics: client(TopicServiceService, 'repos'),

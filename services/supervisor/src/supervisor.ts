@@ -19,6 +19,7 @@ import { start as startAccounts } from '@cairn/accounts';
 import { start as startGateway } from '@cairn/gateway';
 import { start as startGitStorage } from '@cairn/git-storage';
 import { start as startNotifications } from '@cairn/notifications';
+import { start as startHooks } from '@cairn/hooks';
 import { start as startRepos } from '@cairn/repos';
 import { start as startIssues } from '@cairn/issues';
 import { start as startSocial } from '@cairn/social';
@@ -62,6 +63,7 @@ const GRPC_SERVICE_STARTS: Readonly<Record<GrpcServiceName, StartGrpcService>> =
   issues: startIssues,
   social: startSocial,
   notifications: startNotifications,
+  hooks: startHooks,
 };
 
 /** Services in start order: the gRPC services, then the gateway, which is stopped first. */
