@@ -1,0 +1,13 @@
+/**
+ * The gitea and gogs types send the payload itself (services/webhook/general.go / gogs.go): indented JSON
+ * (json.MarshalIndent, two spaces), or for content_type form `payload=<url-encoded JSON>`.
+ */
+import type { Renderer } from './types';
+
+export const renderGitea: Renderer = (hook, content) => {
+  const json = JSON.stringify(content.payload, null, 2);
+  if (hook.contentType === 'form') {
+    return { url: hook.url, method: hook.httpMethod || 'POST', contentType: 'application/x-www-form-urlencoded', body: `payload=${encodeURIComponent(json)}` };
+  }
+  return { url: hook.url, method: hook.httpMethod || 'POST', contentType: 'application/json', body: json };
+};
