@@ -9,6 +9,7 @@ import {
   forkTitle,
   issueOrPullText,
   jsonRequest,
+  markdownCommitLine,
   noneLink,
   num,
   objects,
@@ -20,12 +21,10 @@ import {
   releaseText,
   repoOf,
   repositoryTitle,
-  reviewAction,
-  shortId,
+  reviewTitle,
   srcURL,
   statusText,
   str,
-  trimMessage,
   wikiText,
   wikiURL,
 } from './text';
@@ -88,10 +87,7 @@ const dingtalkConvertor: Convertor<DingtalkMessage> = {
   },
   fork: (p) => card(forkTitle(p), forkTitle(p), `view forked repo ${str(repoOf(p), 'full_name')}`, str(repoOf(p), 'html_url')),
   push: (p) => {
-    const lines = objects(p, 'commits').map((c) => {
-      const author = str(c, 'author', 'name');
-      return `[${shortId(c)}](${str(c, 'url')}) ${trimMessage(str(c, 'message'))}${author !== '' ? ` - ${author}` : ''}`;
-    });
+    const lines = objects(p, 'commits').map(markdownCommitLine);
     const linkText = num(p, 'total_commits') === 1 ? 'view commit' : 'view commits';
     return card(pushTitle(p), lines.join('\r\n'), linkText, pushTitleLink(p));
   },
@@ -108,9 +104,8 @@ const dingtalkConvertor: Convertor<DingtalkMessage> = {
     return card(info.title, `${info.text}\r\n\r\n${info.extra}`, 'view pull request', str(p, 'pull_request', 'html_url'));
   },
   review: (p, eventType) => {
-    const reviewed = str(p, 'action') === 'reviewed';
-    const title = reviewed ? `[${str(repoOf(p), 'full_name')}] Pull request review ${reviewAction(eventType)} : #${str(p, 'number')} ${str(p, 'pull_request', 'title')}` : '';
-    const text = reviewed ? str(p, 'review', 'content') : '';
+    const title = reviewTitle(p, eventType, ' :');
+    const text = title !== '' ? str(p, 'review', 'content') : '';
     return card(title, `${title}\r\n\r\n${text}`, 'view pull request', str(p, 'pull_request', 'html_url'));
   },
   repository: (p) => {

@@ -17,8 +17,8 @@ import {
   releaseText,
   repoOf,
   repositoryTitle,
-  reviewAction,
   reviewColor,
+  reviewTitle,
   shortId,
   srcURL,
   statusText,
@@ -101,8 +101,7 @@ function discordConvertor(meta: Readonly<Record<string, string>>): Convertor<Dis
     },
     review: (p, eventType) => {
       if (str(p, 'action') !== 'reviewed') return message(p, '', '', str(p, 'pull_request', 'html_url'), 0);
-      const title = `[${str(repoOf(p), 'full_name')}] Pull request review ${reviewAction(eventType)}: #${str(p, 'number')} ${str(p, 'pull_request', 'title')}`;
-      return message(p, title, str(p, 'review', 'content'), str(p, 'pull_request', 'html_url'), reviewColor(eventType));
+      return message(p, reviewTitle(p, eventType), str(p, 'review', 'content'), str(p, 'pull_request', 'html_url'), reviewColor(eventType));
     },
     repository: (p) => {
       const created = str(p, 'action') === 'created';

@@ -6,6 +6,7 @@ import {
   forkTitle,
   issueFacts,
   jsonRequest,
+  markdownCommitLine,
   noneLink,
   objects,
   refChangeTitle,
@@ -13,11 +14,9 @@ import {
   releaseText,
   repoOf,
   repositoryTitle,
-  reviewAction,
-  shortId,
+  reviewTitle,
   statusText,
   str,
-  trimMessage,
   wikiText,
 } from './text';
 import type { Renderer } from './types';
@@ -38,18 +37,15 @@ const feishuConvertor: Convertor<FeishuMessage> = {
   push: (p) => {
     // Gitea's feishu.go leaves the commit count out of its push title (`[owner/repo:branch] ` then the commits).
     const title = `[${str(repoOf(p), 'full_name')}:${refShortName(str(p, 'ref'))}] \r\n`;
-    const lines = objects(p, 'commits').map((c) => {
-      const author = str(c, 'author', 'name');
-      return `[${shortId(c)}](${str(c, 'url')}) ${trimMessage(str(c, 'message'))}${author !== '' ? ` - ${author}` : ''}`;
-    });
+    const lines = objects(p, 'commits').map(markdownCommitLine);
     return text(title + lines.join('\r\n'));
   },
   issue: (p) => text(`${issueFacts(p).join('\n')}\n\n${str(p, 'issue', 'body')}`),
   issueComment: (p) => text(`${commentFacts(p).join('\n')}\n\n${str(p, 'comment', 'body')}`),
   pullRequest: (p) => text(`${issueFacts(p).join('\n')}\n\n${str(p, 'pull_request', 'body')}`),
   review: (p, eventType) => {
-    const title = `[${str(repoOf(p), 'full_name')}] Pull request review ${reviewAction(eventType)} : #${str(p, 'number')} ${str(p, 'pull_request', 'title')}`;
-    return text(`${title}\r\n\r\n${str(p, 'review', 'content')}`);
+    // Gitea's feishu.go titles any review event, whatever its action.
+    return text(`${reviewTitle({ ...p, action: 'reviewed' }, eventType, ' :')}\r\n\r\n${str(p, 'review', 'content')}`);
   },
   repository: (p) => {
     const title = repositoryTitle(p);

@@ -18,15 +18,16 @@ import {
   refShortName,
   releaseText,
   repoOf,
+  repoLink,
   reviewAction,
+  senderLink,
   sha1Hex,
   shortId,
   str,
   num,
-  userURL,
   wikiText,
 } from './text';
-import type { GiteaPayload, Renderer } from './types';
+import type { Renderer } from './types';
 
 interface MatrixMessage {
   body: string;
@@ -55,15 +56,6 @@ function refLink(repoURL: string, ref: string): string {
   return htmlLink(`${repoURL}/src/${kind}/${pathEscapeSegments(name)}`, name);
 }
 
-function repoLink(repo: JsonObject): string {
-  return htmlLink(str(repo, 'html_url'), str(repo, 'full_name'));
-}
-
-function senderLink(p: GiteaPayload): string {
-  const sender = obj(p, 'sender');
-  return htmlLink(userURL(sender), login(sender));
-}
-
 function matrixConvertor(msgtype: string): Convertor<MatrixMessage> {
   const message = (text: string, commits: JsonObject[] = []): MatrixMessage => ({
     body: plainBody(text),
@@ -73,13 +65,13 @@ function matrixConvertor(msgtype: string): Convertor<MatrixMessage> {
     ...(commits.length > 0 ? { 'io.gitea.commits': commits } : {}),
   });
   return {
-    create: (p) => message(`[${repoLink(repoOf(p))}:${refLink(str(repoOf(p), 'html_url'), str(p, 'ref'))}] ${str(p, 'ref_type')} created by ${login(obj(p, 'sender'))}`),
-    delete: (p) => message(`[${repoLink(repoOf(p))}:${refShortName(str(p, 'ref'))}] ${str(p, 'ref_type')} deleted by ${login(obj(p, 'sender'))}`),
-    fork: (p) => message(`${repoLink(obj(p, 'forkee'))} is forked to ${repoLink(repoOf(p))}`),
+    create: (p) => message(`[${repoLink(repoOf(p), htmlLink)}:${refLink(str(repoOf(p), 'html_url'), str(p, 'ref'))}] ${str(p, 'ref_type')} created by ${login(obj(p, 'sender'))}`),
+    delete: (p) => message(`[${repoLink(repoOf(p), htmlLink)}:${refShortName(str(p, 'ref'))}] ${str(p, 'ref_type')} deleted by ${login(obj(p, 'sender'))}`),
+    fork: (p) => message(`${repoLink(obj(p, 'forkee'), htmlLink)} is forked to ${repoLink(repoOf(p), htmlLink)}`),
     push: (p) => {
       const total = num(p, 'total_commits');
       const repo = repoOf(p);
-      const head = `[${repoLink(repo)}] ${login(obj(p, 'pusher'))} pushed ${total === 1 ? '1 commit' : `${total} commits`} to ${refLink(str(repo, 'html_url'), str(p, 'ref'))}:<br>`;
+      const head = `[${repoLink(repo, htmlLink)}] ${login(obj(p, 'pusher'))} pushed ${total === 1 ? '1 commit' : `${total} commits`} to ${refLink(str(repo, 'html_url'), str(p, 'ref'))}:<br>`;
       const commits = objects(p, 'commits');
       const lines = commits.map((c) => `${htmlLink(str(c, 'url'), shortId(c))}: ${str(c, 'message')} - ${str(c, 'author', 'name')}`);
       return message(head + lines.join('<br>'), commits);
@@ -90,11 +82,11 @@ function matrixConvertor(msgtype: string): Convertor<MatrixMessage> {
     review: (p, eventType) => {
       if (str(p, 'action') !== 'reviewed') return message('');
       const titleLink = htmlLink(str(p, 'pull_request', 'html_url'), `#${str(p, 'number')} ${str(p, 'pull_request', 'title')}`);
-      return message(`[${repoLink(repoOf(p))}] Pull request review ${reviewAction(eventType)}: ${titleLink} by ${senderLink(p)}`);
+      return message(`[${repoLink(repoOf(p), htmlLink)}] Pull request review ${reviewAction(eventType)}: ${titleLink} by ${senderLink(p, htmlLink)}`);
     },
     repository: (p) => {
       const action = str(p, 'action');
-      return message(action === 'created' || action === 'deleted' ? `[${repoLink(repoOf(p))}] Repository ${action} by ${senderLink(p)}` : '');
+      return message(action === 'created' || action === 'deleted' ? `[${repoLink(repoOf(p), htmlLink)}] Repository ${action} by ${senderLink(p, htmlLink)}` : '');
     },
     release: (p) => message(releaseText(p, htmlLink, true).text),
     wiki: (p) => message(wikiText(p, htmlLink, true).text),

@@ -9,6 +9,7 @@ import {
   hexColor,
   issueOrPullText,
   jsonRequest,
+  markdownCommitLine,
   login,
   noneLink,
   num,
@@ -21,13 +22,11 @@ import {
   releaseText,
   repoOf,
   repositoryTitle,
-  reviewAction,
   reviewColor,
-  shortId,
+  reviewTitle,
   srcURL,
   statusText,
   str,
-  trimMessage,
   wikiText,
   wikiURL,
 } from './text';
@@ -75,7 +74,7 @@ const msteamsConvertor: Convertor<MSTeamsMessage> = {
   delete: (p) => refChange(p, 'deleted', COLORS.yellow),
   fork: (p) => card(p, forkTitle(p), '', str(repoOf(p), 'html_url'), COLORS.green, { name: 'Forkee:', value: str(p, 'forkee', 'full_name') }),
   push: (p) => {
-    const lines = objects(p, 'commits').map((c) => `[${shortId(c)}](${str(c, 'url')}) ${trimMessage(str(c, 'message'))} - ${str(c, 'author', 'name')}`);
+    const lines = objects(p, 'commits').map(markdownCommitLine);
     return card(p, pushTitle(p), lines.join('\n\n'), pushTitleLink(p), COLORS.green, { name: 'Commit count:', value: String(num(p, 'total_commits')) });
   },
   // Gitea shows the issue's database id under "Issue #:", not its number.
@@ -93,8 +92,7 @@ const msteamsConvertor: Convertor<MSTeamsMessage> = {
   },
   review: (p, eventType) => {
     const reviewed = str(p, 'action') === 'reviewed';
-    const title = reviewed ? `[${str(repoOf(p), 'full_name')}] Pull request review ${reviewAction(eventType)}: #${str(p, 'number')} ${str(p, 'pull_request', 'title')}` : '';
-    return card(p, title, reviewed ? str(p, 'review', 'content') : '', str(p, 'pull_request', 'html_url'), reviewed ? reviewColor(eventType) : 0, {
+    return card(p, reviewTitle(p, eventType), reviewed ? str(p, 'review', 'content') : '', str(p, 'pull_request', 'html_url'), reviewed ? reviewColor(eventType) : 0, {
       name: 'Pull request #:',
       value: String(num(p, 'pull_request', 'id')),
     });

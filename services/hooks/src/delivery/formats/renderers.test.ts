@@ -312,6 +312,47 @@ describe('packagist', () => {
   });
 });
 
+describe('create, delete, fork and repository', () => {
+  const created: GiteaPayload = { sha: SHA1, ref: 'feature/x', ref_type: 'branch', repository, sender: alice };
+  const deleted: GiteaPayload = { ref: 'v1.0', ref_type: 'tag', pusher_type: 'user', repository, sender: alice };
+  const fork: GiteaPayload = { forkee: repository, repository: { ...repository, full_name: 'bob/demo', html_url: `${APP}bob/demo` }, sender: bob };
+  const repoCreated: GiteaPayload = { action: 'created', repository, organization: alice, sender: alice };
+
+  it('words them as Gitea does for each type', () => {
+    expect(render(hook('slack'), 'create', created).body['text']).toBe(`[<${REPO_URL}|alice/demo>:<${REPO_URL}/src/branch/feature/x|feature/x>] branch created by alice`);
+    expect(render(hook('slack'), 'delete', deleted).body['text']).toBe(`[<${REPO_URL}|alice/demo>:v1.0] tag deleted by alice`);
+    expect(dig(render(hook('discord'), 'create', created).body, 'embeds', 0)).toMatchObject({ title: '[alice/demo] branch feature/x created', url: `${REPO_URL}/src/feature/x` });
+    expect(dig(render(hook('discord'), 'delete', deleted).body, 'embeds', 0)).toMatchObject({ title: '[alice/demo] tag v1.0 deleted', color: 0xff3232 });
+    expect(dig(render(hook('discord'), 'fork', fork).body, 'embeds', 0)).toMatchObject({ title: 'alice/demo is forked to bob/demo', url: `${APP}bob/demo` });
+    expect(dig(render(hook('feishu'), 'repository', repoCreated).body, 'content', 'text')).toBe('[alice/demo] Repository created');
+    expect(render(hook('msteams'), 'fork', fork).body['sections']).toMatchObject([{ facts: [{ name: 'Repository:', value: 'bob/demo' }, { name: 'Forkee:', value: 'alice/demo' }] }]);
+    expect(dig(render(hook('matrix'), 'create', created).body, 'formatted_body')).toBe(`[<a href="${REPO_URL}">alice/demo</a>:<a href="${REPO_URL}/src/commit/feature/x">feature/x</a>] branch created by alice`);
+    expect(render(hook('dingtalk'), 'repository', { ...repoCreated, action: 'deleted' }).body).toMatchObject({ msgtype: 'text', text: { content: '[alice/demo] Repository deleted' } });
+    expect(dig(render(hook('wechatwork'), 'fork', fork).body, 'markdown', 'content')).toBe('alice/demo is forked to bob/demo');
+    expect(render(hook('telegram'), 'repository', repoCreated).body['text']).toBe(`[<a href="${REPO_URL}">alice/demo</a>] Repository created`);
+  });
+});
+
+describe('issue and pull request actions', () => {
+  it('names assignees and milestones', () => {
+    const assigned: GiteaPayload = { ...issueOpened, action: 'assigned', issue: { ...issue, assignees: [alice, bob] } };
+    expect(dig(render(hook('discord'), 'issue_assign', assigned).body, 'embeds', 0)).toMatchObject({ title: '[alice/demo] Issue assigned to alice, bob: #3 Broken build', description: '', color: 0x1ac600 });
+    const milestoned: GiteaPayload = { ...prMerged, action: 'milestoned', pull_request: { ...pullRequest, milestone: { id: 5, title: 'v2' } } };
+    expect(dig(render(hook('matrix'), 'pull_request_milestone', milestoned).body, 'body')).toBe(
+      `[[alice/demo](${REPO_URL})] Pull request milestoned to [v2](${REPO_URL}/milestone/5): [#4 Fix build](${REPO_URL}/pulls/4) by [alice](${APP}alice)`,
+    );
+    expect(dig(render(hook('feishu'), 'issue_assign', assigned).body, 'content', 'text')).toBe(
+      `[Issue-alice/demo #3]: assigned\nBroken build\n${REPO_URL}/issues/3\nIssue by bob\nOperator: bob\nbob assign this to bob\nAssignees: alice, bob\n\nIt fails & stops`,
+    );
+  });
+
+  it('sends a pull request comment event as a comment or, without one, as a pull request', () => {
+    const prComment: GiteaPayload = { ...commentCreated, is_pull: true, comment: { ...(commentCreated['comment'] as object), pull_request_url: `${REPO_URL}/pulls/3` } };
+    expect(dig(render(hook('discord'), 'pull_request_comment', prComment).body, 'embeds', 0)).toMatchObject({ title: '[alice/demo] New comment on pull request #3 Broken build', color: 0xbfe5bf });
+    expect(dig(render(hook('discord'), 'pull_request_comment', prMerged).body, 'embeds', 0, 'title')).toBe('[alice/demo] Pull request merged: #4 Fix build');
+  });
+});
+
 describe('renderRequest', () => {
   it('uses the hook method when it has one', () => {
     expect(renderRequest({ ...hook('slack'), httpMethod: 'PUT' }, content('push', push)).method).toBe('PUT');

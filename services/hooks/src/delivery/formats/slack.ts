@@ -15,11 +15,12 @@ import {
   refShortName,
   refURL,
   releaseText,
+  repoLink,
   repoOf,
   shortId,
   statusText,
+  senderLink,
   str,
-  userURL,
   wikiText,
   reviewAction,
 } from './text';
@@ -54,10 +55,6 @@ function slackLink(url: string, text: string): string {
   return `<${url}|${slackText(text)}>`;
 }
 
-function repoLink(repo: JsonObject): string {
-  return slackLink(str(repo, 'html_url'), str(repo, 'full_name'));
-}
-
 /** SlackLinkToRef: a link to the ref's page named by its short name. */
 function refLink(repo: JsonObject, ref: string): string {
   return slackLink(refURL(str(repo, 'html_url'), ref), refShortName(ref));
@@ -85,14 +82,14 @@ function slackConvertor(meta: Readonly<Record<string, string>>): Convertor<Slack
     return message(info.text, [attachment(hexColor(info.color), slackText(info.title), str(p, item, 'html_url'), slackText(body))]);
   };
   return {
-    create: (p) => message(`[${repoLink(repoOf(p))}:${refLink(repoOf(p), str(p, 'ref'))}] ${str(p, 'ref_type')} created by ${login(obj(p, 'sender'))}`),
-    delete: (p) => message(`[${repoLink(repoOf(p))}:${refShortName(str(p, 'ref'))}] ${str(p, 'ref_type')} deleted by ${login(obj(p, 'sender'))}`),
-    fork: (p) => message(`${repoLink(obj(p, 'forkee'))} is forked to ${repoLink(repoOf(p))}`),
+    create: (p) => message(`[${repoLink(repoOf(p), slackLink)}:${refLink(repoOf(p), str(p, 'ref'))}] ${str(p, 'ref_type')} created by ${login(obj(p, 'sender'))}`),
+    delete: (p) => message(`[${repoLink(repoOf(p), slackLink)}:${refShortName(str(p, 'ref'))}] ${str(p, 'ref_type')} deleted by ${login(obj(p, 'sender'))}`),
+    fork: (p) => message(`${repoLink(obj(p, 'forkee'), slackLink)} is forked to ${repoLink(repoOf(p), slackLink)}`),
     push: (p) => {
       const repo = repoOf(p);
       const compare = str(p, 'compare_url');
       const commits = compare !== '' ? slackLink(compare, newCommitsText(p)) : newCommitsText(p);
-      const text = `[${repoLink(repo)}:${refLink(repo, str(p, 'ref'))}] ${commits} pushed by ${login(obj(p, 'pusher'))}`;
+      const text = `[${repoLink(repo, slackLink)}:${refLink(repo, str(p, 'ref'))}] ${commits} pushed by ${login(obj(p, 'pusher'))}`;
       const lines = objects(p, 'commits').map(
         (c) => `${slackLink(str(c, 'url'), shortId(c))}: ${slackText(str(c, 'message').split('\n')[0] ?? '')} - ${slackText(str(c, 'author', 'name'))}`,
       );
@@ -107,17 +104,15 @@ function slackConvertor(meta: Readonly<Record<string, string>>): Convertor<Slack
     pullRequest: (p) => issueLike(p, 'pull_request'),
     review: (p, eventType) => {
       const repo = repoOf(p);
-      const sender = obj(p, 'sender');
       if (str(p, 'action') !== 'reviewed') return message('');
       const title = `#${str(p, 'number')} ${str(p, 'pull_request', 'title')}`;
       const titleLink = `${str(repo, 'html_url')}/pulls/${str(p, 'number')}`;
-      return message(`[${repoLink(repo)}] Pull request review ${reviewAction(eventType)}: [${title}](${titleLink}) by ${slackLink(userURL(sender), login(sender))}`);
+      return message(`[${repoLink(repo, slackLink)}] Pull request review ${reviewAction(eventType)}: [${title}](${titleLink}) by ${senderLink(p, slackLink)}`);
     },
     repository: (p) => {
-      const sender = obj(p, 'sender');
       const action = str(p, 'action');
       if (action !== 'created' && action !== 'deleted') return message('');
-      return message(`[${repoLink(repoOf(p))}] Repository ${action} by ${slackLink(userURL(sender), login(sender))}`);
+      return message(`[${repoLink(repoOf(p), slackLink)}] Repository ${action} by ${senderLink(p, slackLink)}`);
     },
     release: (p) => message(releaseText(p, slackLink, true).text),
     wiki: (p) => message(wikiText(p, slackLink, true).text),

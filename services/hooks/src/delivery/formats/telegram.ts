@@ -4,7 +4,6 @@
  */
 import {
   type Convertor,
-  type JsonObject,
   commentText,
   convert,
   htmlEscape,
@@ -18,7 +17,8 @@ import {
   refShortName,
   releaseText,
   repoOf,
-  reviewAction,
+  repoLink,
+  reviewTitle,
   shortId,
   srcURL,
   statusText,
@@ -39,22 +39,18 @@ function html(text: string): TelegramMessage {
   return { text: text.trim(), parse_mode: 'HTML', disable_web_page_preview: true };
 }
 
-function repoLink(repo: JsonObject): string {
-  return htmlLink(str(repo, 'html_url'), str(repo, 'full_name'));
-}
-
 function refChange(p: GiteaPayload, verb: string): TelegramMessage {
   const repo = repoOf(p);
   const name = refShortName(str(p, 'ref'));
-  return html(`[${repoLink(repo)}] ${htmlEscape(str(p, 'ref_type'))} ${htmlLink(srcURL(str(repo, 'html_url'), str(p, 'ref')), name)} ${verb}`);
+  return html(`[${repoLink(repo, htmlLink)}] ${htmlEscape(str(p, 'ref_type'))} ${htmlLink(srcURL(str(repo, 'html_url'), str(p, 'ref')), name)} ${verb}`);
 }
 
 const telegramConvertor: Convertor<TelegramMessage> = {
   create: (p) => refChange(p, 'created'),
   delete: (p) => refChange(p, 'deleted'),
-  fork: (p) => html(`${htmlEscape(str(p, 'forkee', 'full_name'))} is forked to ${repoLink(repoOf(p))}`),
+  fork: (p) => html(`${htmlEscape(str(p, 'forkee', 'full_name'))} is forked to ${repoLink(repoOf(p), htmlLink)}`),
   push: (p) => {
-    const title = `[${repoLink(repoOf(p))}:${htmlLink(pushTitleLink(p), refShortName(str(p, 'ref')))}] ${htmlEscape(newCommitsText(p))}`;
+    const title = `[${repoLink(repoOf(p), htmlLink)}:${htmlLink(pushTitleLink(p), refShortName(str(p, 'ref')))}] ${htmlEscape(newCommitsText(p))}`;
     const lines = objects(p, 'commits').map((c) => {
       const author = obj(c, 'author');
       const by = Object.keys(author).length > 0 ? ` - ${htmlEscape(str(author, 'name'))}` : '';
@@ -75,13 +71,12 @@ const telegramConvertor: Convertor<TelegramMessage> = {
     return html(`${info.text}\n${htmlEscape(info.extra)}`);
   },
   review: (p, eventType) => {
-    if (str(p, 'action') !== 'reviewed') return html('\n');
-    const text = `[${htmlEscape(str(repoOf(p), 'full_name'))}] Pull request review ${htmlEscape(reviewAction(eventType))}: #${str(p, 'number')} ${htmlEscape(str(p, 'pull_request', 'title'))}`;
-    return html(`${text}\n${htmlEscape(str(p, 'review', 'content'))}`);
+    const reviewed = str(p, 'action') === 'reviewed';
+    return html(`${htmlEscape(reviewTitle(p, eventType))}\n${htmlEscape(reviewed ? str(p, 'review', 'content') : '')}`);
   },
   repository: (p) => {
     const action = str(p, 'action');
-    if (action === 'created') return html(`[${repoLink(repoOf(p))}] Repository created`);
+    if (action === 'created') return html(`[${repoLink(repoOf(p), htmlLink)}] Repository created`);
     if (action === 'deleted') return html(`[${htmlEscape(str(repoOf(p), 'full_name'))}] Repository deleted`);
     return { text: '', parse_mode: '', disable_web_page_preview: false };
   },

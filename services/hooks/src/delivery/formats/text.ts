@@ -200,6 +200,12 @@ export function trimMessage(message: string): string {
   return message.replace(/[\r\n]+$/, '');
 }
 
+/** `[abcdef1](url) message - author`: a commit line of dingtalk, feishu and msteams pushes. */
+export function markdownCommitLine(commit: JsonObject): string {
+  const author = str(commit, 'author', 'name');
+  return `[${shortId(commit)}](${str(commit, 'url')}) ${trimMessage(str(commit, 'message'))}${author !== '' ? ` - ${author}` : ''}`;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // general.go texts: (text, title, extra markdown, color) for issues, pull requests, comments, releases, wiki,
 // status; `withSender` appends ` by <sender>`.
@@ -214,9 +220,19 @@ export interface EventText {
   color: number;
 }
 
-function bySender(p: GiteaPayload, link: LinkFormatter): string {
+/** A repository's link named by its full name. */
+export function repoLink(repo: JsonObject, link: LinkFormatter): string {
+  return link(str(repo, 'html_url'), str(repo, 'full_name'));
+}
+
+/** The payload sender's link named by its login. */
+export function senderLink(p: GiteaPayload, link: LinkFormatter): string {
   const sender = obj(p, 'sender');
-  return ` by ${link(userURL(sender), login(sender))}`;
+  return link(userURL(sender), login(sender));
+}
+
+function bySender(p: GiteaPayload, link: LinkFormatter): string {
+  return ` by ${senderLink(p, link)}`;
 }
 
 const ISSUE_ACTIONS: Readonly<Record<string, readonly [string, number]>> = {
@@ -247,26 +263,26 @@ export function issueOrPullText(p: GiteaPayload, link: LinkFormatter, withSender
   const title = `#${num(p, 'number')} ${str(item, 'title')}`;
   // Gitea links an issue by its repository page and a pull request by its own `url`.
   const titleLink = link(isPull ? str(item, 'url') : `${repoURL}/issues/${num(p, 'number')}`, title);
-  const repoLink = link(repoURL, str(repo, 'full_name'));
+  const repoName = repoLink(repo, link);
   const action = str(p, 'action');
   let text = '';
   let color: number = COLORS.yellow;
   let extra = '';
   if (action === 'assigned') {
     const names = objects(item, 'assignees').map((user) => link(userURL(user), login(user)));
-    text = `[${repoLink}] ${noun} assigned to ${names.join(', ')}: ${titleLink}`;
+    text = `[${repoName}] ${noun} assigned to ${names.join(', ')}: ${titleLink}`;
     color = COLORS.green;
   } else if (action === 'milestoned') {
     const milestone = obj(item, 'milestone');
     const milestoneLink = link(`${repoURL}/milestone/${num(milestone, 'id')}`, str(milestone, 'title'));
-    text = `[${repoLink}] ${noun} milestoned to ${milestoneLink}: ${titleLink}`;
+    text = `[${repoName}] ${noun} milestoned to ${milestoneLink}: ${titleLink}`;
   } else if (isPull && action === 'closed' && bool(item, 'merged')) {
-    text = `[${repoLink}] ${noun} merged: ${titleLink}`;
+    text = `[${repoName}] ${noun} merged: ${titleLink}`;
     color = COLORS.purple;
   } else {
     const known = ISSUE_ACTIONS[action];
     if (known !== undefined) {
-      text = `[${repoLink}] ${noun} ${known[0]}: ${titleLink}`;
+      text = `[${repoName}] ${noun} ${known[0]}: ${titleLink}`;
       color = known[1];
     }
   }
@@ -284,19 +300,19 @@ export function commentText(p: GiteaPayload, link: LinkFormatter, withSender: bo
   const title = `#${num(p, 'issue', 'number')} ${str(p, 'issue', 'title')}`;
   const kind = isPull ? 'pull request' : 'issue';
   const titleLink = link(str(p, 'comment', isPull ? 'pull_request_url' : 'issue_url'), title);
-  const repoLink = link(str(repo, 'html_url'), str(repo, 'full_name'));
+  const repoName = repoLink(repo, link);
   let text = '';
   let color: number = COLORS.yellow;
   switch (str(p, 'action')) {
     case 'created':
-      text = `[${repoLink}] New comment on ${kind} ${titleLink}`;
+      text = `[${repoName}] New comment on ${kind} ${titleLink}`;
       color = isPull ? COLORS.greenLight : COLORS.orangeLight;
       break;
     case 'edited':
-      text = `[${repoLink}] Comment edited on ${kind} ${titleLink}`;
+      text = `[${repoName}] Comment edited on ${kind} ${titleLink}`;
       break;
     case 'deleted':
-      text = `[${repoLink}] Comment deleted on ${kind} ${titleLink}`;
+      text = `[${repoName}] Comment deleted on ${kind} ${titleLink}`;
       color = COLORS.red;
       break;
   }
@@ -316,7 +332,7 @@ export function releaseText(p: GiteaPayload, link: LinkFormatter, withSender: bo
   const tag = str(p, 'release', 'tag_name');
   const refLink = link(`${str(repo, 'html_url')}/releases/tag/${pathEscapeSegments(tag)}`, tag);
   const known = RELEASE_ACTIONS[str(p, 'action')];
-  let text = known === undefined ? '' : `[${link(str(repo, 'html_url'), str(repo, 'full_name'))}] Release ${known[0]}: ${refLink}`;
+  let text = known === undefined ? '' : `[${repoLink(repo, link)}] Release ${known[0]}: ${refLink}`;
   if (withSender) text += bySender(p, link);
   return { text, title: '', extra: '', color: known?.[1] ?? 0 };
 }
@@ -329,14 +345,14 @@ export function wikiURL(p: GiteaPayload): string {
 /** getWikiPayloadInfo: `[repo] New wiki page 'Home' (comment)`. */
 export function wikiText(p: GiteaPayload, link: LinkFormatter, withSender: boolean): EventText {
   const repo = repoOf(p);
-  const repoLink = link(str(repo, 'html_url'), str(repo, 'full_name'));
+  const repoName = repoLink(repo, link);
   const pageLink = link(wikiURL(p), str(p, 'page'));
   const action = str(p, 'action');
   let text = '';
   let color: number = COLORS.green;
-  if (action === 'created') text = `[${repoLink}] New wiki page '${pageLink}'`;
-  if (action === 'edited') [text, color] = [`[${repoLink}] Wiki page '${pageLink}' edited`, COLORS.yellow];
-  if (action === 'deleted') [text, color] = [`[${repoLink}] Wiki page '${pageLink}' deleted`, COLORS.red];
+  if (action === 'created') text = `[${repoName}] New wiki page '${pageLink}'`;
+  if (action === 'edited') [text, color] = [`[${repoName}] Wiki page '${pageLink}' edited`, COLORS.yellow];
+  if (action === 'deleted') [text, color] = [`[${repoName}] Wiki page '${pageLink}' deleted`, COLORS.red];
   if (action !== 'deleted' && str(p, 'comment') !== '') text += ` (${str(p, 'comment')})`;
   if (withSender) text += bySender(p, link);
   return { text, title: '', extra: '', color };
@@ -377,6 +393,15 @@ export function reviewAction(eventType: string): string {
     default:
       throw new Error(`unknown review event type ${eventType}`);
   }
+}
+
+/**
+ * `[owner/repo] Pull request review approved: #4 title` ('' unless the action is `reviewed`); dingtalk, feishu
+ * and wechatwork write ` : ` before the number.
+ */
+export function reviewTitle(p: GiteaPayload, eventType: string, separator: ':' | ' :' = ':'): string {
+  if (str(p, 'action') !== 'reviewed') return '';
+  return `[${str(repoOf(p), 'full_name')}] Pull request review ${reviewAction(eventType)}${separator} #${str(p, 'number')} ${str(p, 'pull_request', 'title')}`;
 }
 
 /** The color of a review event (discord and msteams). */

@@ -13,7 +13,7 @@ import {
   releaseText,
   repoOf,
   repositoryTitle,
-  reviewAction,
+  reviewTitle,
   shortId,
   statusText,
   str,
@@ -63,9 +63,8 @@ const wechatworkConvertor: Convertor<WechatworkMessage> = {
     );
   },
   review: (p, eventType) => {
-    const reviewed = str(p, 'action') === 'reviewed';
-    const title = reviewed ? `[${str(repoOf(p), 'full_name')}] Pull request review ${reviewAction(eventType)} : #${str(p, 'number')} ${str(p, 'pull_request', 'title')}` : '';
-    return markdown(`# ${title}\r\n\r\n >${reviewed ? str(p, 'review', 'content') : ''}`);
+    const title = reviewTitle(p, eventType, ' :');
+    return markdown(`# ${title}\r\n\r\n >${title !== '' ? str(p, 'review', 'content') : ''}`);
   },
   repository: (p) => {
     const title = repositoryTitle(p);
