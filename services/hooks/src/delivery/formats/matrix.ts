@@ -12,6 +12,7 @@ import {
   issueOrPullText,
   login,
   marshalIndent,
+  num,
   obj,
   objects,
   pathEscapeSegments,
@@ -24,7 +25,6 @@ import {
   sha1Hex,
   shortId,
   str,
-  num,
   wikiText,
 } from './text';
 import type { Renderer } from './types';

@@ -17,12 +17,12 @@ import {
   releaseText,
   repoLink,
   repoOf,
+  reviewAction,
+  senderLink,
   shortId,
   statusText,
-  senderLink,
   str,
   wikiText,
-  reviewAction,
 } from './text';
 import type { GiteaPayload, Renderer } from './types';
 
