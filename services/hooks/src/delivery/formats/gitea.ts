@@ -1,11 +1,12 @@
 /**
  * The gitea and gogs types send the payload itself (services/webhook/general.go / gogs.go): indented JSON
- * (json.MarshalIndent, two spaces), or for content_type form `payload=<url-encoded JSON>`.
+ * (json.MarshalIndent: two spaces, `<`, `>`, `&` escaped as Go does), or for content_type form `payload=<url-encoded JSON>`.
  */
+import { marshalIndent } from './text';
 import type { Renderer } from './types';
 
 export const renderGitea: Renderer = (hook, content) => {
-  const json = JSON.stringify(content.payload, null, 2);
+  const json = marshalIndent(content.payload);
   if (hook.contentType === 'form') {
     return { url: hook.url, method: hook.httpMethod || 'POST', contentType: 'application/x-www-form-urlencoded', body: `payload=${encodeURIComponent(json)}` };
   }
