@@ -21,6 +21,8 @@ export interface HookReceiver {
   connections(): number;
   /** What to answer (default 200). */
   answer(status: number): void;
+  /** Requests to `path` are recorded but left unanswered (the sender waits) until `release()`. */
+  hold(path: string): { release(): void };
   /** Resolves with the first delivery to `path` that `match` accepts, waiting up to `timeoutMs`. */
   waitFor(path: string, match?: (delivery: ReceivedDelivery) => boolean, timeoutMs?: number): Promise<ReceivedDelivery>;
   close(): Promise<void>;
@@ -31,12 +33,16 @@ export async function startHookReceiver(port = 0): Promise<HookReceiver> {
   let status = 200;
   let connections = 0;
   const waiters = new Set<() => void>();
+  const held = new Map<string, http.ServerResponse[]>();
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({ path: request.url ?? '', method: request.method ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+      const at = request.url ?? '';
+      received.push({ path: at, method: request.method ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const holding = held.get(at);
+      if (holding !== undefined) holding.push(response);
+      else response.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
       for (const wake of waiters) wake();
     });
   });
@@ -50,6 +56,15 @@ export async function startHookReceiver(port = 0): Promise<HookReceiver> {
     connections: () => connections,
     answer(next) {
       status = next;
+    },
+    hold(at) {
+      held.set(at, []);
+      return {
+        release() {
+          for (const response of held.get(at) ?? []) response.destroy();
+          held.delete(at);
+        },
+      };
     },
     waitFor(path, match = () => true, timeoutMs = 30_000) {
       const find = () => received.find((delivery) => delivery.path === path && match(delivery));
