@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadConfig } from '@cairn/config';
+import { classify } from '@cairn/outbound';
 import {
   HTTP_HEALTH_PATH,
   IMAGE,
@@ -386,11 +387,12 @@ describe('deploy/k8s kustomize base', () => {
     }
   });
 
-  it('has a PodDisruptionBudget that selects the gateway pods only', () => {
+  // The gateway serves every request and hooks delivers webhooks: drains take one pod of each at a time.
+  it.each(['gateway', 'hooks'])('has a PodDisruptionBudget that selects the %s pods only', (name) => {
     const selectorOf = (pdb: Manifest) => node(spec(pdb).selector, 'selector').matchLabels;
-    const budgets = ofKind('PodDisruptionBudget').filter((pdb) => selects(selectorOf(pdb), podLabels(workload('gateway'))));
+    const budgets = ofKind('PodDisruptionBudget').filter((pdb) => selects(selectorOf(pdb), podLabels(workload(name))));
     expect(budgets).toHaveLength(1);
-    for (const other of workloads().filter((manifest) => manifest.name !== 'gateway')) {
+    for (const other of workloads().filter((manifest) => manifest.name !== name)) {
       expect([other.name, selects(selectorOf(budgets[0]), podLabels(other))]).toEqual([other.name, false]);
     }
   });
@@ -510,16 +512,35 @@ describe('deploy/k8s NetworkPolicies', () => {
     expect(Object.fromEntries(ingressSources(service))).toEqual({ [servicePort(service)]: callers, [METRICS_PORT]: [METRICS_SCRAPERS] });
   });
 
+  /** A NetworkPolicy's egress peer as text: `ns:<name>`, `ip:<cidr>`, or `cairn pods`. */
+  const peerText = (peer: Node): string => {
+    if (isNode(peer.namespaceSelector)) return `ns:${String(node(peer.namespaceSelector.matchLabels, 'labels')['kubernetes.io/metadata.name'])}`;
+    if (isNode(peer.ipBlock)) return `ip:${String(peer.ipBlock.cidr)}`;
+    return 'cairn pods';
+  };
+
+  /** The deployed services whose pods a policy applies to. */
+  const selectedBy = (policy: Manifest): string[] =>
+    deployedServices().filter((service) => podSelectorMatches(node(spec(policy).podSelector, 'podSelector'), podLabels(workload(service))));
+
+  /** What the pods of every policy in `policies` may reach: `<peer> <protocol>/<port>[-<endPort>]`. */
+  const reachOf = (policies: Manifest[]): string[] =>
+    policies
+      .flatMap((policy) => nodes(spec(policy).egress, `${policy.name} egress`))
+      .flatMap((rule) =>
+        nodes(rule.to, 'to').flatMap((peer) =>
+          nodes(rule.ports, 'ports').map(
+            (port) => `${peerText(peer)} ${String(port.protocol)}/${String(port.port)}${port.endPort === undefined ? '' : `-${String(port.endPort)}`}`,
+          ),
+        ),
+      );
+
+  const egressPolicies = () => ofKind('NetworkPolicy').filter((policy) => spec(policy).egress !== undefined);
+  const forEveryPod = () => egressPolicies().filter((policy) => selectedBy(policy).length === deployedServices().length);
+  const forSomePods = () => egressPolicies().filter((policy) => selectedBy(policy).length < deployedServices().length);
+
   it('let the pods reach DNS, NATS, PostgreSQL, the object store and the gRPC ports of the namespace only', () => {
-    const egress = ofKind('NetworkPolicy').flatMap((policy) => nodes(spec(policy).egress ?? [], `${policy.name} egress`));
-    const reach = egress.flatMap((rule) =>
-      nodes(rule.to, 'to').flatMap((peer) =>
-        nodes(rule.ports, 'ports').map((port) => {
-          const target = isNode(peer.namespaceSelector) ? `ns:${String(node(peer.namespaceSelector.matchLabels, 'labels')['kubernetes.io/metadata.name'])}` : 'cairn pods';
-          return `${target} ${String(port.protocol)}/${String(port.port)}${port.endPort === undefined ? '' : `-${String(port.endPort)}`}`;
-        }),
-      ),
-    );
+    const reach = reachOf(forEveryPod());
     const grpcPorts = grpcServices().map(servicePort);
     expect(reach.sort()).toEqual(
       [
@@ -535,6 +556,20 @@ describe('deploy/k8s NetworkPolicies', () => {
     for (const [name, namespace] of [['nats', 'nats'], ['postgres', 'postgresql'], ['minio', 'minio']]) {
       expect(String(spec(get('Service', name)).externalName).split('.')[1]).toBe(namespace);
     }
+  });
+
+  it('let the hooks pods alone, besides, reach webhook targets on 80 and 443 outside the private ranges the SSRF guard refuses', () => {
+    const policies = forSomePods();
+    expect(policies.map(selectedBy)).toEqual([['hooks']]);
+    expect(reachOf(policies).sort()).toEqual(['ip:0.0.0.0/0 TCP/80', 'ip:0.0.0.0/0 TCP/443', 'ip:::/0 TCP/80', 'ip:::/0 TCP/443'].sort());
+    const blocks = nodes(spec(policies[0]).egress, 'egress').flatMap((rule) => nodes(rule.to, 'to')).map((peer) => node(peer.ipBlock, 'ipBlock'));
+    const excepted = blocks.flatMap((block) => strings(block.except, 'except'));
+    // The cluster's usual networks (pods, Services, nodes) and the cloud metadata address are left out…
+    for (const range of ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '127.0.0.0/8', '169.254.0.0/16', '100.64.0.0/10', '::1/128', 'fc00::/7', 'fe80::/10']) {
+      expect(excepted).toContain(range);
+    }
+    // …and only addresses the guard's default (`external`) refuses anyway: the policy is a second line, never stricter.
+    for (const range of excepted) expect([range, classify(range.split('/')[0]).external]).toEqual([range, false]);
   });
 });
 

@@ -15,6 +15,7 @@ import { parse } from 'yaml';
 import { BUS_USAGE as ACCOUNTS_USAGE } from '@cairn/accounts';
 import { type Bus, type BusMessage, busNames, connectNatsBus, guardBus, natsInboxPrefix } from '@cairn/bus';
 import { DEFAULT_BUS_PREFIX, DEFAULT_STREAM_MAX_AGE_MS, DEFAULT_STREAM_MAX_BYTES } from '@cairn/config';
+import { BUS_USAGE as HOOKS_USAGE } from '@cairn/hooks';
 import { BUS_USAGE as REPOS_USAGE } from '@cairn/repos';
 import { BUS_USAGE as SOCIAL_USAGE } from '@cairn/social';
 import { silentLogger } from '@cairn/log';
@@ -214,6 +215,22 @@ function serverConfig(): string {
     // On the wire the durable carries the prefix (namespace.ts).
     const durable = busNames(DEFAULT_BUS_PREFIX).durable(consumer.durable);
     await waitFor('the ack', async () => (await jsm.consumers.info(consumer.stream, durable)).num_ack_pending === 0);
+  });
+
+  it('lets hooks, which publishes nothing, run its own consumers with its real bus', async () => {
+    const repos = guardBus(await busAs(REPOS_USAGE), REPOS_USAGE);
+    await repos.ensureStream(REPOS_USAGE.owns!.name, [...REPOS_USAGE.owns!.subjects]);
+    const hooks = guardBus(await busAs(HOOKS_USAGE), HOOKS_USAGE);
+    const received: BusMessage[] = [];
+    const consumer = HOOKS_USAGE.consumers.find((candidate) => candidate.stream === REPOS_USAGE.owns!.name)!;
+    await hooks.consume({ ...consumer, handler: async (message) => void received.push(message) });
+    await repos.publish('cairn.repo.created', 'repo-hooks-1', encoder.encode('{}'));
+    // The durable may also hold what earlier tests published to the stream.
+    await waitFor('the repository event', () => received.some((message) => message.id === 'repo-hooks-1'));
+    const raw = jetstream(await connectAs('hooks'), { timeout: 2_000 });
+    expect(await refusal(raw.publish('cairn.repo.deleted', encoder.encode('{}'), { msgID: 'forged-by-hooks' }))).toMatch(
+      /permissions violation for publish to "cairn\.repo\.deleted"/i,
+    );
   });
 
   it('lets accounts publish its own subjects and nobody else\'s', async () => {
