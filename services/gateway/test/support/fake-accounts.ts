@@ -271,6 +271,8 @@ export class FakeAccounts {
       orgs: this.orgFakes.orgsClient,
       teams: this.orgFakes.teamsClient,
       activity: this.activity.client,
+      hooks: unusedClient('hooks'),
+      hookDeliveries: unusedClient('hooks'),
       gpgKeys: unusedClient('accounts'),
       repos: unusedClient('repos'),
       collaborators: unusedClient('repos'),
