@@ -5,9 +5,8 @@
  * repository hook's test delivery. Every route answers 403 while `[security] DISABLE_WEB_HOOKS` is on (Gitea's
  * reqWebhooksEnabled, after the other guards).
  */
-import { HttpError, go, goFormString, goStruct } from '@cairn/http';
+import { type CairnErrorMapping, HttpError, go, goFormString, goStruct } from '@cairn/http';
 import { type HookOwner, HookScope } from '@cairn/proto/cairn/hooks/v1/hooks_service';
-import type { CairnErrorMapping } from '@cairn/http';
 import type { ApiRegistry } from '../../api/registry';
 import { pathInt64 } from '../../api/path-int';
 import { type ApiContext, type RouteSpec, doerOf, json, noContent, repoOf } from '../../api/types';
@@ -82,13 +81,15 @@ interface HookScopeRoutes {
   listScopes?<B>(ctx: ApiContext<B>): HookScope[];
 }
 
+const REPO_HOOKS: HookScopeRoutes = {
+  base: '/repos/{owner}/{repo}/hooks',
+  operationPrefix: 'repo',
+  guard: { scope: 'repository', auth: 'required', repo: { mode: 'admin' } },
+  owner: async (ctx) => ({ scope: HookScope.HOOK_SCOPE_REPOSITORY, repoId: repoOf(ctx).repository.id, ownerId: 0 }),
+};
+
 const SCOPES: readonly HookScopeRoutes[] = [
-  {
-    base: '/repos/{owner}/{repo}/hooks',
-    operationPrefix: 'repo',
-    guard: { scope: 'repository', auth: 'required', repo: { mode: 'admin' } },
-    owner: async (ctx) => ({ scope: HookScope.HOOK_SCOPE_REPOSITORY, repoId: repoOf(ctx).repository.id, ownerId: 0 }),
-  },
+  REPO_HOOKS,
   {
     base: '/orgs/{org}/hooks',
     operationPrefix: 'org',
@@ -218,16 +219,16 @@ function registerScope(api: ApiRegistry, routes: HookScopeRoutes): void {
 export function registerHookRoutes(api: ApiRegistry): void {
   for (const routes of SCOPES) registerScope(api, routes);
 
-  const [repoRoutes] = SCOPES;
+  // Gitea's TestHook sits in the repository hooks' group, behind the same guards.
   api.route({
-    ...repoRoutes.guard,
+    ...REPO_HOOKS.guard,
     errors: HOOK_ERRORS,
     method: 'post',
     path: '/repos/{owner}/{repo}/hooks/{id}/tests',
     operationId: 'repoTestHook',
     handler: async (ctx) => {
       await ctx.services.clients.hooks.testHook({
-        owner: await ownerFor(repoRoutes, ctx),
+        owner: await ownerFor(REPO_HOOKS, ctx),
         id: idOf(ctx),
         doerId: doerOf(ctx).id,
         ref: goFormString(ctx.query, 'ref'),
