@@ -1,6 +1,7 @@
 /** Every REST route of the gateway, by API area. */
 import type { ApiRegistry } from '../api/registry';
 import { registerAdminUserRoutes } from './admin/users';
+import { registerHookRoutes } from './hooks/hooks';
 import { registerCommentRoutes } from './issues/comments';
 import { registerTimelineRoutes } from './issues/timeline';
 import { registerIssueSearchRoutes } from './issues/issue-search';
@@ -93,6 +94,7 @@ export function registerRoutes(api: ApiRegistry): void {
   registerStatusRoutes(api);
   registerContentsRoutes(api);
   registerRawRoutes(api);
+  registerHookRoutes(api);
   registerArchiveRoutes(api);
   registerStarredRoutes(api);
   registerSubscriptionRoutes(api);
