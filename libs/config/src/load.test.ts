@@ -166,6 +166,7 @@ describe('defaults', () => {
         'git-storage': { listen: '127.0.0.1:50054', addr: '127.0.0.1:50054' },
         social: { listen: '127.0.0.1:50055', addr: '127.0.0.1:50055' },
         issues: { listen: '127.0.0.1:50056', addr: '127.0.0.1:50056' },
+        hooks: { listen: '127.0.0.1:50057', addr: '127.0.0.1:50057' },
       },
       rpc: { deadlineMs: 5000, gitWriteDeadlineMs: 60_000, keysDir: path.join(cwd, 'data', 'rpc-keys') },
       metrics: { enabled: false, listen: '127.0.0.1:9464', token: '' },
