@@ -298,6 +298,8 @@ export class FakeAccounts {
       timeTracking: unusedClient('issues'),
       pulls: unusedClient('issues'),
       reviews: unusedClient('issues'),
+      hooks: unusedClient('hooks'),
+      hookDeliveries: unusedClient('hooks'),
     };
   }
 
