@@ -28,7 +28,7 @@ export interface Receiver {
   received: ReceivedRequest[];
   /** TCP connections accepted, including ones whose request never completed. */
   connections: number;
-  /** The status of each next answer, in order; 200 once they run out. */
+  /** The status of each next answer, in order (0: never answer); 200 once they run out. */
   answers: number[];
   close(): Promise<void>;
 }
@@ -41,6 +41,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     request.on('end', () => {
       receiver.received.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
       const status = receiver.answers.shift() ?? 200;
+      if (status === 0) return;
       response.writeHead(status, { 'content-type': 'text/plain', 'x-receiver': 'test' });
       response.end(`answer ${status}`);
     });
@@ -52,7 +53,12 @@ export async function startReceiver(port = 0): Promise<Receiver> {
   await once(server, 'listening');
   receiver.port = (server.address() as AddressInfo).port;
   receiver.url = `http://127.0.0.1:${receiver.port}/hook`;
-  receiver.close = () => new Promise((resolve) => server.close(() => resolve()));
+  receiver.close = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      // Requests left unanswered on purpose.
+      server.closeAllConnections();
+    });
   server.keepAliveTimeout = 1;
   return receiver;
 }
@@ -80,6 +86,8 @@ export interface HookRow {
 }
 
 export interface DeliveryDatabase {
+  /** The test database's URL (schema hooks). */
+  url: string;
   db: Database;
   sql: Client;
   insertHook(hook: HookRow): Promise<number>;
@@ -107,6 +115,7 @@ export async function openDeliveryDatabase(): Promise<DeliveryDatabase> {
   const sql = new Client({ connectionString: database.url, options: `-c search_path=${DATABASE_SCHEMA}` });
   await sql.connect();
   return {
+    url: database.url,
     db,
     sql,
     async insertHook(hook) {
