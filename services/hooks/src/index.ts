@@ -13,7 +13,7 @@ import { startGrpcService, type RunningService, type ServiceStartOptions } from 
 import { startDeliverer } from './delivery/deliverer';
 import { BUS_USAGE } from './events/bus-usage';
 import { startEventConsumers } from './events/consumers';
-import type { HooksClients } from './rpc/context';
+import type { HooksClients, HooksContext } from './rpc/context';
 import { createHooksServer } from './server';
 
 export { BUS_USAGE } from './events/bus-usage';
@@ -55,8 +55,9 @@ export async function start(options: StartOptions): Promise<RunningService> {
     });
     // The consumers' processed-event ids live beside the outbox.
     await prepareOutbox(db);
-    const context = { db, logger, config, clients };
+    const context: HooksContext = { db, logger, config, clients };
     const deliverer = startDeliverer(context);
+    context.deliverer = deliverer;
     onStop(() => deliverer.stop());
     const consumers: Subscription[] = [];
     // Stopped before the deliverer (onStop runs in reverse): no new tasks while it finishes.

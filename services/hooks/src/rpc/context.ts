@@ -6,6 +6,7 @@ import type { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts
 import type { CommitServiceService, RefServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import type { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { AsyncClientOf } from '@cairn/rpc';
+import type { Deliverer } from '../delivery/deliverer';
 
 /** The services payloads are built from (users, repositories, commits). */
 export interface HooksClients {
@@ -20,4 +21,6 @@ export interface HooksContext {
   logger: Logger;
   config: Pick<CairnConfig, 'server' | 'service' | 'webhook' | 'security'>;
   clients: HooksClients;
+  /** Set once the deliverer runs: handlers that commit tasks (redelivery) wake it. */
+  deliverer?: Deliverer;
 }
