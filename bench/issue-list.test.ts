@@ -19,7 +19,7 @@ import { Client, Pool } from 'pg';
 import { userForViewer } from '../services/accounts/src/domain/user-view';
 import { findUsersByIds, toUser } from '../services/accounts/src/store/users';
 import type { GatewayServices } from '../services/gateway/src/api/types';
-import { toApiIssues } from '../services/gateway/src/convert/issue';
+import { toApiIssues } from '@cairn/gitea-json';
 import { ISSUE_COLUMNS, issueRow, toIssues } from '../services/issues/src/store/issues';
 import { createIssueListHandler, issueList } from './baselines/issue-list-handler';
 import { ROOT } from './paths';

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { goJson as gatewayGoJson } from '@cairn/http';
 import { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import { toApiUser as gatewayToApiUser } from '../services/gateway/src/convert/user';
+import { toApiUser as gatewayToApiUser } from '@cairn/gitea-json';
 import { goJson } from './baselines/gitea-json';
 import { toApiUser, type UserRow } from './baselines/user-json';
 import { SCENARIOS } from './scenarios';

@@ -1,6 +1,6 @@
 /**
  * The issue-list baseline's rows → Gitea's `Issue` JSON as Cairn's gateway writes it for an anonymous caller
- * (services/gateway/src/convert/issue.ts `toApiIssues`, label.ts, milestone.ts, user.ts; keys in the same order),
+ * (libs/gitea-json/src/issue.ts `toApiIssues`, label.ts, milestone.ts, user.ts; keys in the same order),
  * so both sides answer the same bytes.
  */
 import { goTime } from './gitea-json';
@@ -143,7 +143,7 @@ export interface AttachmentRow {
   created: Date;
 }
 
-/** Gitea's `Attachment`, as the gateway's convert/attachment.ts writes it. */
+/** Gitea's `Attachment`, as libs/gitea-json/src/attachment.ts writes it. */
 export function toApiAttachment(row: AttachmentRow, settings: IssueJsonSettings): Record<string, unknown> {
   return {
     id: Number(row.id),

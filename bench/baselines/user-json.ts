@@ -1,6 +1,6 @@
 /**
  * The user baseline's row → JSON: the accounts columns `GET /user` shows, written as the gateway writes a
- * user viewed by themself (services/gateway/src/convert/user.ts `toApiUser`, keys in the same order).
+ * user viewed by themself (libs/gitea-json/src/user.ts `toApiUser`, keys in the same order).
  */
 import { createHash } from 'node:crypto';
 import { GO_ZERO_TIME, goTime } from './gitea-json';

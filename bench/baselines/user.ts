@@ -1,7 +1,7 @@
 /**
  * Baseline for `GET /api/v1/user` with `Authorization: token …`: what Cairn does for it, minus the
  * services — SHA-256 of the secret, ONE query joining accounts' tokens and users, the scope check, and the
- * user's JSON as the gateway writes it (services/gateway/src/convert/user.ts, viewed by themself).
+ * user's JSON as the gateway writes it (libs/gitea-json/src/user.ts, viewed by themself).
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';

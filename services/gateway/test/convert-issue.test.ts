@@ -1,5 +1,5 @@
 /**
- * toApiIssues (convert/issue.ts) on its own: one accounts call per shaping (one for an anonymous caller), posters
+ * toApiIssues (libs/gitea-json/src/issue.ts) on its own: one accounts call per shaping (one for an anonymous caller), posters
  * shaped for the viewer and assignees as anonymous, Ghost for a gone poster, labels under their repository or
  * organization, and the same JSON as converting each issue on its own (users, labels and milestones are converted
  * once per list and shared).
@@ -11,7 +11,7 @@ import type { Issue, Label, Milestone } from '@cairn/proto/cairn/issues/v1/issue
 import { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { GatewayServices } from '../src/api/types';
 import { Attachment, type BatchListAttachmentsRequest } from '@cairn/proto/cairn/repos/v1/releases_service';
-import { toApiIssue, toApiIssues } from '../src/convert/issue';
+import { toApiIssue, toApiIssues } from '@cairn/gitea-json';
 import { testConfig } from './support/config';
 import { unusedClient } from './support/unused-client';
 

@@ -9,12 +9,12 @@ import { UserDeleted, UserRenamed, UserUpdated } from '@cairn/proto/cairn/accoun
 import { Permission, Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { Issue } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { Logger } from '@cairn/log';
+import { toApiIssues } from '@cairn/gitea-json';
 import type { RepoLookup } from '../src/api/repo-context';
 import type { GatewayServices } from '../src/api/types';
 import { subscribeTokenInvalidation } from '../src/auth/invalidation';
 import { TokenCache } from '../src/auth/token-cache';
 import { PublicUserCache } from '../src/cache/public-users';
-import { toApiIssues } from '../src/convert/issue';
 import { GitRepoCache } from '../src/git/repo-cache';
 import { testConfig } from './support/config';
 import { FakeBroadcastBus } from './support/fake-bus';

@@ -3,8 +3,7 @@
  * in their own zone, Gitea's affected-file list and tag shapes.
  */
 import type { Commit, Tag } from '@cairn/proto/cairn/git/v1/git_service';
-import { affectedFiles, signatureTime } from '../src/convert/commit';
-import { toApiTag } from '../src/convert/tag';
+import { affectedFiles, signatureTime, toApiTag } from '@cairn/gitea-json';
 import { decodeBase64 } from '../src/routes/repos/base64';
 import { sniffContentType } from '../src/routes/repos/raw';
 

@@ -1,4 +1,4 @@
-import type { ApiAccessToken } from '../src/convert/token';
+import type { ApiAccessToken } from '@cairn/gitea-json';
 import { expectExactGiteaShape } from './support/gitea-schema';
 import { FakeAccounts } from './support/fake-accounts';
 import { type TestGateway, basic, jsonBody, startTestGateway, tokenAuth } from './support/harness';

@@ -2,7 +2,7 @@
  * GET /user and GET /users/{username}: the JSON a caller gets. What a viewer may see is decided by accounts
  * (services/accounts tests); the fake applies the same rules, so these check the gateway's part end to end.
  */
-import type { ApiUser } from '../src/convert/user';
+import type { ApiUser } from '@cairn/gitea-json';
 import { expectExactGiteaShape } from './support/gitea-schema';
 import { FakeAccounts } from './support/fake-accounts';
 import { type TestGateway, basic, startTestGateway, tokenAuth } from './support/harness';

@@ -1,14 +1,6 @@
 import { HttpError } from '@cairn/http';
 import type { Permission, Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
-import {
-  PUBLIC_ONLY_REPO_MESSAGE,
-  REPO_ADMIN_MESSAGE,
-  REPO_OWNER_MESSAGE,
-  REPO_WRITE_MESSAGE,
-  accessAtLeast,
-  checkRepoRequirement,
-  repoNameOf,
-} from './repo-context';
+import { PUBLIC_ONLY_REPO_MESSAGE, REPO_ADMIN_MESSAGE, REPO_OWNER_MESSAGE, REPO_WRITE_MESSAGE, checkRepoRequirement, repoNameOf } from './repo-context';
 import type { RepoRequirement } from './types';
 
 function repo(fields: Partial<Repository> = {}): Repository {
@@ -29,17 +21,6 @@ function outcome(requirement: RepoRequirement, permission: Permission, fields: P
     throw error;
   }
 }
-
-describe('accessAtLeast', () => {
-  it('orders none < read < write < admin < owner, unknown and missing as none', () => {
-    expect(accessAtLeast('owner', 'admin')).toBe(true);
-    expect(accessAtLeast('write', 'write')).toBe(true);
-    expect(accessAtLeast('read', 'write')).toBe(false);
-    expect(accessAtLeast('none', 'read')).toBe(false);
-    expect(accessAtLeast(undefined, 'read')).toBe(false);
-    expect(accessAtLeast('bogus', 'read')).toBe(false);
-  });
-});
 
 describe('repoNameOf', () => {
   it('drops a .git suffix in any case and keeps other names', () => {

@@ -9,7 +9,8 @@ import { HttpError } from '@cairn/http';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code, isCairnError } from '@cairn/rpc';
-import type { GatewayServices, RepoAccessMode, RepoContext, RepoRequirement } from './types';
+import { type RepoAccessMode, accessAtLeast } from '@cairn/gitea-json';
+import type { GatewayServices, RepoContext, RepoRequirement } from './types';
 
 /** The path parameters that name the repository. */
 export const REPO_OWNER_PARAM = 'owner';
@@ -43,13 +44,6 @@ const MODE_MESSAGES: Readonly<Record<Exclude<RepoAccessMode, 'read'>, string>> =
   admin: REPO_ADMIN_MESSAGE,
   owner: REPO_OWNER_MESSAGE,
 };
-
-const MODE_RANKS: Readonly<Record<string, number>> = { none: 0, read: 1, write: 2, admin: 3, owner: 4 };
-
-/** `mode` (a Permission level: none, read, write, admin, owner) is at least `wanted`. */
-export function accessAtLeast(mode: string | undefined, wanted: RepoAccessMode): boolean {
-  return (MODE_RANKS[mode ?? 'none'] ?? 0) >= MODE_RANKS[wanted];
-}
 
 const GIT_SUFFIX = '.git';
 

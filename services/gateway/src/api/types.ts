@@ -11,6 +11,7 @@ import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Permission, Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { ObjectStore } from '@cairn/storage';
+import type { RepoAccessMode } from '@cairn/gitea-json';
 import type { Caller } from '../auth/caller';
 import type { TokenCache } from '../auth/token-cache';
 import type { PublicUserCache } from '../cache/public-users';
@@ -48,9 +49,6 @@ export interface NamedAccount {
   /** "public", "limited" or "private". */
   visibility: string;
 }
-
-/** Access levels, lowest first, as repos' Permission names them. */
-export type RepoAccessMode = 'read' | 'write' | 'admin' | 'owner';
 
 /**
  * What a route under `/repos/{owner}/{repo}` needs of the caller in that repository (Gitea's `repoAssignment`

@@ -7,9 +7,9 @@ import type { CairnConfig } from '@cairn/config';
 import { go, goStruct, HttpError } from '@cairn/http';
 import type { Attachment, AttachmentParent } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { attachmentKey } from '@cairn/storage';
+import { toApiAttachment } from '@cairn/gitea-json';
 import { pathInt64 } from '../api/path-int';
 import { type ApiContext, type ApiReply, json, noContent, repoOf } from '../api/types';
-import { toApiAttachment } from '../convert/attachment';
 import { forbiddenType, forbiddenTypeMessage } from './allowed-types';
 import { receiveUpload } from './upload';
 

@@ -9,11 +9,10 @@
  * writing."); Cairn refuses it before the push starts, with the same words.
  */
 import { grantsScope } from '@cairn/http';
+import { UNIT_CODE, accessAtLeast } from '@cairn/gitea-json';
 import type { Caller } from '../auth/caller';
 import { isPublicOnly } from '../auth/caller';
-import { accessAtLeast } from '../api/repo-context';
 import type { RepoContext } from '../api/types';
-import { UNIT_CODE } from '../convert/repository';
 
 export type GitService = 'upload-pack' | 'receive-pack';
 

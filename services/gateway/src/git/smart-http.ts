@@ -12,6 +12,7 @@ import { INTERNAL_ERROR_MESSAGE, goFormString, isHttpError, parseGoQuery } from 
 import type { BranchRule, ReceivePackRequest, TagRule, UploadPackRequest } from '@cairn/proto/cairn/git/v1/git_service';
 import type { PushRule, PushTagRule } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code, httpStatusOf, isCairnError } from '@cairn/rpc';
+import { gitRepositoryOf } from '@cairn/gitea-json';
 import { lookUpRepo, repoNameOf } from '../api/repo-context';
 import type { GatewayServices, RepoContext } from '../api/types';
 import type { Authenticate } from '../auth/authenticate';
@@ -31,7 +32,7 @@ import {
 } from './access';
 import { GitRepoCache } from './repo-cache';
 import { rawQueryOf, refuse, sendPlain, signInAsGit } from './sign-in';
-import { gitRepositoryOf, pushContextOf } from './storage-ref';
+import { pushContextOf } from './storage-ref';
 
 export interface SmartHttpOptions {
   services: GatewayServices;

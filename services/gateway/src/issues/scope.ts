@@ -4,7 +4,7 @@
  * decisions from it.
  */
 import type { RepoScope } from '@cairn/proto/cairn/issues/v1/issues_service';
-import { accessAtLeast } from '../api/repo-context';
+import { accessAtLeast } from '@cairn/gitea-json';
 import { type ApiContext, repoOf } from '../api/types';
 
 export function repoScopeOf<B>(ctx: ApiContext<B>): RepoScope {

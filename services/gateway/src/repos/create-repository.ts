@@ -5,8 +5,8 @@
  */
 import { type CairnErrorMapping, go, goStruct } from '@cairn/http';
 import { Code } from '@cairn/rpc';
+import { toApiRepository } from '@cairn/gitea-json';
 import { type ApiContext, type ApiReply, json } from '../api/types';
-import { toApiRepository } from '../convert/repository';
 import type { BodyOf } from '../routes/orgs/options';
 
 /** Gitea's `CreateRepoOption`, fields in struct order. */

@@ -4,8 +4,8 @@
  */
 import type { ListOptions } from '@cairn/http';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
+import { type ApiRepository, toApiRepositories } from '@cairn/gitea-json';
 import type { GatewayServices, NamedAccount } from '../api/types';
-import { type ApiRepository, toApiRepositories } from '../convert/repository';
 
 export interface OwnerRepositoriesPage {
   repositories: ApiRepository[];

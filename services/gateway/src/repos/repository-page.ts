@@ -1,7 +1,7 @@
 /** A page of repositories from repos, answered as Gitea's list handlers answer it. */
 import type { RepositoryWithPermission } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { type ApiRepository, toApiRepositories } from '@cairn/gitea-json';
 import type { ApiContext } from '../api/types';
-import { type ApiRepository, toApiRepositories } from '../convert/repository';
 
 export interface RepositoriesAnswer {
   repositories: RepositoryWithPermission[];

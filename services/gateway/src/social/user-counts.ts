@@ -8,9 +8,9 @@
  * are counted from what the caller may list). Followers are not stored yet: their counts stay 0.
  */
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { type ApiUser, NO_SOCIAL_COUNTS, toApiUser } from '@cairn/gitea-json';
 import type { ApiContext } from '../api/types';
 import { isPublicOnly } from '../auth/caller';
-import { type ApiUser, NO_SOCIAL_COUNTS, toApiUser } from '../convert/user';
 
 /** User id → how many repositories they starred that the caller may see listed. */
 export async function starredRepoCounts<B>(ctx: ApiContext<B>, userIds: readonly number[]): Promise<Map<number, number>> {

@@ -5,10 +5,10 @@
 import { Code } from '@cairn/rpc';
 import { HttpError, go, goFormBool, goFormInt, goFormOptionalBool, goFormString, goStruct } from '@cairn/http';
 import type { UpdateUserRequest } from '@cairn/proto/cairn/accounts/v1/accounts_service';
+import { toApiUser } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { contextUserOf, doerOf, json, noContent } from '../../api/types';
 import { isPublicOnly } from '../../auth/caller';
-import { toApiUser } from '../../convert/user';
 import { toApiUsersWithCounts } from '../../social/user-counts';
 
 const VISIBILITIES = ['', 'public', 'limited', 'private'];

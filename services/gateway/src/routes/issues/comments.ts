@@ -13,10 +13,10 @@
 import { go, goStruct } from '@cairn/http';
 import type { Comment } from '@cairn/proto/cairn/issues/v1/issues_service';
 import { isCairnError } from '@cairn/rpc';
+import { toApiComment, toApiComments } from '@cairn/gitea-json';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, type ApiReply, json, noContent, repoOf } from '../../api/types';
-import { toApiComment, toApiComments } from '../../convert/comment';
 import { queryBeforeSince } from '../../issues/before-since';
 import { repoScopeOf } from '../../issues/scope';
 import { TRACKER_ERRORS } from '../../issues/tracker-answers';

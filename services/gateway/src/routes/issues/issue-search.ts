@@ -13,11 +13,10 @@ import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Issue, IssueFilter } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code, isCairnError } from '@cairn/rpc';
+import { UNIT_ISSUES, UNIT_PULLS, toApiIssues } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, json } from '../../api/types';
 import { isPublicOnly } from '../../auth/caller';
-import { toApiIssues } from '../../convert/issue';
-import { UNIT_ISSUES, UNIT_PULLS } from '../../convert/repository';
 import { queryBeforeSince } from '../../issues/before-since';
 import { accountIdByName, commaList, pageRequest, userIdForFilter, userNotExist } from './issue-params';
 

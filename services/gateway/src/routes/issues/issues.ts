@@ -13,11 +13,10 @@
  */
 import { HttpError, go, goFormString, goStruct } from '@cairn/http';
 import type { Issue, IssueFilter, RepoScope } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { type ApiIssue, UNIT_ISSUES, UNIT_PULLS, toApiIssue, toApiIssues } from '@cairn/gitea-json';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, type ApiReply, json, noContent, repoOf } from '../../api/types';
-import { type ApiIssue, toApiIssue, toApiIssues } from '../../convert/issue';
-import { UNIT_ISSUES, UNIT_PULLS } from '../../convert/repository';
 import { queryBeforeSince } from '../../issues/before-since';
 import { canWriteUnit, repoScopeOf } from '../../issues/scope';
 import { TRACKER_ERRORS, trackerAnswer } from '../../issues/tracker-answers';

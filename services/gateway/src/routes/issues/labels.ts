@@ -10,10 +10,10 @@
  */
 import { HttpError, go, goStruct, type GoField } from '@cairn/http';
 import type { Label, LabelOwner } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { type ApiLabel, toApiLabel, toApiRepoLabel } from '@cairn/gitea-json';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, type ApiReply, json, noContent, repoOf } from '../../api/types';
-import { type ApiLabel, toApiLabel, toApiRepoLabel } from '../../convert/label';
 import { repoScopeOf } from '../../issues/scope';
 import { TRACKER_ERRORS, trackerAnswer } from '../../issues/tracker-answers';
 import { organizationOf } from '../orgs/repos';

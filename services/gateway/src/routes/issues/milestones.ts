@@ -8,9 +8,9 @@
  */
 import { GO_ZERO_TIME, go, goFormString, goStruct } from '@cairn/http';
 import type { Milestone } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { type ApiMilestone, toApiMilestone } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, json, noContent } from '../../api/types';
-import { type ApiMilestone, toApiMilestone } from '../../convert/milestone';
 import { repoScopeOf } from '../../issues/scope';
 import { TRACKER_ERRORS, trackerAnswer } from '../../issues/tracker-answers';
 

@@ -11,11 +11,10 @@
  * - `GET …/new_pin_allowed`: Gitea's NewIssuePinsAllowed for any reader of the repository.
  * Registered before `/issues/{index}` and `/pulls/{index}` (express matches in registration order).
  */
+import { toApiIssues, toApiPullRequests } from '@cairn/gitea-json';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, type ApiReply, json, noContent, repoOf } from '../../api/types';
-import { toApiIssues } from '../../convert/issue';
-import { toApiPullRequests } from '../../convert/pull';
 import { repoScopeOf } from '../../issues/scope';
 import { TRACKER_ERRORS, trackerAnswer } from '../../issues/tracker-answers';
 import { PULL_READER, pullHandler } from '../pulls/pull-context';

@@ -11,11 +11,10 @@
 import { go, goStruct } from '@cairn/http';
 import type { Comment, Issue } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { ReactionTarget } from '@cairn/proto/cairn/social/v1/social_service';
+import { type ApiReaction, toApiReaction, toApiReactions, toApiUser } from '@cairn/gitea-json';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, type ApiReply, doerOf, json, noContent, repoOf } from '../../api/types';
-import { type ApiReaction, toApiReaction, toApiReactions } from '../../convert/reaction';
-import { toApiUser } from '../../convert/user';
 import { canWriteUnit, repoScopeOf } from '../../issues/scope';
 import { trackerAnswer } from '../../issues/tracker-answers';
 

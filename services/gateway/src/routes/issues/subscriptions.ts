@@ -11,12 +11,10 @@
  */
 import { HttpError, goTime } from '@cairn/http';
 import { Code, isCairnError } from '@cairn/rpc';
+import { issueApiUrl, repoApiUrl, toApiUser } from '@cairn/gitea-json';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, type ApiReply, doerOf, json, repoOf } from '../../api/types';
-import { issueApiUrl } from '../../convert/issue';
-import { repoApiUrl } from '../../convert/repository';
-import { toApiUser } from '../../convert/user';
 import { repoScopeOf } from '../../issues/scope';
 import { trackerAnswer } from '../../issues/tracker-answers';
 import { pageOf } from '../orgs/params';

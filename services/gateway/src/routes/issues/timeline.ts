@@ -5,10 +5,10 @@
  * they cannot read) and which entries they see. X-Total-Count and Link count every visible entry (Gitea's
  * X-Total-Count counts the page's entries only).
  */
+import { toApiTimeline } from '@cairn/gitea-json';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
 import { json, repoOf } from '../../api/types';
-import { toApiTimeline } from '../../convert/timeline';
 import { queryBeforeSince } from '../../issues/before-since';
 import { repoScopeOf } from '../../issues/scope';
 import { pageOf } from '../orgs/params';

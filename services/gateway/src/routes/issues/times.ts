@@ -16,12 +16,10 @@ import { type CairnErrorMapping, HttpError, go, goFormString, goStruct } from '@
 import type { RepositoriesByKind } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code, isCairnError } from '@cairn/rpc';
+import { UNIT_ISSUES, UNIT_PULLS, accessAtLeast, toApiStopWatches, toApiTrackedTimes } from '@cairn/gitea-json';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
-import { accessAtLeast } from '../../api/repo-context';
 import { type ApiContext, type ApiReply, ORGANIZATION_TYPE, doerOf, json, noContent, repoOf } from '../../api/types';
-import { UNIT_ISSUES, UNIT_PULLS } from '../../convert/repository';
-import { toApiStopWatches, toApiTrackedTimes } from '../../convert/tracked-time';
 import { queryBeforeSince } from '../../issues/before-since';
 import { repoScopeOf } from '../../issues/scope';
 import { pageOf } from '../orgs/params';

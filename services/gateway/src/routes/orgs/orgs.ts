@@ -5,10 +5,10 @@
  */
 import { Code } from '@cairn/rpc';
 import type { ListOrgsResponse } from '@cairn/proto/cairn/accounts/v1/orgs_service';
+import { toApiOrganization, toApiOrganizationPermissions } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { doerOf, json, noContent, type ApiContext, type ApiReply } from '../../api/types';
 import { isPublicOnly } from '../../auth/caller';
-import { toApiOrganization, toApiOrganizationPermissions } from '../../convert/org';
 import { CreateOrgOption, EditOrgOption, RenameOrgOption, type BodyOf } from './options';
 import { accountOf, pageOf } from './params';
 

@@ -8,11 +8,9 @@
 import { HttpError } from '@cairn/http';
 import type { PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import { Code, isCairnError } from '@cairn/rpc';
+import { UNIT_CODE, UNIT_PULLS, accessAtLeast, toApiPullRequest } from '@cairn/gitea-json';
 import { pathInt64 } from '../../api/path-int';
-import { accessAtLeast } from '../../api/repo-context';
 import { type ApiContext, type ApiReply, json, repoOf } from '../../api/types';
-import { toApiPullRequest } from '../../convert/pull';
-import { UNIT_CODE, UNIT_PULLS } from '../../convert/repository';
 import { TRACKER_ERRORS, trackerAnswer } from '../../issues/tracker-answers';
 
 /** Route-record parts: readers may be anonymous; changes need a signed-in caller and refuse archived repositories. */

@@ -8,9 +8,8 @@ import { HttpError } from '@cairn/http';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Repository, RepositoryWithPermission } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code, isCairnError } from '@cairn/rpc';
-import { accessAtLeast } from '../../api/repo-context';
+import { UNIT_CODE, accessAtLeast } from '@cairn/gitea-json';
 import type { GatewayServices } from '../../api/types';
-import { UNIT_CODE } from '../../convert/repository';
 
 /** What `head` says: the branch, and the repository's owner (and name) when it is not this repository. */
 export interface HeadSpec {

@@ -21,14 +21,11 @@ import { EXPOSE_HEADERS_HEADER, type GoField, HttpError, go, goFormBool, goFormS
 import type { PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code } from '@cairn/rpc';
+import { UNIT_PULLS, gitRepositoryOf, pullHeadRef, repoApiUrl, repoHtmlUrl, repoLinks, toApiCommits, toApiPullRequests } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { assertPublicOnlyMayReach } from '../../api/repo-context';
 import { type ApiContext, type ApiReply, doerOf, json, noContent, repoOf } from '../../api/types';
 import { isPublicOnly } from '../../auth/caller';
-import { repoLinks, toApiCommits } from '../../convert/commit';
-import { pullHeadRef, toApiPullRequests } from '../../convert/pull';
-import { UNIT_PULLS, repoApiUrl, repoHtmlUrl } from '../../convert/repository';
-import { gitRepositoryOf } from '../../git/storage-ref';
 import { startStream } from '../../http/stream';
 import { canWriteUnit, repoScopeOf } from '../../issues/scope';
 import { TRACKER_ERRORS } from '../../issues/tracker-answers';

@@ -12,10 +12,10 @@
  */
 import { type GoField, HttpError, go, goStruct } from '@cairn/http';
 import type { NewReviewComment, Review } from '@cairn/proto/cairn/issues/v1/pulls_service';
+import { toApiPullReview, toApiPullReviewComments, toApiPullReviews } from '@cairn/gitea-json';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, type ApiReply, json, noContent, repoOf } from '../../api/types';
-import { toApiPullReview, toApiPullReviewComments, toApiPullReviews } from '../../convert/review';
 import { repoScopeOf } from '../../issues/scope';
 import { pageRequest, reviewerIdsByName } from '../issues/issue-params';
 import { PULL_READER, PULL_SIGNED_IN, pullHandler, pullIndexOf, teamNamed } from './pull-context';

@@ -4,10 +4,9 @@
  * and cached there by commit; and the SPDX ids of the default branch's licence files, which repos keeps current
  * on pushes (the same list as the repository's `licenses`).
  */
+import { UNIT_CODE, gitRepositoryOf } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { json, repoOf } from '../../api/types';
-import { UNIT_CODE } from '../../convert/repository';
-import { gitRepositoryOf } from '../../git/storage-ref';
 
 export function registerRepoAnalysisRoutes(api: ApiRegistry): void {
   // Gitea: reqRepoReader(unit.TypeCode) on both.

@@ -7,10 +7,9 @@
 import { HttpError } from '@cairn/http';
 import { Code } from '@cairn/rpc';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { UNIT_CODE, gitRepositoryOf } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiReply, type GatewayServices, repoOf } from '../../api/types';
-import { UNIT_CODE } from '../../convert/repository';
-import { gitRepositoryOf } from '../../git/storage-ref';
 import { startStream } from '../../http/stream';
 import { READ_ERRORS, answering, contentDisposition } from './git-context';
 

@@ -6,9 +6,9 @@
 import { type GoField, HttpError, go, goStruct } from '@cairn/http';
 import { BranchProtection } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code } from '@cairn/rpc';
+import { type BranchProtectionField, BRANCH_PROTECTION_FIELDS, toApiBranchProtection } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, json, noContent, repoOf } from '../../api/types';
-import { BRANCH_PROTECTION_FIELDS, type BranchProtectionField, toApiBranchProtection } from '../../convert/branch';
 import { answering } from './git-context';
 
 const RULE_EXISTS_MESSAGE = 'Branch protection already exist';

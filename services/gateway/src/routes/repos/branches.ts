@@ -8,10 +8,9 @@ import { HttpError, go, goStruct } from '@cairn/http';
 import type { Branch } from '@cairn/proto/cairn/git/v1/git_service';
 import type { BranchProtectionMatch } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code } from '@cairn/rpc';
+import { UNIT_CODE, toApiBranch } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
-import { UNIT_CODE } from '../../convert/repository';
 import { type ApiContext, json, noContent } from '../../api/types';
-import { toApiBranch } from '../../convert/branch';
 import { pageOf } from '../orgs/params';
 import { READ_ERRORS, EMPTY_REPOSITORY_MESSAGE, type GitRepoContext, answering, gitRepoOf, isRepoAdmin, pushOf } from './git-context';
 

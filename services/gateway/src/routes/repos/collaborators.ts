@@ -6,10 +6,9 @@
  */
 import { HttpError, go, goStruct } from '@cairn/http';
 import { isCairnError } from '@cairn/rpc';
+import { type ApiUser, accessAtLeast } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, doerOf, json, noContent, repoOf } from '../../api/types';
-import { accessAtLeast } from '../../api/repo-context';
-import type { ApiUser } from '../../convert/user';
 import { toApiUsersWithCounts } from '../../social/user-counts';
 import { pageOf } from '../orgs/params';
 

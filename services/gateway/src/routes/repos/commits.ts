@@ -6,10 +6,9 @@
  */
 import { EXPOSE_HEADERS_HEADER, HttpError, goFormString, isValidGitRefName } from '@cairn/http';
 import { Code } from '@cairn/rpc';
+import { type CommitParts, UNIT_CODE, toApiCommits } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
-import { UNIT_CODE } from '../../convert/repository';
 import { type ApiContext, json } from '../../api/types';
-import { type CommitParts, toApiCommits } from '../../convert/commit';
 import { pageOf } from '../orgs/params';
 import { EMPTY_REPOSITORY_MESSAGE, READ_ERRORS, answering, flagOnByDefault, gitRepoOf } from './git-context';
 

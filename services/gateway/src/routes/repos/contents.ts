@@ -11,11 +11,18 @@ import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { BranchRule, FileChange, Signature, WriteFilesResponse } from '@cairn/proto/cairn/git/v1/git_service';
 import type { BranchProtectionMatch } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code } from '@cairn/rpc';
+import {
+  type ApiContents,
+  type ApiFileCommit,
+  type ApiVerification,
+  type ContentsRef,
+  UNIT_CODE,
+  toApiContents,
+  toFileCommit,
+  toVerification,
+} from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
-import { UNIT_CODE } from '../../convert/repository';
 import { type ApiContext, doerOf, json } from '../../api/types';
-import { type ApiFileCommit, type ApiVerification, toFileCommit, toVerification } from '../../convert/commit';
-import { type ApiContents, type ContentsRef, toApiContents } from '../../convert/contents';
 import { decodeBase64 } from './base64';
 import {
   ChangeFilesOptions,

@@ -5,10 +5,10 @@
  */
 import { go, goStruct } from '@cairn/http';
 import { Code } from '@cairn/rpc';
+import { UNIT_CODE, toApiRepository } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { json, repoOf } from '../../api/types';
 import { isPublicOnly } from '../../auth/caller';
-import { UNIT_CODE, toApiRepository } from '../../convert/repository';
 import { repositoryPage } from '../../repos/repository-page';
 import { pageOf } from '../orgs/params';
 

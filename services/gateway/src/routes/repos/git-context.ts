@@ -8,11 +8,9 @@ import { type CairnErrorMapping, type GoValues, HttpError, goFormString } from '
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { PushContext, Repository as GitRepository, Signature } from '@cairn/proto/cairn/git/v1/git_service';
 import { type Code, isCairnError } from '@cairn/rpc';
-import { accessAtLeast } from '../../api/repo-context';
+import { type RepoLinks, UNIT_CODE, accessAtLeast, gitRepositoryOf, repoLinks } from '@cairn/gitea-json';
 import { type ApiContext, type RepoContext, doerOf, repoOf } from '../../api/types';
-import { type RepoLinks, repoLinks } from '../../convert/commit';
-import { UNIT_CODE } from '../../convert/repository';
-import { gitRepositoryOf, pushContextOf } from '../../git/storage-ref';
+import { pushContextOf } from '../../git/storage-ref';
 
 
 /** Gitea's answer to a ref or contents call on a repository without any commit. */

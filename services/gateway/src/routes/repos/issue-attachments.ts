@@ -11,9 +11,9 @@
 import { HttpError } from '@cairn/http';
 import type { AttachmentParent } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { Code, isCairnError } from '@cairn/rpc';
+import { accessAtLeast } from '@cairn/gitea-json';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
-import { accessAtLeast } from '../../api/repo-context';
 import { type ApiContext, type ApiReply, doerOf, repoOf } from '../../api/types';
 import {
   type EditAttachmentBody,

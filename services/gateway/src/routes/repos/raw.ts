@@ -9,8 +9,8 @@
 import { HttpError, goFormString } from '@cairn/http';
 import type { TreeEntry } from '@cairn/proto/cairn/git/v1/git_service';
 import { Code, isCairnError } from '@cairn/rpc';
+import { UNIT_CODE } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
-import { UNIT_CODE } from '../../convert/repository';
 import type { ApiContext, ApiReply } from '../../api/types';
 import { startStream } from '../../http/stream';
 import { READ_ERRORS, type GitRepoContext, answering, contentDisposition, gitRepoOf } from './git-context';

@@ -6,6 +6,7 @@
  */
 import { HttpError } from '@cairn/http';
 import type { AttachmentParent } from '@cairn/proto/cairn/repos/v1/releases_service';
+import { UNIT_RELEASES } from '@cairn/gitea-json';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
 import type { ApiContext } from '../../api/types';
@@ -18,7 +19,6 @@ import {
   getAttachment,
   listAttachments,
 } from '../../attachments/handlers';
-import { UNIT_RELEASES } from '../../convert/repository';
 
 function releaseOf<B>(ctx: ApiContext<B>): AttachmentParent {
   return { releaseId: pathInt64(ctx.params.id), issueId: 0, commentId: 0, isPull: false, posterId: 0 };

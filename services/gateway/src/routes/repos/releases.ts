@@ -6,11 +6,10 @@
  */
 import { type CairnErrorMapping, HttpError, go, goFormOptionalBool, goStruct } from '@cairn/http';
 import type { Release } from '@cairn/proto/cairn/repos/v1/releases_service';
+import { UNIT_RELEASES, toApiRelease, toApiReleases } from '@cairn/gitea-json';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, type ApiReply, doerOf, json, noContent, repoOf } from '../../api/types';
-import { toApiRelease, toApiReleases } from '../../convert/release';
-import { UNIT_RELEASES } from '../../convert/repository';
 import { pageOf } from '../orgs/params';
 import { doerSignature, gitRepoOf } from './git-context';
 

@@ -6,10 +6,6 @@
 import { HttpError, go, goStruct } from '@cairn/http';
 import type { UpdateRepositoryRequest } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code } from '@cairn/rpc';
-import type { ApiRegistry } from '../../api/registry';
-import { json, noContent, repoOf } from '../../api/types';
-import { assertPublicOnlyMayReach } from '../../api/repo-context';
-import { isPublicOnly } from '../../auth/caller';
 import {
   UNIT_ACTIONS,
   UNIT_CODE,
@@ -20,7 +16,11 @@ import {
   UNIT_RELEASES,
   UNIT_WIKI,
   toApiRepository,
-} from '../../convert/repository';
+} from '@cairn/gitea-json';
+import type { ApiRegistry } from '../../api/registry';
+import { json, noContent, repoOf } from '../../api/types';
+import { assertPublicOnlyMayReach } from '../../api/repo-context';
+import { isPublicOnly } from '../../auth/caller';
 import type { BodyOf } from '../orgs/options';
 
 /** Gitea's `EditRepoOption` as far as Cairn keeps the settings, fields in struct order. */

@@ -5,11 +5,9 @@
  * so statuses always hang off the commit; repos owns them.
  */
 import { go, goFormString, goStruct } from '@cairn/http';
+import { UNIT_CODE, toApiCombinedStatus, toApiCommitStatuses, toApiRepository } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
-import { UNIT_CODE } from '../../convert/repository';
 import { type ApiContext, json } from '../../api/types';
-import { toApiCombinedStatus, toApiCommitStatuses } from '../../convert/commit-status';
-import { toApiRepository } from '../../convert/repository';
 import { pageOf } from '../orgs/params';
 import { READ_ERRORS, type GitRepoContext, gitRepoOf } from './git-context';
 

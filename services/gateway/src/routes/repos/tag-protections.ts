@@ -6,10 +6,10 @@
 import { HttpError, go, goStruct } from '@cairn/http';
 import { TagProtection } from '@cairn/proto/cairn/repos/v1/tag_protections_service';
 import { Code } from '@cairn/rpc';
+import { toApiTagProtection } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { pathInt64 } from '../../api/path-int';
 import { type ApiContext, json, noContent, repoOf } from '../../api/types';
-import { toApiTagProtection } from '../../convert/tag-protection';
 import { answering } from './git-context';
 
 const RULE_EXISTS_MESSAGE = 'Tag protection already exist';

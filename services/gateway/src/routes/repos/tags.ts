@@ -6,10 +6,9 @@
  */
 import { HttpError, go, goStruct } from '@cairn/http';
 import { Code, isCairnError } from '@cairn/rpc';
+import { UNIT_CODE, toApiTag } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
-import { UNIT_CODE } from '../../convert/repository';
 import { type ApiContext, doerOf, json, noContent, repoOf } from '../../api/types';
-import { toApiTag } from '../../convert/tag';
 import { pageOf } from '../orgs/params';
 import { type GitRepoContext, READ_ERRORS, answering, doerSignature, gitRepoOf, pushOf } from './git-context';
 

@@ -6,9 +6,9 @@
  */
 import { HttpError } from '@cairn/http';
 import type { CairnError } from '@cairn/rpc';
+import { type ApiTeam, toApiTeam } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, ORGANIZATION_TYPE, json, noContent, repoOf } from '../../api/types';
-import { type ApiTeam, toApiTeam } from '../../convert/org';
 
 export const NOT_ORG_REPO_MESSAGE = 'repo is not owned by an organization';
 

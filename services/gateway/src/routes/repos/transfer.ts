@@ -6,9 +6,9 @@
 import { HttpError, go, goStruct } from '@cairn/http';
 import type { RepositoryWithPermission } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { type CairnError, Code } from '@cairn/rpc';
+import { toApiRepository } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { type ApiContext, type ApiReply, json, repoOf } from '../../api/types';
-import { toApiRepository } from '../../convert/repository';
 
 /** Gitea's `TransferRepoOption`. */
 export const TransferRepoOption = goStruct('TransferRepoOption', {

@@ -5,9 +5,9 @@
  */
 import { HttpError, goTime } from '@cairn/http';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { repoApiUrl } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { doerOf, json, noContent, repoOf } from '../../api/types';
-import { repoApiUrl } from '../../convert/repository';
 import { userListReply } from '../../social/lists';
 
 /** Gitea's `api.WatchInfo`, keys in Gitea's order. */

@@ -4,10 +4,10 @@
  */
 import { CairnError, Code } from '@cairn/rpc';
 import { HttpError, go, goStruct } from '@cairn/http';
+import { toApiGpgKey } from '@cairn/gitea-json';
 import { pathInt64 } from '../../api/path-int';
 import type { ApiRegistry } from '../../api/registry';
 import { contextUserOf, doerOf, json, noContent, type ApiContext } from '../../api/types';
-import { toApiGpgKey } from '../../convert/gpg-key';
 
 /** Gitea's `api.CreateGPGKeyOption`. */
 export const CreateGPGKeyOption = goStruct('CreateGPGKeyOption', {

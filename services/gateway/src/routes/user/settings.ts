@@ -3,9 +3,9 @@
  * preferences as Gitea's `UserSettings`; PATCH changes only the fields it is given.
  */
 import { go, goStruct } from '@cairn/http';
+import { toApiUserSettings } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { doerOf, json } from '../../api/types';
-import { toApiUserSettings } from '../../convert/user';
 
 /** Gitea's `api.UserSettingsOptions`, fields in its order. */
 export const UserSettingsOptions = goStruct('UserSettingsOptions', {

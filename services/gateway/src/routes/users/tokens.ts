@@ -4,9 +4,9 @@
  */
 import { Code } from '@cairn/rpc';
 import { HttpError, go, goStruct } from '@cairn/http';
+import { toApiAccessToken } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
 import { contextUserOf, doerOf, json, noContent } from '../../api/types';
-import { toApiAccessToken } from '../../convert/token';
 
 /** Gitea's `api.CreateAccessTokenOption`. */
 export const CreateAccessTokenOption = goStruct('CreateAccessTokenOption', {

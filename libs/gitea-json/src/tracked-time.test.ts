@@ -1,4 +1,4 @@
-/** Gitea's util.SecToHours as StopWatch.duration shows it, and the StopWatch shape (convert/tracked-time.ts). */
+/** Gitea's util.SecToHours as StopWatch.duration shows it, and the StopWatch shape (tracked-time.ts). */
 import { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { secondsToHours, toApiStopWatches } from './tracked-time';
 

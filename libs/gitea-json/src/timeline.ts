@@ -2,7 +2,7 @@
  * issues' TimelineEntry → Gitea's `TimelineComment` JSON (services/convert/issue_comment.go `ToTimelineComment`).
  * Per answer: one accounts batch for posters, assignees and resolvers (shaped for no viewer, as Gitea's
  * `ToUser(ctx, u, nil)`; a poster whose account is gone is the Ghost user, another user null), one team batch, and
- * the tracked times through convert/tracked-time.ts. Labels, milestones and tracked times arrive with the entry
+ * the tracked times through tracked-time.ts. Labels, milestones and tracked times arrive with the entry
  * (issues leaves out those that are not the repository's). Cairn has no projects, dependencies or cross references:
  * `old_project_id`/`project_id` are 0, `ref_issue`, `ref_comment` and `dependent_issue` null, `ref_action` "".
  */
@@ -10,7 +10,7 @@ import { goTime } from '@cairn/http';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { TimelineEntry, TrackedTime } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
-import type { GatewayServices } from '../api/types';
+import type { ConvertServices, ConvertWith } from './services';
 import type { ApiComment } from './comment';
 import { ghostUser } from './ghost-user';
 import { type ApiIssue, issueHtmlUrl } from './issue';
@@ -137,7 +137,7 @@ function bodyOf(entry: TimelineEntry): string {
 
 /** The entries of one issue of `repository`, in the order given. */
 export async function toApiTimeline(
-  services: GatewayServices,
+  services: ConvertWith<'users' | 'teams' | 'issues' | 'attachments'> & Pick<ConvertServices, 'publicUsers'>,
   viewer: Actor | undefined,
   repository: Repository,
   entries: readonly TimelineEntry[],

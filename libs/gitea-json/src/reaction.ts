@@ -6,8 +6,7 @@
 import { goTime } from '@cairn/http';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Reaction } from '@cairn/proto/cairn/social/v1/social_service';
-import type { GatewayServices } from '../api/types';
-import type { GatewayClients } from '../clients';
+import type { ConvertWith } from './services';
 import { ghostUser } from './ghost-user';
 import { type ApiUser, toApiUser } from './user';
 
@@ -24,7 +23,7 @@ export function toApiReaction(user: ApiUser, reaction: Reaction): ApiReaction {
 
 /** The reactions in the order given, each with its user as `viewer` may see them. */
 export async function toApiReactions(
-  services: Pick<GatewayServices, 'config'> & { clients: Pick<GatewayClients, 'users'> },
+  services: ConvertWith<'users'>,
   viewer: Actor | undefined,
   reactions: readonly Reaction[],
 ): Promise<ApiReaction[]> {

@@ -18,8 +18,8 @@ import type { Repository as GitRepository } from '@cairn/proto/cairn/git/v1/git_
 import type { PullRequest, Review } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import type { Permission, Repository, RepositoryWithPermission } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { Code, isCairnError } from '@cairn/rpc';
-import type { GatewayServices } from '../api/types';
-import { gitRepositoryOf } from '../git/storage-ref';
+import type { ConvertServices, ConvertWith } from './services';
+import { gitRepositoryOf } from './git-repository';
 import { ghostUser } from './ghost-user';
 import type { ApiTeam } from './org';
 import { type ApiIssue, isWorkInProgress, toApiIssues } from './issue';
@@ -107,7 +107,7 @@ function issueOf(pull: PullRequest) {
 }
 
 /** The branch's head commit, or undefined when it does not exist (anything else fails the answer). */
-async function branchHead(services: GatewayServices, repository: GitRepository, name: string): Promise<string | undefined> {
+async function branchHead(services: ConvertWith<'refs'>, repository: GitRepository, name: string): Promise<string | undefined> {
   try {
     const { branch } = await services.clients.refs.getBranch({ repository, name });
     return branch?.commit?.sha;
@@ -119,7 +119,7 @@ async function branchHead(services: GatewayServices, repository: GitRepository, 
 
 /** `git diff --shortstat merge_base...head` as Gitea reports it; undefined when it cannot be worked out (Gitea logs and leaves it out). */
 async function diffTotals(
-  services: GatewayServices,
+  services: ConvertWith<'gitMerge'> & Pick<ConvertServices, 'logger'>,
   repository: GitRepository,
   base: string,
   head: string,
@@ -136,7 +136,7 @@ async function diffTotals(
 }
 
 /** How many reviews of the pull request were submitted (Gitea's review comments), paging through them all. */
-export async function submittedReviewCount(services: GatewayServices, scope: { viewer: Actor | undefined; base: RepositoryWithPermission }, index: number): Promise<number> {
+export async function submittedReviewCount(services: ConvertWith<'reviews'>, scope: { viewer: Actor | undefined; base: RepositoryWithPermission }, index: number): Promise<number> {
   const limit = 50;
   let count = 0;
   for (let page = 1; ; page += 1) {
@@ -150,7 +150,7 @@ export async function submittedReviewCount(services: GatewayServices, scope: { v
   }
 }
 
-async function usersById(services: GatewayServices, ids: readonly number[]): Promise<Map<number, User>> {
+async function usersById(services: ConvertWith<'users'>, ids: readonly number[]): Promise<Map<number, User>> {
   const wanted = [...new Set(ids.filter((id) => id > 0))];
   if (wanted.length === 0) return new Map();
   // Gitea shapes reviewers and mergers as for an anonymous caller (`ToUser(ctx, user, nil)`).
@@ -163,7 +163,7 @@ async function usersById(services: GatewayServices, ids: readonly number[]): Pro
  * in their order.
  */
 export async function toApiPullRequests(
-  services: GatewayServices,
+  services: ConvertServices,
   viewer: Actor | undefined,
   pulls: readonly PullRequest[],
   base: { repository: Repository; permission: Permission },
@@ -279,7 +279,7 @@ export async function toApiPullRequests(
 
 /** One pull request of the base repository, as Gitea's ToAPIPullRequest answers it. */
 export async function toApiPullRequest(
-  services: GatewayServices,
+  services: ConvertServices,
   viewer: Actor | undefined,
   pull: PullRequest,
   base: { repository: Repository; permission: Permission },

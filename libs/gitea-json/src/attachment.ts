@@ -5,7 +5,7 @@
 import { goTime } from '@cairn/http';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Attachment } from '@cairn/proto/cairn/repos/v1/releases_service';
-import type { GatewayServices } from '../api/types';
+import type { ConvertWith } from './services';
 
 /** Gitea's `Attachment`. */
 export interface ApiAttachment {
@@ -39,7 +39,7 @@ export interface AttachmentsByParent {
 
 /** The `assets` of a page of issues and comments, in one call (those the viewer may not read are left out). */
 export async function attachmentsByParent(
-  services: GatewayServices,
+  services: ConvertWith<'attachments'>,
   viewer: Actor | undefined,
   parents: { issueIds: readonly number[]; commentIds: readonly number[] },
 ): Promise<AttachmentsByParent> {

@@ -12,8 +12,8 @@ import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Permission, Repository, RepositoryWithPermission } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { RepoIssueCounters } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { RepoCounters } from '@cairn/proto/cairn/social/v1/social_service';
-import { accessAtLeast } from '../api/repo-context';
-import type { GatewayServices } from '../api/types';
+import { accessAtLeast } from './repo-access';
+import type { ConvertWith } from './services';
 import { type ApiTeam, toApiTeam } from './org';
 import { type ApiUser, toApiUser } from './user';
 
@@ -263,7 +263,7 @@ function unpack(item: RepositoryWithPermission): { repository: Repository; permi
 
 /** Gitea's `Repository` objects for `items`, in their order: one batch per kind of data for the whole list. */
 export async function toApiRepositories(
-  services: GatewayServices,
+  services: ConvertWith<'users' | 'repos' | 'stars' | 'issues' | 'teams'>,
   viewer: Actor | undefined,
   items: readonly RepositoryWithPermission[],
 ): Promise<ApiRepository[]> {
@@ -310,7 +310,7 @@ export async function toApiRepositories(
 
 /** One repository (create, get, edit answers). */
 export async function toApiRepository(
-  services: GatewayServices,
+  services: ConvertWith<'users' | 'repos' | 'stars' | 'issues' | 'teams'>,
   viewer: Actor | undefined,
   item: RepositoryWithPermission,
 ): Promise<ApiRepository> {

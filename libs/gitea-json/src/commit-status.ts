@@ -5,7 +5,7 @@
 import { goTime } from '@cairn/http';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { CommitStatus } from '@cairn/proto/cairn/repos/v1/repos_service';
-import type { GatewayServices } from '../api/types';
+import type { ConvertWith } from './services';
 import type { RepoLinks } from './commit';
 import type { ApiRepository } from './repository';
 import { type ApiUser, toApiUser } from './user';
@@ -35,7 +35,7 @@ export interface ApiCombinedStatus {
 }
 
 export async function toApiCommitStatuses(
-  services: GatewayServices,
+  services: ConvertWith<'users'>,
   viewer: Actor | undefined,
   statuses: readonly CommitStatus[],
   links: RepoLinks,

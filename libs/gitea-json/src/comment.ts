@@ -7,7 +7,7 @@ import { goTime } from '@cairn/http';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Comment } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
-import type { GatewayServices } from '../api/types';
+import type { ConvertWith } from './services';
 import { ghostUser } from './ghost-user';
 import { type ApiAttachment, attachmentsByParent } from './attachment';
 import { issueHtmlUrl } from './issue';
@@ -29,7 +29,7 @@ export interface ApiComment {
 }
 
 /** Comments of `repository`, in the order given, as `viewer` sees them. */
-export async function toApiComments(services: GatewayServices, viewer: Actor | undefined, repository: Repository, comments: readonly Comment[]): Promise<ApiComment[]> {
+export async function toApiComments(services: ConvertWith<'users' | 'attachments'>, viewer: Actor | undefined, repository: Repository, comments: readonly Comment[]): Promise<ApiComment[]> {
   const rootUrl = services.config.server.rootUrl;
   const posterIds = [...new Set(comments.map((comment) => comment.posterId).filter((id) => id > 0))];
   const [assets, { users }] = await Promise.all([
@@ -57,7 +57,7 @@ export async function toApiComments(services: GatewayServices, viewer: Actor | u
   });
 }
 
-export async function toApiComment(services: GatewayServices, viewer: Actor | undefined, repository: Repository, comment: Comment): Promise<ApiComment> {
+export async function toApiComment(services: ConvertWith<'users' | 'attachments'>, viewer: Actor | undefined, repository: Repository, comment: Comment): Promise<ApiComment> {
   const [converted] = await toApiComments(services, viewer, repository, [comment]);
   if (converted === undefined) throw new Error('comment conversion answered nothing');
   return converted;

@@ -1,14 +1,14 @@
 /**
  * issues' TrackedTime and Stopwatch → Gitea's `TrackedTime` and `StopWatch` JSON (services/convert/issue.go
  * `ToTrackedTime`, `ToStopWatches`). A time carries its issue as Gitea's `Issue` (one BatchGetIssues for the whole
- * list, converted by convert/issue.ts) and its user's name (one BatchGetUsers; a deleted user is Gitea's Ghost).
+ * list, converted by issue.ts) and its user's name (one BatchGetUsers; a deleted user is Gitea's Ghost).
  * A stopwatch's `seconds` and `duration` are the time it has run until now, as Gitea computes them per request.
  */
 import { goTime } from '@cairn/http';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Issue, Stopwatch, TrackedTime } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
-import type { GatewayServices } from '../api/types';
+import type { ConvertServices, ConvertWith } from './services';
 import { type ApiIssue, toApiIssues } from './issue';
 
 /** Gitea's `api.TrackedTime`, keys in its order. */
@@ -55,7 +55,7 @@ export function secondsToHours(seconds: number): string {
  * issue is gone (it went with its issue in the meantime) shows `issue: null`, as Gitea does.
  */
 export async function toApiTrackedTimes(
-  services: GatewayServices,
+  services: ConvertWith<'users' | 'issues' | 'attachments'> & Pick<ConvertServices, 'publicUsers'>,
   viewer: Actor | undefined,
   times: readonly TrackedTime[],
   repositories: ReadonlyMap<number, Repository>,

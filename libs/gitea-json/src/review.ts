@@ -11,7 +11,7 @@ import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Review, ReviewComment } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
-import type { GatewayServices } from '../api/types';
+import type { ConvertServices, ConvertWith } from './services';
 import { ghostUser } from './ghost-user';
 import { type ApiTeam, toApiTeam } from './org';
 import { repoHtmlUrl } from './repository';
@@ -59,7 +59,7 @@ export interface ApiPullReviewComment {
   pull_request_url: string;
 }
 
-async function usersFor(services: GatewayServices, viewer: Actor | undefined, ids: readonly number[]): Promise<(id: number) => ApiUser> {
+async function usersFor(services: ConvertWith<'users'>, viewer: Actor | undefined, ids: readonly number[]): Promise<(id: number) => ApiUser> {
   const wanted = [...new Set(ids.filter((id) => id > 0))];
   const rootUrl = services.config.server.rootUrl;
   const users = new Map<number, User>();
@@ -77,20 +77,20 @@ async function usersFor(services: GatewayServices, viewer: Actor | undefined, id
 }
 
 /** Gitea's `api.Team` of each of the teams `ids` that still exist (read by id: no access check, as Gitea's ToTeam). */
-export async function teamsById(services: GatewayServices, viewer: Actor | undefined, ids: readonly number[]): Promise<Map<number, ApiTeam>> {
+export async function teamsById(services: ConvertWith<'teams'>, viewer: Actor | undefined, ids: readonly number[]): Promise<Map<number, ApiTeam>> {
   const wanted = [...new Set(ids.filter((id) => id > 0))];
   if (wanted.length === 0) return new Map();
   const { teams } = await services.clients.teams.batchGetTeams({ viewer, ids: wanted });
   return new Map(teams.map((team) => [team.id, toApiTeam(team, services.config.server.rootUrl)]));
 }
 
-function pullHtmlUrl(services: GatewayServices, repository: Repository, index: number): string {
+function pullHtmlUrl(services: Pick<ConvertServices, 'config'>, repository: Repository, index: number): string {
   return `${repoHtmlUrl(services.config.server.rootUrl, repository)}/pulls/${index}`;
 }
 
 /** Gitea's PullReview for each of `reviews` of pull request `index` of `repository`. */
 export async function toApiPullReviews(
-  services: GatewayServices,
+  services: ConvertWith<'users' | 'teams'>,
   viewer: Actor | undefined,
   reviews: readonly Review[],
   repository: Repository,
@@ -121,7 +121,7 @@ export async function toApiPullReviews(
 }
 
 export async function toApiPullReview(
-  services: GatewayServices,
+  services: ConvertWith<'users' | 'teams'>,
   viewer: Actor | undefined,
   review: Review,
   repository: Repository,
@@ -136,7 +136,7 @@ export async function toApiPullReview(
  * view (`…/pulls/<n>/files#issuecomment-<id>`), a submitted review's to the conversation.
  */
 export async function toApiPullReviewComments(
-  services: GatewayServices,
+  services: ConvertWith<'users' | 'teams'>,
   viewer: Actor | undefined,
   comments: readonly ReviewComment[],
   review: Pick<Review, 'state'>,

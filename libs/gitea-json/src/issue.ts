@@ -8,7 +8,7 @@ import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Issue, Label, Milestone } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
-import type { GatewayServices } from '../api/types';
+import type { ConvertServices, ConvertWith } from './services';
 import { ghostUser } from './ghost-user';
 import { type ApiAttachment, attachmentsByParent } from './attachment';
 import { type ApiLabel, toApiRepoLabel } from './label';
@@ -82,7 +82,7 @@ export function issueApiUrl(rootUrl: string, repository: Repository, issue: Pick
   return `${repoApiUrl(rootUrl, repository)}/issues/${issue.index}`;
 }
 
-async function usersById(services: GatewayServices, ids: readonly number[], viewer: Actor | undefined): Promise<Map<number, User>> {
+async function usersById(services: ConvertWith<'users'> & Pick<ConvertServices, 'publicUsers'>, ids: readonly number[], viewer: Actor | undefined): Promise<Map<number, User>> {
   const wanted = [...new Set(ids.filter((id) => id > 0))];
   if (wanted.length === 0) return new Map();
   const load = async (missing: number[]) => (await services.clients.users.batchGetUsers({ ids: missing, viewer })).users;
@@ -129,7 +129,7 @@ function repositoryView(rootUrl: string, repository: Repository): RepositoryView
  * Each user, label, milestone and repository is converted once for the whole list (the JSON shares the objects).
  */
 export async function toApiIssues(
-  services: GatewayServices,
+  services: ConvertWith<'users' | 'attachments'> & Pick<ConvertServices, 'publicUsers'>,
   viewer: Actor | undefined,
   issues: readonly Issue[],
   repositories: ReadonlyMap<number, Repository>,
@@ -210,7 +210,7 @@ export async function toApiIssues(
 
 /** One issue of one repository. */
 export async function toApiIssue(
-  services: GatewayServices,
+  services: ConvertWith<'users' | 'attachments'> & Pick<ConvertServices, 'publicUsers'>,
   viewer: Actor | undefined,
   issue: Issue,
   repository: Repository,

@@ -17,14 +17,9 @@ import { GO_ZERO_TIME, goTime } from '@cairn/http';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { ChangedFile, Commit, Signature } from '@cairn/proto/cairn/git/v1/git_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
-import type { GatewayServices } from '../api/types';
-import { repoHtmlUrl } from './repository';
+import type { ConvertWith } from './services';
+import { repoApiUrl, repoHtmlUrl } from './repository';
 import { type ApiUser, toApiUser } from './user';
-
-/** `<ROOT_URL>api/v1/repos/<owner>/<name>`. */
-export function repoApiUrl(rootUrl: string, repo: Pick<Repository, 'ownerName' | 'name'>): string {
-  return `${rootUrl}api/v1/repos/${encodeURIComponent(repo.ownerName)}/${encodeURIComponent(repo.name)}`;
-}
 
 /** Where Gitea's links to one repository point. */
 export interface RepoLinks {
@@ -209,7 +204,7 @@ export interface CommitParts {
 /** The users owning the e-mail addresses (as written in the commits), by address. */
 type UsersByEmail = ReadonlyMap<string, ApiUser>;
 
-async function commitUsers(services: GatewayServices, viewer: Actor | undefined, commits: readonly Commit[]): Promise<UsersByEmail> {
+async function commitUsers(services: ConvertWith<'users'>, viewer: Actor | undefined, commits: readonly Commit[]): Promise<UsersByEmail> {
   const emails = new Set(commits.flatMap((commit) => [commit.author?.email ?? '', commit.committer?.email ?? '']));
   emails.delete('');
   if (emails.size === 0) return new Map();
@@ -219,7 +214,7 @@ async function commitUsers(services: GatewayServices, viewer: Actor | undefined,
 }
 
 /** The user names of the verified commits' signers: one accounts BatchGetUsers, none when nothing is verified. */
-async function signerNames(services: GatewayServices, viewer: Actor | undefined, commits: readonly Commit[]): Promise<SignerNames> {
+async function signerNames(services: ConvertWith<'users'>, viewer: Actor | undefined, commits: readonly Commit[]): Promise<SignerNames> {
   const ids = new Set(commits.flatMap((commit) => (commit.verification?.verified && commit.verification.signerUserId > 0 ? [commit.verification.signerUserId] : [])));
   if (ids.size === 0) return new Map();
   const { users } = await services.clients.users.batchGetUsers({ ids: [...ids], viewer });
@@ -231,7 +226,7 @@ async function signerNames(services: GatewayServices, viewer: Actor | undefined,
  * signers of verified commits with another).
  */
 export async function toApiCommits(
-  services: GatewayServices,
+  services: ConvertWith<'users'>,
   viewer: Actor | undefined,
   commits: readonly Commit[],
   links: RepoLinks,

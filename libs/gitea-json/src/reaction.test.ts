@@ -1,9 +1,9 @@
-/** Gitea's Reaction shape (convert/reaction.ts): users from one accounts batch, the Ghost user for a deleted one. */
+/** Gitea's Reaction shape (reaction.ts): users from one accounts batch, the Ghost user for a deleted one. */
 import { loadConfig } from '@cairn/config';
 import { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { BatchGetUsersRequest } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import type { GatewayClients } from '../clients';
 import { toApiReactions } from './reaction';
+import type { ConvertClients } from './services';
 
 const { config } = loadConfig({ env: { CAIRN_WORK_DIR: '/nonexistent-cairn-work-dir' } });
 
@@ -14,7 +14,7 @@ function servicesWith(users: User[]) {
     return { users: users.filter((user) => request.ids.includes(user.id)) };
   };
   // Only batchGetUsers is called.
-  const clients = { users: { batchGetUsers } as unknown as GatewayClients['users'] };
+  const clients = { users: { batchGetUsers } as unknown as ConvertClients['users'] };
   return { services: { config, clients }, asked };
 }
 

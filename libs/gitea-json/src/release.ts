@@ -5,7 +5,7 @@
  */
 import { goTime } from '@cairn/http';
 import type { Release } from '@cairn/proto/cairn/repos/v1/releases_service';
-import type { GatewayServices } from '../api/types';
+import type { ConvertWith } from './services';
 import { type ApiAttachment, toApiAttachment } from './attachment';
 import type { RepoLinks } from './commit';
 import { ghostUser } from './ghost-user';
@@ -36,7 +36,7 @@ function pathSegments(name: string): string {
   return name.split('/').map(encodeURIComponent).join('/');
 }
 
-export async function toApiReleases(services: GatewayServices, releases: readonly Release[], links: RepoLinks): Promise<ApiRelease[]> {
+export async function toApiReleases(services: ConvertWith<'users'>, releases: readonly Release[], links: RepoLinks): Promise<ApiRelease[]> {
   const { rootUrl } = services.config.server;
   const ids = [...new Set(releases.map((release) => release.publisherId).filter((id) => id > 0))];
   const { users } = ids.length === 0 ? { users: [] } : await services.clients.users.batchGetUsers({ ids, viewer: undefined });
@@ -67,7 +67,7 @@ export async function toApiReleases(services: GatewayServices, releases: readonl
   });
 }
 
-export async function toApiRelease(services: GatewayServices, release: Release, links: RepoLinks): Promise<ApiRelease> {
+export async function toApiRelease(services: ConvertWith<'users'>, release: Release, links: RepoLinks): Promise<ApiRelease> {
   const [converted] = await toApiReleases(services, [release], links);
   return converted;
 }
