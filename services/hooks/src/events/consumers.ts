@@ -81,7 +81,8 @@ export async function fanOutEvent(context: HooksContext, services: PayloadServic
   return tasks > 0;
 }
 
-function eventHandler(context: HooksContext, services: PayloadServices, consumer: string, deliverer: Deliverer): BusHandler {
+/** The handler of one consumer (exported for tests that hand it messages directly). */
+export function eventHandler(context: HooksContext, services: PayloadServices, consumer: string, deliverer: Pick<Deliverer, 'wake'>): BusHandler {
   return async (message) => {
     if (context.config.security.disableWebhooks) return;
     const read = planEvent(services, message.subject, message.data);
