@@ -85,14 +85,16 @@ export async function fanOutEvent(context: HooksContext, services: PayloadServic
 export function eventHandler(context: HooksContext, services: PayloadServices, consumer: string, deliverer: Pick<Deliverer, 'wake'>): BusHandler {
   return async (message) => {
     if (context.config.security.disableWebhooks) return;
-    const read = planEvent(services, message.subject, message.data);
+    // One repository cache per event: the owner lookup and the payloads ask for the same repository.
+    const eventServices: PayloadServices = { ...services, repositories: new Map() };
+    const read = planEvent(eventServices, message.subject, message.data);
     if (read === undefined) return;
     if ('problem' in read) {
       context.logger.error({ subject: message.subject, event_id: message.id, problem: read.problem }, 'dropping an unreadable event');
       return;
     }
     if (read.plans.length === 0) return;
-    if (await fanOutEvent(context, services, consumer, read.eventId, read.plans)) deliverer.wake();
+    if (await fanOutEvent(context, eventServices, consumer, read.eventId, read.plans)) deliverer.wake();
   };
 }
 

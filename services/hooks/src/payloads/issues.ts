@@ -14,6 +14,8 @@ import {
   type ApiIssue,
   type ApiLabel,
   type ApiPullRequest,
+  type ApiRepository,
+  type ApiUser,
   toApiComment,
   toApiIssue,
   toApiPullRequest,
@@ -25,19 +27,14 @@ import type { PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import type { RepositoryWithPermission } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { HookEventType } from '../domain/event-match';
 import type { GiteaPayload } from '../delivery/formats/types';
-import type { BuiltPayload, PlannedPayload } from './plan';
+import { type BuiltPayload, type PlannedPayload, memo } from './plan';
 import { INTERNAL_VIEWER, type PayloadServices, apiRepository, apiUsers, loadRepository, repositoryOf } from './services';
 
 /** What every payload of one issue event shares, read once. */
 interface IssueScene {
   item: RepositoryWithPermission;
-  repository: GiteaPayload;
-  user: (id: number) => GiteaPayload;
-}
-
-function memo<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
-  return () => (loaded ??= load());
+  repository: ApiRepository;
+  user: (id: number) => ApiUser;
 }
 
 function sceneLoader(services: PayloadServices, repoId: number, userIds: readonly number[]): () => Promise<IssueScene | undefined> {
@@ -45,7 +42,7 @@ function sceneLoader(services: PayloadServices, repoId: number, userIds: readonl
     const item = await loadRepository(services, repoId);
     if (item === undefined) return undefined;
     const [repository, user] = await Promise.all([apiRepository(services, item), apiUsers(services, userIds)]);
-    return { item, repository: repository as unknown as GiteaPayload, user: (id: number) => user(id) as unknown as GiteaPayload };
+    return { item, repository, user };
   });
 }
 
@@ -70,7 +67,7 @@ interface ChangeOptions {
   action: string;
   changes?: Readonly<Record<string, unknown>>;
   /** PullRequestPayload only. */
-  requestedReviewer?: GiteaPayload | null;
+  requestedReviewer?: ApiUser | null;
   review?: { type: string; content: string } | null;
 }
 

@@ -32,3 +32,9 @@ export interface EventPlan {
   /** Default hooks to copy into the repository first (cairn.repo.created). */
   copyDefaultHooks?: boolean;
 }
+
+/** Loads once, on first use: what an event's payloads share is read only if some hook wants one of them. */
+export function memo<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => (loaded ??= load());
+}

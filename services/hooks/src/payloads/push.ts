@@ -8,12 +8,11 @@
  * - a deleted tag: `delete` only.
  * `commits` keeps the newest setting.UI.FeedMaxCommitNum (5) of them; `total_commits` counts them all.
  */
-import { type ApiPayloadCommit, type ApiRepository, type ApiUser, repoLinks, toPayloadCommit } from '@cairn/gitea-json';
+import { type ApiPayloadCommit, type ApiRepository, type ApiUser, gitRepositoryOf, repoLinks, toPayloadCommit } from '@cairn/gitea-json';
 import type { Commit } from '@cairn/proto/cairn/git/v1/git_service';
 import type { GitPushed, RefUpdate } from '@cairn/proto/cairn/git/v1/events';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { gitRepositoryOf } from '@cairn/gitea-json';
-import type { PlannedPayload } from './plan';
+import { type PlannedPayload, memo } from './plan';
 import { type PayloadServices, apiRepository, apiUsers, loadRepository, repositoryOf } from './services';
 
 /** Gitea's `[ui] FEED_MAX_COMMIT_NUM` default: the commits a push payload lists. */
@@ -21,7 +20,7 @@ export const FEED_MAX_COMMIT_NUM = 5;
 /** Gitea's CommitsBeforeLimit(10) for a new branch. */
 const NEW_BRANCH_COMMITS = 10;
 
-const BRANCH_PREFIX = 'refs/heads/';
+export const BRANCH_PREFIX = 'refs/heads/';
 const TAG_PREFIX = 'refs/tags/';
 
 export function isZeroSha(sha: string): boolean {
@@ -33,11 +32,6 @@ interface PushScene {
   repository: Repository;
   apiRepository: ApiRepository;
   pusher: ApiUser;
-}
-
-function memo<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
-  return () => (loaded ??= load());
 }
 
 /** Gitea's `repo.ComposeCompareURL(old, new)` under ROOT_URL. */

@@ -11,6 +11,8 @@ import type { HooksClients } from '../rpc/context';
 
 export interface PayloadServices extends ConvertServices {
   clients: HooksClients;
+  /** Repositories already asked for while handling one event (fan-out's owner lookup, then the builders). */
+  repositories?: Map<number, Promise<RepositoryWithPermission | undefined>>;
 }
 
 /** A site admin's view: repos answers every repository, private ones too; the view decides nothing in a payload. */
@@ -33,8 +35,12 @@ export async function loadRepositories(services: PayloadServices, ids: readonly 
 }
 
 /** One repository, or undefined when it is gone (an event about it is then dropped, as Gitea's LoadRepo fails). */
-export async function loadRepository(services: PayloadServices, id: number): Promise<RepositoryWithPermission | undefined> {
-  return (await loadRepositories(services, [id])).get(id);
+export function loadRepository(services: PayloadServices, id: number): Promise<RepositoryWithPermission | undefined> {
+  const known = services.repositories?.get(id);
+  if (known !== undefined) return known;
+  const loading = loadRepositories(services, [id]).then((found) => found.get(id));
+  services.repositories?.set(id, loading);
+  return loading;
 }
 
 export function repositoryOf(item: RepositoryWithPermission): Repository {

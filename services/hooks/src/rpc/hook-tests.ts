@@ -11,11 +11,9 @@ import { HookScope, type HookServiceService } from '@cairn/proto/cairn/hooks/v1/
 import { CairnError, type AsyncServiceOf } from '@cairn/rpc';
 import { coarseEvent, hookWantsPayload } from '../domain/event-match';
 import { type PayloadServices, apiRepository, apiUsers, loadRepository, repositoryOf } from '../payloads/services';
-import { compareUrl, payloadCommits } from '../payloads/push';
+import { BRANCH_PREFIX, compareUrl, payloadCommits } from '../payloads/push';
 import { insertPayload, insertTasks, repositoryHook } from '../store/fan-out';
 import type { HooksContext } from './context';
-
-const BRANCH_PREFIX = 'refs/heads/';
 
 export function createTestHook(context: HooksContext): AsyncServiceOf<typeof HookServiceService>['testHook'] {
   const services: PayloadServices = { config: context.config, logger: context.logger, clients: context.clients };
