@@ -32,11 +32,11 @@ export type StartOptions = ServiceStartOptions;
 export type { RunningService };
 
 /**
- * Starts hooks in this process. Payloads are built from accounts (users), repos (repositories), issues, social (counters)
- * and git-storage (commits); the supervisor starts those first. Graceful stop (SIGTERM): health turns NOT_SERVING, calls in flight
- * finish, the consumers stop (the event in hand is finished and acknowledged), the deliverer finishes the attempts
- * in flight (a task it could not finish is taken up again by any replica once its claim lapses), then the clients
- * and the pool close.
+ * Starts hooks in this process. Payloads are built from accounts (users), repos (repositories), issues, social
+ * (counters) and git-storage (commits); the supervisor starts those first. Graceful stop (SIGTERM): health turns
+ * NOT_SERVING, calls in flight finish, the consumers stop (the event in hand is finished and acknowledged), the
+ * deliverer finishes the attempts in flight (a task it could not finish is taken up again by any replica once its
+ * claim lapses), then the clients and the pool close.
  */
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
