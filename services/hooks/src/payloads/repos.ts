@@ -2,6 +2,7 @@
  * repository, fork, release and status payloads from repos' events, as Gitea's services/webhook/notifier.go builds
  * them (CreateRepository, DeleteRepository, ForkRepository, sendReleaseHook, CreateCommitStatus).
  */
+import { goTime } from '@cairn/http';
 import { gitRepositoryOf, repoApiUrl, repoHtmlUrl, repoLinks, toApiRelease } from '@cairn/gitea-json';
 import type { CommitStatusCreated, ReleaseDeleted, ReleasePublished, ReleaseUpdated, RepoCreated, RepoDeleted, RepoForked } from '@cairn/proto/cairn/repos/v1/events';
 import type { GiteaPayload } from '../delivery/formats/types';
@@ -194,7 +195,8 @@ export function statusPlan(services: PayloadServices, event: CommitStatusCreated
               apiUsers(services, [senderId]),
               commit === undefined ? [] : payloadCommits(services, repository, [commit]),
             ]);
-            const at = (event.meta?.occurredAt ?? new Date()).toISOString();
+            // Go's time.Time in UTC with Gitea's whole seconds (CreatedUnix).
+            const at = goTime(event.meta?.occurredAt);
             return {
               payload: {
                 commit: commits[0] ?? null,
