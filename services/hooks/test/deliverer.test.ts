@@ -256,8 +256,9 @@ describe('HookDeliveryService', () => {
     const hookId = await store.insertHook({ url: receiver.url, repoId: 9 });
     const uuid = await store.insertTask(hookId, await store.insertPayload({ action: 'opened' }, 'issues', 'issues'));
     const context = deliveryContext(store.db, LOOPBACK);
-    context.deliverer = startDeliverer(context, FAST);
-    running.push(context.deliverer);
+    const deliverer = startDeliverer(context, FAST);
+    context.deliverer = deliverer;
+    running.push(deliverer);
     await delivered(uuid);
     const service = createHookDeliveryService(context);
     const owner = { scope: HookScope.HOOK_SCOPE_REPOSITORY, repoId: 9, ownerId: 0 };
