@@ -332,6 +332,7 @@ describe('API description', () => {
         'GET /repos/{owner}/{repo}/pulls/pinned',
         'GET /repos/{owner}/{repo}/new_pin_allowed',
         'POST /repos/{owner}/{repo}/pulls/{index}/update',
+        ...CAIRN_ROUTES,
       ].sort(),
     );
   });
