@@ -120,7 +120,8 @@ describe('webhook delivery', () => {
     });
     const payload = payloadOf(delivery);
     expect(payload).toMatchObject({ ref: 'refs/heads/main', after: head, total_commits: 2, repository: { full_name: 'alice/app', private: false }, pusher: { login: 'alice' }, sender: { login: 'alice' } });
-    expect(payload.commits?.map((commit) => commit.message.trim())).toEqual(['first change', 'second change']);
+    // Newest first, as Gitea's PushCommits (git log order) are.
+    expect(payload.commits?.map((commit) => commit.message.trim())).toEqual(['second change', 'first change']);
     expect(Object.keys(payload)).toEqual(expect.arrayContaining(['compare_url', 'head_commit', 'before']));
     // The system hook sees every repository; bob's user hook does not see alice's.
     await receiver.waitFor('/system', (received) => eventType('push')(received) && payloadOf(received).after === head);
