@@ -53,7 +53,9 @@ export function defaultDelivererOptions(config: HooksContext['config']): Deliver
   return {
     pollIntervalMs: 1_000,
     concurrency: 8,
-    leaseMs: config.webhook.deliverTimeout * 1_000 + 60_000,
+    // An attempt ends within DELIVER_TIMEOUT (outboundRequest bounds the whole exchange); twice that plus 5 s leaves
+    // room for a busy process to record the outcome, and a dead replica's task is taken up again soon after.
+    leaseMs: config.webhook.deliverTimeout * 2_000 + 5_000,
     attempts: config.webhook.deliveryAttempts,
     backoffMs: config.webhook.retryBackoff,
     maxBackoffMs: 3_600_000,
