@@ -44,7 +44,7 @@ function fakeCairn(state: CairnState): http.RequestListener {
       const body = (raw.length > 0 ? JSON.parse(raw.toString('utf8')) : {}) as Record<string, unknown>;
       if (req.method === 'POST' && url.pathname === '/api/v1/users/bench/tokens') {
         if (req.headers.authorization !== basicAuth(OWNER.username, OWNER.password)) return res.writeHead(401).end('{}');
-        expect(body.scopes).toEqual(['write:repository', 'write:issue']);
+        expect(body.scopes).toEqual(['write:user', 'write:repository', 'write:issue']);
         return res.writeHead(201).end(JSON.stringify({ sha1: TOKEN }));
       }
       if (req.headers.authorization !== `token ${TOKEN}`) return res.writeHead(401).end('{}');

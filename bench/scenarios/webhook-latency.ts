@@ -126,9 +126,10 @@ async function prepare(context: BenchContext, signal: AbortSignal): Promise<Late
   try {
     const owner = await context.benchUser();
     // A token, not the password, for the measured requests: the gateway caches tokens, a password is hashed each time.
+    // Scopes as Gitea requires them: write:user to create a repository of one's own, then repository and issue.
     const token = await apiCall<{ sha1: string }>(context, basicAuth(owner.username, owner.password), 'POST', `/users/${owner.username}/tokens`, {
       name: `bench-hooks-${run}`,
-      scopes: ['write:repository', 'write:issue'],
+      scopes: ['write:user', 'write:repository', 'write:issue'],
     }, 201);
     const auth = `token ${token.sha1}`;
     const fullName = `${owner.username}/${REPOSITORY}`;
