@@ -142,7 +142,7 @@ describe('defaults', () => {
       },
       migrations: { allowedDomains: [], blockedDomains: [], allowLocalnetworks: false },
       mirror: { enabled: true, minInterval: 600_000, defaultInterval: 28_800_000 },
-      webhook: { allowedHostList: ['external'], deliverTimeout: 5 },
+      webhook: { allowedHostList: ['external'], deliverTimeout: 5, skipTlsVerify: false, deliveryAttempts: 5, retryBackoff: 10_000 },
       attachment: {
         enabled: true,
         allowedTypes:
@@ -283,6 +283,9 @@ describe('file settings', () => {
         '[webhook]',
         'ALLOWED_HOST_LIST = Loopback, 10.0.0.0/8',
         'DELIVER_TIMEOUT = 15',
+        'SKIP_TLS_VERIFY = true',
+        'DELIVERY_ATTEMPTS = 3',
+        'RETRY_BACKOFF = 30s',
         '[service]',
         'DEFAULT_USER_VISIBILITY = Limited',
         'USER_DELETE_WITH_COMMENTS_MAX_TIME = 720h',
@@ -317,7 +320,7 @@ describe('file settings', () => {
       blockedDomains: ['evil.example'],
       allowLocalnetworks: true,
     });
-    expect(config.webhook).toEqual({ allowedHostList: ['loopback', '10.0.0.0/8'], deliverTimeout: 15 });
+    expect(config.webhook).toEqual({ allowedHostList: ['loopback', '10.0.0.0/8'], deliverTimeout: 15, skipTlsVerify: true, deliveryAttempts: 3, retryBackoff: 30_000 });
     expect(config.service.defaultUserVisibility).toBe('limited');
     expect(config.service.userDeleteWithCommentsMaxTime).toBe(720 * 3_600_000);
     expect(config.log.level).toBe('warn');

@@ -157,6 +157,9 @@ export function readSettings(
     webhook: {
       allowedHostList: reader.list('webhook', 'ALLOWED_HOST_LIST', ['external'], { lowerCase: true }),
       deliverTimeout: reader.integer('webhook', 'DELIVER_TIMEOUT', 5, POSITIVE),
+      skipTlsVerify: reader.boolean('webhook', 'SKIP_TLS_VERIFY', false),
+      deliveryAttempts: reader.integer('webhook', 'DELIVERY_ATTEMPTS', 5, POSITIVE),
+      retryBackoff: reader.duration('webhook', 'RETRY_BACKOFF', 10_000),
     },
     attachment: {
       enabled: reader.boolean('attachment', 'ENABLED', true),

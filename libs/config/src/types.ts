@@ -254,6 +254,12 @@ export interface CairnConfig {
     allowedHostList: string[];
     /** seconds */
     deliverTimeout: number; // 5
+    /** Gitea's: https targets' certificates are not verified. */
+    skipTlsVerify: boolean; // false
+    /** Cairn's: attempts per delivery before it is marked failed (Gitea tries once). */
+    deliveryAttempts: number; // 5
+    /** Cairn's: milliseconds before the first retry; doubled after each failed attempt. */
+    retryBackoff: number; // 10s
   };
   attachment: {
     enabled: boolean; // true

@@ -75,6 +75,8 @@ export interface OutboundRequest {
   /** The response body is cut after this many bytes (kept for delivery history). */
   maxResponseBytes?: number;
   resolver?: Resolver;
+  /** https only: false accepts any certificate (Gitea's `[webhook] SKIP_TLS_VERIFY`). Default true. */
+  rejectUnauthorized?: boolean;
 }
 
 export interface OutboundResponse {
@@ -97,7 +99,7 @@ function once(policy: OutboundPolicy, url: URL, request: OutboundRequest, method
   return new Promise((resolve, reject) => {
     const outgoing = client.request(
       url,
-      { method, headers: request.headers, signal, agent: false, lookup: guardedLookup(policy, host, request.resolver) },
+      { method, headers: request.headers, signal, agent: false, lookup: guardedLookup(policy, host, request.resolver), rejectUnauthorized: request.rejectUnauthorized ?? true },
       (response) => {
         const limit = request.maxResponseBytes ?? 1 << 20;
         const chunks: Buffer[] = [];

@@ -6,14 +6,19 @@
 import path from 'node:path';
 import { prepareOutbox, type Subscription, guardBus } from '@cairn/bus';
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import { CommitServiceService, RefServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import { TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
+import { CommitServiceService, MergeServiceService, RefServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import { IssueServiceService } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { PullServiceService, ReviewServiceService } from '@cairn/proto/cairn/issues/v1/pulls_service';
+import { AttachmentServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { StarServiceService } from '@cairn/proto/cairn/social/v1/social_service';
 import { type RpcClientHandle, createRpcClient } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { startDeliverer } from './delivery/deliverer';
 import { BUS_USAGE } from './events/bus-usage';
 import { startEventConsumers } from './events/consumers';
-import type { HooksClients } from './rpc/context';
+import type { HooksClients, HooksContext } from './rpc/context';
 import { createHooksServer } from './server';
 
 export { BUS_USAGE } from './events/bus-usage';
@@ -27,11 +32,11 @@ export type StartOptions = ServiceStartOptions;
 export type { RunningService };
 
 /**
- * Starts hooks in this process. Payloads are built from accounts (users), repos (repositories) and git-storage
- * (commits); the supervisor starts those first. Graceful stop (SIGTERM): health turns NOT_SERVING, calls in flight
- * finish, the consumers stop (the event in hand is finished and acknowledged), the deliverer finishes the attempts
- * in flight (a task it could not finish is taken up again by any replica once its claim lapses), then the clients
- * and the pool close.
+ * Starts hooks in this process. Payloads are built from accounts (users), repos (repositories), issues, social
+ * (counters) and git-storage (commits); the supervisor starts those first. Graceful stop (SIGTERM): health turns
+ * NOT_SERVING, calls in flight finish, the consumers stop (the event in hand is finished and acknowledged), the
+ * deliverer finishes the attempts in flight (a task it could not finish is taken up again by any replica once its
+ * claim lapses), then the clients and the pool close.
  */
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
@@ -39,24 +44,32 @@ export async function start(options: StartOptions): Promise<RunningService> {
   const bus = guardBus(options.bus, BUS_USAGE);
   return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {
     const handles: RpcClientHandle[] = [];
-    const client = <D extends Parameters<typeof createRpcClient>[0]>(definition: D, service: 'accounts' | 'repos' | 'git-storage') => {
+    const client = <D extends Parameters<typeof createRpcClient>[0]>(definition: D, service: 'accounts' | 'repos' | 'git-storage' | 'issues' | 'social') => {
       const created = createRpcClient(definition, { target: config.services[service].addr, service, caller: 'hooks', logger, deadlineMs: config.rpc.deadlineMs });
       handles.push(created);
       return created;
     };
     const clients: HooksClients = {
       users: client(UserServiceService, 'accounts'),
+      teams: client(TeamServiceService, 'accounts'),
       repos: client(RepoServiceService, 'repos'),
+      attachments: client(AttachmentServiceService, 'repos'),
+      stars: client(StarServiceService, 'social'),
+      issues: client(IssueServiceService, 'issues'),
+      pulls: client(PullServiceService, 'issues'),
+      reviews: client(ReviewServiceService, 'issues'),
       commits: client(CommitServiceService, 'git-storage'),
       refs: client(RefServiceService, 'git-storage'),
+      gitMerge: client(MergeServiceService, 'git-storage'),
     };
     onStop(() => {
       for (const handle of handles) handle.close();
     });
     // The consumers' processed-event ids live beside the outbox.
     await prepareOutbox(db);
-    const context = { db, logger, config, clients };
+    const context: HooksContext = { db, logger, config, clients };
     const deliverer = startDeliverer(context);
+    context.deliverer = deliverer;
     onStop(() => deliverer.stop());
     const consumers: Subscription[] = [];
     // Stopped before the deliverer (onStop runs in reverse): no new tasks while it finishes.

@@ -50,14 +50,14 @@ export const TEAM_CALLERS: Callers<typeof TeamServiceService> = {
   addTeamMember: ['gateway'],
   removeTeamMember: ['gateway'],
   listUserTeams: ['repos', 'issues'],
-  batchGetTeams: { callers: ['gateway', 'repos'], asAnyone: ['repos'] },
+  batchGetTeams: { callers: ['gateway', 'repos', 'hooks'], asAnyone: ['repos', 'hooks'] },
 };
 
 export const USER_CALLERS: Callers<typeof UserServiceService> = {
   createUser: ['gateway', 'cli'],
   getUser: { callers: ['gateway', 'repos'], asAnyone: ['repos'] },
-  batchGetUsers: { callers: ['gateway', 'repos', 'issues'], asAnyone: ['repos', 'issues'] },
-  batchGetUsersByEmail: { callers: ['gateway', 'issues'], asAnyone: ['issues'] },
+  batchGetUsers: { callers: ['gateway', 'repos', 'issues', 'hooks'], asAnyone: ['repos', 'issues', 'hooks'] },
+  batchGetUsersByEmail: { callers: ['gateway', 'issues', 'hooks'], asAnyone: ['issues', 'hooks'] },
   searchUsers: ['gateway'],
   listUsers: ['gateway'],
   renameUser: ['gateway'],

@@ -1,6 +1,7 @@
 /** Every REST route of the gateway, by API area. */
 import type { ApiRegistry } from '../api/registry';
 import { registerAdminUserRoutes } from './admin/users';
+import { registerHookDeliveryRoutes } from './hooks/deliveries';
 import { registerHookRoutes } from './hooks/hooks';
 import { registerCommentRoutes } from './issues/comments';
 import { registerTimelineRoutes } from './issues/timeline';
@@ -112,4 +113,5 @@ export function registerRoutes(api: ApiRegistry): void {
   registerTimeTrackingRoutes(api);
   registerPullRoutes(api);
   registerReviewRoutes(api);
+  registerHookDeliveryRoutes(api);
 }

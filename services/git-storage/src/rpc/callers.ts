@@ -12,8 +12,8 @@ export const ANALYSIS_CALLERS: Callers<typeof AnalysisServiceService> = {
 };
 
 export const COMMIT_CALLERS: Callers<typeof CommitServiceService> = {
-  listCommits: ['gateway'],
-  getCommit: ['gateway'],
+  listCommits: ['gateway', 'hooks'],
+  getCommit: ['gateway', 'hooks'],
 };
 
 export const CONTENT_CALLERS: Callers<typeof ContentServiceService> = {
@@ -26,8 +26,8 @@ export const CONTENT_CALLERS: Callers<typeof ContentServiceService> = {
 export const MERGE_CALLERS: Callers<typeof MergeServiceService> = {
   syncPullHead: ['issues'],
   checkMerge: ['issues'],
-  listCommitsBetween: ['gateway', 'issues'],
-  listChangedFiles: ['gateway', 'issues'],
+  listCommitsBetween: ['gateway', 'issues', 'hooks'],
+  listChangedFiles: ['gateway', 'issues', 'hooks'],
   getDiff: ['gateway', 'issues'],
   merge: ['issues'],
   isAncestor: ['issues'],
@@ -37,7 +37,7 @@ export const MERGE_CALLERS: Callers<typeof MergeServiceService> = {
 
 export const REF_CALLERS: Callers<typeof RefServiceService> = {
   listBranches: ['gateway'],
-  getBranch: ['gateway', 'repos', 'issues'],
+  getBranch: ['gateway', 'repos', 'issues', 'hooks'],
   createBranch: ['gateway'],
   deleteBranch: ['gateway', 'issues'],
   renameBranch: ['gateway'],

@@ -1,5 +1,17 @@
-// CONTRACT STUB (helper B replaces): the deliverer loop.
+/**
+ * The deliverer: claims due hook tasks (store/tasks.ts, leased so a replica that dies mid-attempt lets them go),
+ * renders each for its hook type, signs and sends it through @cairn/outbound's guard, and records the attempt
+ * (Gitea's services/webhook/deliver.go). Cairn departures: a failed attempt is retried with exponential backoff up to
+ * `[webhook] DELIVERY_ATTEMPTS` (Gitea tries once), always with the same X-Gitea-Delivery uuid, and each target host
+ * has an opossum circuit breaker; while it is open that host's tasks wait without spending attempts.
+ */
+import { createHmac } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import CircuitBreaker from 'opossum';
+import { type OutboundPolicy, OutboundRefusedError, type OutboundResponse, type Resolver, outboundRequest, parseHostMatchList } from '@cairn/outbound';
 import type { HooksContext } from '../rpc/context';
+import { type AttemptOutcome, type DueTask, type HookRequestInfo, type HookResponseInfo, cancelPendingTasks, claimDueTasks, postponeTask, recordAttempt } from '../store/tasks';
+import { type RenderedRequest, renderRequest } from './formats';
 
 export interface Deliverer {
   /** Wakes the loop now (new tasks were committed) instead of at its next poll. */
@@ -7,6 +19,260 @@ export interface Deliverer {
   stop(): Promise<void>;
 }
 
-export function startDeliverer(_context: HooksContext): Deliverer {
-  return { wake() {}, stop: () => Promise.resolve() };
+/** The breaker of each target host (opossum's option names). */
+export interface HostBreakerOptions {
+  /** Failures needed in the window before the circuit may open. */
+  volumeThreshold: number;
+  errorThresholdPercentage: number;
+  /** How long the circuit stays open before one attempt is let through. */
+  resetTimeoutMs: number;
+  rollingWindowMs: number;
+}
+
+export interface DelivererOptions {
+  /** How often due tasks are looked for without a wake(). */
+  pollIntervalMs: number;
+  /** Attempts in flight at once (per process). */
+  concurrency: number;
+  /** How long a claim holds a task; must outlast an attempt (DELIVER_TIMEOUT). */
+  leaseMs: number;
+  /** Attempts before a task is failed (`[webhook] DELIVERY_ATTEMPTS`). */
+  attempts: number;
+  /** Wait before the first retry, doubled after each further failure (`[webhook] RETRY_BACKOFF`), up to maxBackoffMs. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  breaker: HostBreakerOptions;
+  /** Name resolution (tests); the system resolver by default. */
+  resolver?: Resolver;
+}
+
+/** What is kept of a receiver's answer in the history. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export function defaultDelivererOptions(config: HooksContext['config']): DelivererOptions {
+  return {
+    pollIntervalMs: 1_000,
+    concurrency: 8,
+    leaseMs: config.webhook.deliverTimeout * 1_000 + 60_000,
+    attempts: config.webhook.deliveryAttempts,
+    backoffMs: config.webhook.retryBackoff,
+    maxBackoffMs: 3_600_000,
+    breaker: { volumeThreshold: 5, errorThresholdPercentage: 50, resetTimeoutMs: 30_000, rollingWindowMs: 60_000 },
+  };
+}
+
+/** A 5xx answer: counts against the host's circuit (a 4xx is the receiver's deliberate answer and does not). */
+class ServerErrorAnswer extends Error {
+  constructor(readonly response: OutboundResponse) {
+    super(`answered ${response.status}`);
+  }
+}
+
+/** The signature headers over the exact body sent (deliver.go addDefaultHeaders); empty without a secret. */
+export function signatures(secret: string, body: string): { sha1: string; sha256: string } {
+  if (secret === '') return { sha1: '', sha256: '' };
+  return { sha1: createHmac('sha1', secret).update(body).digest('hex'), sha256: createHmac('sha256', secret).update(body).digest('hex') };
+}
+
+/** Every header of a delivery (gitea-facts §6.1; deliver.go addDefaultHeaders and newDefaultRequest). */
+export function deliveryHeaders(task: DueTask, rendered: RenderedRequest): Record<string, string> {
+  const { sha1, sha256 } = signatures(task.hook.secret, rendered.body);
+  const headers: Record<string, string> = {
+    'User-Agent': 'GiteaServer',
+    'Content-Type': rendered.contentType,
+    ...rendered.headers,
+    'X-Gitea-Delivery': task.uuid,
+    'X-Gitea-Event': task.event,
+    'X-Gitea-Event-Type': task.eventType,
+    'X-Gitea-Signature': sha256,
+    'X-Gitea-Hook-Installation-Target-Type': task.hook.scope,
+    'X-Gogs-Delivery': task.uuid,
+    'X-Gogs-Event': task.event,
+    'X-Gogs-Event-Type': task.eventType,
+    'X-Gogs-Signature': sha256,
+    'X-Hub-Signature': `sha1=${sha1}`,
+    'X-Hub-Signature-256': `sha256=${sha256}`,
+    'X-GitHub-Delivery': task.uuid,
+    'X-GitHub-Event': task.event,
+    'X-GitHub-Event-Type': task.eventType,
+    'X-GitHub-Hook-Installation-Target-Type': task.hook.scope,
+  };
+  if (task.hook.authorizationHeader !== '') headers.Authorization = task.hook.authorizationHeader;
+  return headers;
+}
+
+function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(',') : value;
+  return flat;
+}
+
+function answered(response: OutboundResponse): HookResponseInfo {
+  return { status: response.status, headers: flatHeaders(response.headers), body: response.body.toString('utf8') };
+}
+
+/** No answer: Gitea's `Delivery: <error>` body. */
+function unanswered(error: unknown): HookResponseInfo {
+  return { status: 0, headers: {}, body: `Delivery: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+export function startDeliverer(context: HooksContext, overrides: Partial<DelivererOptions> = {}): Deliverer {
+  const { db, logger, config } = context;
+  const options = { ...defaultDelivererOptions(config), ...overrides };
+  if (config.security.disableWebhooks) {
+    // Gitea skips queued tasks while webhooks are disabled (deliver.go); Cairn cancels them so that switching it off
+    // resumes with new events only.
+    const cancelling = cancelPendingTasks(db.pool).then(
+      (count) => logger.info({ cancelled: count }, 'webhooks disabled: pending deliveries cancelled'),
+      (error: unknown) => logger.error({ err: error }, 'cancelling pending deliveries failed'),
+    );
+    return { wake() {}, stop: () => cancelling };
+  }
+
+  const policy: OutboundPolicy = { usage: 'webhook', allow: parseHostMatchList('webhook.ALLOWED_HOST_LIST', config.webhook.allowedHostList) };
+  const timeoutMs = config.webhook.deliverTimeout * 1_000;
+  const breakers = new Map<string, CircuitBreaker<[RenderedRequest, Record<string, string>], OutboundResponse>>();
+  const inFlight = new Set<Promise<void>>();
+  let stopping = false;
+  let claiming: Promise<void> | undefined;
+  let claimAgain = false;
+
+  const send = async (rendered: RenderedRequest, headers: Record<string, string>): Promise<OutboundResponse> => {
+    const method = rendered.method.toUpperCase();
+    const response = await outboundRequest(policy, rendered.url, {
+      method,
+      headers,
+      body: method === 'GET' || method === 'HEAD' ? undefined : Buffer.from(rendered.body, 'utf8'),
+      timeoutMs,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
+      resolver: options.resolver,
+      rejectUnauthorized: !config.webhook.skipTlsVerify,
+    });
+    if (response.status >= 500) throw new ServerErrorAnswer(response);
+    return response;
+  };
+
+  const breakerOf = (host: string) => {
+    let breaker = breakers.get(host);
+    if (breaker === undefined) {
+      breaker = new CircuitBreaker(send, {
+        name: `webhook ${host}`,
+        timeout: false,
+        volumeThreshold: options.breaker.volumeThreshold,
+        errorThresholdPercentage: options.breaker.errorThresholdPercentage,
+        resetTimeout: options.breaker.resetTimeoutMs,
+        rollingCountTimeout: options.breaker.rollingWindowMs,
+        // A refused target was never contacted: it says nothing about the host's health (errorFilter true = not a failure).
+        errorFilter: (error: unknown) => error instanceof OutboundRefusedError,
+      });
+      breaker.on('open', () => logger.warn({ host }, 'webhook circuit opened'));
+      breaker.on('close', () => logger.info({ host }, 'webhook circuit closed'));
+      breakers.set(host, breaker);
+    }
+    return breaker;
+  };
+
+  const failure = (task: DueTask, retryable: boolean): AttemptOutcome =>
+    retryable && task.attempts < options.attempts
+      ? { kind: 'retry', retryInMs: Math.min(options.backoffMs * 2 ** (task.attempts - 1), options.maxBackoffMs) }
+      : { kind: 'failed' };
+
+  const attempt = async (task: DueTask): Promise<void> => {
+    const fields = { hook_id: task.hookId, delivery: task.uuid, attempt: task.attempts };
+    if (!task.hook.active) {
+      // Deactivated since the task was created: nothing is sent (Gitea only creates tasks for active hooks).
+      await recordAttempt(db.pool, task, { kind: 'failed' }, null, unanswered(new Error('hook is not active')));
+      return;
+    }
+    let rendered: RenderedRequest;
+    let host: string;
+    try {
+      rendered = renderRequest(task.hook, { event: task.event, eventType: task.eventType, payload: task.payload });
+      host = new URL(rendered.url).host;
+    } catch (error) {
+      // Rendering is deterministic: trying again would fail the same way.
+      await recordAttempt(db.pool, task, { kind: 'failed' }, null, unanswered(error));
+      return;
+    }
+    const headers = deliveryHeaders(task, rendered);
+    const request: HookRequestInfo = {
+      url: rendered.url,
+      http_method: rendered.method.toUpperCase(),
+      // As Gitea's history: the Authorization value is not shown (deliver.go masks it).
+      headers: headers.Authorization === undefined ? headers : { ...headers, Authorization: '******' },
+    };
+    const breaker = breakerOf(host);
+    let outcome: AttemptOutcome;
+    let response: HookResponseInfo;
+    try {
+      const answer = await breaker.fire(rendered, headers);
+      response = answered(answer);
+      outcome = answer.status >= 200 && answer.status < 300 ? { kind: 'delivered' } : failure(task, true);
+    } catch (error) {
+      if (error instanceof Error && (error as Error & { code?: string }).code === 'EOPENBREAKER') {
+        await postponeTask(db.pool, task, options.breaker.resetTimeoutMs);
+        logger.debug({ ...fields, host }, 'webhook delivery postponed: circuit open');
+        return;
+      }
+      if (error instanceof ServerErrorAnswer) {
+        response = answered(error.response);
+        outcome = failure(task, true);
+      } else {
+        response = unanswered(error);
+        // The guard's verdict does not change by trying again.
+        outcome = failure(task, !(error instanceof OutboundRefusedError));
+      }
+    }
+    const recorded = await recordAttempt(db.pool, task, outcome, request, response);
+    logger.info({ ...fields, status: response.status, outcome: outcome.kind, recorded }, 'webhook delivery attempted');
+  };
+
+  const claim = async (): Promise<void> => {
+    do {
+      claimAgain = false;
+      const room = options.concurrency - inFlight.size;
+      if (stopping || room <= 0) return;
+      const tasks = await claimDueTasks(db.pool, room, options.leaseMs);
+      for (const task of tasks) {
+        const running: Promise<void> = attempt(task)
+          .catch((error: unknown) => logger.error({ err: error, delivery: task.uuid }, 'webhook delivery failed to record'))
+          .finally(() => {
+            inFlight.delete(running);
+            pump();
+          });
+        inFlight.add(running);
+      }
+      if (tasks.length === room) claimAgain = true;
+    } while (claimAgain);
+  };
+
+  function pump(): void {
+    if (stopping) return;
+    if (claiming !== undefined) {
+      claimAgain = true;
+      return;
+    }
+    claiming = claim()
+      .catch((error: unknown) => logger.error({ err: error }, 'claiming webhook deliveries failed'))
+      .finally(() => {
+        claiming = undefined;
+        // A wake that came as the last claim ended.
+        if (claimAgain) pump();
+      });
+  }
+
+  const timer = setInterval(pump, options.pollIntervalMs);
+  timer.unref();
+  pump();
+
+  return {
+    wake: pump,
+    async stop() {
+      stopping = true;
+      clearInterval(timer);
+      await claiming;
+      await Promise.all(inFlight);
+      for (const breaker of breakers.values()) breaker.shutdown();
+    },
+  };
 }

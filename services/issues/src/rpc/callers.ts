@@ -26,8 +26,8 @@ export const ISSUE_CALLERS: Callers<typeof IssueServiceService> = {
   deleteIssue: ['gateway'],
   searchIssues: ['gateway'],
   setIssueLocked: ['gateway'],
-  batchGetIssues: ['gateway'],
-  getRepoIssueCounters: ['gateway'],
+  batchGetIssues: { callers: ['gateway', 'hooks'], asAnyone: ['hooks'] },
+  getRepoIssueCounters: ['gateway', 'hooks'],
   pinIssue: ['gateway'],
   unpinIssue: ['gateway'],
   moveIssuePin: ['gateway'],
@@ -64,7 +64,7 @@ export const MILESTONE_CALLERS: Callers<typeof MilestoneServiceService> = {
 
 export const PULL_CALLERS: Callers<typeof PullServiceService> = {
   createPull: ['gateway'],
-  getPull: ['gateway'],
+  getPull: { callers: ['gateway', 'hooks'], asAnyone: ['hooks'] },
   getPullByBranches: ['gateway'],
   listPulls: ['gateway'],
   editPull: ['gateway'],
@@ -78,7 +78,7 @@ export const PULL_CALLERS: Callers<typeof PullServiceService> = {
 export const REVIEW_CALLERS: Callers<typeof ReviewServiceService> = {
   createReview: ['gateway'],
   submitReview: ['gateway'],
-  listReviews: ['gateway'],
+  listReviews: { callers: ['gateway', 'hooks'], asAnyone: ['hooks'] },
   getReview: ['gateway'],
   deleteReview: ['gateway'],
   listReviewComments: ['gateway'],

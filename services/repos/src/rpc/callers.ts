@@ -16,7 +16,7 @@ export const ATTACHMENT_CALLERS: Callers<typeof AttachmentServiceService> = {
   updateAttachment: ['gateway'],
   deleteAttachment: ['gateway'],
   openAttachment: ['gateway'],
-  batchListAttachments: ['gateway'],
+  batchListAttachments: { callers: ['gateway', 'hooks'], asAnyone: ['hooks'] },
 };
 
 export const BRANCH_PROTECTION_CALLERS: Callers<typeof BranchProtectionServiceService> = {
@@ -52,7 +52,8 @@ export const COMMIT_STATUS_CALLERS: Callers<typeof CommitStatusServiceService> =
 export const REPO_CALLERS: Callers<typeof RepoServiceService> = {
   createRepository: ['gateway'],
   getRepository: { callers: ['gateway', 'issues'], asAnyone: ['issues'] },
-  batchGetRepositories: ['gateway'],
+  // hooks reads the repositories of events as a site admin (payloads carry owner-level permission).
+  batchGetRepositories: { callers: ['gateway', 'hooks'], asAnyone: ['hooks'] },
   updateRepository: ['gateway'],
   deleteRepository: { callers: ['gateway', 'accounts'], asAnyone: ['accounts'] },
   searchRepositories: ['gateway'],

@@ -19,7 +19,7 @@ export const STAR_CALLERS: Callers<typeof StarServiceService> = {
   listStargazers: ['gateway'],
   listStarredRepos: ['gateway'],
   batchListStarredRepos: ['gateway'],
-  getRepoCounters: ['gateway'],
+  getRepoCounters: ['gateway', 'hooks'],
 };
 
 export const WATCH_CALLERS: Callers<typeof WatchServiceService> = {

@@ -243,6 +243,8 @@ export interface HookDelivery {
     | undefined;
   /** The delivery this one redelivers, if it is a redelivery. */
   redeliveryOf: string;
+  /** X-Gitea-Event (the coarse event name, e.g. "issues"). */
+  event: string;
 }
 
 export interface ListHookDeliveriesRequest {
@@ -2310,6 +2312,7 @@ function createBaseHookDelivery(): HookDelivery {
     created: undefined,
     delivered: undefined,
     redeliveryOf: "",
+    event: "",
   };
 }
 
@@ -2353,6 +2356,9 @@ export const HookDelivery: MessageFns<HookDelivery> = {
     }
     if (message.redeliveryOf !== "") {
       writer.uint32(106).string(message.redeliveryOf);
+    }
+    if (message.event !== "") {
+      writer.uint32(114).string(message.event);
     }
     return writer;
   },
@@ -2474,6 +2480,14 @@ export const HookDelivery: MessageFns<HookDelivery> = {
             message.redeliveryOf = reader.string();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.event = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2529,6 +2543,7 @@ export const HookDelivery: MessageFns<HookDelivery> = {
         : isSet(object.redelivery_of)
         ? globalThis.String(object.redelivery_of)
         : "",
+      event: isSet(object.event) ? globalThis.String(object.event) : "",
     };
   },
 
@@ -2573,6 +2588,9 @@ export const HookDelivery: MessageFns<HookDelivery> = {
     if (message.redeliveryOf !== "") {
       obj.redeliveryOf = message.redeliveryOf;
     }
+    if (message.event !== "") {
+      obj.event = message.event;
+    }
     return obj;
   },
 
@@ -2594,6 +2612,7 @@ export const HookDelivery: MessageFns<HookDelivery> = {
     message.created = object.created ?? undefined;
     message.delivered = object.delivered ?? undefined;
     message.redeliveryOf = object.redeliveryOf ?? "";
+    message.event = object.event ?? "";
     return message;
   },
 };

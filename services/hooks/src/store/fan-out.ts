@@ -1,0 +1,103 @@
+/**
+ * Fan-out's reads and writes: the hooks that may see an event of a repository, its payload row (one per event and
+ * event type) and one task per hook that wants it; default hooks copied to a new repository.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql, z, type CommonQueryMethods, type DatabaseTransactionConnection } from '@cairn/db';
+import type { MatchableHook } from '../domain/event-match';
+
+/** Where an event happened: its repository and that repository's owner. */
+export interface EventPlace {
+  repoId: number;
+  ownerId: number;
+  /**
+   * Whether the repository's own hooks see it: not for a deleted repository (Gitea deletes its hooks and their
+   * tasks with it, so only the owner's and system hooks deliver `repository` `deleted`).
+   */
+  withRepoHooks: boolean;
+}
+
+export interface CandidateHook extends MatchableHook {
+  id: number;
+}
+
+const candidateRow = z.object({ id: z.number(), type: z.string(), events: z.array(z.string()), branch_filter: z.string() });
+
+/**
+ * The active hooks that may see an event of the place (Gitea's PrepareWebhooks: the repository's hooks, the owner's
+ * hooks — an organization's or a user's — and system hooks). Nobody else's: a private repository's events reach only
+ * hooks its owner or the site administrator set up.
+ */
+export async function activeHooksAt(db: CommonQueryMethods, place: EventPlace, options: { withDefaultHooks?: boolean } = {}): Promise<CandidateHook[]> {
+  // withDefaultHooks: before a new repository's default hooks are copied into it, they stand for their copies.
+  const rows = await db.any(sql.type(candidateRow)`
+    SELECT id, type, events, branch_filter FROM hooks
+    WHERE active AND (
+      (scope = 'repository' AND repo_id = ${place.repoId} AND ${place.withRepoHooks})
+      OR (scope IN ('organization', 'user') AND owner_id = ${place.ownerId})
+      OR scope = 'system'
+      OR (scope = 'default' AND ${options.withDefaultHooks === true}))
+    ORDER BY id`);
+  return rows.map((row) => ({ id: row.id, type: row.type, events: row.events, branchFilter: row.branch_filter }));
+}
+
+/**
+ * Whether any active hook may see events of the repository, its owner unknown yet: a repository hook of it, any
+ * organization or user hook, or a system hook. Lets a consumer skip an event without asking repos about it.
+ */
+export async function anyHookMaySee(db: CommonQueryMethods, repoId: number): Promise<boolean> {
+  return db.exists(sql.unsafe`
+    SELECT FROM hooks WHERE active AND ((scope = 'repository' AND repo_id = ${repoId}) OR scope IN ('organization', 'user', 'system'))`);
+}
+
+export interface PayloadRow {
+  eventId: string;
+  eventType: string;
+  event: string;
+  repoId: number | undefined;
+  payload: unknown;
+}
+
+/** Stores the payload once per (event, event type) and answers its id, the earlier row's when there is one. */
+export async function insertPayload(tx: DatabaseTransactionConnection, row: PayloadRow): Promise<number> {
+  const json = JSON.stringify(row.payload);
+  const inserted = await tx.maybeOneFirst(sql.type(z.object({ id: z.number() }))`
+    INSERT INTO hook_payloads (event_id, event_type, event, repo_id, payload)
+    VALUES (${row.eventId}, ${row.eventType}, ${row.event}, ${row.repoId ?? null}, ${json}::jsonb)
+    ON CONFLICT (event_id, event_type) DO NOTHING
+    RETURNING id`);
+  if (inserted !== null) return inserted;
+  return tx.oneFirst(sql.type(z.object({ id: z.number() }))`
+    SELECT id FROM hook_payloads WHERE event_id = ${row.eventId} AND event_type = ${row.eventType}`);
+}
+
+/** One first delivery of the payload per hook; a hook that has one already gets none (hook_tasks_once). */
+export async function insertTasks(tx: DatabaseTransactionConnection, payloadId: number, hookIds: readonly number[]): Promise<number> {
+  if (hookIds.length === 0) return 0;
+  const rows = hookIds.map((hookId) => ({ uuid: randomUUID(), hook_id: hookId }));
+  const result = await tx.query(sql.unsafe`
+    INSERT INTO hook_tasks (uuid, hook_id, payload_id)
+    SELECT r.uuid, r.hook_id, ${payloadId} FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(uuid uuid, hook_id bigint)
+    ON CONFLICT (hook_id, payload_id) WHERE redelivery_of IS NULL DO NOTHING`);
+  return result.rowCount;
+}
+
+/**
+ * Copies every default hook into a repository hook of the new repository (Gitea's CopyDefaultWebhooksToRepo, called
+ * when a repository is created). Run in processOnce's transaction of cairn.repo.created, so copied once.
+ */
+export async function copyDefaultHooks(tx: DatabaseTransactionConnection, repoId: number): Promise<number> {
+  const result = await tx.query(sql.unsafe`
+    INSERT INTO hooks (scope, repo_id, type, name, url, http_method, content_type, secret, meta, events, branch_filter, authorization_header, active)
+    SELECT 'repository', ${repoId}, d.type, d.name, d.url, d.http_method, d.content_type, d.secret, d.meta, d.events, d.branch_filter,
+           d.authorization_header, d.active
+    FROM hooks d WHERE d.scope = 'default' ORDER BY d.id`);
+  return result.rowCount;
+}
+
+/** A repository hook of the repository, active or not (TestHook's lookup); null when there is none. */
+export async function repositoryHook(db: CommonQueryMethods, id: number, repoId: number): Promise<CandidateHook | null> {
+  const row = await db.maybeOne(sql.type(candidateRow)`
+    SELECT id, type, events, branch_filter FROM hooks WHERE id = ${id} AND scope = 'repository' AND repo_id = ${repoId}`);
+  return row === null ? null : { id: row.id, type: row.type, events: row.events, branchFilter: row.branch_filter };
+}
