@@ -15,6 +15,7 @@ describe('parseArgs', () => {
       warmupSec: 2,
       rounds: 2,
       timedRounds: 7,
+      events: 200,
       connections: 32,
       pipelining: 1,
       only: [],
@@ -26,11 +27,12 @@ describe('parseArgs', () => {
   });
 
   it('reads options in both forms', () => {
-    expect(settings(['--duration', '3.5', '--warmup=0', '--rounds', '4', '--timed-rounds=9', '--connections=8', '--pipelining', '2', '--strict', '--profile'])).toMatchObject({
+    expect(settings(['--duration', '3.5', '--warmup=0', '--rounds', '4', '--timed-rounds=9', '--events=50', '--connections=8', '--pipelining', '2', '--strict', '--profile'])).toMatchObject({
       durationSec: 3.5,
       warmupSec: 0,
       rounds: 4,
       timedRounds: 9,
+      events: 50,
       connections: 8,
       pipelining: 2,
       strict: true,

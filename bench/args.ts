@@ -9,6 +9,8 @@ export interface Settings {
   rounds: number;
   /** Timed scenarios: measured runs of the command per side, alternated in ABBA order like `rounds`. */
   timedRounds: number;
+  /** Latency scenarios: measured events per side, split over `rounds` runs alternated in ABBA order. */
+  events: number;
   connections: number;
   pipelining: number;
   /** Scenario names to run; empty: all. */
@@ -34,10 +36,12 @@ export const USAGE = `usage: npm run bench -- [options]
   --duration <s>      load scenarios: measured seconds per server (default 10; CAIRN_BENCH_DURATION)
   --warmup <s>        load scenarios: warm-up seconds per server, discarded; 0 also skips the timed
                       scenarios' warm-up run (default 2; CAIRN_BENCH_WARMUP)
-  --rounds <n>        load scenarios: measured runs per server, alternated with the other (default 2;
+  --rounds <n>        load and latency scenarios: measured runs per server, alternated with the other (default 2;
                       CAIRN_BENCH_ROUNDS)
   --timed-rounds <n>  timed scenarios: measured runs of the command per side, alternated (default 7;
                       CAIRN_BENCH_TIMED_ROUNDS)
+  --events <n>        latency scenarios: measured events per side, one at a time, split over --rounds
+                      alternated runs (default 200; CAIRN_BENCH_EVENTS)
   --connections <n>   concurrent connections (default 32; CAIRN_BENCH_CONNECTIONS)
   --pipelining <n>    requests in flight per connection (default 1; CAIRN_BENCH_PIPELINING)
   --only <name>       run only this scenario (repeatable, or comma-separated)
@@ -60,11 +64,12 @@ function parseNumber(what: string, text: string, kind: NumberKind): number {
   return value;
 }
 
-const NUMERIC_OPTIONS: Record<string, { key: 'durationSec' | 'warmupSec' | 'rounds' | 'timedRounds' | 'connections' | 'pipelining'; env: string; kind: NumberKind }> = {
+const NUMERIC_OPTIONS: Record<string, { key: 'durationSec' | 'warmupSec' | 'rounds' | 'timedRounds' | 'events' | 'connections' | 'pipelining'; env: string; kind: NumberKind }> = {
   duration: { key: 'durationSec', env: 'CAIRN_BENCH_DURATION', kind: 'positive' },
   warmup: { key: 'warmupSec', env: 'CAIRN_BENCH_WARMUP', kind: 'non-negative' },
   rounds: { key: 'rounds', env: 'CAIRN_BENCH_ROUNDS', kind: 'positive-integer' },
   'timed-rounds': { key: 'timedRounds', env: 'CAIRN_BENCH_TIMED_ROUNDS', kind: 'positive-integer' },
+  events: { key: 'events', env: 'CAIRN_BENCH_EVENTS', kind: 'positive-integer' },
   connections: { key: 'connections', env: 'CAIRN_BENCH_CONNECTIONS', kind: 'positive-integer' },
   pipelining: { key: 'pipelining', env: 'CAIRN_BENCH_PIPELINING', kind: 'positive-integer' },
 };
@@ -79,6 +84,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv, scena
     warmupSec: 2,
     rounds: 2,
     timedRounds: 7,
+    events: 200,
     connections: 32,
     pipelining: 1,
     only: [],

@@ -66,6 +66,8 @@ export async function startCairn(options: CairnOptions): Promise<CairnInstance> 
     CAIRN__server__HTTP_PORT: '0',
     CAIRN__server__ROOT_URL: options.rootUrl,
     CAIRN__log__LEVEL: 'warn',
+    // The webhook-latency scenario's receiver listens on loopback, which the default policy (`external`) refuses.
+    CAIRN__webhook__ALLOWED_HOST_LIST: 'loopback',
   };
   const serviceEnv: NodeJS.ProcessEnv =
     options.profileDir === undefined

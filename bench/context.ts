@@ -33,13 +33,14 @@ async function createBenchUser(cairn: CairnInstance): Promise<BenchUser> {
   return { username, password, token };
 }
 
-export function createContext(cairn: CairnInstance, options: { databaseUrl: string; poolSize: number }): BenchContext {
+export function createContext(cairn: CairnInstance, options: { databaseUrl: string; natsUrl: string; poolSize: number }): BenchContext {
   let user: Promise<BenchUser> | undefined;
   return {
     cairnUrl: cairn.url,
     rootUrl: BENCH_ROOT_URL,
     version: cairnVersion(),
     databaseUrl: options.databaseUrl,
+    natsUrl: options.natsUrl,
     poolSize: options.poolSize,
     servicePid: (name) => cairn.servicePid(name),
     benchUser: () => (user ??= createBenchUser(cairn)),

@@ -56,6 +56,7 @@ describe('git-clone scenario', () => {
     rootUrl: 'http://localhost:3000/',
     version: '1.2.3',
     databaseUrl: 'postgres://unused',
+    natsUrl: 'nats://unused',
     poolSize: 10,
     servicePid: () => process.pid,
     benchUser: async () => OWNER,

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { USAGE, UsageError, parseArgs, type Settings } from './args';
 import { RESULTS_DIR } from './paths';
 import { buildReport, machineInfo, writeReport, type MachineInfo } from './report';
-import { runBench } from './runner';
+import { LATENCY_WARMUP_EVENTS, runBench } from './runner';
 import { SCENARIOS } from './scenarios';
 import { formatScenario, formatSummary } from './table';
 
@@ -18,7 +18,9 @@ function describeRun(settings: Settings, machine: MachineInfo): string {
     `${machine.cpus} CPUs (${machine.cpuModel}), Node ${machine.node}; load: ${settings.connections} connections, ` +
     `pipelining ${settings.pipelining}, ${settings.durationSec} s measured per server in ${settings.rounds} ` +
     `alternated run(s), ${settings.warmupSec} s warm-up; timed: ${settings.timedRounds} alternated run(s) per side` +
-    (settings.warmupSec > 0 ? ' after a warm-up run' : '')
+    (settings.warmupSec > 0 ? ' after a warm-up run' : '') +
+    `; latency: ${settings.events} events per side, one at a time, in ${settings.rounds} alternated run(s)` +
+    (settings.warmupSec > 0 ? ` after ${LATENCY_WARMUP_EVENTS} warm-up events` : '')
   );
 }
 

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Settings } from './args';
-import type { HttpMethod, Targets, TimedTargets } from './scenarios/types';
-import type { ServerFigures, TimedFigures } from './stats';
-import type { TimedVerdict, Verdict } from './targets';
+import type { HttpMethod, LatencyTargets, Targets, TimedTargets } from './scenarios/types';
+import type { LatencyFigures, ServerFigures, TimedFigures } from './stats';
+import type { LatencyVerdict, TimedVerdict, Verdict } from './targets';
 
 export interface LoadHeader {
   kind: 'load';
@@ -25,11 +25,21 @@ export interface TimedHeader {
   targets: TimedTargets;
 }
 
+export interface LatencyHeader {
+  kind: 'latency';
+  name: string;
+  description: string;
+  /** The event measured, as the scenario prints it. */
+  event: string;
+  targets: LatencyTargets;
+}
+
 type Failed = { status: 'failed'; error: string };
 
 export type LoadResult = LoadHeader & ({ status: 'measured'; cairn: ServerFigures; baseline: ServerFigures; verdict: Verdict } | Failed);
 export type TimedResult = TimedHeader & ({ status: 'measured'; cairn: TimedFigures; baseline: TimedFigures; verdict: TimedVerdict } | Failed);
-export type ScenarioResult = LoadResult | TimedResult;
+export type LatencyResult = LatencyHeader & ({ status: 'measured'; cairn: LatencyFigures; baseline: LatencyFigures; verdict: LatencyVerdict } | Failed);
+export type ScenarioResult = LoadResult | TimedResult | LatencyResult;
 
 export interface MachineInfo {
   cpus: number;

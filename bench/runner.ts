@@ -12,11 +12,11 @@ import { BENCH_ROOT_URL, createContext } from './context';
 import { createBenchDatabase } from './database';
 import { runLoad } from './load';
 import { RESULTS_DIR } from './paths';
-import type { LoadHeader, LoadResult, ScenarioResult, TimedHeader, TimedResult } from './report';
-import type { BenchContext, BenchRequest, LoadScenario, Scenario, Side, TimedScenario, TimedSubjects } from './scenarios/types';
-import { runProblem, summarise, summariseTimes, type CheckedRun } from './stats';
+import type { LatencyHeader, LatencyResult, LoadHeader, LoadResult, ScenarioResult, TimedHeader, TimedResult } from './report';
+import type { BenchContext, BenchRequest, LatencyScenario, LoadScenario, Scenario, Side, TimedScenario, TimedSubjects } from './scenarios/types';
+import { runProblem, summarise, summariseLatencies, summariseTimes, type CheckedRun } from './stats';
 import { MIB, type PeakWatch, watchPeak } from './memory';
-import { evaluate, evaluateTimed } from './targets';
+import { evaluate, evaluateLatency, evaluateTimed } from './targets';
 
 /** Connections per service pool: Cairn's `[database] MAX_OPEN_CONNS` default, also the baselines' pool size. */
 export const POOL_SIZE = 10;
@@ -31,7 +31,23 @@ function timedHeader({ name, description, command, targets }: TimedScenario): Ti
   return { kind: 'timed', name, description, command, targets };
 }
 
-const header = (scenario: Scenario): LoadHeader | TimedHeader => (scenario.kind === 'load' ? loadHeader(scenario) : timedHeader(scenario));
+function latencyHeader({ name, description, event, targets }: LatencyScenario): LatencyHeader {
+  return { kind: 'latency', name, description, event, targets };
+}
+
+function header(scenario: Scenario): LoadHeader | TimedHeader | LatencyHeader {
+  switch (scenario.kind) {
+    case 'load':
+      return loadHeader(scenario);
+    case 'timed':
+      return timedHeader(scenario);
+    case 'latency':
+      return latencyHeader(scenario);
+  }
+}
+
+/** Latency scenarios: events per side sent before measuring (discarded), unless `--warmup 0`. */
+export const LATENCY_WARMUP_EVENTS = 20;
 
 /** ABBA: a drift in the machine's speed over the run weighs on both sides alike. */
 export function roundOrder(round: number): readonly Side[] {
@@ -142,8 +158,61 @@ export async function measureTimed(scenario: TimedScenario, context: BenchContex
   }
 }
 
+/**
+ * One event at a time (never two in flight, so neither side queues behind itself), `settings.events` per side split
+ * over `settings.rounds` runs in ABBA order; percentiles over every measured event of a side.
+ */
+export async function measureLatency(scenario: LatencyScenario, context: BenchContext, settings: Settings, signal: AbortSignal, say: Say): Promise<LatencyResult> {
+  say(`${scenario.name}: preparing`);
+  const subjects = await scenario.prepare(context, signal);
+  try {
+    await subjects.check(signal);
+    const series = async (side: Side, count: number, what: string): Promise<number[]> => {
+      const latencies: number[] = [];
+      for (let i = 0; i < count; i++) {
+        signal.throwIfAborted();
+        latencies.push(
+          await subjects.event(side, signal).catch((error: unknown) => {
+            throw new Error(`${side} during ${what}, event ${i + 1}/${count}: ${message(error)}`);
+          }),
+        );
+      }
+      const figures = summariseLatencies(latencies);
+      say(`${scenario.name}: ${what} ${side}: ${count} events, p50 ${figures.p50Ms.toFixed(2)} ms, max ${figures.maxMs.toFixed(2)} ms`);
+      return latencies;
+    };
+
+    if (settings.warmupSec > 0) for (const side of ['baseline', 'cairn'] as const) await series(side, LATENCY_WARMUP_EVENTS, 'warm-up');
+    const runs: Record<Side, number[]> = { baseline: [], cairn: [] };
+    for (let round = 0; round < settings.rounds; round++) {
+      // The events spread as evenly as they go: the first rounds take the remainder.
+      const count = Math.floor(settings.events / settings.rounds) + (round < settings.events % settings.rounds ? 1 : 0);
+      if (count === 0) continue;
+      for (const side of roundOrder(round)) runs[side].push(...(await series(side, count, `run ${round + 1}/${settings.rounds}`)));
+    }
+    const cairnFigures = summariseLatencies(runs.cairn);
+    const baselineFigures = summariseLatencies(runs.baseline);
+    return {
+      ...latencyHeader(scenario),
+      status: 'measured',
+      cairn: cairnFigures,
+      baseline: baselineFigures,
+      verdict: evaluateLatency(cairnFigures, baselineFigures, scenario.targets),
+    };
+  } finally {
+    await subjects.stop();
+  }
+}
+
 function measureScenario(scenario: Scenario, context: BenchContext, settings: Settings, signal: AbortSignal, say: Say): Promise<ScenarioResult> {
-  return scenario.kind === 'load' ? measureLoad(scenario, context, settings, signal, say) : measureTimed(scenario, context, settings, signal, say);
+  switch (scenario.kind) {
+    case 'load':
+      return measureLoad(scenario, context, settings, signal, say);
+    case 'timed':
+      return measureTimed(scenario, context, settings, signal, say);
+    case 'latency':
+      return measureLatency(scenario, context, settings, signal, say);
+  }
 }
 
 export async function runBench(settings: Settings, scenarios: readonly Scenario[], signal: AbortSignal, say: Say): Promise<ScenarioResult[]> {
@@ -160,7 +229,7 @@ export async function runBench(settings: Settings, scenarios: readonly Scenario[
       await cairn.stop();
       if (profileDir !== undefined) say(`CPU profiles of Cairn's processes: ${profileDir}`);
     });
-    const context = createContext(cairn, { databaseUrl: database.url, poolSize: POOL_SIZE });
+    const context = createContext(cairn, { databaseUrl: database.url, natsUrl: settings.natsUrl, poolSize: POOL_SIZE });
 
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {

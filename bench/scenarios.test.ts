@@ -11,7 +11,7 @@ import { toApiUser as gatewayToApiUser } from '@cairn/gitea-json';
 import { goJson } from './baselines/gitea-json';
 import { toApiUser, type UserRow } from './baselines/user-json';
 import { SCENARIOS } from './scenarios';
-import type { BenchContext, LoadScenario, Scenario, TimedScenario } from './scenarios/types';
+import type { BenchContext, LatencyScenario, LoadScenario, Scenario, TimedScenario } from './scenarios/types';
 
 const SCENARIOS_DIR = path.join(__dirname, 'scenarios');
 const BASELINES_DIR = path.join(__dirname, 'baselines');
@@ -22,6 +22,7 @@ function fakeContext(started: Array<{ name: string; env: Record<string, string> 
     rootUrl: 'http://localhost:3000/',
     version: '1.2.3',
     databaseUrl: 'postgres://postgres@127.0.0.1:5432/cairn_bench_test',
+    natsUrl: 'nats://127.0.0.1:4222',
     poolSize: 10,
     servicePid: () => process.pid,
     benchUser: async () => ({ username: 'bench', password: 'pw', token: 'f'.repeat(40) }),
@@ -52,10 +53,12 @@ describe('scenario registry', () => {
 
   const loadScenarios = SCENARIOS.filter((scenario): scenario is LoadScenario => scenario.kind === 'load');
   const timedScenarios = SCENARIOS.filter((scenario): scenario is TimedScenario => scenario.kind === 'timed');
+  const latencyScenarios = SCENARIOS.filter((scenario): scenario is LatencyScenario => scenario.kind === 'latency');
 
-  it('has both kinds', () => {
-    expect(loadScenarios.length + timedScenarios.length).toBe(SCENARIOS.length);
+  it('has every kind', () => {
+    expect(loadScenarios.length + timedScenarios.length + latencyScenarios.length).toBe(SCENARIOS.length);
     expect(timedScenarios.map((scenario) => scenario.name)).toContain('git-clone');
+    expect(latencyScenarios.map((scenario) => scenario.name)).toContain('webhook-latency');
   });
 
   it.each(loadScenarios.map((scenario) => [scenario.name, scenario] as const))('load scenario %s has every field the runner needs', async (_name, scenario) => {
@@ -85,6 +88,14 @@ describe('scenario registry', () => {
     expect(scenario.command.trim()).not.toBe('');
     expect(typeof scenario.prepare).toBe('function');
     expect(scenario.targets.maxTimeRatio).toBeGreaterThan(0);
+  });
+
+  // What their `prepare` does is tested with each one (webhook-latency: webhook-latency.test.ts).
+  it.each(latencyScenarios.map((scenario) => [scenario.name, scenario] as const))('latency scenario %s has every field the runner needs', (_name, scenario) => {
+    expect(scenario.description.trim()).not.toBe('');
+    expect(scenario.event.trim()).not.toBe('');
+    expect(typeof scenario.prepare).toBe('function');
+    expect(scenario.targets.maxP99Ratio).toBeGreaterThan(0);
   });
 });
 

@@ -1,4 +1,4 @@
-import { median, percentile, runProblem, summarise, summariseTimes, type CheckedRun } from './stats';
+import { median, percentile, runProblem, summarise, summariseLatencies, summariseTimes, type CheckedRun } from './stats';
 
 describe('percentile', () => {
   it('takes the nearest rank', () => {
@@ -73,5 +73,18 @@ describe('summariseTimes', () => {
   it('sorts as numbers and answers NaN without runs', () => {
     expect(summariseTimes([100, 9, 20]).medianMs).toBe(20);
     expect(summariseTimes([])).toEqual({ medianMs: NaN, p90Ms: NaN, minMs: NaN, maxMs: NaN, meanMs: NaN, runsMs: [] });
+  });
+});
+
+describe('summariseLatencies', () => {
+  it('reports the count, nearest-rank percentiles, mean and max, sorting as numbers', () => {
+    // 1..200 shuffled by a fixed stride: p50 the 100th, p90 the 180th, p99 the 198th value.
+    const latencies = Array.from({ length: 200 }, (_, i) => ((i * 7) % 200) + 1);
+    expect(summariseLatencies(latencies)).toEqual({ events: 200, p50Ms: 100, p90Ms: 180, p99Ms: 198, meanMs: 100.5, maxMs: 200 });
+    expect(summariseLatencies([100, 9, 20]).p50Ms).toBe(20);
+  });
+
+  it('answers NaN without events', () => {
+    expect(summariseLatencies([])).toEqual({ events: 0, p50Ms: NaN, p90Ms: NaN, p99Ms: NaN, meanMs: NaN, maxMs: NaN });
   });
 });

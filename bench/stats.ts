@@ -106,3 +106,26 @@ export function summariseTimes(runsMs: readonly number[]): TimedFigures {
     runsMs: [...runsMs],
   };
 }
+
+/** A latency scenario's figures for one side: send → received times of its measured events, in milliseconds. */
+export interface LatencyFigures {
+  events: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  maxMs: number;
+}
+
+export function summariseLatencies(latenciesMs: readonly number[]): LatencyFigures {
+  const sorted = Float64Array.from(latenciesMs).sort();
+  const n = sorted.length;
+  return {
+    events: n,
+    p50Ms: percentile(sorted, 50),
+    p90Ms: percentile(sorted, 90),
+    p99Ms: percentile(sorted, 99),
+    meanMs: n > 0 ? sorted.reduce((sum, value) => sum + value, 0) / n : Number.NaN,
+    maxMs: n > 0 ? sorted[n - 1] : Number.NaN,
+  };
+}

@@ -1,8 +1,8 @@
-import type { ScenarioResult, TimedResult } from './report';
+import type { LatencyResult, ScenarioResult, TimedResult } from './report';
 import { DEFAULT_TARGETS } from './scenarios/types';
-import { summariseTimes, type ServerFigures } from './stats';
+import { summariseLatencies, summariseTimes, type ServerFigures } from './stats';
 import { formatScenario, formatSummary, formatTable } from './table';
-import { evaluate, evaluateTimed } from './targets';
+import { evaluate, evaluateLatency, evaluateTimed } from './targets';
 
 function figures(requestsPerSec: number, p50Ms: number, p99Ms: number): ServerFigures {
   return { requestsPerSec, p50Ms, p90Ms: p99Ms, p99Ms, meanMs: p50Ms, maxMs: p99Ms, responses: 0, durationSec: 10, runsRequestsPerSec: [] };
@@ -103,6 +103,45 @@ describe('formatScenario for a timed scenario', () => {
   });
 });
 
+function latency(cairnMs: number[], baselineMs: number[]): LatencyResult {
+  const targets = { maxP99Ratio: 3 };
+  const cairn = summariseLatencies(cairnMs);
+  const baseline = summariseLatencies(baselineMs);
+  return {
+    kind: 'latency',
+    name: 'webhook-latency',
+    description: 'comment to delivery',
+    event: 'POST …/comments until delivered',
+    targets,
+    status: 'measured',
+    cairn,
+    baseline,
+    verdict: evaluateLatency(cairn, baseline, targets),
+  };
+}
+
+describe('formatScenario for a latency scenario', () => {
+  it('prints the percentiles of both sides, the ratio of the p99s, the target and the verdict', () => {
+    expect(formatScenario(latency([20, 30, 50], [5, 8, 20]))).toBe(
+      [
+        'webhook-latency: POST …/comments until delivered — comment to delivery',
+        '                  events  p50 ms  p90 ms   p99 ms  max ms',
+        '  cairn                3   30.00   50.00    50.00   50.00',
+        '  baseline             3    8.00   20.00    20.00   20.00',
+        '  cairn/baseline                            2.50×',
+        '  target                                  ≤ 3.00×',
+        '  result                                       ok',
+      ].join('\n'),
+    );
+  });
+
+  it('marks a missed target MISSED, and prints a failure with its error', () => {
+    expect(formatScenario(latency([61], [20]))).toMatch(/result\s+MISSED$/);
+    const failed: LatencyResult = { ...latency([], []), status: 'failed', error: 'cairn during run 1/2, event 3/100: no delivery' };
+    expect(formatScenario(failed)).toBe('webhook-latency: POST …/comments until delivered — comment to delivery\n  FAILED: cairn during run 1/2, event 3/100: no delivery');
+  });
+});
+
 describe('formatSummary', () => {
   it('says all targets were met', () => {
     expect(formatSummary([measured('version', figures(900, 1, 1), figures(1000, 1, 1))])).toBe('all targets met (1 scenario)');
@@ -117,6 +156,7 @@ describe('formatSummary', () => {
     expect(formatSummary(results)).toBe('version MISSED (throughput 0.10× < 0.50×, p99 3.00× > 2.00×); repos FAILED');
     expect(formatSummary([timed([1300], [1000]), measured('user', figures(900, 1, 1), figures(1000, 1, 1))])).toBe('git-clone MISSED (time 1.30× > 1.10×)');
     expect(formatSummary([timed([1000], [1000]), measured('user', figures(900, 1, 1), figures(1000, 1, 1))])).toBe('all targets met (2 scenarios)');
+    expect(formatSummary([latency([61], [20]), timed([1000], [1000])])).toBe('webhook-latency MISSED (p99 3.05× > 3.00×)');
     expect(formatSummary([])).toBe('no scenario ran');
   });
 });

@@ -1,7 +1,7 @@
 /** The text printed after a run: a small table per scenario and a one-line summary. */
-import type { LoadResult, ScenarioResult, TimedResult } from './report';
-import type { TimedFigures } from './stats';
-import { formatMiB, formatRatio, misses, timedMisses } from './targets';
+import type { LatencyResult, LoadResult, ScenarioResult, TimedResult } from './report';
+import type { LatencyFigures, TimedFigures } from './stats';
+import { formatMiB, formatRatio, latencyMisses, misses, timedMisses } from './targets';
 
 export type Align = 'left' | 'right';
 
@@ -65,8 +65,42 @@ function formatTimed(result: TimedResult): string {
   return `${title}\n${indent(formatTable(rows, ['left', 'right', 'right', 'right', 'right']))}`;
 }
 
+function formatLatency(result: LatencyResult): string {
+  const title = `${result.name}: ${result.event} — ${result.description}`;
+  if (result.status === 'failed') return `${title}\n  FAILED: ${result.error}`;
+  const { cairn, baseline, verdict, targets } = result;
+  const latencies = (figures: LatencyFigures): string[] => [String(figures.events), ...[figures.p50Ms, figures.p90Ms, figures.p99Ms, figures.maxMs].map(formatMs)];
+  const rows = [
+    ['', 'events', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms'],
+    ['cairn', ...latencies(cairn)],
+    ['baseline', ...latencies(baseline)],
+    ['cairn/baseline', '', '', '', formatRatio(verdict.p99Ratio)],
+    ['target', '', '', '', `≤ ${formatRatio(targets.maxP99Ratio)}`],
+    ['result', '', '', '', verdictCell(verdict.p99Met)],
+  ];
+  return `${title}\n${indent(formatTable(rows, ['left', 'right', 'right', 'right', 'right', 'right']))}`;
+}
+
 export function formatScenario(result: ScenarioResult): string {
-  return result.kind === 'load' ? formatLoad(result) : formatTimed(result);
+  switch (result.kind) {
+    case 'load':
+      return formatLoad(result);
+    case 'timed':
+      return formatTimed(result);
+    case 'latency':
+      return formatLatency(result);
+  }
+}
+
+function missesOf(result: ScenarioResult & { status: 'measured' }): string[] {
+  switch (result.kind) {
+    case 'load':
+      return misses(result.verdict, result.targets);
+    case 'timed':
+      return timedMisses(result.verdict, result.targets);
+    case 'latency':
+      return latencyMisses(result.verdict, result.targets);
+  }
 }
 
 /** One line: all met, or what was missed and what failed. */
@@ -75,7 +109,7 @@ export function formatSummary(results: readonly ScenarioResult[]): string {
   for (const result of results) {
     if (result.status === 'failed') problems.push(`${result.name} FAILED`);
     else {
-      const missed = result.kind === 'load' ? misses(result.verdict, result.targets) : timedMisses(result.verdict, result.targets);
+      const missed = missesOf(result);
       if (missed.length > 0) problems.push(`${result.name} MISSED (${missed.join(', ')})`);
     }
   }

@@ -1,5 +1,5 @@
 import { DEFAULT_TARGETS } from './scenarios/types';
-import { evaluate, evaluateTimed, formatRatio, misses, ratio, timedMisses } from './targets';
+import { evaluate, evaluateLatency, evaluateTimed, formatRatio, latencyMisses, misses, ratio, timedMisses } from './targets';
 
 describe('evaluate', () => {
   const baseline = { requestsPerSec: 1000, p99Ms: 10 };
@@ -79,5 +79,21 @@ describe('evaluateTimed and timedMisses', () => {
     expect(over).toMatchObject({ timeMet: true, memoryMet: false, met: false });
     expect(timedMisses(over, bounded)).toEqual(['memory +80.0 MiB > +64.0 MiB']);
     expect(evaluateTimed({ medianMs: 1000 }, { medianMs: 1000 }, bounded)).toMatchObject({ memoryMet: false, met: false });
+  });
+});
+
+describe('evaluateLatency and latencyMisses', () => {
+  const targets = { maxP99Ratio: 3 };
+
+  it('compares the p99s, met up to the limit', () => {
+    expect(evaluateLatency({ p99Ms: 25 }, { p99Ms: 10 }, targets)).toEqual({ p99Ratio: 2.5, p99Met: true, met: true });
+    expect(evaluateLatency({ p99Ms: 30 }, { p99Ms: 10 }, targets).met).toBe(true);
+    expect(evaluateLatency({ p99Ms: 30.1 }, { p99Ms: 10 }, targets).met).toBe(false);
+  });
+
+  it('never meets a target it cannot compute, and says what was missed', () => {
+    expect(evaluateLatency({ p99Ms: 5 }, { p99Ms: Number.NaN }, targets)).toEqual({ p99Ratio: Number.NaN, p99Met: false, met: false });
+    expect(latencyMisses(evaluateLatency({ p99Ms: 32 }, { p99Ms: 10 }, targets), targets)).toEqual(['p99 3.20× > 3.00×']);
+    expect(latencyMisses(evaluateLatency({ p99Ms: 10 }, { p99Ms: 10 }, targets), targets)).toEqual([]);
   });
 });

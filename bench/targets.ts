@@ -1,5 +1,5 @@
 /** Cairn against its baseline: the ratios and whether the scenario's targets are met. */
-import type { Targets, TimedTargets } from './scenarios/types';
+import type { LatencyTargets, Targets, TimedTargets } from './scenarios/types';
 
 export interface Comparable {
   requestsPerSec: number;
@@ -62,6 +62,25 @@ export function timedMisses(verdict: TimedVerdict, targets: TimedTargets): strin
   if (!verdict.timeMet) out.push(`time ${formatRatio(verdict.timeRatio)} > ${formatRatio(targets.maxTimeRatio)}`);
   if (!verdict.memoryMet && targets.maxRssGrowthMiB !== undefined) out.push(`memory ${formatMiB(verdict.rssGrowthMiB)} > ${formatMiB(targets.maxRssGrowthMiB)}`);
   return out;
+}
+
+/** A latency scenario's verdict. */
+export interface LatencyVerdict {
+  /** Cairn's p99 latency over the baseline's (lower is better). */
+  p99Ratio: number;
+  p99Met: boolean;
+  met: boolean;
+}
+
+export function evaluateLatency(cairn: { p99Ms: number }, baseline: { p99Ms: number }, targets: LatencyTargets): LatencyVerdict {
+  const p99Ratio = ratio(cairn.p99Ms, baseline.p99Ms);
+  const p99Met = p99Ratio <= targets.maxP99Ratio;
+  return { p99Ratio, p99Met, met: p99Met };
+}
+
+/** What was missed, in words ("p99 3.20× > 3.00×"); empty when the target is met. */
+export function latencyMisses(verdict: LatencyVerdict, targets: LatencyTargets): string[] {
+  return verdict.p99Met ? [] : [`p99 ${formatRatio(verdict.p99Ratio)} > ${formatRatio(targets.maxP99Ratio)}`];
 }
 
 export function formatMiB(value: number | undefined): string {

@@ -6,6 +6,7 @@ import type { Scenario } from './types';
 import { textCodeScenario, textGlobsScenario, textMentionsScenario, textReferencesScenario } from './text';
 import { userScenario } from './user';
 import { versionScenario } from './version';
+import { webhookLatencyScenario } from './webhook-latency';
 
 export const SCENARIOS: readonly Scenario[] = [
   versionScenario,
@@ -18,6 +19,7 @@ export const SCENARIOS: readonly Scenario[] = [
   textReferencesScenario,
   textGlobsScenario,
   releaseAssetScenario,
+  webhookLatencyScenario,
 ];
 
-export type { BenchContext, BenchRequest, LoadScenario, RunningBaseline, Scenario, Targets, TimedScenario, TimedTargets } from './types';
+export type { BenchContext, BenchRequest, LatencyScenario, LoadScenario, RunningBaseline, Scenario, Targets, TimedScenario, TimedTargets } from './types';

@@ -1,9 +1,12 @@
 /**
- * What a scenario is, and what the harness gives it. Two kinds:
+ * What a scenario is, and what the harness gives it. Three kinds:
  * - a load scenario names one request, seeds what the request needs, and starts a baseline server doing the
  *   same work without Cairn's services; the harness drives both with the same load (requests/s, p99);
  * - a timed scenario prepares a command against Cairn and the same command against a baseline; the harness
- *   runs them one at a time, alternately, and compares their wall times.
+ *   runs them one at a time, alternately, and compares their wall times;
+ * - a latency scenario prepares an event that Cairn carries to a receiver (a comment → its webhook delivery) and
+ *   the same kind of event through a baseline pipeline; the harness sends them one at a time, alternately in
+ *   rounds, and compares the percentiles of their send → received latencies.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -38,6 +41,12 @@ export interface TimedTargets {
   maxRssGrowthMiB?: number;
 }
 
+/** A latency scenario's Cairn compared with the baseline measured in the same run. */
+export interface LatencyTargets {
+  /** Cairn's p99 latency divided by the baseline's must be at most this. */
+  maxP99Ratio: number;
+}
+
 export interface RunningBaseline {
   /** Base URL, e.g. `http://127.0.0.1:41234`. */
   url: string;
@@ -61,6 +70,8 @@ export interface BenchContext {
   version: string;
   /** The database Cairn runs on (each service in its own schema). */
   databaseUrl: string;
+  /** The NATS server Cairn runs on; a baseline pipeline may use it too (its own stream). */
+  natsUrl: string;
   /** Connections in each of Cairn's service pools (`[database] MAX_OPEN_CONNS`); baselines use as many. */
   poolSize: number;
   /** The process id of one of Cairn's services (`gateway`, `repos`, …), as the supervisor's runtime file says. */
@@ -131,4 +142,30 @@ export interface TimedScenario {
   targets: TimedTargets;
 }
 
-export type Scenario = LoadScenario | TimedScenario;
+/** What a latency scenario's `prepare` made ready: one event at a time on each side, until `stop`. */
+export interface LatencySubjects {
+  /**
+   * Sends one event on `side` and resolves once the receiver got it whole, with the milliseconds between the
+   * two; rejects when it does not arrive (or arrives other than expected).
+   */
+  event(side: Side, signal: AbortSignal): Promise<number>;
+  /** Throws unless both sides deliver what they should; called once, before the warm-up. */
+  check(signal: AbortSignal): Promise<void>;
+  /** Stops the baseline and the receiver; called whatever happened. */
+  stop(): Promise<void>;
+}
+
+export interface LatencyScenario {
+  kind: 'latency';
+  /** Short name: `--only <name>` and the key in the results. */
+  name: string;
+  /** One line saying what is compared. */
+  description: string;
+  /** The event and where its latency ends, as printed. */
+  event: string;
+  /** Seeds Cairn, starts the receiver and the baseline, once Cairn is up; cleans up itself when it fails. */
+  prepare(context: BenchContext, signal: AbortSignal): Promise<LatencySubjects>;
+  targets: LatencyTargets;
+}
+
+export type Scenario = LoadScenario | TimedScenario | LatencyScenario;
