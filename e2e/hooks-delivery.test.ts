@@ -145,6 +145,12 @@ describe('webhook delivery', () => {
     const opened = await receiver.waitFor('/repo', (received) => eventType('issues')(received) && payloadOf(received).issue?.number === issue.number);
     expect(payloadOf(opened)).toMatchObject({ action: 'opened', number: issue.number, issue: { title: 'Hooked issue' }, sender: { login: 'alice' } });
 
+    const label = await ok<{ id: number }>(201, 'POST', '/repos/alice/app/labels', alice, { name: 'bug', color: '#ee0701' });
+    await ok(200, 'POST', `/repos/alice/app/issues/${issue.number}/labels`, alice, { labels: [label.id] });
+    const labelled = await receiver.waitFor('/repo', eventType('issue_label'));
+    expect(labelled.headers['x-gitea-event']).toBe('issues');
+    expect(payloadOf(labelled)).toMatchObject({ action: 'label_updated', issue: { number: issue.number } });
+
     await ok(201, 'POST', `/repos/alice/app/issues/${issue.number}/comments`, alice, { body: 'a comment' });
     const comment = await receiver.waitFor('/repo', eventType('issue_comment'));
     expect(payloadOf(comment)).toMatchObject({ action: 'created', comment: { body: 'a comment' }, issue: { number: issue.number }, is_pull: false });
@@ -155,6 +161,10 @@ describe('webhook delivery', () => {
     const pull = await ok<{ number: number }>(201, 'POST', '/repos/alice/app/pulls', alice, { title: 'Topic', head: 'topic', base: 'main' });
     const pullOpened = await receiver.waitFor('/repo', (received) => eventType('pull_request')(received) && payloadOf(received).action === 'opened');
     expect(payloadOf(pullOpened)).toMatchObject({ number: pull.number, pull_request: { number: pull.number, merged: false } });
+    await ok(200, 'POST', `/repos/alice/app/pulls/${pull.number}/reviews`, alice, { event: 'COMMENT', body: 'looks fine' });
+    const review = await receiver.waitFor('/repo', eventType('pull_request_review_comment'));
+    expect(review.headers['x-gitea-event']).toBe('pull_request_comment');
+    expect(payloadOf(review)).toMatchObject({ action: 'reviewed', number: pull.number, review: { type: 'pull_request_review_comment', content: 'looks fine' } });
     await ok(200, 'POST', `/repos/alice/app/pulls/${pull.number}/merge`, alice, { do: 'merge' });
     const merged = await receiver.waitFor('/repo', (received) => eventType('pull_request')(received) && payloadOf(received).action === 'closed');
     expect(payloadOf(merged)).toMatchObject({ number: pull.number, pull_request: { merged: true } });
@@ -199,5 +209,22 @@ describe('webhook delivery', () => {
     await receiver.waitFor('/org', (received) => eventType('issues')(received) && payloadOf(received).issue?.title === 'Org matter');
     const orgSaw = receiver.received.filter((received) => received.path === '/org').map((received) => payloadOf(received).repository?.full_name);
     expect(orgSaw).not.toContain('alice/app');
+  });
+  it('sends a fork to the original repository\'s hooks', async () => {
+    await ok(202, 'POST', '/repos/alice/app/forks', bob, {});
+    const fork = await receiver.waitFor('/repo', eventType('fork'));
+    expect(payloadOf(fork)).toMatchObject({ forkee: { full_name: 'alice/app' }, repository: { full_name: 'bob/app' }, sender: { login: 'bob' } });
+  });
+
+  it('test-delivers the last commit of the default branch to one hook, even an inactive one', async () => {
+    const tested = await ok<{ id: number }>(201, 'POST', '/repos/alice/app/hooks', alice, hook('/tested', { active: false, config: { url: `${receiver.url}/tested`, content_type: 'form', secret: SECRET } }));
+    await ok(204, 'POST', `/repos/alice/app/hooks/${tested.id}/tests`, alice);
+    const delivery = await receiver.waitFor('/tested');
+    expect(delivery.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(delivery.headers['x-gitea-signature']).toBe(giteaSignature(SECRET, delivery.body));
+    const payload = JSON.parse(new URLSearchParams(delivery.body).get('payload') ?? '') as Payload;
+    const head = (await ok<{ commit: { id: string } }>(200, 'GET', '/repos/alice/app/branches/main', alice)).commit.id;
+    expect(payload).toMatchObject({ ref: 'refs/heads/main', after: head, pusher: { login: 'alice' } });
+    expect(payload.commits?.map((commit) => commit.id)).toEqual([head]);
   });
 });

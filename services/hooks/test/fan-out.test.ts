@@ -236,7 +236,7 @@ describe('TestHook', () => {
     const inactive = await addHook({ scope: 'repository', repoId: 1, events: ['push'], active: false });
     await addHook({ scope: 'repository', repoId: 1, events: ['push'] });
     const wakes = h.wakes.count;
-    h.world.history.set('refs/heads/main', h.world.history.get(sha(3))!);
+    h.world.history.set('main', h.world.history.get(sha(3))!);
     await createTestHook({ ...h.context, deliverer: { wake: () => void h.wakes.count++ } })(
       { owner: { scope: HookScope.HOOK_SCOPE_REPOSITORY, repoId: 1, ownerId: 0 }, id: inactive, doerId: 30, ref: '' },
       undefined as never,

@@ -181,11 +181,6 @@ export function startDeliverer(context: HooksContext, overrides: Partial<Deliver
 
   const attempt = async (task: DueTask): Promise<void> => {
     const fields = { hook_id: task.hookId, delivery: task.uuid, attempt: task.attempts };
-    if (!task.hook.active) {
-      // Deactivated since the task was created: nothing is sent (Gitea only creates tasks for active hooks).
-      await recordAttempt(db.pool, task, { kind: 'failed' }, null, unanswered(new Error('hook is not active')));
-      return;
-    }
     let rendered: RenderedRequest;
     let host: string;
     try {

@@ -26,10 +26,12 @@ export function createTestHook(context: HooksContext): AsyncServiceOf<typeof Hoo
     const item = await loadRepository(services, owner.repoId);
     if (item === undefined) throw CairnError.notFound('repository not found');
     const repository = repositoryOf(item);
+    // `?ref=` names a branch, tag or commit as Gitea's RepoRefForAPI reads it, and is the payload's ref as given.
+    const revision = request.ref === '' ? repository.defaultBranch : request.ref;
     const ref = request.ref === '' ? `${BRANCH_PREFIX}${repository.defaultBranch}` : request.ref;
-    const { commit } = await context.clients.commits.getCommit({ repository: gitRepositoryOf(repository), revision: ref, withStats: true, withVerification: false });
+    const { commit } = await context.clients.commits.getCommit({ repository: gitRepositoryOf(repository), revision, withStats: true, withVerification: false });
     if (commit === undefined) throw CairnError.notFound(`ref ${ref} not found`);
-    const branch = ref.startsWith(BRANCH_PREFIX) ? ref.slice(BRANCH_PREFIX.length) : undefined;
+    const branch = ref.startsWith(BRANCH_PREFIX) ? ref.slice(BRANCH_PREFIX.length) : ref;
     if (!hookWantsPayload(hook, { eventType: 'push', branch, pushCommits: 1 })) return {};
     // AccessModeNone: Gitea's TestHook shows the repository as to nobody.
     const [apiRepo, user, [apiCommit]] = await Promise.all([

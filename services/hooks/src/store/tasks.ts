@@ -35,7 +35,6 @@ const dueRow = z.object({
   secret: z.string(),
   meta: z.record(z.string()),
   authorization_header: z.string(),
-  active: z.boolean(),
   event: z.string(),
   event_type: z.string(),
   payload: z.record(z.unknown()),
@@ -56,7 +55,6 @@ export interface DueTask {
     secret: string;
     meta: Record<string, string>;
     authorizationHeader: string;
-    active: boolean;
   };
   event: string;
   eventType: string;
@@ -82,7 +80,7 @@ export async function claimDueTasks(db: CommonQueryMethods, limit: number, lease
       RETURNING t.id, t.uuid, t.hook_id, t.payload_id, t.attempts
     )
     SELECT c.id, c.uuid, c.hook_id, c.attempts, h.scope, h.type, h.url, h.http_method, h.content_type, h.secret, h.meta,
-      h.authorization_header, h.active, p.event, p.event_type, p.payload
+      h.authorization_header, p.event, p.event_type, p.payload
     FROM claimed c JOIN hooks h ON h.id = c.hook_id JOIN hook_payloads p ON p.id = c.payload_id
     ORDER BY c.id`);
   return rows.map((row) => ({
@@ -99,7 +97,6 @@ export async function claimDueTasks(db: CommonQueryMethods, limit: number, lease
       secret: row.secret,
       meta: row.meta,
       authorizationHeader: row.authorization_header,
-      active: row.active,
     },
     event: row.event,
     eventType: row.event_type,
