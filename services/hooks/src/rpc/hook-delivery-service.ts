@@ -3,18 +3,12 @@
  * the history only in its web UI, routers/web/repo/setting/webhook.go ReplayWebhook). The hook must belong to the
  * owner named, as in GetHook; otherwise NOT_FOUND.
  */
-import { type HookDelivery, type HookDeliveryServiceService, type HookOwner, HookScope } from '@cairn/proto/cairn/hooks/v1/hooks_service';
+import type { HookDelivery, HookDeliveryServiceService, HookOwner } from '@cairn/proto/cairn/hooks/v1/hooks_service';
 import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
-import { type HookScopeName, type StoredDelivery, hookInScope, listDeliveries, redeliver } from '../store/tasks';
+import { lookupPlacesOf } from '../domain/hook-places';
+import { findHook } from '../store/hooks';
+import { type StoredDelivery, listDeliveries, redeliver } from '../store/tasks';
 import type { HooksContext } from './context';
-
-const SCOPE_NAMES: Readonly<Partial<Record<HookScope, HookScopeName>>> = {
-  [HookScope.HOOK_SCOPE_REPOSITORY]: 'repository',
-  [HookScope.HOOK_SCOPE_ORGANIZATION]: 'organization',
-  [HookScope.HOOK_SCOPE_USER]: 'user',
-  [HookScope.HOOK_SCOPE_SYSTEM]: 'system',
-  [HookScope.HOOK_SCOPE_DEFAULT]: 'default',
-};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_LIMIT = 10;
@@ -25,9 +19,7 @@ function hookNotFound(): CairnError {
 }
 
 async function requireHook(context: HooksContext, owner: HookOwner | undefined, hookId: number): Promise<void> {
-  const scope = owner === undefined ? undefined : SCOPE_NAMES[owner.scope];
-  if (owner === undefined || scope === undefined) throw CairnError.invalid('owner scope is required', { reason: 'owner_required' });
-  if (!(await hookInScope(context.db.pool, hookId, scope, { repoId: owner.repoId, ownerId: owner.ownerId }))) throw hookNotFound();
+  if ((await findHook(context.db.pool, lookupPlacesOf(owner), hookId)) === undefined) throw hookNotFound();
 }
 
 export function toHookDelivery(delivery: StoredDelivery): HookDelivery {

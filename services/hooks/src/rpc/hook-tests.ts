@@ -12,7 +12,9 @@ import { CairnError, type AsyncServiceOf } from '@cairn/rpc';
 import { coarseEvent, hookWantsPayload } from '../domain/event-match';
 import { type PayloadServices, apiRepository, apiUsers, loadRepository, repositoryOf } from '../payloads/services';
 import { BRANCH_PREFIX, compareUrl, payloadCommits } from '../payloads/push';
-import { insertPayload, insertTasks, repositoryHook } from '../store/fan-out';
+import { lookupPlacesOf } from '../domain/hook-places';
+import { insertPayload, insertTasks } from '../store/fan-out';
+import { findHook } from '../store/hooks';
 import type { HooksContext } from './context';
 
 export function createTestHook(context: HooksContext): AsyncServiceOf<typeof HookServiceService>['testHook'] {
@@ -20,8 +22,8 @@ export function createTestHook(context: HooksContext): AsyncServiceOf<typeof Hoo
   return async (request) => {
     const owner = request.owner;
     if (owner?.scope !== HookScope.HOOK_SCOPE_REPOSITORY) throw CairnError.notFound('hook not found');
-    const hook = await repositoryHook(context.db.pool, request.id, owner.repoId);
-    if (hook === null) throw CairnError.notFound('hook not found');
+    const hook = await findHook(context.db.pool, lookupPlacesOf(owner), request.id);
+    if (hook === undefined) throw CairnError.notFound('hook not found');
     if (context.config.security.disableWebhooks) return {};
     const item = await loadRepository(services, owner.repoId);
     if (item === undefined) throw CairnError.notFound('repository not found');

@@ -94,10 +94,3 @@ export async function copyDefaultHooks(tx: DatabaseTransactionConnection, repoId
     FROM hooks d WHERE d.scope = 'default' ORDER BY d.id`);
   return result.rowCount;
 }
-
-/** A repository hook of the repository, active or not (TestHook's lookup); null when there is none. */
-export async function repositoryHook(db: CommonQueryMethods, id: number, repoId: number): Promise<CandidateHook | null> {
-  const row = await db.maybeOne(sql.type(candidateRow)`
-    SELECT id, type, events, branch_filter FROM hooks WHERE id = ${id} AND scope = 'repository' AND repo_id = ${repoId}`);
-  return row === null ? null : { id: row.id, type: row.type, events: row.events, branchFilter: row.branch_filter };
-}

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql, z, type CommonQueryMethods } from '@cairn/db';
+import type { HookScopeName } from '../domain/hook-places';
 
 /** Gitea's HookRequest (models/webhook/hooktask.go). */
 export type HookRequestInfo = {
@@ -20,7 +21,6 @@ export type HookResponseInfo = {
   body: string;
 };
 
-export type HookScopeName = 'repository' | 'organization' | 'user' | 'system' | 'default';
 
 const dueRow = z.object({
   id: z.number(),
@@ -229,15 +229,4 @@ export async function redeliver(db: CommonQueryMethods, hookId: number, uuid: st
     )
     SELECT ${DELIVERY_COLUMNS} FROM created t JOIN hook_payloads p ON p.id = t.payload_id`);
   return row === null ? undefined : toDelivery(row);
-}
-
-/** Whether hook `hookId` exists in the scope given (and belongs to its repository or owner). */
-export async function hookInScope(db: CommonQueryMethods, hookId: number, scope: HookScopeName, ownerKey: { repoId: number; ownerId: number }): Promise<boolean> {
-  const owner =
-    scope === 'repository'
-      ? sql.fragment`repo_id = ${ownerKey.repoId}`
-      : scope === 'organization' || scope === 'user'
-        ? sql.fragment`owner_id = ${ownerKey.ownerId}`
-        : sql.fragment`TRUE`;
-  return db.exists(sql.unsafe`SELECT 1 FROM hooks WHERE id = ${hookId} AND scope = ${scope} AND ${owner}`);
 }
