@@ -71,7 +71,9 @@ export async function enqueueEvent(tx: DatabaseTransactionConnection, event: Out
   const id = event.id ?? uuidv7();
   if (!isUuid(id)) throw new Error(`event id must be a UUID, got "${id}"`);
   const data = Buffer.from(event.data.buffer, event.data.byteOffset, event.data.byteLength);
-  await tx.query(sql.unsafe`INSERT INTO cairn_outbox (id, subject, data) VALUES (${id}, ${event.subject}, ${sql.binary(data)})`);
-  await tx.query(sql.unsafe`SELECT pg_notify(${OUTBOX_CHANNEL_PREFIX} || current_schema(), '')`);
+  // One statement for the row and its NOTIFY: a round trip fewer in every writing transaction.
+  await tx.query(sql.unsafe`
+    WITH queued AS (INSERT INTO cairn_outbox (id, subject, data) VALUES (${id}, ${event.subject}, ${sql.binary(data)}) RETURNING seq)
+    SELECT pg_notify(${OUTBOX_CHANNEL_PREFIX} || current_schema(), '') FROM queued`);
   return id;
 }

@@ -72,6 +72,19 @@ describe('outbox and relay', () => {
     expect(bus.published.map((p) => [p.subject, p.id, Buffer.from(p.data).toString()])).toEqual([['cairn.user.created', id, 'committed']]);
   });
 
+  it('is woken by the commit of a writing transaction, not by its poll', async () => {
+    const db = await serviceDatabase();
+    const bus = new RecordingBus();
+    // No poll within the test: only a NOTIFY (or the listener's wake once it listens) starts a batch.
+    relay(db, bus, 600_000);
+    await db.pool.transaction((tx) => enqueueEvent(tx, { subject: 'cairn.user.created', data: bytes('first') }));
+    // Published once the listener listens (its wake after LISTEN, or the NOTIFY): from here on it does.
+    await waitFor('first event published', async () => bus.published.length === 1);
+    await db.pool.transaction((tx) => enqueueEvent(tx, { subject: 'cairn.user.created', data: bytes('second') }));
+    await waitFor('second event published', async () => bus.published.length === 2);
+    expect(bus.published.map((p) => Buffer.from(p.data).toString())).toEqual(['first', 'second']);
+  });
+
   it('keeps the caller-given event id', async () => {
     const db = await serviceDatabase();
     const bus = new RecordingBus();

@@ -12,7 +12,7 @@ import { type Bus, type BusHandler, type Subscription, processOnce } from '@cair
 import type { Deliverer } from '../delivery/deliverer';
 import { branchPasses, coarseEvent, hookChoosesEvent, hookWantsPayload } from '../domain/event-match';
 import { type BuiltPayload, type EventPlan, type PayloadServices, type PlannedPayload, planEvent } from '../payloads';
-import { loadRepository } from '../payloads/services';
+import { coalescedUsers, loadRepository } from '../payloads/services';
 import type { HooksContext } from '../rpc/context';
 import { type EventPlace, activeHooksAt, anyHookMaySee, copyDefaultHooks, insertPayload, insertTasks } from '../store/fan-out';
 import { GIT_CONSUMER, GIT_FILTER, GIT_STREAM, ISSUES_CONSUMER, ISSUES_FILTER, ISSUES_STREAM, REPOS_CONSUMER, REPOS_FILTER, REPOS_STREAM } from './streams';
@@ -85,8 +85,10 @@ export async function fanOutEvent(context: HooksContext, services: PayloadServic
 export function eventHandler(context: HooksContext, services: PayloadServices, consumer: string, deliverer: Pick<Deliverer, 'wake'>): BusHandler {
   return async (message) => {
     if (context.config.security.disableWebhooks) return;
-    // One repository cache per event: the owner lookup and the payloads ask for the same repository.
-    const eventServices: PayloadServices = { ...services, repositories: new Map() };
+    // One repository cache per event: the owner lookup and the payloads ask for the same repository. The payloads'
+    // user lookups go to accounts together.
+    const clients = { ...services.clients, users: coalescedUsers(services.clients.users) };
+    const eventServices: PayloadServices = { ...services, clients, repositories: new Map() };
     const read = planEvent(eventServices, message.subject, message.data);
     if (read === undefined) return;
     if ('problem' in read) {

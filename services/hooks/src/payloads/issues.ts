@@ -37,28 +37,42 @@ interface IssueScene {
   user: (id: number) => ApiUser;
 }
 
-function sceneLoader(services: PayloadServices, repoId: number, userIds: readonly number[]): () => Promise<IssueScene | undefined> {
-  return memo(async () => {
-    const item = await loadRepository(services, repoId);
-    if (item === undefined) return undefined;
-    const [repository, user] = await Promise.all([apiRepository(services, item), apiUsers(services, userIds)]);
-    return { item, repository, user };
+/**
+ * Loads an event's scene beside what `convert` makes of its issue, comment or pull request. The converters need only
+ * the repository (read once per event), not the scene's repository JSON and users, so their calls to the other
+ * services run alongside the scene's instead of after them: one round of calls fewer before a delivery.
+ */
+type SceneLoader = <T>(convert: (item: RepositoryWithPermission) => Promise<T>) => Promise<[IssueScene, T] | undefined>;
+
+function sceneLoader(services: PayloadServices, repoId: number, userIds: readonly number[]): SceneLoader {
+  const item = memo(() => loadRepository(services, repoId));
+  const scene = memo(async (): Promise<IssueScene | undefined> => {
+    const loaded = await item();
+    if (loaded === undefined) return undefined;
+    const [repository, user] = await Promise.all([apiRepository(services, loaded), apiUsers(services, userIds)]);
+    return { item: loaded, repository, user };
   });
+  return async (convert) => {
+    const loaded = await item();
+    if (loaded === undefined) return undefined;
+    const [ready, converted] = await Promise.all([scene(), convert(loaded)]);
+    return ready === undefined ? undefined : [ready, converted];
+  };
 }
 
-async function apiIssueOf(services: PayloadServices, scene: IssueScene, issue: Issue): Promise<ApiIssue> {
-  return toApiIssue(services, undefined, issue, repositoryOf(scene.item));
+async function apiIssueOf(services: PayloadServices, item: RepositoryWithPermission, issue: Issue): Promise<ApiIssue> {
+  return toApiIssue(services, undefined, issue, repositoryOf(item));
 }
 
-async function apiPullOf(services: PayloadServices, scene: IssueScene, pull: PullRequest): Promise<ApiPullRequest> {
-  const repository = repositoryOf(scene.item);
-  if (scene.item.permission === undefined) throw new Error('repository without permission');
-  return toApiPullRequest(services, undefined, pull, { repository, permission: scene.item.permission });
+async function apiPullOf(services: PayloadServices, item: RepositoryWithPermission, pull: PullRequest): Promise<ApiPullRequest> {
+  const repository = repositoryOf(item);
+  if (item.permission === undefined) throw new Error('repository without permission');
+  return toApiPullRequest(services, undefined, pull, { repository, permission: item.permission });
 }
 
 /** The pull request of an issue event about one (issues' GetPull, as a site admin). */
-async function pullOfIssue(services: PayloadServices, scene: IssueScene, issue: Issue): Promise<PullRequest> {
-  const { pull } = await services.clients.pulls.getPull({ scope: { viewer: INTERNAL_VIEWER, repository: scene.item }, index: issue.index });
+async function pullOfIssue(services: PayloadServices, item: RepositoryWithPermission, issue: Issue): Promise<PullRequest> {
+  const { pull } = await services.clients.pulls.getPull({ scope: { viewer: INTERNAL_VIEWER, repository: item }, index: issue.index });
   if (pull === undefined) throw new Error(`issues answered no pull request for #${issue.index}`);
   return pull;
 }
@@ -102,7 +116,7 @@ function pullPayload(scene: IssueScene, pull: ApiPullRequest, senderId: number, 
 /** One change of an issue or of a pull request's issue half, as the payload of the right kind. */
 function issueChangePlan(
   services: PayloadServices,
-  scene: () => Promise<IssueScene | undefined>,
+  scene: SceneLoader,
   key: string,
   issue: Issue,
   senderId: number,
@@ -113,11 +127,16 @@ function issueChangePlan(
     key,
     eventType: issue.isPull ? types.pull : types.issue,
     build: async (): Promise<BuiltPayload | undefined> => {
-      const loaded = await scene();
+      if (!issue.isPull) {
+        const loaded = await scene((item) => apiIssueOf(services, item, issue));
+        if (loaded === undefined) return undefined;
+        const [ready, apiIssue] = loaded;
+        return { payload: issuePayload(ready, apiIssue, senderId, options(ready)) };
+      }
+      const loaded = await scene(async (item) => apiPullOf(services, item, await pullOfIssue(services, item, issue)));
       if (loaded === undefined) return undefined;
-      if (!issue.isPull) return { payload: issuePayload(loaded, await apiIssueOf(services, loaded, issue), senderId, options(loaded)) };
-      const pull = await apiPullOf(services, loaded, await pullOfIssue(services, loaded, issue));
-      return { payload: pullPayload(loaded, pull, senderId, options(loaded)) };
+      const [ready, pull] = loaded;
+      return { payload: pullPayload(ready, pull, senderId, options(ready)) };
     },
   };
 }
@@ -204,10 +223,11 @@ export function commentPlans(services: PayloadServices, change: string, event: I
       key: eventId,
       eventType: issue.isPull ? 'pull_request_comment' : 'issue_comment',
       build: async () => {
-        const loaded = await scene();
+        const loaded = await scene((item) =>
+          Promise.all([apiIssueOf(services, item, issue), toApiComment(services, undefined, repositoryOf(item), comment)]),
+        );
         if (loaded === undefined) return undefined;
-        const repository = repositoryOf(loaded.item);
-        const [apiIssue, apiComment] = await Promise.all([apiIssueOf(services, loaded, issue), toApiComment(services, undefined, repository, comment)]);
+        const [ready, [apiIssue, apiComment]] = loaded;
         // IssueCommentPayload: action, issue, comment, changes?, repository, sender, is_pull.
         return {
           payload: {
@@ -215,8 +235,8 @@ export function commentPlans(services: PayloadServices, change: string, event: I
             issue: apiIssue,
             comment: apiComment,
             ...(action === 'edited' ? { changes: { body: { from: event.previousBody } } } : {}),
-            repository: loaded.repository,
-            sender: loaded.user(senderId),
+            repository: ready.repository,
+            sender: ready.user(senderId),
             is_pull: issue.isPull,
           },
         };
@@ -236,9 +256,10 @@ export function pullPlans(services: PayloadServices, change: string, event: Pull
     key,
     eventType,
     build: async () => {
-      const loaded = await scene();
+      const loaded = await scene((item) => apiPullOf(services, item, pull));
       if (loaded === undefined) return undefined;
-      return { payload: pullPayload(loaded, await apiPullOf(services, loaded, pull), senderId, options(loaded)) };
+      const [ready, apiPull] = loaded;
+      return { payload: pullPayload(ready, apiPull, senderId, options(ready)) };
     },
   });
   switch (change) {
@@ -282,10 +303,10 @@ export function reviewPlans(services: PayloadServices, change: string, event: Pu
       key: eventId,
       eventType: kind.eventType,
       build: async () => {
-        const loaded = await scene();
+        const loaded = await scene((item) => apiPullOf(services, item, pull));
         if (loaded === undefined) return undefined;
-        const apiPull = await apiPullOf(services, loaded, pull);
-        return { payload: pullPayload(loaded, apiPull, senderId, { action: 'reviewed', review: { type: kind.type, content: review.body } }) };
+        const [ready, apiPull] = loaded;
+        return { payload: pullPayload(ready, apiPull, senderId, { action: 'reviewed', review: { type: kind.type, content: review.body } }) };
       },
     },
   ];
