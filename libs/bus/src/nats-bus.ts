@@ -344,6 +344,9 @@ async function connectRawNatsBus(options: NatsBusOptions): Promise<Bus> {
       },
     };
     subscriptions.add(subscription);
+    // The server has the interest once a round trip after SUB returned: only then does the subscription see "every
+    // message published from now on", also from other connections (without it a publish right after could miss it).
+    await nc.flush();
     return subscription;
   }
 
