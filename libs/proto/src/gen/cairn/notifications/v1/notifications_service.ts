@@ -18,7 +18,106 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Actor } from "../../common/v1/common";
+import { Timestamp } from "../../../google/protobuf/timestamp";
+import { Actor, PageRequest } from "../../common/v1/common";
+
+/** Gitea's NotificationSource. */
+export enum SubjectType {
+  SUBJECT_TYPE_UNSPECIFIED = 0,
+  SUBJECT_TYPE_ISSUE = 1,
+  SUBJECT_TYPE_PULL = 2,
+  SUBJECT_TYPE_COMMIT = 3,
+  SUBJECT_TYPE_REPOSITORY = 4,
+  UNRECOGNIZED = -1,
+}
+
+export function subjectTypeFromJSON(object: any): SubjectType {
+  switch (object) {
+    case 0:
+    case "SUBJECT_TYPE_UNSPECIFIED":
+      return SubjectType.SUBJECT_TYPE_UNSPECIFIED;
+    case 1:
+    case "SUBJECT_TYPE_ISSUE":
+      return SubjectType.SUBJECT_TYPE_ISSUE;
+    case 2:
+    case "SUBJECT_TYPE_PULL":
+      return SubjectType.SUBJECT_TYPE_PULL;
+    case 3:
+    case "SUBJECT_TYPE_COMMIT":
+      return SubjectType.SUBJECT_TYPE_COMMIT;
+    case 4:
+    case "SUBJECT_TYPE_REPOSITORY":
+      return SubjectType.SUBJECT_TYPE_REPOSITORY;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return SubjectType.UNRECOGNIZED;
+  }
+}
+
+export function subjectTypeToJSON(object: SubjectType): string {
+  switch (object) {
+    case SubjectType.SUBJECT_TYPE_UNSPECIFIED:
+      return "SUBJECT_TYPE_UNSPECIFIED";
+    case SubjectType.SUBJECT_TYPE_ISSUE:
+      return "SUBJECT_TYPE_ISSUE";
+    case SubjectType.SUBJECT_TYPE_PULL:
+      return "SUBJECT_TYPE_PULL";
+    case SubjectType.SUBJECT_TYPE_COMMIT:
+      return "SUBJECT_TYPE_COMMIT";
+    case SubjectType.SUBJECT_TYPE_REPOSITORY:
+      return "SUBJECT_TYPE_REPOSITORY";
+    case SubjectType.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+/** Gitea's NotificationStatus. */
+export enum ThreadStatus {
+  THREAD_STATUS_UNSPECIFIED = 0,
+  THREAD_STATUS_UNREAD = 1,
+  THREAD_STATUS_READ = 2,
+  THREAD_STATUS_PINNED = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function threadStatusFromJSON(object: any): ThreadStatus {
+  switch (object) {
+    case 0:
+    case "THREAD_STATUS_UNSPECIFIED":
+      return ThreadStatus.THREAD_STATUS_UNSPECIFIED;
+    case 1:
+    case "THREAD_STATUS_UNREAD":
+      return ThreadStatus.THREAD_STATUS_UNREAD;
+    case 2:
+    case "THREAD_STATUS_READ":
+      return ThreadStatus.THREAD_STATUS_READ;
+    case 3:
+    case "THREAD_STATUS_PINNED":
+      return ThreadStatus.THREAD_STATUS_PINNED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return ThreadStatus.UNRECOGNIZED;
+  }
+}
+
+export function threadStatusToJSON(object: ThreadStatus): string {
+  switch (object) {
+    case ThreadStatus.THREAD_STATUS_UNSPECIFIED:
+      return "THREAD_STATUS_UNSPECIFIED";
+    case ThreadStatus.THREAD_STATUS_UNREAD:
+      return "THREAD_STATUS_UNREAD";
+    case ThreadStatus.THREAD_STATUS_READ:
+      return "THREAD_STATUS_READ";
+    case ThreadStatus.THREAD_STATUS_PINNED:
+      return "THREAD_STATUS_PINNED";
+    case ThreadStatus.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
 
 export interface GetHeatmapRequest {
   /** The user whose activity is counted. */
@@ -50,6 +149,99 @@ export interface HeatmapBucket {
   timestamp: number;
   /** Contributions in the bucket. */
   contributions: number;
+}
+
+/**
+ * A thread as stored; the gateway shapes Gitea's NotificationThread from it with the repository and the issue as
+ * they are now (title, state, latest comment).
+ */
+export interface NotificationThread {
+  id: number;
+  userId: number;
+  repoId: number;
+  subjectType: SubjectType;
+  /** The issue or pull request; 0 for commit and repository subjects. */
+  issueId: number;
+  issueIndex: number;
+  /** A commit subject's sha; empty otherwise. */
+  commitId: string;
+  /** The comment the thread points at (the latest while it was read); 0 when none. */
+  commentId: number;
+  status: ThreadStatus;
+  updatedBy: number;
+  createdAt?: Date | undefined;
+  updatedAt?: Date | undefined;
+}
+
+export interface ListThreadsRequest {
+  viewer?:
+    | Actor
+    | undefined;
+  /** Only threads with one of these statuses; empty means Gitea's default (unread and pinned). Ignored when `all`. */
+  statusTypes: ThreadStatus[];
+  /** Every status (Gitea's `all=true`). */
+  all: boolean;
+  /** Only these subject types; empty means all. */
+  subjectTypes: SubjectType[];
+  /** Only threads updated at or after `since` / at or before `before`, when set. */
+  since?: Date | undefined;
+  before?:
+    | Date
+    | undefined;
+  /** Only threads of this repository, when set (`/repos/{o}/{r}/notifications`). */
+  repoId?: number | undefined;
+  page?: PageRequest | undefined;
+}
+
+export interface ListThreadsResponse {
+  threads: NotificationThread[];
+  total: number;
+}
+
+export interface CountUnreadRequest {
+  viewer?: Actor | undefined;
+}
+
+export interface CountUnreadResponse {
+  unread: number;
+}
+
+export interface GetThreadRequest {
+  viewer?: Actor | undefined;
+  id: number;
+}
+
+export interface GetThreadResponse {
+  thread?: NotificationThread | undefined;
+}
+
+export interface MarkThreadRequest {
+  viewer?: Actor | undefined;
+  id: number;
+  /** The new status (Gitea's `to-status`, default read: the gateway fills it in). */
+  toStatus: ThreadStatus;
+}
+
+export interface MarkThreadResponse {
+  thread?: NotificationThread | undefined;
+}
+
+export interface MarkThreadsRequest {
+  viewer?:
+    | Actor
+    | undefined;
+  /** Which threads change: those with one of these statuses (empty: unread, Gitea's default), any status when `all`. */
+  statusTypes: ThreadStatus[];
+  all: boolean;
+  /** Only threads updated at or before it, when set (Gitea's `last_read_at`). */
+  lastReadAt?: Date | undefined;
+  repoId?: number | undefined;
+  toStatus: ThreadStatus;
+}
+
+export interface MarkThreadsResponse {
+  /** The changed threads, newest updated first. */
+  threads: NotificationThread[];
 }
 
 function createBaseGetHeatmapRequest(): GetHeatmapRequest {
@@ -339,6 +531,1345 @@ export const HeatmapBucket: MessageFns<HeatmapBucket> = {
   },
 };
 
+function createBaseNotificationThread(): NotificationThread {
+  return {
+    id: 0,
+    userId: 0,
+    repoId: 0,
+    subjectType: 0,
+    issueId: 0,
+    issueIndex: 0,
+    commitId: "",
+    commentId: 0,
+    status: 0,
+    updatedBy: 0,
+    createdAt: undefined,
+    updatedAt: undefined,
+  };
+}
+
+export const NotificationThread: MessageFns<NotificationThread> = {
+  encode(message: NotificationThread, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(16).int64(message.userId);
+    }
+    if (message.repoId !== 0) {
+      writer.uint32(24).int64(message.repoId);
+    }
+    if (message.subjectType !== 0) {
+      writer.uint32(32).int32(message.subjectType);
+    }
+    if (message.issueId !== 0) {
+      writer.uint32(40).int64(message.issueId);
+    }
+    if (message.issueIndex !== 0) {
+      writer.uint32(48).int64(message.issueIndex);
+    }
+    if (message.commitId !== "") {
+      writer.uint32(58).string(message.commitId);
+    }
+    if (message.commentId !== 0) {
+      writer.uint32(64).int64(message.commentId);
+    }
+    if (message.status !== 0) {
+      writer.uint32(72).int32(message.status);
+    }
+    if (message.updatedBy !== 0) {
+      writer.uint32(80).int64(message.updatedBy);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(90).fork()).join();
+    }
+    if (message.updatedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(98).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NotificationThread {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNotificationThread();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.subjectType = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.issueId = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.issueIndex = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.commitId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.commentId = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.updatedBy = longToNumber(reader.int64());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NotificationThread {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : 0,
+      subjectType: isSet(object.subjectType)
+        ? subjectTypeFromJSON(object.subjectType)
+        : isSet(object.subject_type)
+        ? subjectTypeFromJSON(object.subject_type)
+        : 0,
+      issueId: isSet(object.issueId)
+        ? globalThis.Number(object.issueId)
+        : isSet(object.issue_id)
+        ? globalThis.Number(object.issue_id)
+        : 0,
+      issueIndex: isSet(object.issueIndex)
+        ? globalThis.Number(object.issueIndex)
+        : isSet(object.issue_index)
+        ? globalThis.Number(object.issue_index)
+        : 0,
+      commitId: isSet(object.commitId)
+        ? globalThis.String(object.commitId)
+        : isSet(object.commit_id)
+        ? globalThis.String(object.commit_id)
+        : "",
+      commentId: isSet(object.commentId)
+        ? globalThis.Number(object.commentId)
+        : isSet(object.comment_id)
+        ? globalThis.Number(object.comment_id)
+        : 0,
+      status: isSet(object.status) ? threadStatusFromJSON(object.status) : 0,
+      updatedBy: isSet(object.updatedBy)
+        ? globalThis.Number(object.updatedBy)
+        : isSet(object.updated_by)
+        ? globalThis.Number(object.updated_by)
+        : 0,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      updatedAt: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+        ? fromJsonTimestamp(object.updated_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: NotificationThread): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.repoId !== 0) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.subjectType !== 0) {
+      obj.subjectType = subjectTypeToJSON(message.subjectType);
+    }
+    if (message.issueId !== 0) {
+      obj.issueId = Math.round(message.issueId);
+    }
+    if (message.issueIndex !== 0) {
+      obj.issueIndex = Math.round(message.issueIndex);
+    }
+    if (message.commitId !== "") {
+      obj.commitId = message.commitId;
+    }
+    if (message.commentId !== 0) {
+      obj.commentId = Math.round(message.commentId);
+    }
+    if (message.status !== 0) {
+      obj.status = threadStatusToJSON(message.status);
+    }
+    if (message.updatedBy !== 0) {
+      obj.updatedBy = Math.round(message.updatedBy);
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.updatedAt !== undefined) {
+      obj.updatedAt = message.updatedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NotificationThread>, I>>(base?: I): NotificationThread {
+    return NotificationThread.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NotificationThread>, I>>(object: I): NotificationThread {
+    const message = createBaseNotificationThread();
+    message.id = object.id ?? 0;
+    message.userId = object.userId ?? 0;
+    message.repoId = object.repoId ?? 0;
+    message.subjectType = object.subjectType ?? 0;
+    message.issueId = object.issueId ?? 0;
+    message.issueIndex = object.issueIndex ?? 0;
+    message.commitId = object.commitId ?? "";
+    message.commentId = object.commentId ?? 0;
+    message.status = object.status ?? 0;
+    message.updatedBy = object.updatedBy ?? 0;
+    message.createdAt = object.createdAt ?? undefined;
+    message.updatedAt = object.updatedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListThreadsRequest(): ListThreadsRequest {
+  return {
+    viewer: undefined,
+    statusTypes: [],
+    all: false,
+    subjectTypes: [],
+    since: undefined,
+    before: undefined,
+    repoId: undefined,
+    page: undefined,
+  };
+}
+
+export const ListThreadsRequest: MessageFns<ListThreadsRequest> = {
+  encode(message: ListThreadsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.viewer !== undefined) {
+      Actor.encode(message.viewer, writer.uint32(10).fork()).join();
+    }
+    if (message.statusTypes.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.statusTypes) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.all !== false) {
+      writer.uint32(24).bool(message.all);
+    }
+    if (message.subjectTypes.length !== 0) {
+      writer.uint32(34).fork();
+      for (const v of message.subjectTypes) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(42).fork()).join();
+    }
+    if (message.before !== undefined) {
+      Timestamp.encode(toTimestamp(message.before), writer.uint32(50).fork()).join();
+    }
+    if (message.repoId !== undefined) {
+      writer.uint32(56).int64(message.repoId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListThreadsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListThreadsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.viewer = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.statusTypes.push(reader.int32() as any);
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.statusTypes.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.all = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag === 32) {
+              message.subjectTypes.push(reader.int32() as any);
+
+              continue;
+            }
+
+            if (tag === 34) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.subjectTypes.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.before = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListThreadsRequest {
+    return {
+      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
+      statusTypes: globalThis.Array.isArray(object?.statusTypes)
+        ? object.statusTypes.map((e: any) => threadStatusFromJSON(e))
+        : globalThis.Array.isArray(object?.status_types)
+        ? object.status_types.map((e: any) => threadStatusFromJSON(e))
+        : [],
+      all: isSet(object.all) ? globalThis.Boolean(object.all) : false,
+      subjectTypes: globalThis.Array.isArray(object?.subjectTypes)
+        ? object.subjectTypes.map((e: any) => subjectTypeFromJSON(e))
+        : globalThis.Array.isArray(object?.subject_types)
+        ? object.subject_types.map((e: any) => subjectTypeFromJSON(e))
+        : [],
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+      before: isSet(object.before) ? fromJsonTimestamp(object.before) : undefined,
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : undefined,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListThreadsRequest): unknown {
+    const obj: any = {};
+    if (message.viewer !== undefined) {
+      obj.viewer = Actor.toJSON(message.viewer);
+    }
+    if (message.statusTypes?.length) {
+      obj.statusTypes = message.statusTypes.map((e) => threadStatusToJSON(e));
+    }
+    if (message.all !== false) {
+      obj.all = message.all;
+    }
+    if (message.subjectTypes?.length) {
+      obj.subjectTypes = message.subjectTypes.map((e) => subjectTypeToJSON(e));
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    if (message.before !== undefined) {
+      obj.before = message.before.toISOString();
+    }
+    if (message.repoId !== undefined) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListThreadsRequest>, I>>(base?: I): ListThreadsRequest {
+    return ListThreadsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListThreadsRequest>, I>>(object: I): ListThreadsRequest {
+    const message = createBaseListThreadsRequest();
+    message.viewer = (object.viewer !== undefined && object.viewer !== null)
+      ? Actor.fromPartial(object.viewer)
+      : undefined;
+    message.statusTypes = object.statusTypes?.map((e) => e) || [];
+    message.all = object.all ?? false;
+    message.subjectTypes = object.subjectTypes?.map((e) => e) || [];
+    message.since = object.since ?? undefined;
+    message.before = object.before ?? undefined;
+    message.repoId = object.repoId ?? undefined;
+    message.page = (object.page !== undefined && object.page !== null)
+      ? PageRequest.fromPartial(object.page)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListThreadsResponse(): ListThreadsResponse {
+  return { threads: [], total: 0 };
+}
+
+export const ListThreadsResponse: MessageFns<ListThreadsResponse> = {
+  encode(message: ListThreadsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.threads) {
+      NotificationThread.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListThreadsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListThreadsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.threads.push(NotificationThread.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListThreadsResponse {
+    return {
+      threads: globalThis.Array.isArray(object?.threads)
+        ? object.threads.map((e: any) => NotificationThread.fromJSON(e))
+        : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListThreadsResponse): unknown {
+    const obj: any = {};
+    if (message.threads?.length) {
+      obj.threads = message.threads.map((e) => NotificationThread.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListThreadsResponse>, I>>(base?: I): ListThreadsResponse {
+    return ListThreadsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListThreadsResponse>, I>>(object: I): ListThreadsResponse {
+    const message = createBaseListThreadsResponse();
+    message.threads = object.threads?.map((e) => NotificationThread.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
+    return message;
+  },
+};
+
+function createBaseCountUnreadRequest(): CountUnreadRequest {
+  return { viewer: undefined };
+}
+
+export const CountUnreadRequest: MessageFns<CountUnreadRequest> = {
+  encode(message: CountUnreadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.viewer !== undefined) {
+      Actor.encode(message.viewer, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountUnreadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountUnreadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.viewer = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountUnreadRequest {
+    return { viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined };
+  },
+
+  toJSON(message: CountUnreadRequest): unknown {
+    const obj: any = {};
+    if (message.viewer !== undefined) {
+      obj.viewer = Actor.toJSON(message.viewer);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountUnreadRequest>, I>>(base?: I): CountUnreadRequest {
+    return CountUnreadRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountUnreadRequest>, I>>(object: I): CountUnreadRequest {
+    const message = createBaseCountUnreadRequest();
+    message.viewer = (object.viewer !== undefined && object.viewer !== null)
+      ? Actor.fromPartial(object.viewer)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCountUnreadResponse(): CountUnreadResponse {
+  return { unread: 0 };
+}
+
+export const CountUnreadResponse: MessageFns<CountUnreadResponse> = {
+  encode(message: CountUnreadResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.unread !== 0) {
+      writer.uint32(8).int64(message.unread);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountUnreadResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountUnreadResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.unread = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountUnreadResponse {
+    return { unread: isSet(object.unread) ? globalThis.Number(object.unread) : 0 };
+  },
+
+  toJSON(message: CountUnreadResponse): unknown {
+    const obj: any = {};
+    if (message.unread !== 0) {
+      obj.unread = Math.round(message.unread);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountUnreadResponse>, I>>(base?: I): CountUnreadResponse {
+    return CountUnreadResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountUnreadResponse>, I>>(object: I): CountUnreadResponse {
+    const message = createBaseCountUnreadResponse();
+    message.unread = object.unread ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetThreadRequest(): GetThreadRequest {
+  return { viewer: undefined, id: 0 };
+}
+
+export const GetThreadRequest: MessageFns<GetThreadRequest> = {
+  encode(message: GetThreadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.viewer !== undefined) {
+      Actor.encode(message.viewer, writer.uint32(10).fork()).join();
+    }
+    if (message.id !== 0) {
+      writer.uint32(16).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetThreadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetThreadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.viewer = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetThreadRequest {
+    return {
+      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+    };
+  },
+
+  toJSON(message: GetThreadRequest): unknown {
+    const obj: any = {};
+    if (message.viewer !== undefined) {
+      obj.viewer = Actor.toJSON(message.viewer);
+    }
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetThreadRequest>, I>>(base?: I): GetThreadRequest {
+    return GetThreadRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetThreadRequest>, I>>(object: I): GetThreadRequest {
+    const message = createBaseGetThreadRequest();
+    message.viewer = (object.viewer !== undefined && object.viewer !== null)
+      ? Actor.fromPartial(object.viewer)
+      : undefined;
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetThreadResponse(): GetThreadResponse {
+  return { thread: undefined };
+}
+
+export const GetThreadResponse: MessageFns<GetThreadResponse> = {
+  encode(message: GetThreadResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.thread !== undefined) {
+      NotificationThread.encode(message.thread, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetThreadResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetThreadResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.thread = NotificationThread.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetThreadResponse {
+    return { thread: isSet(object.thread) ? NotificationThread.fromJSON(object.thread) : undefined };
+  },
+
+  toJSON(message: GetThreadResponse): unknown {
+    const obj: any = {};
+    if (message.thread !== undefined) {
+      obj.thread = NotificationThread.toJSON(message.thread);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetThreadResponse>, I>>(base?: I): GetThreadResponse {
+    return GetThreadResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetThreadResponse>, I>>(object: I): GetThreadResponse {
+    const message = createBaseGetThreadResponse();
+    message.thread = (object.thread !== undefined && object.thread !== null)
+      ? NotificationThread.fromPartial(object.thread)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseMarkThreadRequest(): MarkThreadRequest {
+  return { viewer: undefined, id: 0, toStatus: 0 };
+}
+
+export const MarkThreadRequest: MessageFns<MarkThreadRequest> = {
+  encode(message: MarkThreadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.viewer !== undefined) {
+      Actor.encode(message.viewer, writer.uint32(10).fork()).join();
+    }
+    if (message.id !== 0) {
+      writer.uint32(16).int64(message.id);
+    }
+    if (message.toStatus !== 0) {
+      writer.uint32(24).int32(message.toStatus);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkThreadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkThreadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.viewer = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.toStatus = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkThreadRequest {
+    return {
+      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      toStatus: isSet(object.toStatus)
+        ? threadStatusFromJSON(object.toStatus)
+        : isSet(object.to_status)
+        ? threadStatusFromJSON(object.to_status)
+        : 0,
+    };
+  },
+
+  toJSON(message: MarkThreadRequest): unknown {
+    const obj: any = {};
+    if (message.viewer !== undefined) {
+      obj.viewer = Actor.toJSON(message.viewer);
+    }
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.toStatus !== 0) {
+      obj.toStatus = threadStatusToJSON(message.toStatus);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkThreadRequest>, I>>(base?: I): MarkThreadRequest {
+    return MarkThreadRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkThreadRequest>, I>>(object: I): MarkThreadRequest {
+    const message = createBaseMarkThreadRequest();
+    message.viewer = (object.viewer !== undefined && object.viewer !== null)
+      ? Actor.fromPartial(object.viewer)
+      : undefined;
+    message.id = object.id ?? 0;
+    message.toStatus = object.toStatus ?? 0;
+    return message;
+  },
+};
+
+function createBaseMarkThreadResponse(): MarkThreadResponse {
+  return { thread: undefined };
+}
+
+export const MarkThreadResponse: MessageFns<MarkThreadResponse> = {
+  encode(message: MarkThreadResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.thread !== undefined) {
+      NotificationThread.encode(message.thread, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkThreadResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkThreadResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.thread = NotificationThread.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkThreadResponse {
+    return { thread: isSet(object.thread) ? NotificationThread.fromJSON(object.thread) : undefined };
+  },
+
+  toJSON(message: MarkThreadResponse): unknown {
+    const obj: any = {};
+    if (message.thread !== undefined) {
+      obj.thread = NotificationThread.toJSON(message.thread);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkThreadResponse>, I>>(base?: I): MarkThreadResponse {
+    return MarkThreadResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkThreadResponse>, I>>(object: I): MarkThreadResponse {
+    const message = createBaseMarkThreadResponse();
+    message.thread = (object.thread !== undefined && object.thread !== null)
+      ? NotificationThread.fromPartial(object.thread)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseMarkThreadsRequest(): MarkThreadsRequest {
+  return { viewer: undefined, statusTypes: [], all: false, lastReadAt: undefined, repoId: undefined, toStatus: 0 };
+}
+
+export const MarkThreadsRequest: MessageFns<MarkThreadsRequest> = {
+  encode(message: MarkThreadsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.viewer !== undefined) {
+      Actor.encode(message.viewer, writer.uint32(10).fork()).join();
+    }
+    if (message.statusTypes.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.statusTypes) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.all !== false) {
+      writer.uint32(24).bool(message.all);
+    }
+    if (message.lastReadAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.lastReadAt), writer.uint32(34).fork()).join();
+    }
+    if (message.repoId !== undefined) {
+      writer.uint32(40).int64(message.repoId);
+    }
+    if (message.toStatus !== 0) {
+      writer.uint32(48).int32(message.toStatus);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkThreadsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkThreadsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.viewer = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.statusTypes.push(reader.int32() as any);
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.statusTypes.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.all = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.lastReadAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.toStatus = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkThreadsRequest {
+    return {
+      viewer: isSet(object.viewer) ? Actor.fromJSON(object.viewer) : undefined,
+      statusTypes: globalThis.Array.isArray(object?.statusTypes)
+        ? object.statusTypes.map((e: any) => threadStatusFromJSON(e))
+        : globalThis.Array.isArray(object?.status_types)
+        ? object.status_types.map((e: any) => threadStatusFromJSON(e))
+        : [],
+      all: isSet(object.all) ? globalThis.Boolean(object.all) : false,
+      lastReadAt: isSet(object.lastReadAt)
+        ? fromJsonTimestamp(object.lastReadAt)
+        : isSet(object.last_read_at)
+        ? fromJsonTimestamp(object.last_read_at)
+        : undefined,
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : undefined,
+      toStatus: isSet(object.toStatus)
+        ? threadStatusFromJSON(object.toStatus)
+        : isSet(object.to_status)
+        ? threadStatusFromJSON(object.to_status)
+        : 0,
+    };
+  },
+
+  toJSON(message: MarkThreadsRequest): unknown {
+    const obj: any = {};
+    if (message.viewer !== undefined) {
+      obj.viewer = Actor.toJSON(message.viewer);
+    }
+    if (message.statusTypes?.length) {
+      obj.statusTypes = message.statusTypes.map((e) => threadStatusToJSON(e));
+    }
+    if (message.all !== false) {
+      obj.all = message.all;
+    }
+    if (message.lastReadAt !== undefined) {
+      obj.lastReadAt = message.lastReadAt.toISOString();
+    }
+    if (message.repoId !== undefined) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.toStatus !== 0) {
+      obj.toStatus = threadStatusToJSON(message.toStatus);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkThreadsRequest>, I>>(base?: I): MarkThreadsRequest {
+    return MarkThreadsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkThreadsRequest>, I>>(object: I): MarkThreadsRequest {
+    const message = createBaseMarkThreadsRequest();
+    message.viewer = (object.viewer !== undefined && object.viewer !== null)
+      ? Actor.fromPartial(object.viewer)
+      : undefined;
+    message.statusTypes = object.statusTypes?.map((e) => e) || [];
+    message.all = object.all ?? false;
+    message.lastReadAt = object.lastReadAt ?? undefined;
+    message.repoId = object.repoId ?? undefined;
+    message.toStatus = object.toStatus ?? 0;
+    return message;
+  },
+};
+
+function createBaseMarkThreadsResponse(): MarkThreadsResponse {
+  return { threads: [] };
+}
+
+export const MarkThreadsResponse: MessageFns<MarkThreadsResponse> = {
+  encode(message: MarkThreadsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.threads) {
+      NotificationThread.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkThreadsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkThreadsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.threads.push(NotificationThread.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkThreadsResponse {
+    return {
+      threads: globalThis.Array.isArray(object?.threads)
+        ? object.threads.map((e: any) => NotificationThread.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: MarkThreadsResponse): unknown {
+    const obj: any = {};
+    if (message.threads?.length) {
+      obj.threads = message.threads.map((e) => NotificationThread.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarkThreadsResponse>, I>>(base?: I): MarkThreadsResponse {
+    return MarkThreadsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarkThreadsResponse>, I>>(object: I): MarkThreadsResponse {
+    const message = createBaseMarkThreadsResponse();
+    message.threads = object.threads?.map((e) => NotificationThread.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * ActivityService serves users' activity as the notifications service aggregates it from events
  * (cairn.git.pushed now; issue and pull-request events as those services arrive).
@@ -411,6 +1942,191 @@ export const ActivityServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
+/**
+ * NotificationService serves a user's notification threads (Gitea's routers/api/v1/notify): always the caller's own
+ * (the viewer's user id); the gateway answers 401/403 for anonymous callers and public-only tokens before calling.
+ * Threads are written only by this service's event consumers.
+ */
+export type NotificationServiceService = typeof NotificationServiceService;
+export const NotificationServiceService = {
+  /**
+   * One page of the viewer's threads, newest updated first (id descending among equals), with Gitea's filters, and
+   * the total under the same filters (X-Total-Count). INVALID_ARGUMENT for a bad page, limit or time range.
+   */
+  listThreads: {
+    path: "/cairn.notifications.v1.NotificationService/ListThreads" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListThreadsRequest): Buffer => Buffer.from(ListThreadsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListThreadsRequest => ListThreadsRequest.decode(value),
+    responseSerialize: (value: ListThreadsResponse): Buffer => Buffer.from(ListThreadsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListThreadsResponse => ListThreadsResponse.decode(value),
+  },
+  /** The viewer's unread threads (`GET /notifications/new`), from the maintained counter. */
+  countUnread: {
+    path: "/cairn.notifications.v1.NotificationService/CountUnread" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CountUnreadRequest): Buffer => Buffer.from(CountUnreadRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CountUnreadRequest => CountUnreadRequest.decode(value),
+    responseSerialize: (value: CountUnreadResponse): Buffer => Buffer.from(CountUnreadResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CountUnreadResponse => CountUnreadResponse.decode(value),
+  },
+  /** One thread. NOT_FOUND when there is none with the id; PERMISSION_DENIED when it is another user's (Gitea 403). */
+  getThread: {
+    path: "/cairn.notifications.v1.NotificationService/GetThread" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetThreadRequest): Buffer => Buffer.from(GetThreadRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetThreadRequest => GetThreadRequest.decode(value),
+    responseSerialize: (value: GetThreadResponse): Buffer => Buffer.from(GetThreadResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetThreadResponse => GetThreadResponse.decode(value),
+  },
+  /** Sets one thread's status (`PATCH /notifications/threads/{id}`); same errors as GetThread. */
+  markThread: {
+    path: "/cairn.notifications.v1.NotificationService/MarkThread" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MarkThreadRequest): Buffer => Buffer.from(MarkThreadRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MarkThreadRequest => MarkThreadRequest.decode(value),
+    responseSerialize: (value: MarkThreadResponse): Buffer => Buffer.from(MarkThreadResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MarkThreadResponse => MarkThreadResponse.decode(value),
+  },
+  /**
+   * Sets the status of the viewer's threads that match (`PUT /notifications`, `PUT /repos/{o}/{r}/notifications`):
+   * those with a status in `status_types`, updated at or before `last_read_at` when set, in `repo_id` when set.
+   * Answers the changed threads.
+   */
+  markThreads: {
+    path: "/cairn.notifications.v1.NotificationService/MarkThreads" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MarkThreadsRequest): Buffer => Buffer.from(MarkThreadsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MarkThreadsRequest => MarkThreadsRequest.decode(value),
+    responseSerialize: (value: MarkThreadsResponse): Buffer => Buffer.from(MarkThreadsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MarkThreadsResponse => MarkThreadsResponse.decode(value),
+  },
+} as const;
+
+export interface NotificationServiceServer extends UntypedServiceImplementation {
+  /**
+   * One page of the viewer's threads, newest updated first (id descending among equals), with Gitea's filters, and
+   * the total under the same filters (X-Total-Count). INVALID_ARGUMENT for a bad page, limit or time range.
+   */
+  listThreads: handleUnaryCall<ListThreadsRequest, ListThreadsResponse>;
+  /** The viewer's unread threads (`GET /notifications/new`), from the maintained counter. */
+  countUnread: handleUnaryCall<CountUnreadRequest, CountUnreadResponse>;
+  /** One thread. NOT_FOUND when there is none with the id; PERMISSION_DENIED when it is another user's (Gitea 403). */
+  getThread: handleUnaryCall<GetThreadRequest, GetThreadResponse>;
+  /** Sets one thread's status (`PATCH /notifications/threads/{id}`); same errors as GetThread. */
+  markThread: handleUnaryCall<MarkThreadRequest, MarkThreadResponse>;
+  /**
+   * Sets the status of the viewer's threads that match (`PUT /notifications`, `PUT /repos/{o}/{r}/notifications`):
+   * those with a status in `status_types`, updated at or before `last_read_at` when set, in `repo_id` when set.
+   * Answers the changed threads.
+   */
+  markThreads: handleUnaryCall<MarkThreadsRequest, MarkThreadsResponse>;
+}
+
+export interface NotificationServiceClient extends Client {
+  /**
+   * One page of the viewer's threads, newest updated first (id descending among equals), with Gitea's filters, and
+   * the total under the same filters (X-Total-Count). INVALID_ARGUMENT for a bad page, limit or time range.
+   */
+  listThreads(
+    request: ListThreadsRequest,
+    callback: (error: ServiceError | null, response: ListThreadsResponse) => void,
+  ): ClientUnaryCall;
+  listThreads(
+    request: ListThreadsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListThreadsResponse) => void,
+  ): ClientUnaryCall;
+  listThreads(
+    request: ListThreadsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListThreadsResponse) => void,
+  ): ClientUnaryCall;
+  /** The viewer's unread threads (`GET /notifications/new`), from the maintained counter. */
+  countUnread(
+    request: CountUnreadRequest,
+    callback: (error: ServiceError | null, response: CountUnreadResponse) => void,
+  ): ClientUnaryCall;
+  countUnread(
+    request: CountUnreadRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountUnreadResponse) => void,
+  ): ClientUnaryCall;
+  countUnread(
+    request: CountUnreadRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountUnreadResponse) => void,
+  ): ClientUnaryCall;
+  /** One thread. NOT_FOUND when there is none with the id; PERMISSION_DENIED when it is another user's (Gitea 403). */
+  getThread(
+    request: GetThreadRequest,
+    callback: (error: ServiceError | null, response: GetThreadResponse) => void,
+  ): ClientUnaryCall;
+  getThread(
+    request: GetThreadRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetThreadResponse) => void,
+  ): ClientUnaryCall;
+  getThread(
+    request: GetThreadRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetThreadResponse) => void,
+  ): ClientUnaryCall;
+  /** Sets one thread's status (`PATCH /notifications/threads/{id}`); same errors as GetThread. */
+  markThread(
+    request: MarkThreadRequest,
+    callback: (error: ServiceError | null, response: MarkThreadResponse) => void,
+  ): ClientUnaryCall;
+  markThread(
+    request: MarkThreadRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MarkThreadResponse) => void,
+  ): ClientUnaryCall;
+  markThread(
+    request: MarkThreadRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MarkThreadResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Sets the status of the viewer's threads that match (`PUT /notifications`, `PUT /repos/{o}/{r}/notifications`):
+   * those with a status in `status_types`, updated at or before `last_read_at` when set, in `repo_id` when set.
+   * Answers the changed threads.
+   */
+  markThreads(
+    request: MarkThreadsRequest,
+    callback: (error: ServiceError | null, response: MarkThreadsResponse) => void,
+  ): ClientUnaryCall;
+  markThreads(
+    request: MarkThreadsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MarkThreadsResponse) => void,
+  ): ClientUnaryCall;
+  markThreads(
+    request: MarkThreadsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MarkThreadsResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const NotificationServiceClient = makeGenericClientConstructor(
+  NotificationServiceService,
+  "cairn.notifications.v1.NotificationService",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): NotificationServiceClient;
+  service: typeof NotificationServiceService;
+  serviceName: string;
+};
+
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
 type DeepPartial<T> = T extends Builtin ? T
@@ -422,6 +2138,28 @@ type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function toTimestamp(date: Date): Timestamp {
+  const seconds = Math.trunc(date.getTime() / 1_000);
+  const nanos = (date.getTime() % 1_000) * 1_000_000;
+  return { seconds, nanos };
+}
+
+function fromTimestamp(t: Timestamp): Date {
+  let millis = (t.seconds || 0) * 1_000;
+  millis += (t.nanos || 0) / 1_000_000;
+  return new globalThis.Date(millis);
+}
+
+function fromJsonTimestamp(o: any): Date {
+  if (o instanceof globalThis.Date) {
+    return o;
+  } else if (typeof o === "string") {
+    return new globalThis.Date(o);
+  } else {
+    return fromTimestamp(Timestamp.fromJSON(o));
+  }
+}
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
