@@ -132,6 +132,15 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
     'ALLOWED_HOST_LIST', 'DELIVER_TIMEOUT', 'QUEUE_LENGTH', 'SKIP_TLS_VERIFY', 'PAGING_NUM', 'PROXY_URL',
     'PROXY_HOSTS', 'DELIVERY_ATTEMPTS', 'RETRY_BACKOFF',
   ],
+  // Gitea's keys Cairn reads, Cairn's own (MAIL_DIR, SEND_ATTEMPTS, RETRY_BACKOFF), and Gitea's it ignores.
+  mailer: [
+    'ENABLED', 'PROTOCOL', 'SMTP_ADDR', 'SMTP_PORT', 'USER', 'PASSWD', 'FROM', 'SUBJECT_PREFIX', 'SENDMAIL_PATH',
+    'SENDMAIL_TIMEOUT', 'FORCE_TRUST_SERVER_CERT', 'MAIL_DIR', 'SEND_ATTEMPTS', 'RETRY_BACKOFF',
+    'NAME', 'ENVELOPE_FROM', 'SEND_AS_PLAIN_TEXT', 'ENABLE_HELO', 'HELO_HOSTNAME', 'USE_CLIENT_CERT', 'CLIENT_CERT_FILE',
+    'CLIENT_KEY_FILE', 'SENDMAIL_ARGS', 'SENDMAIL_CONVERT_CRLF', 'FROM_NAME',
+  ],
+  // Cairn reads DEFAULT_EMAIL_NOTIFICATIONS; Gitea's other [admin] keys are accepted and ignored.
+  admin: ['*'],
   attachment: ['ENABLED', 'ALLOWED_TYPES', 'MAX_SIZE', 'MAX_FILES', ...STORAGE_KEYS],
   storage: STORAGE_KEYS,
   // Cairn reads only ENABLED here (it removes the matching repository unit); every other key is Gitea's.
@@ -142,8 +151,8 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
 
 /** Gitea sections Cairn ignores as a whole (an entry ending in `.` matches every subsection). */
 const IGNORED_SECTIONS: readonly string[] = [
-  'admin', 'badges', 'cache', 'cache.', 'camo', 'cors', 'cron', 'cron.', 'email.', 'federation', 'git.',
-  'highlight.', 'i18n', 'indexer', 'lfs', 'lfs.', 'lfs_client', 'log.', 'mailer', 'markdown', 'markup', 'markup.',
+  'badges', 'cache', 'cache.', 'camo', 'cors', 'cron', 'cron.', 'email.', 'federation', 'git.',
+  'highlight.', 'i18n', 'indexer', 'lfs', 'lfs.', 'lfs_client', 'log.', 'markdown', 'markup', 'markup.',
   'oauth2', 'oauth2_client', 'openid', 'other', 'picture', 'project', 'proxy', 'queue', 'queue.',
   'repo-archive', 'repository.', 'session', 'ssh.', 'task', 'time', 'ui.', 'avatar',
 ];

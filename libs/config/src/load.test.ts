@@ -169,8 +169,28 @@ describe('defaults', () => {
         hooks: { listen: '127.0.0.1:50057', addr: '127.0.0.1:50057' },
       },
       rpc: { deadlineMs: 5000, gitWriteDeadlineMs: 60_000, keysDir: path.join(cwd, 'data', 'rpc-keys') },
+      mailer: {
+        enabled: false,
+        protocol: 'smtps',
+        smtpAddr: '',
+        smtpPort: 465,
+        user: '',
+        // Not enumerable (see below), so toEqual looks past it.
+        passwd: '',
+        from: '',
+        subjectPrefix: '',
+        sendmailPath: 'sendmail',
+        sendmailTimeout: 300_000,
+        forceTrustServerCert: false,
+        mailDir: undefined,
+        dummyDir: path.join(cwd, 'data', 'mail'),
+        sendAttempts: 8,
+        retryBackoff: 10_000,
+      },
+      admin: { defaultEmailNotifications: 'enabled' },
       metrics: { enabled: false, listen: '127.0.0.1:9464', token: '' },
     };
+    Object.defineProperty(expected.mailer, 'passwd', { value: '', enumerable: false });
     expect(config).toEqual(expected);
     expect(warnings).toEqual([]);
   });
@@ -656,7 +676,7 @@ describe('unknown settings', () => {
 
   it('exclude whole Gitea sections Cairn ignores and prefixed key families', () => {
     const { warnings } = load(
-      '[mailer]\nANYTHING = 1\n[cron.archive_cleanup]\nENABLED = true\n[server]\nSSH_ANYTHING = 1\n[git.config]\ndiff.algorithm = histogram\n',
+      '[markdown]\nANYTHING = 1\n[cron.archive_cleanup]\nENABLED = true\n[server]\nSSH_ANYTHING = 1\n[git.config]\ndiff.algorithm = histogram\n',
     );
     expect(warnings).toEqual([]);
   });
@@ -967,5 +987,56 @@ describe('[attachment] storage', () => {
     const { warnings } = load('[storage]\nSERVE_DIRECT = false\nMINIO_CHECKSUM_ALGORITHM = default\n[storage.repo-archive]\nSTORAGE_TYPE = local\n[attachment]\nAZURE_BLOB_CONTAINER = x\n');
     expect(warnings).toEqual([]);
     expect(load('[storage]\nPATHS = typo\n').warnings).toEqual([expect.stringContaining('unknown setting [storage] PATHS')]);
+  });
+});
+
+describe('[mailer]', () => {
+  it('is off by default, with Gitea\'s defaults', () => {
+    const { config } = load();
+    expect(config.mailer).toMatchObject({ enabled: false, protocol: 'smtps', smtpPort: 465, from: '', sendmailPath: 'sendmail', mailDir: undefined });
+    expect(config.mailer.dummyDir).toBe(path.join(config.workDir, 'mail'));
+    expect(config.admin.defaultEmailNotifications).toBe('enabled');
+  });
+
+  it.each([
+    ['PROTOCOL = smtp', 'smtp', 25],
+    ['PROTOCOL = smtps', 'smtps', 465],
+    ['PROTOCOL = smtp+starttls', 'smtp+starttls', 587],
+    ['SMTP_PORT = 25', 'smtp', 25],
+    ['SMTP_PORT = 587', 'smtp+starttls', 587],
+    ['SMTP_PORT = 2525', 'smtps', 2525],
+    ['PROTOCOL = smtp\nSMTP_PORT = 2525', 'smtp', 2525],
+  ])('infers protocol and port as Gitea from %j', (lines, protocol, port) => {
+    const { config } = load(`[mailer]\nENABLED = true\nSMTP_ADDR = mail.example.com\nFROM = Cairn <cairn@example.com>\n${lines}\n`);
+    expect(config.mailer).toMatchObject({ enabled: true, protocol, smtpPort: port, smtpAddr: 'mail.example.com' });
+  });
+
+  it('takes FROM from USER, MAIL_DIR under the work dir, and keeps the password out of dumps', () => {
+    const { config } = load('[mailer]\nENABLED = true\nPROTOCOL = dummy\nUSER = bot@example.com\nPASSWD = do-not-print-me\nMAIL_DIR = outbox\n');
+    expect(config.mailer).toMatchObject({ from: 'bot@example.com', protocol: 'dummy', mailDir: path.join(config.workDir, 'outbox'), dummyDir: path.join(config.workDir, 'outbox') });
+    expect(config.mailer.passwd).toBe('do-not-print-me');
+    expect(JSON.stringify(config)).not.toContain('do-not-print-me');
+    expect(inspect(config, { depth: Infinity })).not.toContain('do-not-print-me');
+  });
+
+  it('reads [admin] DEFAULT_EMAIL_NOTIFICATIONS and accepts Gitea\'s other [admin] and [mailer] keys', () => {
+    const { config, warnings } = load('[admin]\nDEFAULT_EMAIL_NOTIFICATIONS = onmention\nDISABLE_REGULAR_ORG_CREATION = false\n[mailer]\nENABLE_HELO = true\n');
+    expect(config.admin.defaultEmailNotifications).toBe('onmention');
+    expect(warnings).toEqual([]);
+  });
+
+  it.each([
+    ['[mailer]\nPROTOCOL = pigeon\n', 'mailer.PROTOCOL', /expected one of smtp, smtps, smtp\+starttls, smtp\+unix, sendmail, dummy/],
+    ['[mailer]\nPROTOCOL = smtp+unix\n', 'mailer.PROTOCOL', /not supported by Cairn/],
+    ['[mailer]\nSMTP_PORT = 70000\n', 'mailer.SMTP_PORT', /expected an integer from 0 to 65535/],
+    ['[mailer]\nFROM = not an address\n', 'mailer.FROM', /expected an e-mail address/],
+    ['[mailer]\nENABLED = true\nPROTOCOL = dummy\n', 'mailer.FROM', /FROM \(or USER\) is required/],
+    ['[mailer]\nENABLED = true\nPROTOCOL = smtp\nFROM = a@example.com\n', 'mailer.SMTP_ADDR', /SMTP_ADDR is required/],
+    ['[mailer]\nENABLED = maybe\n', 'mailer.ENABLED', /expected true or false/],
+    ['[admin]\nDEFAULT_EMAIL_NOTIFICATIONS = always\n', 'admin.DEFAULT_EMAIL_NOTIFICATIONS', /expected one of enabled, onmention, disabled, andyourown/],
+  ])('stops start-up for %j', (ini, key, message) => {
+    const error = configError(() => load(ini));
+    expect(error.key).toBe(key);
+    expect(error.message).toMatch(message);
   });
 });

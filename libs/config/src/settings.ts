@@ -10,6 +10,7 @@ import { readServiceEndpoints } from './endpoints';
 import { DEFAULT_SECTION } from './raw-sections';
 import { resolveRepoUnits } from './repo-units';
 import type { SettingsReader } from './settings-reader';
+import { readDefaultEmailNotifications, readMailer } from './mailer';
 import { readObjectStorage } from './storage';
 import { type BusAuth, type CairnConfig, MERGE_SIGNING_RULES, type MergeSigningRule, TRUST_MODELS } from './types';
 import {
@@ -176,6 +177,8 @@ export function readSettings(
       gitWriteDeadlineMs: reader.integer('rpc', 'GIT_WRITE_DEADLINE_MS', 60_000, POSITIVE),
       keysDir: path.resolve(paths.workDir, reader.string('rpc', 'KEYS_DIR', 'rpc-keys')),
     },
+    mailer: readMailer(reader, paths.workDir),
+    admin: { defaultEmailNotifications: readDefaultEmailNotifications(reader) },
     metrics: readMetrics(reader),
   };
 }

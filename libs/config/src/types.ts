@@ -323,6 +323,41 @@ export interface CairnConfig {
      */
     keysDir: string;
   };
+  /** `[mailer]` (Gitea's modules/setting/mailer.go; see docs/mail.md). */
+  mailer: {
+    /** `ENABLED`, default false: nothing is queued or sent. */
+    enabled: boolean;
+    /** `PROTOCOL`; unset, inferred from SMTP_PORT as Gitea (25 smtp, 587 smtp+starttls, else smtps). */
+    protocol: MailerProtocol;
+    smtpAddr: string;
+    /** `SMTP_PORT`; unset, the protocol's port (25, 465, 587); 0 for sendmail and dummy. */
+    smtpPort: number;
+    user: string;
+    /** `PASSWD` (or `CAIRN__mailer__PASSWD__FILE`); not enumerable, so no dump of the configuration shows it. */
+    passwd: string;
+    /** `FROM` (default USER): the From header, `address` or `Name <address>`. */
+    from: string;
+    subjectPrefix: string;
+    /** `SENDMAIL_PATH`, default `sendmail`. */
+    sendmailPath: string;
+    /** `SENDMAIL_TIMEOUT` in milliseconds, default 5m. */
+    sendmailTimeout: number;
+    /** `FORCE_TRUST_SERVER_CERT`: the SMTP server's certificate is not verified. */
+    forceTrustServerCert: boolean;
+    /** Cairn's `MAIL_DIR` when set (absolute): every mail is also written there as an `.eml` file. */
+    mailDir: string | undefined;
+    /** Where `PROTOCOL = dummy` writes its `.eml` files: MAIL_DIR, default `<work dir>/mail`. */
+    dummyDir: string;
+    /** Cairn's `SEND_ATTEMPTS` (8): tries per mail before it is given up. */
+    sendAttempts: number;
+    /** Cairn's `RETRY_BACKOFF` (10s) in milliseconds: before the first retry, doubled after each failure. */
+    retryBackoff: number;
+  };
+  /** `[admin]` */
+  admin: {
+    /** `DEFAULT_EMAIL_NOTIFICATIONS` (Gitea's, default `enabled`): a new user's e-mail notification preference. */
+    defaultEmailNotifications: EmailNotificationsPreference;
+  };
   /** `[metrics]`: the Prometheus endpoint (`GET /metrics`) every service process serves on its own port. */
   metrics: {
     /** `[metrics] ENABLED`, default false (as Gitea). */
@@ -333,3 +368,11 @@ export interface CairnConfig {
     token: string;
   };
 }
+
+/** `[mailer] PROTOCOL` values Gitea knows (smtp+unix is refused by Cairn at start-up). */
+export const MAILER_PROTOCOLS = ['smtp', 'smtps', 'smtp+starttls', 'smtp+unix', 'sendmail', 'dummy'] as const;
+export type MailerProtocol = (typeof MAILER_PROTOCOLS)[number];
+
+/** Gitea's EmailNotificationsPreference (models/user/user.go). */
+export const EMAIL_NOTIFICATIONS_PREFERENCES = ['enabled', 'onmention', 'disabled', 'andyourown'] as const;
+export type EmailNotificationsPreference = (typeof EMAIL_NOTIFICATIONS_PREFERENCES)[number];
