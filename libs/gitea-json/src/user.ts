@@ -102,6 +102,11 @@ export interface ApiUserSettings {
   diff_view_style: string;
   hide_email: boolean;
   hide_activity: boolean;
+  /**
+   * Cairn's addition (docs/api.md): Gitea's EmailNotificationsPreference, which Gitea sets on its web settings
+   * page only — `enabled`, `onmention`, `disabled` or `andyourown`.
+   */
+  email_notifications_preference: string;
 }
 
 export function toApiUserSettings(user: User): ApiUserSettings {
@@ -115,5 +120,6 @@ export function toApiUserSettings(user: User): ApiUserSettings {
     diff_view_style: user.diffViewStyle,
     hide_email: user.keepEmailPrivate,
     hide_activity: user.keepActivityPrivate,
+    email_notifications_preference: user.emailNotificationsPreference,
   };
 }

@@ -4,6 +4,7 @@
  */
 export { type AddressClasses, canonicalAddress, classify } from './ip-classes';
 export { type HostMatchList, parseHostMatchList } from './host-match';
+export { type OutboundConnectOptions, outboundConnect } from './connect';
 export {
   type OutboundPolicy,
   type OutboundRequest,

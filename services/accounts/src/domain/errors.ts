@@ -24,6 +24,7 @@ export const Reason = {
   sortInvalid: 'sort_invalid',
   notAUser: 'not_a_user',
   ownerHasRepositories: 'owner_has_repositories',
+  emailNotificationsPreferenceInvalid: 'email_notifications_preference_invalid',
 } as const;
 
 export function userExists(name: string): CairnError {
@@ -136,4 +137,11 @@ export function tokenNameAmbiguous(name: string): CairnError {
 /** One answer for every failed sign-in, so callers cannot tell an unknown user from a wrong secret. */
 export function invalidCredentials(): CairnError {
   return CairnError.unauthenticated('invalid username, password or token', { reason: Reason.invalidCredentials });
+}
+
+/** An e-mail notification preference Gitea does not know (its settings page offers only those four). */
+export function emailNotificationsPreferenceInvalid(value: string): CairnError {
+  return CairnError.invalid(`invalid email notifications preference [preference: ${value}]: must be enabled, onmention, disabled or andyourown`, {
+    reason: Reason.emailNotificationsPreferenceInvalid,
+  });
 }

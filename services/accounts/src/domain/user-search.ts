@@ -116,6 +116,7 @@ function pseudoUser(fields: Pick<User, 'id' | 'login' | 'fullName' | 'email' | '
     keepActivityPrivate: false,
     theme: '',
     diffViewStyle: '',
+    emailNotificationsPreference: '',
     ...fields,
   };
 }

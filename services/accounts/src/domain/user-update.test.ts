@@ -24,6 +24,7 @@ const current: EditableUser = {
   keepActivityPrivate: false,
   theme: '',
   diffViewStyle: '',
+  emailNotificationsPreference: 'enabled',
 };
 
 describe('planUserUpdate', () => {
@@ -41,6 +42,16 @@ describe('planUserUpdate', () => {
     const plan = planUserUpdate(current, { keepEmailPrivate: true, keepActivityPrivate: false, theme: 'gitea-dark', diffViewStyle: 'split', language: 'de-DE' });
     expect(plan.changes).toEqual({ keepEmailPrivate: true, theme: 'gitea-dark', diffViewStyle: 'split', language: 'de-DE' });
     expect(plan.changed).toEqual(['language', 'keep_email_private', 'theme', 'diff_view_style']);
+  });
+
+  it('takes a known e-mail notification preference and refuses others (Gitea\'s four)', () => {
+    expect(planUserUpdate(current, { emailNotificationsPreference: 'onmention' })).toEqual({
+      changes: { emailNotificationsPreference: 'onmention' },
+      changed: ['email_notifications_preference'],
+    });
+    expect(() => planUserUpdate(current, { emailNotificationsPreference: 'always' })).toThrow(
+      expect.objectContaining({ code: Code.INVALID_ARGUMENT, reason: 'email_notifications_preference_invalid' }),
+    );
   });
 
   it('treats an email in other case as a change', () => {

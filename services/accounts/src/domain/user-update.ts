@@ -4,6 +4,7 @@
  */
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { assertValidEmail } from './email';
+import { assertEmailNotificationsPreference } from './email-notifications';
 import { isVisibility } from './visibility';
 import { visibilityInvalid } from './errors';
 
@@ -31,6 +32,7 @@ export const EDITABLE_USER_FIELDS = [
   'keepActivityPrivate',
   'theme',
   'diffViewStyle',
+  'emailNotificationsPreference',
 ] as const satisfies readonly (keyof User)[];
 
 export type EditableUserField = (typeof EDITABLE_USER_FIELDS)[number];
@@ -54,6 +56,7 @@ export function planUserUpdate(current: EditableUser, edits: UserEdits): UserUpd
   // Gitea's EditUserOption accepts an empty visibility and leaves the visibility as it is.
   const visibility = edits.visibility === '' ? undefined : edits.visibility;
   if (visibility !== undefined && !isVisibility(visibility)) throw visibilityInvalid(visibility);
+  if (edits.emailNotificationsPreference !== undefined) assertEmailNotificationsPreference(edits.emailNotificationsPreference);
   const wanted: UserEdits = { ...edits, visibility };
   const changes: Record<string, unknown> = {};
   const changed: string[] = [];

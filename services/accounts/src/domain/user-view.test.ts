@@ -35,6 +35,7 @@ function user(fields: Partial<User> = {}): User {
     keepActivityPrivate: true,
     theme: 'gitea-dark',
     diffViewStyle: 'split',
+    emailNotificationsPreference: 'onmention',
     ...fields,
   };
 }
@@ -89,6 +90,7 @@ describe('userForViewer: account details and settings', () => {
       allowCreateOrganization: false,
       theme: '',
       diffViewStyle: '',
+      emailNotificationsPreference: '',
       updated: undefined,
     });
     // What Gitea shows everyone: name, profile, restricted flag, visibility, and whether activity is hidden.

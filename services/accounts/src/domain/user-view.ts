@@ -33,6 +33,7 @@ export function userForViewer(user: User, viewer: Viewer, noReplyAddress: string
     allowCreateOrganization: false,
     theme: '',
     diffViewStyle: '',
+    emailNotificationsPreference: '',
     updated: undefined,
   };
 }

@@ -41,11 +41,11 @@ export const ORG_CALLERS: Callers<typeof OrgServiceService> = {
 export const TEAM_CALLERS: Callers<typeof TeamServiceService> = {
   createTeam: ['gateway'],
   getTeam: ['gateway', 'repos'],
-  listTeams: { callers: ['gateway', 'repos', 'issues'], asAnyone: ['issues', 'repos'] },
+  listTeams: { callers: ['gateway', 'repos', 'issues', 'notifications'], asAnyone: ['issues', 'repos', 'notifications'] },
   searchTeams: ['gateway'],
   updateTeam: ['gateway'],
   deleteTeam: ['gateway'],
-  listTeamMembers: ['gateway'],
+  listTeamMembers: { callers: ['gateway', 'notifications'], asAnyone: ['notifications'] },
   getTeamMember: ['gateway'],
   addTeamMember: ['gateway'],
   removeTeamMember: ['gateway'],
@@ -56,7 +56,7 @@ export const TEAM_CALLERS: Callers<typeof TeamServiceService> = {
 export const USER_CALLERS: Callers<typeof UserServiceService> = {
   createUser: ['gateway', 'cli'],
   getUser: { callers: ['gateway', 'repos'], asAnyone: ['repos'] },
-  batchGetUsers: { callers: ['gateway', 'repos', 'issues', 'hooks'], asAnyone: ['repos', 'issues', 'hooks'] },
+  batchGetUsers: { callers: ['gateway', 'repos', 'issues', 'hooks', 'notifications'], asAnyone: ['repos', 'issues', 'hooks', 'notifications'] },
   batchGetUsersByEmail: { callers: ['gateway', 'issues', 'hooks'], asAnyone: ['issues', 'hooks'] },
   searchUsers: ['gateway'],
   listUsers: ['gateway'],

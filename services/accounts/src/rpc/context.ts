@@ -1,5 +1,5 @@
 /** What every accounts handler needs: the database, the settings it applies and the repos client. */
-import type { CairnConfig } from '@cairn/config';
+import type { CairnConfig, EmailNotificationsPreference } from '@cairn/config';
 import type { Database } from '@cairn/db';
 import type { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { AsyncClientOf } from '@cairn/rpc';
@@ -14,6 +14,8 @@ export interface AccountsSettings {
   defaultUserVisibility: Visibility;
   /** `[service] DEFAULT_ALLOW_CREATE_ORGANIZATION` */
   defaultAllowCreateOrganization: boolean;
+  /** `[admin] DEFAULT_EMAIL_NOTIFICATIONS`: a new user's e-mail notification preference. */
+  defaultEmailNotifications: EmailNotificationsPreference;
   /** `[service] NO_REPLY_ADDRESS`: the domain of the placeholder e-mails shown instead of hidden ones. */
   noReplyAddress: string;
   /** `[service] DEFAULT_ORG_VISIBILITY`, for organizations created without one. */
@@ -40,6 +42,7 @@ export function settingsFromConfig(config: CairnConfig): AccountsSettings {
     minPasswordLength: config.security.minPasswordLength,
     defaultUserVisibility: config.service.defaultUserVisibility,
     defaultAllowCreateOrganization: config.service.defaultAllowCreateOrganization,
+    defaultEmailNotifications: config.admin.defaultEmailNotifications,
     noReplyAddress: config.service.noReplyAddress,
     defaultOrgVisibility: config.service.defaultOrgVisibility,
     defaultOrgMemberVisible: config.service.defaultOrgMemberVisible,

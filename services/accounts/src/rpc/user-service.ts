@@ -103,6 +103,7 @@ export function createUserService({ db, settings, repos, passwordChecks }: Accou
                 visibility,
                 isAdmin: request.isAdmin,
                 allowCreateOrganization: settings.defaultAllowCreateOrganization,
+                emailNotificationsPreference: settings.defaultEmailNotifications,
                 createdAt: request.createdAt,
               }),
             );

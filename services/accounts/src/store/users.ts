@@ -33,6 +33,7 @@ export const userRow = z.object({
   keep_activity_private: z.boolean(),
   theme: z.string(),
   diff_view_style: z.string(),
+  email_notifications_preference: z.string(),
   /** Grows with every change of the row (migration 0007); events carry it. */
   version: z.number(),
 });
@@ -76,6 +77,7 @@ const EDITABLE_COLUMNS: Readonly<Record<EditableUserField, string>> = {
   keepActivityPrivate: 'keep_activity_private',
   theme: 'theme',
   diffViewStyle: 'diff_view_style',
+  emailNotificationsPreference: 'email_notifications_preference',
 };
 
 export function toUser(row: UserRow): User {
@@ -109,6 +111,7 @@ export function toUser(row: UserRow): User {
     keepActivityPrivate: row.keep_activity_private,
     theme: row.theme,
     diffViewStyle: row.diff_view_style,
+    emailNotificationsPreference: row.email_notifications_preference,
   };
 }
 
@@ -124,6 +127,8 @@ export interface NewUser {
   visibility: Visibility;
   isAdmin: boolean;
   allowCreateOrganization: boolean;
+  /** `[admin] DEFAULT_EMAIL_NOTIFICATIONS`, as Gitea's CreateUser sets it. */
+  emailNotificationsPreference: string;
   /** Unset: now. */
   createdAt: Date | undefined;
 }
@@ -132,10 +137,10 @@ export async function insertUser(tx: DatabaseTransactionConnection, user: NewUse
   const createdAt = user.createdAt === undefined ? sql.fragment`now()` : sql.timestamp(user.createdAt);
   return tx.one(sql.type(userRow)`
     INSERT INTO users (name, lower_name, email, password_hash, full_name, login_name, source_id, must_change_password,
-                       restricted, visibility, is_admin, allow_create_organization, created_at, updated_at)
+                       restricted, visibility, is_admin, allow_create_organization, email_notifications_preference, created_at, updated_at)
     VALUES (${user.name}, ${user.name.toLowerCase()}, ${user.email}, ${user.passwordHash}, ${user.fullName},
             ${user.loginName}, ${user.sourceId}, ${user.mustChangePassword}, ${user.restricted}, ${user.visibility},
-            ${user.isAdmin}, ${user.allowCreateOrganization}, ${createdAt}, ${createdAt})
+            ${user.isAdmin}, ${user.allowCreateOrganization}, ${user.emailNotificationsPreference}, ${createdAt}, ${createdAt})
     RETURNING ${USER_COLUMNS}
   `);
 }

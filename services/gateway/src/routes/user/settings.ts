@@ -2,6 +2,7 @@
  * `GET` and `PATCH /user/settings` (routers/api/v1/user/settings.go): the signed-in user's profile and
  * preferences as Gitea's `UserSettings`; PATCH changes only the fields it is given.
  */
+import { EMAIL_NOTIFICATIONS_PREFERENCES } from '@cairn/config';
 import { go, goStruct } from '@cairn/http';
 import { toApiUserSettings } from '@cairn/gitea-json';
 import type { ApiRegistry } from '../../api/registry';
@@ -18,6 +19,8 @@ export const UserSettingsOptions = goStruct('UserSettingsOptions', {
   diff_view_style: go.stringPtr('DiffViewStyle'),
   hide_email: go.boolPtr('HideEmail'),
   hide_activity: go.boolPtr('HideActivity'),
+  // Cairn's addition (docs/api.md): Gitea sets the e-mail notification preference on its web settings page only.
+  email_notifications_preference: go.stringPtr('EmailNotificationsPreference', { in: EMAIL_NOTIFICATIONS_PREFERENCES }),
 });
 
 const settingsRoute = { path: '/user/settings', scope: 'user', auth: 'required', denyPublicOnly: true } as const;
@@ -50,6 +53,7 @@ export function registerUserSettingsRoutes(api: ApiRegistry): void {
         diffViewStyle: body.diff_view_style,
         keepEmailPrivate: body.hide_email,
         keepActivityPrivate: body.hide_activity,
+        emailNotificationsPreference: body.email_notifications_preference,
       });
       if (user === undefined) throw new Error('UpdateUser answered without a user');
       // This instance forgets the cached signed-in user at once; the others when the update event reaches them.

@@ -73,6 +73,11 @@ export interface User {
   theme: string;
   /** "unified", "split" or empty. */
   diffViewStyle: string;
+  /**
+   * Gitea's EmailNotificationsPreference: "enabled", "onmention", "disabled" or "andyourown" (which notification
+   * mails the user gets); blank for other viewers, as the other settings.
+   */
+  emailNotificationsPreference: string;
 }
 
 export interface CreateUserRequest {
@@ -256,7 +261,11 @@ export interface UpdateUserRequest {
   keepEmailPrivate?: boolean | undefined;
   keepActivityPrivate?: boolean | undefined;
   theme?: string | undefined;
-  diffViewStyle?: string | undefined;
+  diffViewStyle?:
+    | string
+    | undefined;
+  /** INVALID_ARGUMENT (reason email_notifications_preference_invalid) for a value Gitea does not know. */
+  emailNotificationsPreference?: string | undefined;
 }
 
 export interface UpdateUserResponse {
@@ -392,6 +401,7 @@ function createBaseUser(): User {
     keepActivityPrivate: false,
     theme: "",
     diffViewStyle: "",
+    emailNotificationsPreference: "",
   };
 }
 
@@ -480,6 +490,9 @@ export const User: MessageFns<User> = {
     }
     if (message.diffViewStyle !== "") {
       writer.uint32(226).string(message.diffViewStyle);
+    }
+    if (message.emailNotificationsPreference !== "") {
+      writer.uint32(234).string(message.emailNotificationsPreference);
     }
     return writer;
   },
@@ -721,6 +734,14 @@ export const User: MessageFns<User> = {
             message.diffViewStyle = reader.string();
             continue;
           }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.emailNotificationsPreference = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -819,6 +840,11 @@ export const User: MessageFns<User> = {
         : isSet(object.diff_view_style)
         ? globalThis.String(object.diff_view_style)
         : "",
+      emailNotificationsPreference: isSet(object.emailNotificationsPreference)
+        ? globalThis.String(object.emailNotificationsPreference)
+        : isSet(object.email_notifications_preference)
+        ? globalThis.String(object.email_notifications_preference)
+        : "",
     };
   },
 
@@ -908,6 +934,9 @@ export const User: MessageFns<User> = {
     if (message.diffViewStyle !== "") {
       obj.diffViewStyle = message.diffViewStyle;
     }
+    if (message.emailNotificationsPreference !== "") {
+      obj.emailNotificationsPreference = message.emailNotificationsPreference;
+    }
     return obj;
   },
 
@@ -944,6 +973,7 @@ export const User: MessageFns<User> = {
     message.keepActivityPrivate = object.keepActivityPrivate ?? false;
     message.theme = object.theme ?? "";
     message.diffViewStyle = object.diffViewStyle ?? "";
+    message.emailNotificationsPreference = object.emailNotificationsPreference ?? "";
     return message;
   },
 };
@@ -2942,6 +2972,7 @@ function createBaseUpdateUserRequest(): UpdateUserRequest {
     keepActivityPrivate: undefined,
     theme: undefined,
     diffViewStyle: undefined,
+    emailNotificationsPreference: undefined,
   };
 }
 
@@ -3021,6 +3052,9 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
     }
     if (message.diffViewStyle !== undefined) {
       writer.uint32(202).string(message.diffViewStyle);
+    }
+    if (message.emailNotificationsPreference !== undefined) {
+      writer.uint32(210).string(message.emailNotificationsPreference);
     }
     return writer;
   },
@@ -3238,6 +3272,14 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
             message.diffViewStyle = reader.string();
             continue;
           }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.emailNotificationsPreference = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3333,6 +3375,11 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
         : isSet(object.diff_view_style)
         ? globalThis.String(object.diff_view_style)
         : undefined,
+      emailNotificationsPreference: isSet(object.emailNotificationsPreference)
+        ? globalThis.String(object.emailNotificationsPreference)
+        : isSet(object.email_notifications_preference)
+        ? globalThis.String(object.email_notifications_preference)
+        : undefined,
     };
   },
 
@@ -3413,6 +3460,9 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
     if (message.diffViewStyle !== undefined) {
       obj.diffViewStyle = message.diffViewStyle;
     }
+    if (message.emailNotificationsPreference !== undefined) {
+      obj.emailNotificationsPreference = message.emailNotificationsPreference;
+    }
     return obj;
   },
 
@@ -3446,6 +3496,7 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
     message.keepActivityPrivate = object.keepActivityPrivate ?? undefined;
     message.theme = object.theme ?? undefined;
     message.diffViewStyle = object.diffViewStyle ?? undefined;
+    message.emailNotificationsPreference = object.emailNotificationsPreference ?? undefined;
     return message;
   },
 };
