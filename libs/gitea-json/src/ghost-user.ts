@@ -41,6 +41,7 @@ export function ghostUser(rootUrl: string, viewer: Actor | undefined, noReplyAdd
     keepActivityPrivate: false,
     theme: '',
     diffViewStyle: '',
+    emailNotificationsPreference: '',
   };
   return toApiUser(ghost, { rootUrl });
 }

@@ -41,6 +41,7 @@ export function makeUser(id: number, login: string, created: Date): User {
     keepActivityPrivate: false,
     theme: '',
     diffViewStyle: '',
+    emailNotificationsPreference: 'enabled',
   };
 }
 

@@ -11,12 +11,16 @@ import { startGrpcService, type RunningService, type ServiceStartOptions } from 
 import { BUS_USAGE } from './events/bus-usage';
 import { startActivityConsumer } from './events/activity-consumer';
 import { startReposConsumer } from './events/repos-consumer';
+import { startTransferConsumer } from './events/transfer-consumer';
+import { startMail } from './mail/start';
 import { createNotificationsServer } from './server';
 
 export { ACTIVITY_CONSUMER, GIT_STREAM, GitSubject } from './events/git-stream';
 export { gitPushedHandler, startActivityConsumer, type ActivityConsumerOptions } from './events/activity-consumer';
 export { REPOS_CONSUMER, REPOS_STREAM, ReposSubject } from './events/repos-stream';
 export { repoDeletedHandler, startReposConsumer, type ReposConsumerOptions } from './events/repos-consumer';
+export { startTransferConsumer, transferRequestedHandler, type TransferConsumerOptions } from './events/transfer-consumer';
+export { TRANSFERS_CONSUMER } from './events/repos-stream';
 export { createNotificationsServer } from './server';
 export type { NotificationsContext } from './rpc/context';
 export type { RepoAccess } from './repos/repo-access';
@@ -46,11 +50,15 @@ export async function start(options: StartOptions): Promise<RunningService> {
     onStop(() => repos.close());
     // The consumers' processed-event ids live beside the outbox.
     await prepareOutbox(db);
+    // Stopped after the consumers (releases run in reverse), so a consumer's last commit can still wake the sender.
+    const mail = startMail({ db, config, logger });
+    onStop(() => mail.stop());
     // No stream of its own: the consumers bind to git-storage's and repos' as those define them.
     const consumers: Subscription[] = [];
     onStop(async () => void (await Promise.all(consumers.map((consumer) => consumer.stop()))));
     consumers.push(await startActivityConsumer({ db, bus, logger }));
     consumers.push(await startReposConsumer({ db, bus, logger }));
+    consumers.push(await startTransferConsumer({ db, bus, logger, accounts: mail.accounts, mailEnabled: mail.mailEnabled, onMailQueued: mail.wake }));
     return createNotificationsServer({ db, repoAccess: repos }, logger);
   });
 }

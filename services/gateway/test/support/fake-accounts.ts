@@ -45,6 +45,7 @@ function baseUser(id: number, login: string): User {
     keepActivityPrivate: false,
     theme: '',
     diffViewStyle: '',
+    emailNotificationsPreference: 'enabled',
   };
 }
 
