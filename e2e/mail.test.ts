@@ -27,10 +27,21 @@ function decodeQuotedPrintable(text: string): string {
   return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
+/** RFC 2047 encoded words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`), as mail clients show them. */
+function decodeWords(value: string): string {
+  return value
+    .replace(/(\?=)\s+(=\?)/g, '$1$2')
+    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, _charset: string, encoding: string, text: string) =>
+      encoding.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_q, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8'),
+    );
+}
+
 function header(raw: string, name: string): string {
   const head = raw.split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
   const line = head.split(/\r?\n/).find((candidate) => candidate.toLowerCase().startsWith(`${name.toLowerCase()}:`));
-  return line === undefined ? '' : line.slice(name.length + 1).trim();
+  return line === undefined ? '' : decodeWords(line.slice(name.length + 1).trim());
 }
 
 /** A real SMTP server on `port` that keeps what it receives; `stop()` closes it (the port then refuses connections). */
@@ -160,6 +171,8 @@ describe('mail over SMTP', () => {
     await requestTransfer(fixture, 'later', 'carol');
     await waitFor('the later mail', () => (inbox.some((mail) => mail.subject.includes('"alice/later"')) ? true : undefined));
     expect(inbox.filter(parcel).map((mail) => mail.to)).toEqual([['carol@example.com']]);
+    // And the first test's transfer mail was not sent again meanwhile.
+    expect(to('bob@example.com').map((mail) => mail.subject)).toEqual(['alice would like to transfer "alice/gift" to you']);
     expect(await sql(fixture, "SELECT state FROM notifications.mail_jobs WHERE data->>'repoId' = $1", [String(repoId)])).toEqual([{ state: 1 }]);
   });
 
