@@ -559,7 +559,8 @@ describe('deploy/k8s NetworkPolicies', () => {
   });
 
   it('let the hooks pods alone, besides, reach webhook targets on 80 and 443 outside the private ranges the SSRF guard refuses', () => {
-    const policies = forSomePods();
+    const policies = forSomePods().filter((policy) => policy.name === 'hooks-webhook-egress');
+    expect(forSomePods().map(selectedBy)).toEqual([['hooks'], ['notifications']]);
     expect(policies.map(selectedBy)).toEqual([['hooks']]);
     expect(reachOf(policies).sort()).toEqual(['ip:0.0.0.0/0 TCP/80', 'ip:0.0.0.0/0 TCP/443', 'ip:::/0 TCP/80', 'ip:::/0 TCP/443'].sort());
     const blocks = nodes(spec(policies[0]).egress, 'egress').flatMap((rule) => nodes(rule.to, 'to')).map((peer) => node(peer.ipBlock, 'ipBlock'));
@@ -570,6 +571,14 @@ describe('deploy/k8s NetworkPolicies', () => {
     }
     // …and only addresses the guard's default (`external`) refuses anyway: the policy is a second line, never stricter.
     for (const range of excepted) expect([range, classify(range.split('/')[0]).external]).toEqual([range, false]);
+  });
+
+  it('lets the notifications pods alone reach SMTP servers on 25, 465 and 587 ([mailer] SMTP_ADDR is the operator\'s choice)', () => {
+    const policies = ofKind('NetworkPolicy').filter((policy) => policy.name === 'notifications-smtp-egress');
+    expect(policies.map(selectedBy)).toEqual([['notifications']]);
+    expect(reachOf(policies).sort()).toEqual(
+      ['ip:0.0.0.0/0 TCP/25', 'ip:0.0.0.0/0 TCP/465', 'ip:0.0.0.0/0 TCP/587', 'ip:::/0 TCP/25', 'ip:::/0 TCP/465', 'ip:::/0 TCP/587'].sort(),
+    );
   });
 });
 
