@@ -188,27 +188,28 @@ describe('mail over SMTP', () => {
       expect((await fixture.api.request('PATCH', '/api/v1/user/settings', { body: { email_notifications_preference: 'disabled' } })).status).toBe(401);
     });
 
-    /** Queues an issue mail for carol as the fan-out would (mail/jobs.ts), and waits for the sender's verdict. */
-    const queueIssueMail = async (key: string, reason: string, title: string): Promise<number> => {
+    /** Queues issue mails for carol as the fan-out would (mail/jobs.ts), and waits for the sender's verdicts. */
+    const queueIssueMails = async (mails: ReadonlyArray<[key: string, reason: string, title: string]>): Promise<number[]> => {
       const carol = await userId(fixture, 'carol');
       const alice = await userId(fixture, 'alice');
-      const data = { action: 'comment', actorId: alice, repoId: 1, repoFullName: 'alice/gift', issueId: 1, issueIndex: 1, isPull: false, title, body: 'Hello @carol', commentId: 5 };
-      await sql(fixture, "INSERT INTO notifications.mail_jobs (job_key, kind, recipient_id, reason, data) VALUES ($1, 'issue', $2, $3, $4)", [key, carol, reason, JSON.stringify(data)]);
-      const [row] = await waitFor(`the sender to take ${key}`, async () => {
-        const rows = await sql<{ state: number }>(fixture, 'SELECT state FROM notifications.mail_jobs WHERE job_key = $1 AND state <> 0', [key]);
-        return rows.length > 0 ? rows : undefined;
+      for (const [key, reason, title] of mails) {
+        const data = { action: 'comment', actorId: alice, repoId: 1, repoFullName: 'alice/gift', issueId: 1, issueIndex: 1, isPull: false, title, body: 'Hello @carol', commentId: 5 };
+        await sql(fixture, "INSERT INTO notifications.mail_jobs (job_key, kind, recipient_id, reason, data) VALUES ($1, 'issue', $2, $3, $4)", [key, carol, reason, JSON.stringify(data)]);
+      }
+      const keys = mails.map(([key]) => key);
+      const rows = await waitFor('the sender to take them', async () => {
+        const found = await sql<{ job_key: string; state: number }>(fixture, 'SELECT job_key, state FROM notifications.mail_jobs WHERE job_key = ANY($1) AND state <> 0', [keys]);
+        return found.length === keys.length ? found : undefined;
       });
-      return row.state;
+      return keys.map((key) => rows.find((row) => row.job_key === key)!.state);
     };
 
     it('is applied when a mail is sent: disabled gets none, onmention only mentions', async () => {
       expect(await settings('carol', { email_notifications_preference: 'disabled' })).toMatchObject({ status: 200 });
-      expect(await queueIssueMail('pref-disabled:1', 'participant', 'Quiet one')).toBe(2);
-      expect(await queueIssueMail('pref-disabled:2', 'mention', 'Quiet mention')).toBe(2);
+      expect(await queueIssueMails([['pref-disabled:1', 'participant', 'Quiet one'], ['pref-disabled:2', 'mention', 'Quiet mention']])).toEqual([2, 2]);
 
       expect(await settings('carol', { email_notifications_preference: 'onmention' })).toMatchObject({ status: 200 });
-      expect(await queueIssueMail('pref-onmention:1', 'watcher', 'Watched one')).toBe(2);
-      expect(await queueIssueMail('pref-onmention:2', 'mention', 'Mentioned one')).toBe(1);
+      expect(await queueIssueMails([['pref-onmention:1', 'watcher', 'Watched one'], ['pref-onmention:2', 'mention', 'Mentioned one']])).toEqual([2, 1]);
 
       const mentioned = await waitFor('the mention mail', () => inbox.find((mail) => mail.subject === 'Re: [alice/gift] Mentioned one (#1)'));
       expect(mentioned.to).toEqual(['carol@example.com']);
