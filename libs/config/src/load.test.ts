@@ -180,7 +180,6 @@ describe('defaults', () => {
         from: '',
         subjectPrefix: '',
         sendmailPath: 'sendmail',
-        sendmailTimeout: 300_000,
         forceTrustServerCert: false,
         mailDir: undefined,
         dummyDir: path.join(cwd, 'data', 'mail'),

@@ -61,7 +61,6 @@ export function readMailer(reader: SettingsReader, workDir: string): CairnConfig
     from,
     subjectPrefix: reader.string('mailer', 'SUBJECT_PREFIX', ''),
     sendmailPath: reader.string('mailer', 'SENDMAIL_PATH', 'sendmail'),
-    sendmailTimeout: reader.duration('mailer', 'SENDMAIL_TIMEOUT', 5 * 60_000),
     forceTrustServerCert: reader.boolean('mailer', 'FORCE_TRUST_SERVER_CERT', false),
     mailDir: mailDirSetting === '' ? undefined : path.resolve(workDir, mailDirSetting),
     dummyDir: path.resolve(workDir, mailDirSetting === '' ? 'mail' : mailDirSetting),

@@ -340,8 +340,6 @@ export interface CairnConfig {
     subjectPrefix: string;
     /** `SENDMAIL_PATH`, default `sendmail`. */
     sendmailPath: string;
-    /** `SENDMAIL_TIMEOUT` in milliseconds, default 5m. */
-    sendmailTimeout: number;
     /** `FORCE_TRUST_SERVER_CERT`: the SMTP server's certificate is not verified. */
     forceTrustServerCert: boolean;
     /** Cairn's `MAIL_DIR` when set (absolute): every mail is also written there as an `.eml` file. */
