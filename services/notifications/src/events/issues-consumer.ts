@@ -55,6 +55,7 @@ const INTERNAL_VIEWER: Actor = { userId: 1, isAdmin: true, isRestricted: false }
 
 /** repos' BatchGetUserPermissions limit. */
 const PERMISSION_BATCH = 100;
+const PERMISSION_CALLS_AT_ONCE = 8;
 
 export function startIssuesConsumer(options: IssuesConsumerOptions): Promise<Subscription> {
   const durable = options.durable ?? ISSUES_CONSUMER;
@@ -63,21 +64,19 @@ export function startIssuesConsumer(options: IssuesConsumerOptions): Promise<Sub
 
 type Read = { notice: IssueNotice | IssueGone; eventId: string } | { problem: string } | undefined;
 
-/** The notice of a message, by its subject's payload type; undefined for subjects that notify nobody. */
+/** Each subject family's payload type and what its events notify. */
+const FAMILIES: ReadonlyMap<string, (subject: string, message: BusMessage) => Read> = new Map([
+  ['cairn.issue', (subject: string, message: BusMessage) => withNotice(readEvent(IssueEvent, message), (event) => issueEventNotice(subject, event))],
+  ['cairn.issue_comment', (subject: string, message: BusMessage) => withNotice(readEvent(IssueCommentEvent, message), (event) => commentEventNotice(subject, event))],
+  ['cairn.pull_request', (subject: string, message: BusMessage) => withNotice(readEvent(PullRequestEvent, message), (event) => pullEventNotice(subject, event))],
+  ['cairn.pull_review', (subject: string, message: BusMessage) => withNotice(readEvent(PullReviewEvent, message), (event) => reviewEventNotice(subject, event))],
+]);
+
+/** The notice of a message; undefined for subjects that notify nobody (labels, milestones, …: not even decoded). */
 function readNotice(message: BusMessage): Read {
   const { subject } = message;
-  const family = subject.slice(0, subject.lastIndexOf('.'));
-  const decoded =
-    family === 'cairn.issue'
-      ? withNotice(readEvent(IssueEvent, message), (event) => issueEventNotice(subject, event))
-      : family === 'cairn.issue_comment'
-        ? withNotice(readEvent(IssueCommentEvent, message), (event) => commentEventNotice(subject, event))
-        : family === 'cairn.pull_request'
-          ? withNotice(readEvent(PullRequestEvent, message), (event) => pullEventNotice(subject, event))
-          : family === 'cairn.pull_review'
-            ? withNotice(readEvent(PullReviewEvent, message), (event) => reviewEventNotice(subject, event))
-            : undefined;
-  return decoded;
+  const family = FAMILIES.get(subject.slice(0, subject.lastIndexOf('.')));
+  return family === undefined ? undefined : family(subject, message);
 }
 
 function withNotice<T>(read: { event: T; eventId: string } | { problem: string }, toNotice: (event: T) => IssueNotice | IssueGone | undefined): Read {
@@ -125,9 +124,14 @@ async function permissionsOf(clients: FanOutClients, repoId: number, userIds: re
   const batches: number[][] = [];
   for (let start = 0; start < userIds.length; start += PERMISSION_BATCH) batches.push(userIds.slice(start, start + PERMISSION_BATCH));
   try {
-    const answers = await Promise.all(batches.map((ids) => clients.collaborators.batchGetUserPermissions({ viewer: INTERNAL_VIEWER, repoId, userIds: ids })));
     const permissions = new Map<number, Permission>();
-    for (const answer of answers) for (const { userId, permission } of answer.permissions) if (permission !== undefined) permissions.set(userId, permission);
+    // A few batches at a time: a popular repository's watchers must not open hundreds of calls at once.
+    for (let wave = 0; wave < batches.length; wave += PERMISSION_CALLS_AT_ONCE) {
+      const answers = await Promise.all(
+        batches.slice(wave, wave + PERMISSION_CALLS_AT_ONCE).map((ids) => clients.collaborators.batchGetUserPermissions({ viewer: INTERNAL_VIEWER, repoId, userIds: ids })),
+      );
+      for (const answer of answers) for (const { userId, permission } of answer.permissions) if (permission !== undefined) permissions.set(userId, permission);
+    }
     return permissions;
   } catch (error) {
     if (isNotFound(error)) return undefined;
