@@ -143,6 +143,7 @@ describe('defaults', () => {
       migrations: { allowedDomains: [], blockedDomains: [], allowLocalnetworks: false },
       mirror: { enabled: true, minInterval: 600_000, defaultInterval: 28_800_000 },
       webhook: { allowedHostList: ['external'], deliverTimeout: 5, skipTlsVerify: false, deliveryAttempts: 5, retryBackoff: 10_000 },
+      mailer: { enabled: false },
       attachment: {
         enabled: true,
         allowedTypes:

@@ -161,6 +161,7 @@ export function readSettings(
       deliveryAttempts: reader.integer('webhook', 'DELIVERY_ATTEMPTS', 5, POSITIVE),
       retryBackoff: reader.duration('webhook', 'RETRY_BACKOFF', 10_000),
     },
+    mailer: { enabled: reader.boolean('mailer', 'ENABLED', false) },
     attachment: {
       enabled: reader.boolean('attachment', 'ENABLED', true),
       allowedTypes: reader.string('attachment', 'ALLOWED_TYPES', DEFAULT_ATTACHMENT_ALLOWED_TYPES),

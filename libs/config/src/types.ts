@@ -261,6 +261,10 @@ export interface CairnConfig {
     /** Cairn's: milliseconds before the first retry; doubled after each failed attempt. */
     retryBackoff: number; // 10s
   };
+  mailer: {
+    /** `[mailer] ENABLED`, default false (Gitea's): while off, no mail is queued (nothing old is sent on switching it on). */
+    enabled: boolean;
+  };
   attachment: {
     enabled: boolean; // true
     allowedTypes: string; // ".avif,.cpuprofile,.csv,…" as Gitea
