@@ -10,6 +10,7 @@
  */
 import type { IssueCommentEvent, IssueEvent, PullRequestEvent, PullReviewEvent } from '@cairn/proto/cairn/issues/v1/events';
 import type { Issue } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { isWorkInProgress } from '@cairn/gitea-json';
 import type { IssueMailAction } from '../mail/jobs';
 
 /** The issue (or pull request) a notice is about, as the event had it. */
@@ -53,15 +54,6 @@ export interface IssueNotice {
 export interface IssueGone {
   kind: 'issue_deleted';
   issueId: number;
-}
-
-/** Gitea's `[repository.pull-request] WORK_IN_PROGRESS_PREFIXES` default, as @cairn/gitea-json's isWorkInProgress. */
-const WORK_IN_PROGRESS_PREFIXES: readonly string[] = ['WIP:', '[WIP]'];
-
-/** Gitea's HasWorkInProgressPrefix: the title starts with a WIP prefix (any case). */
-export function hasWorkInProgressPrefix(title: string): boolean {
-  const upper = title.toUpperCase();
-  return WORK_IN_PROGRESS_PREFIXES.some((prefix) => upper.startsWith(prefix.toUpperCase()));
 }
 
 function noticeIssue(issue: Issue | undefined): NoticeIssue | undefined {
@@ -124,7 +116,7 @@ export function issueEventNotice(subject: string, event: IssueEvent): IssueNotic
     }
     case 'cairn.issue.edited':
       // Gitea's IssueChangeTitle: a pull request whose WIP prefix is dropped is ready; its audience hears of it.
-      if (issue.isPull && event.changed.includes('title') && hasWorkInProgressPrefix(event.previousTitle) && !hasWorkInProgressPrefix(issue.title)) {
+      if (issue.isPull && event.changed.includes('title') && isWorkInProgress(event.previousTitle) && !isWorkInProgress(issue.title)) {
         return notice(actorId, issue, { toAudience: true });
       }
       return undefined;

@@ -1,7 +1,8 @@
 import { IssueCommentEvent, IssueEvent, PullRequestEvent, PullReviewEvent } from '@cairn/proto/cairn/issues/v1/events';
 import type { Issue } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { Permission } from '@cairn/proto/cairn/repos/v1/repos_service';
-import { type IssueNotice, commentEventNotice, hasWorkInProgressPrefix, issueEventNotice, pullEventNotice, reviewEventNotice } from './issue-notices';
+import { isWorkInProgress } from '@cairn/gitea-json';
+import { type IssueNotice, commentEventNotice, issueEventNotice, pullEventNotice, reviewEventNotice } from './issue-notices';
 import { type IssueAudience, NO_AUDIENCE, issueMailJobs, mayReadUnit, noticeRecipients, readableOnly, repoWatchersWanted, usersToCheck } from './recipients';
 
 // Users: 1 actor, 2 poster, 3 commenter, 4 issue subscriber, 5 repo watcher, 6 unsubscribed, 7 mentioned, 8 assignee.
@@ -75,7 +76,7 @@ describe('issueEventNotice and friends (which events notify, Gitea uinotificatio
     ['Thing WIP:', false],
     ['WIP thing', false],
   ])('%s is a work in progress: %s', (title, expected) => {
-    expect(hasWorkInProgressPrefix(title)).toBe(expected);
+    expect(isWorkInProgress(title)).toBe(expected);
   });
 });
 

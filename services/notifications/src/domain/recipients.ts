@@ -15,7 +15,8 @@
  */
 import type { Permission } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { IssueMailData, MailJob, MailReason } from '../mail/jobs';
-import { type IssueNotice, hasWorkInProgressPrefix } from './issue-notices';
+import { isWorkInProgress } from '@cairn/gitea-json';
+import type { IssueNotice } from './issue-notices';
 
 /** The issue's audience as issues and social answer it. */
 export interface IssueAudience {
@@ -44,7 +45,7 @@ function add(into: Map<number, Reason>, userId: number, reason: Reason): void {
 
 /** Whether the repository's watchers are part of the notice's audience (so whether to ask social for them). */
 export function repoWatchersWanted(notice: IssueNotice): boolean {
-  return notice.toAudience && (notice.watchersDespiteWip || !(notice.issue.isPull && hasWorkInProgressPrefix(notice.issue.title)));
+  return notice.toAudience && (notice.watchersDespiteWip || !(notice.issue.isPull && isWorkInProgress(notice.issue.title)));
 }
 
 /**
