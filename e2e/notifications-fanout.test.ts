@@ -165,14 +165,15 @@ describe('notification threads from issue and pull-request events', () => {
     expect(statuses(asked)).toEqual({ frank: UNREAD, gina: UNREAD });
     expect(asked.get('frank')).toMatchObject({ subject_type: 2, updated_by: ids.alice });
 
-    // gina reviews: the poster (who also watches the organization's repository she created) hears of it.
+    // gina reviews: the poster (who also watches the organization's repository she created) hears of it, and so
+    // does frank, whom the review mentions (Gitea's SubmitReview notifies the review's mentions).
     await markAllRead('pull');
-    await call('POST', `/repos/acme/lib/pulls/${pull.number}/reviews`, 'gina', { event: 'APPROVED', body: 'fine' }, 200);
-    const reviewed = await threadsWhen('pull', 'the poster told of the review', (t) => t.has('alice'));
-    expect(statuses(reviewed)).toEqual({ alice: UNREAD, frank: READ, gina: READ });
+    await call('POST', `/repos/acme/lib/pulls/${pull.number}/reviews`, 'gina', { event: 'APPROVED', body: 'fine, @frank have a look' }, 200);
+    const reviewed = await threadsWhen('pull', 'the poster and the mentioned told of the review', (t) => t.get('alice')?.status === UNREAD && t.get('frank')?.status === UNREAD);
+    expect(statuses(reviewed)).toEqual({ alice: UNREAD, frank: UNREAD, gina: READ });
     expect(reviewed.get('alice')?.comment_id).toBeGreaterThan(0);
 
-    // The merge: gina took part (her review), frank did not.
+    // The merge: gina took part (her review), frank did not (a mention is no participation).
     await markAllRead('pull');
     await waitFor('the pull request to be mergeable', async () => {
       const got = await call<{ mergeable: boolean }>('GET', `/repos/acme/lib/pulls/${pull.number}`, 'alice', undefined, 200);

@@ -169,5 +169,10 @@ export function reviewEventNotice(subject: string, event: PullReviewEvent): Issu
   const action = REVIEW_ACTIONS[review.state];
   // A pending review is nobody's news yet; a request is cairn.pull_request.review_requested's.
   if (action === undefined) return undefined;
-  return notice(event.meta?.actorId ?? 0, issue, { commentId: review.timelineCommentId, toAudience: true, mail: { action, body: review.body } });
+  return notice(event.meta?.actorId ?? 0, issue, {
+    commentId: review.timelineCommentId,
+    toAudience: true,
+    receivers: mentions(event.mentionedUserIds),
+    mail: { action, body: review.body },
+  });
 }
