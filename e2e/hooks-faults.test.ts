@@ -140,7 +140,8 @@ describe('webhook delivery under faults', () => {
     const hookId = await createHook(`${failing.url}/pending`);
     const hooksBefore = await expectOk(call<unknown[]>('GET', '/repos/alice/app/hooks'), 200);
     await openIssue('before disabling');
-    await waitFor('a failed attempt', async () => (await deliveries(hookId)).find((delivery) => delivery.attempts >= 1));
+    // Recorded, not only taken: a task is written with its first attempt counted before the POST goes out.
+    await waitFor('a failed attempt', async () => (await deliveries(hookId)).find((delivery) => delivery.response?.status === 500));
 
     await restart({ ...serviceEnvOverrides({ security: { DISABLE_WEB_HOOKS: 'true' } }) });
     const refused = await call<{ message: string }>('GET', '/repos/alice/app/hooks');

@@ -7,7 +7,8 @@ import { createHmac } from 'node:crypto';
 import { Code, isCairnError, type RpcContext } from '@cairn/rpc';
 import { HookScope } from '@cairn/proto/cairn/hooks/v1/hooks_service';
 import { eventually } from '@cairn/testing';
-import { type Deliverer, type DelivererOptions, startDeliverer } from '../src/delivery/deliverer';
+import { type Deliverer, type DelivererOptions, type Handoff, startDeliverer } from '../src/delivery/deliverer';
+import { insertTasks } from '../src/store/fan-out';
 import { createHookDeliveryService } from '../src/rpc/hook-delivery-service';
 import { claimDueTasks } from '../src/store/tasks';
 import { type DeliveryDatabase, type Receiver, closedPort, deliveryContext, openDeliveryDatabase, startReceiver } from './delivery-harness';
@@ -248,6 +249,51 @@ describe('a replica that dies mid-attempt', () => {
     await deliverer.stop();
     expect(await store.task(uuid)).toMatchObject({ state: 'pending', attempts: 1 });
     expect(receiver.connections).toBe(0);
+  });
+});
+
+describe('tasks handed over by the fan-out', () => {
+  /** Writes a task for the hook as the fan-out does, claimed when the handoff grants a slot. */
+  async function writeThroughHandoff(handoff: Handoff, hookId: number) {
+    const payloadId = await store.insertPayload();
+    return store.db.pool.transaction((tx) =>
+      insertTasks(tx, { id: payloadId, event: 'issues', eventType: 'issues', body: { action: 'opened', number: 1 } }, [hookId], {
+        count: handoff.take(1),
+        leaseMs: handoff.leaseMs,
+      }),
+    );
+  }
+
+  it('go out at once, without the claim loop, and are recorded as their first attempt', async () => {
+    const hookId = await store.insertHook({ url: receiver.url });
+    // No poll during the test: only a handoff can start the delivery.
+    const deliverer = run(LOOPBACK, { ...FAST, pollIntervalMs: 3_600_000 });
+    const handoff = deliverer.handoff();
+    const { claimed } = await writeThroughHandoff(handoff, hookId);
+    expect(claimed).toHaveLength(1);
+    handoff.deliver(claimed);
+    const task = await delivered(claimed[0].uuid);
+    expect(task.attempts).toBe(1);
+    expect(receiver.received.map((request) => request.headers['x-gitea-delivery'])).toEqual([claimed[0].uuid]);
+  });
+
+  it('take no more slots than the deliverer has room for; a release frees them', async () => {
+    const deliverer = run(LOOPBACK, { ...FAST, concurrency: 2 });
+    const first = deliverer.handoff();
+    expect(first.take(3)).toBe(2);
+    expect(deliverer.handoff().take(1)).toBe(0);
+    first.release();
+    expect(deliverer.handoff().take(1)).toBe(1);
+  });
+
+  it('written claimed but never handed over (the process died after commit): delivered once its lease lapses', async () => {
+    const hookId = await store.insertHook({ url: receiver.url });
+    const dead = { leaseMs: 300, take: (wanted: number) => wanted, deliver() {}, release() {} };
+    const { claimed } = await writeThroughHandoff(dead, hookId);
+    run();
+    const task = await delivered(claimed[0].uuid);
+    expect(task.attempts).toBe(2);
+    expect(receiver.received.map((request) => request.headers['x-gitea-delivery'])).toEqual([claimed[0].uuid]);
   });
 });
 

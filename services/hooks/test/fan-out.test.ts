@@ -18,7 +18,9 @@ import { RepoCreated } from '@cairn/proto/cairn/repos/v1/events';
 import { Code, isCairnError } from '@cairn/rpc';
 import { createTestDatabase, eventually, type TestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
+import type { Handoff } from '../src/delivery/deliverer';
 import { eventHandler, startEventConsumers } from '../src/events/consumers';
+import type { DueTask } from '../src/store/tasks';
 import { GIT_CONSUMER, ISSUES_CONSUMER, REPOS_CONSUMER } from '../src/events/streams';
 import { MIGRATIONS_DIR } from '../src/index';
 import type { HooksContext } from '../src/rpc/context';
@@ -77,8 +79,12 @@ function issueOpened(repoId: number): IssueEvent {
   return IssueEvent.fromPartial({ meta: { eventId: uuidv7(), occurredAt: new Date(), actorId: 30, repoId }, issue });
 }
 
-const handle = (consumer: string, msg: BusMessage) =>
-  eventHandler(h.context, { config: h.context.config, logger: h.context.logger, clients: h.context.clients }, consumer, { wake: () => void h.wakes.count++ })(msg);
+/** A deliverer without room: every task is written unclaimed and waits for a wake. */
+const NO_ROOM: Handoff = { leaseMs: 0, take: () => 0, deliver() {}, release() {} };
+const fakeDeliverer = (handoff: Handoff = NO_ROOM) => ({ wake: () => void h.wakes.count++, handoff: () => handoff, stop: () => Promise.resolve() });
+
+const handle = (consumer: string, msg: BusMessage, deliverer = fakeDeliverer()) =>
+  eventHandler(h.context, { config: h.context.config, logger: h.context.logger, clients: h.context.clients }, consumer, deliverer)(msg);
 
 beforeAll(async () => {
   const database = await createTestDatabase('hooks');
@@ -109,7 +115,7 @@ beforeAll(async () => {
     clients: fakeClients(world),
   };
   const wakes = { count: 0 };
-  const consumers = await startEventConsumers(context, bus, { wake: () => void wakes.count++, stop: () => Promise.resolve() });
+  const consumers = await startEventConsumers(context, bus, { wake: () => void wakes.count++, handoff: () => NO_ROOM, stop: () => Promise.resolve() });
   h = { database, db, bus, sql, world, context, wakes, consumers, workDir };
 });
 
@@ -180,6 +186,40 @@ describe('handled messages', () => {
     expect([await countRows('hook_payloads'), await countRows('hook_tasks')]).toEqual([1, 2]);
     await handle(GIT_CONSUMER, message('cairn.git.pushed', GitPushed, event));
     expect([await countRows('hook_payloads'), await countRows('hook_tasks')]).toEqual([1, 2]);
+  });
+
+  it('hands the tasks the deliverer has room for over written claimed, the rest unclaimed with a wake', async () => {
+    const first = await addHook({ scope: 'repository', repoId: 1, events: ['push'], branchFilter: '' });
+    const second = await addHook({ scope: 'system', events: ['push'] });
+    const handed: DueTask[] = [];
+    let held = 0;
+    const oneSlot: Handoff = {
+      leaseMs: 60_000,
+      take: (wanted) => {
+        const granted = Math.min(wanted, 1 - held);
+        held += granted;
+        return granted;
+      },
+      deliver: (tasks) => void handed.push(...tasks),
+      release: () => void (held = 0),
+    };
+    const wakes = h.wakes.count;
+    const event = push(1, 10, [{ ref: 'refs/heads/main', oldSha: sha(2), newSha: sha(3) }]);
+    await handle(GIT_CONSUMER, message('cairn.git.pushed', GitPushed, event), fakeDeliverer(oneSlot));
+    const { rows } = await h.sql.query<{ hook_id: string; uuid: string; attempts: number; leased: boolean }>(
+      `SELECT hook_id, uuid, attempts, claimed_until > now() + interval '50 seconds' AS leased FROM hook_tasks ORDER BY hook_id`,
+    );
+    expect(rows.map((row) => [Number(row.hook_id), row.attempts, row.leased])).toEqual([
+      [first, 1, true],
+      [second, 0, null],
+    ]);
+    // The handed-over task is what a claim would have answered: its hook, its attempt, the payload as stored.
+    expect(handed.map((task) => [task.hookId, task.uuid, task.attempts, task.hook.url, task.event, task.eventType])).toEqual([
+      [first, rows[0].uuid, 1, 'http://receiver.test/', 'push', 'push'],
+    ]);
+    const { rows: stored } = await h.sql.query<{ payload: Record<string, unknown> }>(`SELECT payload FROM hook_payloads`);
+    expect(handed[0].payload).toEqual(stored[0].payload);
+    expect(h.wakes.count).toBe(wakes + 1);
   });
 
   it('no hook wants it: nothing is built or stored', async () => {

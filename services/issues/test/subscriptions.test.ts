@@ -2,11 +2,13 @@
  * IssueSubscriptionService on a real database, as Gitea's CheckIssueWatch and setIssueSubscription decide: an
  * explicit choice wins; without one the poster, commenters and repository watchers are subscribed (assignees and
  * mentioned users are not); only the user or a site admin changes a subscription, and an unchanged one answers
- * `changed: false` with nothing written; the list holds the explicit subscriptions, in pages, with the total.
+ * `changed: false` with nothing written; the list holds the explicit subscriptions, in pages, with the total;
+ * notifications (only) asks an issue's audience.
  */
+import { silentLogger } from '@cairn/log';
 import { IssueEvent } from '@cairn/proto/cairn/issues/v1/events';
-import type { RepoScope } from '@cairn/proto/cairn/issues/v1/issues_service';
-import { Code } from '@cairn/rpc';
+import { IssueSubscriptionServiceService, type RepoScope } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { Code, createRpcClient } from '@cairn/rpc';
 import { decoded, scope, startService, type ScopeOptions, type ServiceHarness } from './harness';
 
 let h: ServiceHarness;
@@ -146,4 +148,26 @@ test('the list: explicit subscriptions only, earliest first, in pages, with the 
   expect(second).toEqual({ userIds: [64], total: 4 });
   const beyond = await h.subscriptions.listSubscribers({ scope: as(0), index: issue.index, page: { page: 9, limit: 3 } });
   expect(beyond).toEqual({ userIds: [], total: 4 });
+});
+
+test("GetIssueAudience: explicit subscribers and unsubscribers, and the participants (poster, commenters) once each", async () => {
+  const issue = await insertIssue();
+  await h.comments.createComment({ scope: as(COMMENTER), index: issue.index, body: 'one' });
+  await h.comments.createComment({ scope: as(COMMENTER), index: issue.index, body: 'two' });
+  await h.sql.query('INSERT INTO issue_assignees (issue_id, assignee_id) VALUES ($1, $2)', [issue.id, ASSIGNEE]);
+  expect(await set(issue.index, as(OTHER), OTHER, true)).toBe(true);
+  expect(await set(issue.index, as(COMMENTER), COMMENTER, false)).toBe(true);
+
+  // notifications' fan-out is its one caller.
+  const notifications = createRpcClient(IssueSubscriptionServiceService, { target: `127.0.0.1:${h.service.port}`, service: 'issues', caller: 'notifications', logger: silentLogger() });
+  const audience = await notifications.getIssueAudience({ issueId: issue.id });
+  expect({ ...audience, participantIds: [...audience.participantIds].sort((a, b) => a - b) }).toEqual({
+    watcherIds: [OTHER],
+    unwatcherIds: [COMMENTER],
+    // An assignee is no participant (Gitea's GetParticipantIDsByIssue); an unsubscribed commenter still took part.
+    participantIds: [POSTER, COMMENTER],
+  });
+  await expect(notifications.getIssueAudience({ issueId: 987_654 })).rejects.toMatchObject({ code: Code.NOT_FOUND });
+  await expect(h.subscriptions.getIssueAudience({ issueId: issue.id })).rejects.toMatchObject({ code: Code.PERMISSION_DENIED });
+  notifications.close();
 });

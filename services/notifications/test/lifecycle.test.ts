@@ -52,7 +52,7 @@ async function contributionsOf(userId: number): Promise<number> {
   return Number(rows[0].total ?? 0);
 }
 
-it('defines no stream and consumes cairn.git.pushed, cairn.repo.deleted and cairn.repo.transfer_requested with its durables', async () => {
+it('defines no stream and consumes cairn.git.pushed, cairn.repo.deleted, issues\' events, cairn.user.deleted and cairn.repo.transfer_requested with its durables', async () => {
   const streams: Array<{ name: string; subjects: string[] }> = [];
   const consumers: ConsumeOptions[] = [];
   const spy: Bus = {
@@ -71,6 +71,8 @@ it('defines no stream and consumes cairn.git.pushed, cairn.repo.deleted and cair
   expect(consumers).toEqual([
     expect.objectContaining({ stream: 'CAIRN_GIT', durable: 'notifications-activity', filterSubject: 'cairn.git.pushed' }),
     expect.objectContaining({ stream: 'CAIRN_REPOS', durable: 'notifications-repos', filterSubject: 'cairn.repo.deleted' }),
+    expect.objectContaining({ stream: 'CAIRN_ISSUES', durable: 'notifications-issues', filterSubject: 'cairn.>' }),
+    expect.objectContaining({ stream: 'CAIRN_ACCOUNTS', durable: 'notifications-accounts', filterSubject: 'cairn.user.deleted' }),
     expect.objectContaining({ stream: 'CAIRN_REPOS', durable: 'notifications-transfers', filterSubject: 'cairn.repo.transfer_requested' }),
   ]);
   expect([ACTIVITY_CONSUMER, REPOS_CONSUMER]).toEqual(['notifications-activity', 'notifications-repos']);

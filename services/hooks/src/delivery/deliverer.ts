@@ -16,7 +16,25 @@ import { type RenderedRequest, renderRequest } from './formats';
 export interface Deliverer {
   /** Wakes the loop now (new tasks were committed) instead of at its next poll. */
   wake(): void;
+  /**
+   * Holds delivery slots for tasks a transaction is about to write claimed (store/fan-out.ts insertTasks); the
+   * caller settles the handoff once that transaction has ended.
+   */
+  handoff(): Handoff;
   stop(): Promise<void>;
+}
+
+/** Slots held for tasks written claimed; nothing else may use them until the handoff is settled. */
+export interface Handoff {
+  /** How long a task written claimed is held (the deliverer's lease). */
+  readonly leaseMs: number;
+  /** Takes up to `wanted` more slots now (synchronously, inside the transaction); answers how many it got. */
+  take(wanted: number): number;
+  /** After commit: attempts the claimed tasks at once, and frees the slots they do not use. Tasks written unclaimed
+   * beside them need a wake(). */
+  deliver(tasks: readonly DueTask[]): void;
+  /** After a rollback (or nothing written claimed): frees the slots. */
+  release(): void;
 }
 
 /** The breaker of each target host (opossum's option names). */
@@ -128,7 +146,8 @@ export function startDeliverer(context: HooksContext, overrides: Partial<Deliver
       (count) => logger.info({ cancelled: count }, 'webhooks disabled: pending deliveries cancelled'),
       (error: unknown) => logger.error({ err: error }, 'cancelling pending deliveries failed'),
     );
-    return { wake() {}, stop: () => cancelling };
+    const none: Handoff = { leaseMs: 0, take: () => 0, deliver() {}, release() {} };
+    return { wake() {}, handoff: () => none, stop: () => cancelling };
   }
 
   const policy: OutboundPolicy = { usage: 'webhook', allow: parseHostMatchList('webhook.ALLOWED_HOST_LIST', config.webhook.allowedHostList) };
@@ -136,6 +155,8 @@ export function startDeliverer(context: HooksContext, overrides: Partial<Deliver
   const breakers = new Map<string, CircuitBreaker<[RenderedRequest, Record<string, string>], OutboundResponse>>();
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
+  /** Slots held by open handoffs: the claim loop leaves them free. */
+  let reserved = 0;
   let claiming: Promise<void> | undefined;
   let claimAgain = false;
 
@@ -227,20 +248,45 @@ export function startDeliverer(context: HooksContext, overrides: Partial<Deliver
   const claim = async (): Promise<void> => {
     do {
       claimAgain = false;
-      const room = options.concurrency - inFlight.size;
+      const room = options.concurrency - inFlight.size - reserved;
       if (stopping || room <= 0) return;
       const tasks = await claimDueTasks(db.pool, room, options.leaseMs);
-      for (const task of tasks) {
-        const running: Promise<void> = attempt(task)
-          .catch((error: unknown) => logger.error({ err: error, delivery: task.uuid }, 'webhook delivery failed to record'))
-          .finally(() => {
-            inFlight.delete(running);
-            pump();
-          });
-        inFlight.add(running);
-      }
+      for (const task of tasks) start(task);
       if (tasks.length === room) claimAgain = true;
     } while (claimAgain);
+  };
+
+  function start(task: DueTask): void {
+    const running: Promise<void> = attempt(task)
+      .catch((error: unknown) => logger.error({ err: error, delivery: task.uuid }, 'webhook delivery failed to record'))
+      .finally(() => {
+        inFlight.delete(running);
+        pump();
+      });
+    inFlight.add(running);
+  }
+
+  const handoff = (): Handoff => {
+    let held = 0;
+    const free = () => {
+      reserved -= held;
+      held = 0;
+    };
+    return {
+      leaseMs: options.leaseMs,
+      take(wanted) {
+        const granted = stopping ? 0 : Math.max(0, Math.min(wanted, options.concurrency - inFlight.size - reserved));
+        held += granted;
+        reserved += granted;
+        return granted;
+      },
+      deliver(tasks) {
+        free();
+        // A stopping deliverer leaves them to their lease, as a crash would.
+        if (!stopping) for (const task of tasks) start(task);
+      },
+      release: free,
+    };
   };
 
   function pump(): void {
@@ -264,6 +310,7 @@ export function startDeliverer(context: HooksContext, overrides: Partial<Deliver
 
   return {
     wake: pump,
+    handoff,
     async stop() {
       stopping = true;
       clearInterval(timer);

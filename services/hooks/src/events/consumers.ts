@@ -10,6 +10,7 @@
  */
 import { type Bus, type BusHandler, type Subscription, processOnce } from '@cairn/bus';
 import type { Deliverer } from '../delivery/deliverer';
+import type { DueTask } from '../store/tasks';
 import { branchPasses, coarseEvent, hookChoosesEvent, hookWantsPayload } from '../domain/event-match';
 import { type BuiltPayload, type EventPlan, type PayloadServices, type PlannedPayload, planEvent } from '../payloads';
 import { coalescedUsers, loadRepository } from '../payloads/services';
@@ -51,38 +52,65 @@ async function stagePlan(context: HooksContext, services: PayloadServices, plan:
   return staged;
 }
 
-/** Handles one event's plans: returns whether tasks were created. A failure throws, and the bus redelivers. */
-export async function fanOutEvent(context: HooksContext, services: PayloadServices, consumer: string, eventId: string, plans: readonly EventPlan[]): Promise<boolean> {
+/**
+ * Handles one event's plans: returns whether tasks were created. A failure throws, and the bus redelivers. The tasks
+ * the deliverer has room for are written claimed and handed to it after commit (Deliverer.handoff): a delivery goes
+ * out without waiting for the deliverer's own claim.
+ */
+export async function fanOutEvent(
+  context: HooksContext,
+  services: PayloadServices,
+  consumer: string,
+  eventId: string,
+  plans: readonly EventPlan[],
+  deliverer: Pick<Deliverer, 'handoff' | 'wake'>,
+): Promise<boolean> {
   const staged = (await Promise.all(plans.map((plan) => stagePlan(context, services, plan)))).flat();
   const copyInto = plans.find((plan) => plan.copyDefaultHooks === true)?.repoId;
   if (staged.length === 0 && copyInto === undefined) return false;
   let tasks = 0;
-  await processOnce(context.db, consumer, eventId, async (tx) => {
-    if (copyInto !== undefined) await copyDefaultHooks(tx, copyInto);
-    for (const { place, planned, built } of staged) {
-      // The hooks as they are now, in this transaction, each checked in full (push without commits, branch).
-      const facts = { eventType: planned.eventType, branch: planned.branch, pushCommits: built.pushCommits };
-      const wanting = (await activeHooksAt(tx, place)).filter((hook) => hookWantsPayload(hook, facts));
-      if (wanting.length === 0) continue;
-      const payloadId = await insertPayload(tx, {
-        eventId: planned.key,
-        eventType: planned.eventType,
-        event: coarseEvent(planned.eventType),
-        repoId: place.repoId,
-        payload: built.payload,
-      });
-      tasks += await insertTasks(
-        tx,
-        payloadId,
-        wanting.map((hook) => hook.id),
-      );
-    }
-  });
+  const claimed: DueTask[] = [];
+  const handoff = deliverer.handoff();
+  try {
+    await processOnce(context.db, consumer, eventId, async (tx) => {
+      // A retried transaction starts again from nothing.
+      tasks = 0;
+      claimed.length = 0;
+      if (copyInto !== undefined) await copyDefaultHooks(tx, copyInto);
+      for (const { place, planned, built } of staged) {
+        // The hooks as they are now, in this transaction, each checked in full (push without commits, branch).
+        const facts = { eventType: planned.eventType, branch: planned.branch, pushCommits: built.pushCommits };
+        const wanting = (await activeHooksAt(tx, place)).filter((hook) => hookWantsPayload(hook, facts));
+        if (wanting.length === 0) continue;
+        const payload = await insertPayload(tx, {
+          eventId: planned.key,
+          eventType: planned.eventType,
+          event: coarseEvent(planned.eventType),
+          repoId: place.repoId,
+          payload: built.payload,
+        });
+        const inserted = await insertTasks(
+          tx,
+          { id: payload.id, event: coarseEvent(planned.eventType), eventType: planned.eventType, body: payload.body },
+          wanting.map((hook) => hook.id),
+          { count: handoff.take(wanting.length), leaseMs: handoff.leaseMs },
+        );
+        tasks += inserted.count;
+        claimed.push(...inserted.claimed);
+      }
+    });
+  } catch (error) {
+    handoff.release();
+    throw error;
+  }
+  handoff.deliver(claimed);
+  // Tasks the deliverer had no room for wait for its claim.
+  if (tasks > claimed.length) deliverer.wake();
   return tasks > 0;
 }
 
 /** The handler of one consumer (exported for tests that hand it messages directly). */
-export function eventHandler(context: HooksContext, services: PayloadServices, consumer: string, deliverer: Pick<Deliverer, 'wake'>): BusHandler {
+export function eventHandler(context: HooksContext, services: PayloadServices, consumer: string, deliverer: Pick<Deliverer, 'handoff' | 'wake'>): BusHandler {
   return async (message) => {
     if (context.config.security.disableWebhooks) return;
     // One repository cache per event: the owner lookup and the payloads ask for the same repository. The payloads'
@@ -96,7 +124,7 @@ export function eventHandler(context: HooksContext, services: PayloadServices, c
       return;
     }
     if (read.plans.length === 0) return;
-    if (await fanOutEvent(context, eventServices, consumer, read.eventId, read.plans)) deliverer.wake();
+    await fanOutEvent(context, eventServices, consumer, read.eventId, read.plans, deliverer);
   };
 }
 

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, z, type CommonQueryMethods, type DatabaseTransactionConnection } from '@cairn/db';
 import type { MatchableHook } from '../domain/event-match';
+import { type DueTask, taskHookRow, toDueTask } from './tasks';
 
 /** Where an event happened: its repository and that repository's owner. */
 export interface EventPlace {
@@ -58,28 +59,61 @@ export interface PayloadRow {
   payload: unknown;
 }
 
-/** Stores the payload once per (event, event type) and answers its id, the earlier row's when there is one. */
-export async function insertPayload(tx: DatabaseTransactionConnection, row: PayloadRow): Promise<number> {
+const storedPayload = z.object({ id: z.number(), payload: z.record(z.unknown()) });
+
+/**
+ * Stores the payload once per (event, event type) and answers its row, the earlier one when there is one: the body as
+ * stored (jsonb's key order), so a delivery handed over sends what a later claim of it would.
+ */
+export async function insertPayload(tx: DatabaseTransactionConnection, row: PayloadRow): Promise<{ id: number; body: Record<string, unknown> }> {
   const json = JSON.stringify(row.payload);
-  const inserted = await tx.maybeOneFirst(sql.type(z.object({ id: z.number() }))`
+  const inserted = await tx.maybeOne(sql.type(storedPayload)`
     INSERT INTO hook_payloads (event_id, event_type, event, repo_id, payload)
     VALUES (${row.eventId}, ${row.eventType}, ${row.event}, ${row.repoId ?? null}, ${json}::jsonb)
     ON CONFLICT (event_id, event_type) DO NOTHING
-    RETURNING id`);
-  if (inserted !== null) return inserted;
-  return tx.oneFirst(sql.type(z.object({ id: z.number() }))`
-    SELECT id FROM hook_payloads WHERE event_id = ${row.eventId} AND event_type = ${row.eventType}`);
+    RETURNING id, payload`);
+  const stored =
+    inserted ?? (await tx.one(sql.type(storedPayload)`SELECT id, payload FROM hook_payloads WHERE event_id = ${row.eventId} AND event_type = ${row.eventType}`));
+  return { id: stored.id, body: stored.payload };
 }
 
-/** One first delivery of the payload per hook; a hook that has one already gets none (hook_tasks_once). */
-export async function insertTasks(tx: DatabaseTransactionConnection, payloadId: number, hookIds: readonly number[]): Promise<number> {
-  if (hookIds.length === 0) return 0;
-  const rows = hookIds.map((hookId) => ({ uuid: randomUUID(), hook_id: hookId }));
-  const result = await tx.query(sql.unsafe`
-    INSERT INTO hook_tasks (uuid, hook_id, payload_id)
-    SELECT r.uuid, r.hook_id, ${payloadId} FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(uuid uuid, hook_id bigint)
-    ON CONFLICT (hook_id, payload_id) WHERE redelivery_of IS NULL DO NOTHING`);
-  return result.rowCount;
+/** What insertTasks wrote: how many tasks, and those it claimed for the caller to deliver after commit. */
+export interface InsertedTasks {
+  count: number;
+  claimed: DueTask[];
+}
+
+/**
+ * One first delivery of the payload per hook; a hook that has one already gets none (hook_tasks_once). The tasks of
+ * the first `claim.count` hooks are written claimed for `claim.leaseMs` with their first attempt counted, as
+ * claimDueTasks would leave them: the caller hands them to its deliverer after commit (one claim transaction fewer
+ * on a delivery's way), and a crash before it did lets them go to any replica once the lease lapses.
+ */
+export async function insertTasks(
+  tx: DatabaseTransactionConnection,
+  payload: { id: number; event: string; eventType: string; body: Record<string, unknown> },
+  hookIds: readonly number[],
+  claim: { count: number; leaseMs: number } = { count: 0, leaseMs: 0 },
+): Promise<InsertedTasks> {
+  if (hookIds.length === 0) return { count: 0, claimed: [] };
+  const rows = hookIds.map((hookId, i) => ({ uuid: randomUUID(), hook_id: hookId, claimed: i < claim.count }));
+  const inserted = await tx.any(sql.type(taskHookRow.extend({ claimed: z.boolean() }))`
+    WITH inserted AS (
+      INSERT INTO hook_tasks (uuid, hook_id, payload_id, claimed_until, attempts)
+      SELECT r.uuid, r.hook_id, ${payload.id},
+        CASE WHEN r.claimed THEN now() + make_interval(secs => ${claim.leaseMs / 1000}) END, CASE WHEN r.claimed THEN 1 ELSE 0 END
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(uuid uuid, hook_id bigint, claimed boolean)
+      ON CONFLICT (hook_id, payload_id) WHERE redelivery_of IS NULL DO NOTHING
+      RETURNING id, uuid, hook_id, attempts, claimed_until IS NOT NULL AS claimed
+    )
+    SELECT i.id, i.uuid, i.hook_id, i.attempts, i.claimed, h.scope, h.type, h.url, h.http_method, h.content_type, h.secret,
+      h.meta, h.authorization_header
+    FROM inserted i JOIN hooks h ON h.id = i.hook_id
+    ORDER BY i.id`);
+  const claimed = inserted
+    .filter((row) => row.claimed)
+    .map((row) => toDueTask({ ...row, event: payload.event, event_type: payload.eventType, payload: payload.body }));
+  return { count: inserted.length, claimed };
 }
 
 /**

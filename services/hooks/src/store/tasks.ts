@@ -39,6 +39,10 @@ const dueRow = z.object({
   event_type: z.string(),
   payload: z.record(z.unknown()),
 });
+/** A claimed task's row: the task, its hook and its payload. */
+export type DueRow = z.infer<typeof dueRow>;
+/** The same without the payload's columns, for tasks whose payload the caller holds (fan-out hands them over). */
+export const taskHookRow = dueRow.omit({ event: true, event_type: true, payload: true });
 
 /** A claimed task with what its attempt needs; `attempts` already counts this attempt. */
 export interface DueTask {
@@ -59,6 +63,28 @@ export interface DueTask {
   event: string;
   eventType: string;
   payload: Record<string, unknown>;
+}
+
+export function toDueTask(row: DueRow): DueTask {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    hookId: row.hook_id,
+    attempts: row.attempts,
+    hook: {
+      scope: row.scope,
+      type: row.type,
+      url: row.url,
+      httpMethod: row.http_method,
+      contentType: row.content_type,
+      secret: row.secret,
+      meta: row.meta,
+      authorizationHeader: row.authorization_header,
+    },
+    event: row.event,
+    eventType: row.event_type,
+    payload: row.payload,
+  };
 }
 
 /**
@@ -83,25 +109,7 @@ export async function claimDueTasks(db: CommonQueryMethods, limit: number, lease
       h.authorization_header, p.event, p.event_type, p.payload
     FROM claimed c JOIN hooks h ON h.id = c.hook_id JOIN hook_payloads p ON p.id = c.payload_id
     ORDER BY c.id`);
-  return rows.map((row) => ({
-    id: row.id,
-    uuid: row.uuid,
-    hookId: row.hook_id,
-    attempts: row.attempts,
-    hook: {
-      scope: row.scope,
-      type: row.type,
-      url: row.url,
-      httpMethod: row.http_method,
-      contentType: row.content_type,
-      secret: row.secret,
-      meta: row.meta,
-      authorizationHeader: row.authorization_header,
-    },
-    event: row.event,
-    eventType: row.event_type,
-    payload: row.payload,
-  }));
+  return rows.map(toDueTask);
 }
 
 /** How an attempt ended. */

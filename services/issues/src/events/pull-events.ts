@@ -74,10 +74,17 @@ export interface ReviewEventFacts {
   pull: PullRequest;
   review: Review;
   repoPrivate: boolean;
+  mentionedUserIds?: readonly number[];
 }
 
 export function enqueueReviewEvent(tx: DatabaseTransactionConnection, change: ReviewChange, facts: ReviewEventFacts): Promise<string> {
   return enqueue(tx, REVIEW_SUBJECTS[change], PullReviewEvent, { actorId: facts.actorId, repoId: facts.pull.issue?.repoId ?? 0 }, (meta) =>
-    PullReviewEvent.fromPartial({ meta, pull: facts.pull, review: facts.review, repoPrivate: facts.repoPrivate }),
+    PullReviewEvent.fromPartial({
+      meta,
+      pull: facts.pull,
+      review: facts.review,
+      repoPrivate: facts.repoPrivate,
+      mentionedUserIds: [...(facts.mentionedUserIds ?? [])],
+    }),
   );
 }

@@ -39,6 +39,8 @@ export const ISSUE_SUBSCRIPTION_CALLERS: Callers<typeof IssueSubscriptionService
   listSubscribers: ['gateway'],
   checkSubscription: ['gateway'],
   setSubscription: ['gateway'],
+  // notifications' fan-out asks who to consider for an event's issue (no user in the request).
+  getIssueAudience: ['notifications'],
 };
 
 export const LABEL_CALLERS: Callers<typeof LabelServiceService> = {

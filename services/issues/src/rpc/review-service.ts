@@ -25,6 +25,7 @@ import { type Access, accessOf, canWrite, isRepoAdmin, requireNotArchived, requi
 import { readablePull } from '../domain/pull-access';
 import { requireReviewContent, reviewTypeOf } from '../domain/review-rules';
 import { enqueuePullEvent, enqueueReviewEvent, type ReviewChange } from '../events/pull-events';
+import { insertMentions, resolveMentions } from '../store/mentions';
 import { CODE_COMMENT, REVIEW_COMMENT } from '../store/comments';
 import { type PullRow, requirePullByIssueId, toPullRequest } from '../store/pulls';
 import {
@@ -154,9 +155,16 @@ async function submit(tx: DatabaseTransactionConnection, access: Access, pull: P
   return (await findReview(tx, pull.issue_id, review.id)) ?? review;
 }
 
-async function reviewEvent(tx: DatabaseTransactionConnection, access: Access, pull: PullRow, review: ReviewRow, change: ReviewChange): Promise<void> {
+async function reviewEvent(
+  tx: DatabaseTransactionConnection,
+  access: Access,
+  pull: PullRow,
+  review: ReviewRow,
+  change: ReviewChange,
+  mentionedUserIds: readonly number[] = [],
+): Promise<void> {
   const message = await toPullRequest(tx, await requirePullByIssueId(tx, pull.issue_id));
-  await enqueueReviewEvent(tx, change, { actorId: access.viewer.id, pull: message, review: toReview(review), repoPrivate: access.repository.private });
+  await enqueueReviewEvent(tx, change, { actorId: access.viewer.id, pull: message, review: toReview(review), repoPrivate: access.repository.private, mentionedUserIds });
 }
 
 export function createReviewService(context: IssuesContext): AsyncServiceOf<typeof ReviewServiceService> {
@@ -227,12 +235,15 @@ export function createReviewService(context: IssuesContext): AsyncServiceOf<type
       const type = reviewTypeOf(request.state, { isPoster: pull.poster_id === access.viewer.id, body: request.body, hasComments: comments.length > 0 });
       const facts = await guard(() => reviewerFacts(access, pull, type));
       const patches = await commentPatches(context, access, pull, comments);
+      // Gitea's SubmitReview: the review's text and its line comments may mention users (asked before the transaction).
+      const mentioned =
+        type === ReviewType.pending ? [] : await guard(() => resolveMentions(context, [request.body, ...comments.map((comment) => comment.body)].join('\n'), access.viewer));
       const review = await guard(() =>
         db.pool.transaction(async (tx) => {
           const current = await requirePullByIssueId(tx, pull.issue_id, true);
           const commitId = request.commitId !== '' ? request.commitId : current.head_commit_id;
           const made = await submit(tx, access, current, { type, body: request.body, commitId, comments, patches, ...facts });
-          if (type !== ReviewType.pending) await reviewEvent(tx, access, current, made, 'submitted');
+          if (type !== ReviewType.pending) await reviewEvent(tx, access, current, made, 'submitted', await insertMentions(tx, pull.issue_id, mentioned));
           return made;
         }),
       );
@@ -248,13 +259,14 @@ export function createReviewService(context: IssuesContext): AsyncServiceOf<type
       const type = reviewTypeOf(request.state, { isPoster: pull.poster_id === access.viewer.id, body: request.body, hasComments: pending.comments_count > 0 });
       if (type === ReviewType.pending) throw CairnError.invalid('review stay pending', { reason: 'review_stays_pending' });
       const facts = await guard(() => reviewerFacts(access, pull, type));
+      const mentioned = await guard(() => resolveMentions(context, request.body, access.viewer));
       const review = await guard(() =>
         db.pool.transaction(async (tx) => {
           const current = await requirePullByIssueId(tx, pull.issue_id, true);
           // Only the reviewer's own pending review is submitted (a site admin sees others' but submits their own).
           if (pending.reviewer_id !== access.viewer.id) throw CairnError.notFound(`review does not exist [id: ${request.id}]`, { reason: 'review_not_found' });
           const made = await submit(tx, access, current, { type, body: request.body, commitId: current.head_commit_id, comments: [], patches: [], ...facts });
-          await reviewEvent(tx, access, current, made, 'submitted');
+          await reviewEvent(tx, access, current, made, 'submitted', await insertMentions(tx, pull.issue_id, mentioned));
           return made;
         }),
       );

@@ -16,9 +16,9 @@ import { readableIssue } from '../domain/issue-access';
 import { pageWindow } from '../domain/paging';
 import { accessOf, requireSignedIn } from '../domain/permissions';
 import { enqueueSubscriptionEvent } from '../events/subscription-events';
-import { hasCommented } from '../store/comments';
-import { type IssueRow, toIssue } from '../store/issues';
-import { findWatch, listWatchers, saveWatch } from '../store/subscriptions';
+import { CODE_COMMENT, PLAIN_COMMENT, REVIEW_COMMENT, hasCommented } from '../store/comments';
+import { type IssueRow, findIssuesByIds, toIssue } from '../store/issues';
+import { findWatch, issueAudience, listWatchers, saveWatch } from '../store/subscriptions';
 import type { IssuesContext } from './context';
 import { guard } from './guard';
 
@@ -65,6 +65,16 @@ export function createSubscriptionService({ db }: IssuesContext): AsyncServiceOf
           return { changed: true };
         }),
       );
+    },
+
+    async getIssueAudience(request) {
+      const issueId = request.issueId;
+      if (!Number.isSafeInteger(issueId) || issueId <= 0) throw CairnError.invalid('issue_id must be an issue id');
+      return guard(async () => {
+        const [issue] = await findIssuesByIds(db.pool, [issueId]);
+        if (issue === undefined) throw CairnError.notFound('issue does not exist');
+        return issueAudience(db.pool, issue.id, [PLAIN_COMMENT, CODE_COMMENT, REVIEW_COMMENT]);
+      });
     },
   };
 }

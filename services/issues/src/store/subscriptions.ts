@@ -39,3 +39,24 @@ export async function listWatchers(
   ]);
   return { userIds: [...userIds], total };
 }
+
+/**
+ * Who an issue's notifications consider besides repository watchers (Gitea's models/activities/notification_list.go
+ * createOrUpdateIssueNotifications): explicit subscribers, explicit unsubscribers, and participants — the poster and
+ * the writers of plain, code or review comments (models/issues/issue.go GetParticipantIDsByIssue). One query.
+ */
+export async function issueAudience(
+  db: CommonQueryMethods,
+  issueId: number,
+  participantCommentTypes: readonly number[],
+): Promise<{ watcherIds: number[]; unwatcherIds: number[]; participantIds: number[] }> {
+  const rows = await db.any(sql.type(z.object({ user_id: z.number(), kind: z.enum(['watch', 'unwatch', 'participant']) }))`
+    SELECT user_id, CASE WHEN is_watching THEN 'watch' ELSE 'unwatch' END AS kind FROM issue_watches WHERE issue_id = ${issueId}
+    UNION
+    SELECT poster_id AS user_id, 'participant' AS kind FROM issues WHERE id = ${issueId} AND poster_id > 0
+    UNION
+    SELECT DISTINCT poster_id AS user_id, 'participant' AS kind FROM comments
+    WHERE issue_id = ${issueId} AND poster_id > 0 AND type = ANY(${sql.array([...participantCommentTypes], 'int4')})`);
+  const of = (kind: string) => rows.filter((row) => row.kind === kind).map((row) => row.user_id);
+  return { watcherIds: of('watch'), unwatcherIds: of('unwatch'), participantIds: of('participant') };
+}

@@ -1,13 +1,15 @@
 /**
  * The `notifications-repos` consumer: a deleted repository's activity is forgotten from every heatmap, site
- * admins' included (Gitea deletes a repository's actions with it), exactly once per event — the event id is
- * recorded in the transaction of the deletion (`processOnce`) and the message acknowledged after that commit.
+ * admins' included (Gitea deletes a repository's actions with it), and its notification threads go, exactly once
+ * per event — the event id is recorded in the transaction of the deletion (`processOnce`) and the message
+ * acknowledged after that commit.
  */
 import { type Bus, type BusHandler, type Subscription, processOnce } from '@cairn/bus';
 import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
 import { RepoDeleted } from '@cairn/proto/cairn/repos/v1/events';
 import { forgetRepoActivity } from '../store/activity-buckets';
+import { deleteRepoThreads } from '../store/thread-removals';
 import { readEvent } from './read-event';
 import { REPOS_CONSUMER, REPOS_STREAM, ReposSubject } from './repos-stream';
 
@@ -44,6 +46,10 @@ export function repoDeletedHandler(db: Database, logger: Logger, consumer: strin
     }
     const { event, eventId } = read;
     if (event.repoId <= 0) return;
-    await processOnce(db, consumer, eventId, (tx) => forgetRepoActivity(tx, event.repoId));
+    await processOnce(db, consumer, eventId, async (tx) => {
+      await forgetRepoActivity(tx, event.repoId);
+      // Its notification threads go with it (Gitea's DeleteRepository deletes the repository's notifications).
+      await deleteRepoThreads(tx, event.repoId);
+    });
   };
 }

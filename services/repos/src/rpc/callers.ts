@@ -35,7 +35,8 @@ export const COLLABORATOR_CALLERS: Callers<typeof CollaboratorServiceService> = 
   addCollaborator: ['gateway'],
   removeCollaborator: ['gateway'],
   getUserPermission: ['gateway'],
-  batchGetUserPermissions: ['issues'],
+  // notifications asks, from events, which of an issue's audience may still read it.
+  batchGetUserPermissions: { callers: ['issues', 'notifications'], asAnyone: ['notifications'] },
   listRepoTeams: ['gateway', 'issues'],
   getRepoTeam: ['gateway'],
   addRepoTeam: ['gateway'],
@@ -53,7 +54,8 @@ export const REPO_CALLERS: Callers<typeof RepoServiceService> = {
   createRepository: ['gateway'],
   getRepository: { callers: ['gateway', 'issues'], asAnyone: ['issues'] },
   // hooks reads the repositories of events as a site admin (payloads carry owner-level permission).
-  batchGetRepositories: { callers: ['gateway', 'hooks'], asAnyone: ['hooks'] },
+  // notifications too, for the repository's name in issue mail.
+  batchGetRepositories: { callers: ['gateway', 'hooks', 'notifications'], asAnyone: ['hooks', 'notifications'] },
   updateRepository: ['gateway'],
   deleteRepository: { callers: ['gateway', 'accounts'], asAnyone: ['accounts'] },
   searchRepositories: ['gateway'],

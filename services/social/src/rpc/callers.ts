@@ -26,6 +26,6 @@ export const WATCH_CALLERS: Callers<typeof WatchServiceService> = {
   watch: ['gateway'],
   unwatch: ['gateway'],
   getWatch: ['gateway'],
-  listWatchers: ['gateway'],
+  listWatchers: ['gateway', 'notifications'],
   listWatchedRepos: ['gateway'],
 };

@@ -104,6 +104,11 @@ export interface PullReviewEvent {
   pull?: PullRequest | undefined;
   review?: Review | undefined;
   repoPrivate: boolean;
+  /**
+   * Users a submitted review's body or line comments mention for the first time in the pull request (as
+   * IssueCommentEvent's; Gitea's SubmitReview notifies them).
+   */
+  mentionedUserIds: number[];
 }
 
 function createBaseIssueEvent(): IssueEvent {
@@ -1081,7 +1086,7 @@ export const PullRequestEvent: MessageFns<PullRequestEvent> = {
 };
 
 function createBasePullReviewEvent(): PullReviewEvent {
-  return { meta: undefined, pull: undefined, review: undefined, repoPrivate: false };
+  return { meta: undefined, pull: undefined, review: undefined, repoPrivate: false, mentionedUserIds: [] };
 }
 
 export const PullReviewEvent: MessageFns<PullReviewEvent> = {
@@ -1097,6 +1102,13 @@ export const PullReviewEvent: MessageFns<PullReviewEvent> = {
     }
     if (message.repoPrivate !== false) {
       writer.uint32(32).bool(message.repoPrivate);
+    }
+    if (message.mentionedUserIds.length !== 0) {
+      writer.uint32(42).fork();
+      for (const v of message.mentionedUserIds) {
+        writer.int64(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -1146,6 +1158,24 @@ export const PullReviewEvent: MessageFns<PullReviewEvent> = {
             message.repoPrivate = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag === 40) {
+              message.mentionedUserIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 42) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.mentionedUserIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1168,6 +1198,11 @@ export const PullReviewEvent: MessageFns<PullReviewEvent> = {
         : isSet(object.repo_private)
         ? globalThis.Boolean(object.repo_private)
         : false,
+      mentionedUserIds: globalThis.Array.isArray(object?.mentionedUserIds)
+        ? object.mentionedUserIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.mentioned_user_ids)
+        ? object.mentioned_user_ids.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -1185,6 +1220,9 @@ export const PullReviewEvent: MessageFns<PullReviewEvent> = {
     if (message.repoPrivate !== false) {
       obj.repoPrivate = message.repoPrivate;
     }
+    if (message.mentionedUserIds?.length) {
+      obj.mentionedUserIds = message.mentionedUserIds.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -1201,6 +1239,7 @@ export const PullReviewEvent: MessageFns<PullReviewEvent> = {
       ? Review.fromPartial(object.review)
       : undefined;
     message.repoPrivate = object.repoPrivate ?? false;
+    message.mentionedUserIds = object.mentionedUserIds?.map((e) => e) || [];
     return message;
   },
 };

@@ -690,6 +690,19 @@ export interface SetSubscriptionResponse {
   changed: boolean;
 }
 
+export interface GetIssueAudienceRequest {
+  issueId: number;
+}
+
+export interface GetIssueAudienceResponse {
+  /** Users with an explicit subscription (Gitea's GetIssueWatchersIDs(…, true)). */
+  watcherIds: number[];
+  /** Users who explicitly unsubscribed (GetIssueWatchersIDs(…, false)): never notified of the issue's changes. */
+  unwatcherIds: number[];
+  /** The poster and the writers of plain, code or review comments (GetParticipantIDsByIssue), without duplicates. */
+  participantIds: number[];
+}
+
 /** TrackedTime is time a user spent on an issue. */
 export interface TrackedTime {
   id: number;
@@ -10675,6 +10688,234 @@ export const SetSubscriptionResponse: MessageFns<SetSubscriptionResponse> = {
   },
 };
 
+function createBaseGetIssueAudienceRequest(): GetIssueAudienceRequest {
+  return { issueId: 0 };
+}
+
+export const GetIssueAudienceRequest: MessageFns<GetIssueAudienceRequest> = {
+  encode(message: GetIssueAudienceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.issueId !== 0) {
+      writer.uint32(8).int64(message.issueId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetIssueAudienceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetIssueAudienceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.issueId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetIssueAudienceRequest {
+    return {
+      issueId: isSet(object.issueId)
+        ? globalThis.Number(object.issueId)
+        : isSet(object.issue_id)
+        ? globalThis.Number(object.issue_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetIssueAudienceRequest): unknown {
+    const obj: any = {};
+    if (message.issueId !== 0) {
+      obj.issueId = Math.round(message.issueId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetIssueAudienceRequest>, I>>(base?: I): GetIssueAudienceRequest {
+    return GetIssueAudienceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetIssueAudienceRequest>, I>>(object: I): GetIssueAudienceRequest {
+    const message = createBaseGetIssueAudienceRequest();
+    message.issueId = object.issueId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetIssueAudienceResponse(): GetIssueAudienceResponse {
+  return { watcherIds: [], unwatcherIds: [], participantIds: [] };
+}
+
+export const GetIssueAudienceResponse: MessageFns<GetIssueAudienceResponse> = {
+  encode(message: GetIssueAudienceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.watcherIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.watcherIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.unwatcherIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.unwatcherIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.participantIds.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.participantIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetIssueAudienceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetIssueAudienceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.watcherIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.watcherIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.unwatcherIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.unwatcherIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.participantIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.participantIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetIssueAudienceResponse {
+    return {
+      watcherIds: globalThis.Array.isArray(object?.watcherIds)
+        ? object.watcherIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.watcher_ids)
+        ? object.watcher_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      unwatcherIds: globalThis.Array.isArray(object?.unwatcherIds)
+        ? object.unwatcherIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.unwatcher_ids)
+        ? object.unwatcher_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      participantIds: globalThis.Array.isArray(object?.participantIds)
+        ? object.participantIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.participant_ids)
+        ? object.participant_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetIssueAudienceResponse): unknown {
+    const obj: any = {};
+    if (message.watcherIds?.length) {
+      obj.watcherIds = message.watcherIds.map((e) => Math.round(e));
+    }
+    if (message.unwatcherIds?.length) {
+      obj.unwatcherIds = message.unwatcherIds.map((e) => Math.round(e));
+    }
+    if (message.participantIds?.length) {
+      obj.participantIds = message.participantIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetIssueAudienceResponse>, I>>(base?: I): GetIssueAudienceResponse {
+    return GetIssueAudienceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetIssueAudienceResponse>, I>>(object: I): GetIssueAudienceResponse {
+    const message = createBaseGetIssueAudienceResponse();
+    message.watcherIds = object.watcherIds?.map((e) => e) || [];
+    message.unwatcherIds = object.unwatcherIds?.map((e) => e) || [];
+    message.participantIds = object.participantIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseTrackedTime(): TrackedTime {
   return { id: 0, issueId: 0, userId: 0, time: 0, created: undefined, repoId: 0 };
 }
@@ -14088,6 +14329,23 @@ export const IssueSubscriptionServiceService = {
       Buffer.from(SetSubscriptionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SetSubscriptionResponse => SetSubscriptionResponse.decode(value),
   },
+  /**
+   * GetIssueAudience answers, for notifications' fan-out (no viewer: service-internal), who Gitea's
+   * CreateOrUpdateIssueNotifications considers besides the repository's watchers: the issue's explicit subscribers,
+   * its explicit unsubscribers and its participants (poster and writers of plain, code or review comments). NOT_FOUND
+   * when the issue no longer exists.
+   */
+  getIssueAudience: {
+    path: "/cairn.issues.v1.IssueSubscriptionService/GetIssueAudience" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetIssueAudienceRequest): Buffer =>
+      Buffer.from(GetIssueAudienceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetIssueAudienceRequest => GetIssueAudienceRequest.decode(value),
+    responseSerialize: (value: GetIssueAudienceResponse): Buffer =>
+      Buffer.from(GetIssueAudienceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetIssueAudienceResponse => GetIssueAudienceResponse.decode(value),
+  },
 } as const;
 
 export interface IssueSubscriptionServiceServer extends UntypedServiceImplementation {
@@ -14100,6 +14358,13 @@ export interface IssueSubscriptionServiceServer extends UntypedServiceImplementa
    * nothing changed (the gateway answers 200, else 201).
    */
   setSubscription: handleUnaryCall<SetSubscriptionRequest, SetSubscriptionResponse>;
+  /**
+   * GetIssueAudience answers, for notifications' fan-out (no viewer: service-internal), who Gitea's
+   * CreateOrUpdateIssueNotifications considers besides the repository's watchers: the issue's explicit subscribers,
+   * its explicit unsubscribers and its participants (poster and writers of plain, code or review comments). NOT_FOUND
+   * when the issue no longer exists.
+   */
+  getIssueAudience: handleUnaryCall<GetIssueAudienceRequest, GetIssueAudienceResponse>;
 }
 
 export interface IssueSubscriptionServiceClient extends Client {
@@ -14153,6 +14418,27 @@ export interface IssueSubscriptionServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SetSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GetIssueAudience answers, for notifications' fan-out (no viewer: service-internal), who Gitea's
+   * CreateOrUpdateIssueNotifications considers besides the repository's watchers: the issue's explicit subscribers,
+   * its explicit unsubscribers and its participants (poster and writers of plain, code or review comments). NOT_FOUND
+   * when the issue no longer exists.
+   */
+  getIssueAudience(
+    request: GetIssueAudienceRequest,
+    callback: (error: ServiceError | null, response: GetIssueAudienceResponse) => void,
+  ): ClientUnaryCall;
+  getIssueAudience(
+    request: GetIssueAudienceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetIssueAudienceResponse) => void,
+  ): ClientUnaryCall;
+  getIssueAudience(
+    request: GetIssueAudienceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetIssueAudienceResponse) => void,
   ): ClientUnaryCall;
 }
 
