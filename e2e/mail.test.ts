@@ -217,6 +217,22 @@ describe('mail over SMTP', () => {
       expect(mentioned.decoded).toMatch(/http:\/\/[^/\s]+\/alice\/gift\/issues\/1#issuecomment-5/);
       expect(inbox.filter((mail) => /Quiet|Watched/.test(mail.subject))).toEqual([]);
     });
+
+    it('mails the issue fan-out\'s jobs: a mention in a new issue reaches carol (onmention), with the issue\'s link', async () => {
+      expect((await fixture.api.request('POST', '/api/v1/user/repos', { headers: fixture.as('alice'), body: { name: 'tools' } })).status).toBe(201);
+      const opened = await fixture.api.request<{ number: number }>('POST', '/api/v1/repos/alice/tools/issues', {
+        headers: fixture.as('alice'),
+        body: { title: 'Integration <check>', body: 'cc @carol' },
+      });
+      expect(opened.status).toBe(201);
+      const mail = await waitFor('the issue mail', () => inbox.find((received) => received.subject === `[alice/tools] Integration <check> (#${opened.body.number})`));
+      expect(mail.to).toEqual(['carol@example.com']);
+      expect(mail.decoded).toContain('cc @carol');
+      expect(mail.decoded).toContain('Integration &lt;check&gt;');
+      expect(mail.decoded).toMatch(new RegExp(`http://[^/\\s]+/alice/tools/issues/${opened.body.number}`));
+      // alice acted: her own action is not mailed to her (preference enabled).
+      expect(inbox.filter((received) => received.subject.includes('Integration') && received.to.includes('alice@example.com'))).toEqual([]);
+    });
   });
 });
 
