@@ -1018,6 +1018,12 @@ describe('[mailer]', () => {
     expect(inspect(config, { depth: Infinity })).not.toContain('do-not-print-me');
   });
 
+  it('warns, as Gitea logs, when the mailer is on without FROM (or USER)', () => {
+    const { config, warnings } = load('[mailer]\nENABLED = true\nPROTOCOL = dummy\n');
+    expect(config.mailer).toMatchObject({ enabled: true, from: '' });
+    expect(warnings).toEqual([expect.stringContaining('no [mailer] FROM (or USER) provided')]);
+  });
+
   it('reads [admin] DEFAULT_EMAIL_NOTIFICATIONS and accepts Gitea\'s other [admin] and [mailer] keys', () => {
     const { config, warnings } = load('[admin]\nDEFAULT_EMAIL_NOTIFICATIONS = onmention\nDISABLE_REGULAR_ORG_CREATION = false\n[mailer]\nENABLE_HELO = true\n');
     expect(config.admin.defaultEmailNotifications).toBe('onmention');
@@ -1029,7 +1035,6 @@ describe('[mailer]', () => {
     ['[mailer]\nPROTOCOL = smtp+unix\n', 'mailer.PROTOCOL', /not supported by Cairn/],
     ['[mailer]\nSMTP_PORT = 70000\n', 'mailer.SMTP_PORT', /expected an integer from 0 to 65535/],
     ['[mailer]\nFROM = not an address\n', 'mailer.FROM', /expected an e-mail address/],
-    ['[mailer]\nENABLED = true\nPROTOCOL = dummy\n', 'mailer.FROM', /FROM \(or USER\) is required/],
     ['[mailer]\nENABLED = true\nPROTOCOL = smtp\nFROM = a@example.com\n', 'mailer.SMTP_ADDR', /SMTP_ADDR is required/],
     ['[mailer]\nENABLED = maybe\n', 'mailer.ENABLED', /expected true or false/],
     ['[admin]\nDEFAULT_EMAIL_NOTIFICATIONS = always\n', 'admin.DEFAULT_EMAIL_NOTIFICATIONS', /expected one of enabled, onmention, disabled, andyourown/],

@@ -21,7 +21,7 @@ export function parseMailAddress(text: string): { name: string; address: string 
   return { name: (named[1] ?? named[2] ?? '').trim(), address: named[3] };
 }
 
-export function readMailer(reader: SettingsReader, workDir: string): CairnConfig['mailer'] {
+export function readMailer(reader: SettingsReader, workDir: string, warnings: string[]): CairnConfig['mailer'] {
   const enabled = reader.boolean('mailer', 'ENABLED', false);
   const smtpAddr = reader.string('mailer', 'SMTP_ADDR', '');
   const explicitProtocol = reader.raw('mailer', 'PROTOCOL') === undefined ? undefined : reader.choice('mailer', 'PROTOCOL', 'smtp', MAILER_PROTOCOLS);
@@ -40,9 +40,8 @@ export function readMailer(reader: SettingsReader, workDir: string): CairnConfig
   if (from !== '' && parseMailAddress(from) === undefined) {
     throw new ConfigError('mailer.FROM', `invalid value ${JSON.stringify(from)} for [mailer] FROM: expected an e-mail address, optionally as "Name <address>"`);
   }
-  if (enabled && from === '') {
-    throw new ConfigError('mailer.FROM', '[mailer] FROM (or USER) is required when [mailer] ENABLED = true: the address mail is sent from');
-  }
+  // Gitea logs this and starts anyway.
+  if (enabled && from === '') warnings.push('no [mailer] FROM (or USER) provided: mail is sent without a From address and may be refused');
   const isSmtp = protocol === 'smtp' || protocol === 'smtps' || protocol === 'smtp+starttls';
   if (enabled && isSmtp && smtpAddr === '') {
     throw new ConfigError('mailer.SMTP_ADDR', `[mailer] SMTP_ADDR is required with PROTOCOL = ${protocol}: the SMTP server's host name or address`);

@@ -177,7 +177,7 @@ export function readSettings(
       gitWriteDeadlineMs: reader.integer('rpc', 'GIT_WRITE_DEADLINE_MS', 60_000, POSITIVE),
       keysDir: path.resolve(paths.workDir, reader.string('rpc', 'KEYS_DIR', 'rpc-keys')),
     },
-    mailer: readMailer(reader, paths.workDir),
+    mailer: readMailer(reader, paths.workDir, warnings),
     admin: { defaultEmailNotifications: readDefaultEmailNotifications(reader) },
     metrics: readMetrics(reader),
   };
