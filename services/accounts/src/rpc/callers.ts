@@ -45,7 +45,7 @@ export const TEAM_CALLERS: Callers<typeof TeamServiceService> = {
   searchTeams: ['gateway'],
   updateTeam: ['gateway'],
   deleteTeam: ['gateway'],
-  // notifications expands a team asked to review into its members (from events: for no asserted user).
+  // notifications expands a team asked to review, and the teams that may accept a transfer, into their members (from events: for no asserted user).
   listTeamMembers: { callers: ['gateway', 'notifications'], asAnyone: ['notifications'] },
   getTeamMember: ['gateway'],
   addTeamMember: ['gateway'],
