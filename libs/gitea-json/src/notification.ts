@@ -1,7 +1,9 @@
 /**
  * notifications' NotificationThread → Gitea's `NotificationThread` JSON (services/convert/notification.go
  * ToNotificationThread), from the thread and what the caller batched for the page: the repository (already Gitea's
- * JSON, without `permissions`: Gitea drops them, "this permission is not correct") and the issue as they are now.
+ * JSON) and the issue as they are now. Departure: the repository keeps `permissions`, the caller's real ones, where
+ * Gitea drops the read-only ones it fills in ("this permission is not correct") — Gitea's description and the
+ * validating e2e client require the field.
  */
 import { goTime } from '@cairn/http';
 import type { Issue } from '@cairn/proto/cairn/issues/v1/issues_service';
@@ -9,9 +11,6 @@ import { type NotificationThread, SubjectType, ThreadStatus } from '@cairn/proto
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { issueApiUrl, issueHtmlUrl } from './issue';
 import { type ApiRepository, repoApiUrl, repoHtmlUrl } from './repository';
-
-/** Gitea's `Repository` as a notification shows it: `permissions` left out (its parent's too). */
-export type ApiNotificationRepository = Omit<ApiRepository, 'permissions' | 'parent'> & { parent?: ApiNotificationRepository };
 
 /** Gitea's NotificationSubject: every field is written, empty when unknown (no `omitempty` there). */
 export interface ApiNotificationSubject {
@@ -28,7 +27,7 @@ export interface ApiNotificationSubject {
 export interface ApiNotificationThread {
   id: number;
   /** Omitted when unknown (Gitea: `omitempty`). */
-  repository?: ApiNotificationRepository;
+  repository?: ApiRepository;
   subject: ApiNotificationSubject;
   unread: boolean;
   pinned: boolean;
@@ -39,20 +38,9 @@ export interface ApiNotificationThread {
 /** What a thread is shown with. */
 export interface NotificationSubjectData {
   /** The repository as the caller reads it: both its record (for addresses) and its JSON; unset: shown without. */
-  repository?: { record: Repository; json: ApiNotificationRepository };
+  repository?: { record: Repository; json: ApiRepository };
   /** The issue or pull request of an issue or pull subject, as it is now; unset when it is gone. */
   issue?: Issue;
-}
-
-/** Drops `permissions` from a repository's JSON, as Gitea's ToNotificationThread does (parent included). */
-export function toNotificationRepository(repository: ApiRepository): ApiNotificationRepository {
-  // Rebuilt key by key so the fields keep Gitea's order.
-  const shown: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(repository)) {
-    if (key === 'permissions') continue;
-    shown[key] = key === 'parent' && value !== undefined ? toNotificationRepository(value as ApiRepository) : value;
-  }
-  return shown as ApiNotificationRepository;
 }
 
 const SUBJECT_TYPE_NAMES: Readonly<Record<number, ApiNotificationSubject['type']>> = {

@@ -11,7 +11,7 @@ import type { ApiRegistry } from '../../api/registry';
 import { pathInt64 } from '../../api/path-int';
 import { type ApiContext, type ApiReply, json, repoOf } from '../../api/types';
 import { parseGoRfc3339, queryBeforeSince } from '../../issues/before-since';
-import { toApiThread, toApiThreadList } from './thread-json';
+import { assertThreadShown, toApiThread, toApiThreadList } from './thread-json';
 
 /** Gitea's statusStringToNotificationStatus: trimmed, case-insensitive; anything else is no status. */
 function statusOf(text: string): ThreadStatus | undefined {
@@ -155,7 +155,12 @@ export function registerNotificationRoutes(api: ApiRegistry): void {
     operationId: 'notifyReadThread',
     handler: async (ctx) => {
       const id = pathInt64(ctx.params.id);
-      const { thread } = await ctx.services.clients.notifications.markThread({ viewer: ctx.viewer, id, toStatus: toStatusOf(ctx.query) });
+      const toStatus = toStatusOf(ctx.query);
+      // Looked at first: a thread the caller may not be shown (its repository unreadable now) is not changed either.
+      const found = await ctx.services.clients.notifications.getThread({ viewer: ctx.viewer, id });
+      if (found.thread === undefined) throw new Error('GetThread answered without a thread');
+      await assertThreadShown(ctx, found.thread);
+      const { thread } = await ctx.services.clients.notifications.markThread({ viewer: ctx.viewer, id, toStatus });
       if (thread === undefined) throw new Error('MarkThread answered without a thread');
       return json(205, await toApiThread(ctx, thread));
     },

@@ -3,7 +3,8 @@
  * repositories as the caller may read them now (repos' BatchGetRepositories leaves out the others), their JSON
  * (toApiRepositories' batches), and the issues as they are now (issues' BatchGetIssues).
  */
-import { type ApiNotificationThread, type NotificationSubjectData, toApiNotificationThread, toApiRepositories, toNotificationRepository } from '@cairn/gitea-json';
+import { HttpError } from '@cairn/http';
+import { type ApiNotificationThread, type NotificationSubjectData, toApiNotificationThread, toApiRepositories } from '@cairn/gitea-json';
 import { type NotificationThread, SubjectType } from '@cairn/proto/cairn/notifications/v1/notifications_service';
 import type { Issue } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { ApiContext } from '../../api/types';
@@ -32,7 +33,7 @@ async function hydrate<B>(ctx: ApiContext<B>, threads: readonly NotificationThre
   const json = await toApiRepositories(ctx.services, ctx.viewer, found);
   const repositories: Hydrated['repositories'] = new Map();
   found.forEach((item, at) => {
-    if (item.repository !== undefined) repositories.set(item.repository.id, { record: item.repository, json: toNotificationRepository(json[at]) });
+    if (item.repository !== undefined) repositories.set(item.repository.id, { record: item.repository, json: json[at] });
   });
   return { repositories, issues: new Map(issues.issues.map((issue) => [issue.id, issue])) };
 }
@@ -56,10 +57,17 @@ export async function toApiThreadList<B>(ctx: ApiContext<B>, threads: readonly N
 }
 
 /**
- * One thread (get, mark). A thread whose repository the caller may no longer read is still theirs to read and
- * mark, but is shown without its repository and with its subject's type only.
+ * One thread (get, mark). A thread whose repository the caller may no longer read answers 404, as Cairn answers
+ * anything that exists but may not be seen: its repository and subject are not shown, and Gitea's thread has both.
  */
 export async function toApiThread<B>(ctx: ApiContext<B>, thread: NotificationThread): Promise<ApiNotificationThread> {
   const hydrated = await hydrate(ctx, [thread]);
+  if (!hydrated.repositories.has(thread.repoId)) throw HttpError.notFound();
   return toApiNotificationThread(thread, dataOf(thread, hydrated), ctx.services.config.server.rootUrl);
+}
+
+/** 404 unless the caller may read the thread's repository now (checked before a thread is changed). */
+export async function assertThreadShown<B>(ctx: ApiContext<B>, thread: NotificationThread): Promise<void> {
+  const { repositories } = await ctx.services.clients.repos.batchGetRepositories({ viewer: ctx.viewer, ids: [thread.repoId] });
+  if (!repositories.some((item) => item.repository?.id === thread.repoId)) throw HttpError.notFound();
 }
