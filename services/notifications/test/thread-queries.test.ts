@@ -8,7 +8,7 @@ import { type CommonQueryMethods, type Database, type QuerySqlToken, openDatabas
 import { silentLogger } from '@cairn/log';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { MIGRATIONS_DIR } from '../src/index';
-import { type ThreadFilter, type ThreadRow, countThreads, countUnread, listThreads, setThreadsStatus } from '../src/store/thread-queries';
+import { MARK_ANSWER_LIMIT, type ThreadFilter, type ThreadRow, countThreads, countUnread, listThreads, setThreadsStatus } from '../src/store/thread-queries';
 import { ThreadStatus, touchThreads } from '../src/store/threads';
 
 const USER = 1;
@@ -164,5 +164,19 @@ describe('setThreadsStatus and the counters', () => {
     expect(await countThreads(db.pool, { userId: other, statuses: [ThreadStatus.read], subjectTypes: [] })).toBe(3);
     // Nothing of another user's changed.
     expect(await countUnread(db.pool, USER)).toBe(expected({ statuses: [ThreadStatus.unread], subjectTypes: [] }).length);
+  });
+});
+
+describe('marking many threads', () => {
+  it('changes every matching thread but answers the newest MARK_ANSWER_LIMIT', async () => {
+    const user = 3;
+    await db.pool.query(sql.unsafe`
+      INSERT INTO notification_threads (user_id, repo_id, subject_type, issue_id, issue_index, status, updated_at)
+      SELECT ${user}, 1, 1, n, n, 1, to_timestamp(${EPOCH / 1000} + n) FROM generate_series(1, ${MARK_ANSWER_LIMIT + 200}) AS g(n)`);
+    const changed = await db.pool.transaction((tx) => setThreadsStatus(tx, { userId: user, statuses: [ThreadStatus.unread] }, ThreadStatus.read));
+    expect(changed).toHaveLength(MARK_ANSWER_LIMIT);
+    expect(changed[0].issue_id).toBe(MARK_ANSWER_LIMIT + 200);
+    expect(await countUnread(db.pool, user)).toBe(0);
+    expect(await countThreads(db.pool, { userId: user, statuses: [ThreadStatus.read], subjectTypes: [] })).toBe(MARK_ANSWER_LIMIT + 200);
   });
 });

@@ -138,9 +138,16 @@ export interface MarkFilter {
 }
 
 /**
+ * How many of the changed threads a marking answers: Gitea answers every one, which for a user with a million unread
+ * threads is a body no client wants, more than one gRPC message holds, and more issues than one BatchGetIssues takes.
+ */
+export const MARK_ANSWER_LIMIT = 1000;
+
+/**
  * Sets the status of every matching thread (Gitea's ReadNotifications / ReadRepoNotifications: each found thread
- * through SetNotificationStatus, so each one's updated_at moves to now). Answers them in the order Gitea found them
- * (newest updated first, as they were before the change).
+ * through SetNotificationStatus, so each one's updated_at moves to now). Answers the first MARK_ANSWER_LIMIT of them
+ * in the order Gitea found them (newest updated first, as they were before the change); the UPDATE in the WITH
+ * clause runs to completion whatever the outer LIMIT.
  */
 export function setThreadsStatus(tx: DatabaseTransactionConnection, filter: MarkFilter, status: ThreadStatus): Promise<readonly ThreadRow[]> {
   const parts = [sql.fragment`user_id = ${filter.userId}`];
@@ -159,5 +166,5 @@ export function setThreadsStatus(tx: DatabaseTransactionConnection, filter: Mark
       RETURNING t.id, t.user_id, t.repo_id, t.subject_type, t.issue_id, t.issue_index, t.commit_id, t.comment_id, t.status,
         t.updated_by, t.created_at, t.updated_at, target.previous_updated_at
     )
-    SELECT * FROM changed ORDER BY previous_updated_at DESC, id DESC`);
+    SELECT * FROM changed ORDER BY previous_updated_at DESC, id DESC LIMIT ${MARK_ANSWER_LIMIT}`);
 }
