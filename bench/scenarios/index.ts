@@ -1,6 +1,7 @@
 /** Every scenario, in the order they run. A new scenario: a module in this folder, listed here. */
 import { gitCloneScenario } from './git-clone';
 import { issuesPage1Scenario, issuesPage500Scenario } from './issue-list';
+import { notificationsNewScenario, notificationsPage1Scenario } from './notifications';
 import { releaseAssetScenario } from './release-asset';
 import type { Scenario } from './types';
 import { textCodeScenario, textGlobsScenario, textMentionsScenario, textReferencesScenario } from './text';
@@ -19,6 +20,8 @@ export const SCENARIOS: readonly Scenario[] = [
   textReferencesScenario,
   textGlobsScenario,
   releaseAssetScenario,
+  notificationsNewScenario,
+  notificationsPage1Scenario,
   webhookLatencyScenario,
 ];
 

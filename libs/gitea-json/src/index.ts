@@ -16,6 +16,7 @@ export * from './gpg-key';
 export * from './issue';
 export * from './label';
 export * from './milestone';
+export * from './notification';
 export * from './org';
 export * from './pull';
 export * from './reaction';

@@ -10,7 +10,7 @@ import { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accoun
 import { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
 import { AnalysisServiceService, CommitServiceService, ContentServiceService, MergeServiceService, RefServiceService, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import { HookDeliveryServiceService, HookServiceService } from '@cairn/proto/cairn/hooks/v1/hooks_service';
-import { ActivityServiceService } from '@cairn/proto/cairn/notifications/v1/notifications_service';
+import { ActivityServiceService, NotificationServiceService } from '@cairn/proto/cairn/notifications/v1/notifications_service';
 import {
   BranchProtectionServiceService,
   CollaboratorServiceService,
@@ -36,6 +36,7 @@ export type TokensClient = AsyncClientOf<typeof AccessTokenServiceService>;
 export type OrgsClient = AsyncClientOf<typeof OrgServiceService>;
 export type TeamsClient = AsyncClientOf<typeof TeamServiceService>;
 export type ActivityClient = AsyncClientOf<typeof ActivityServiceService>;
+export type NotificationsClient = AsyncClientOf<typeof NotificationServiceService>;
 export type HooksClient = AsyncClientOf<typeof HookServiceService>;
 export type HookDeliveriesClient = AsyncClientOf<typeof HookDeliveryServiceService>;
 export type GpgKeysClient = AsyncClientOf<typeof GpgKeyServiceService>;
@@ -76,6 +77,8 @@ export interface GatewayClients {
   teams: TeamsClient;
   /** notifications: users' activity (the heatmap). */
   activity: ActivityClient;
+  /** notifications: the signed-in user's notification threads. */
+  notifications: NotificationsClient;
   /** hooks: webhook definitions (and test deliveries). */
   hooks: HooksClient;
   /** hooks: webhook deliveries and redelivery. */
@@ -149,6 +152,7 @@ export function createServiceClients(config: CairnConfig, logger: Logger): Gatew
     teams: client(TeamServiceService, 'accounts'),
     gpgKeys: client(GpgKeyServiceService, 'accounts'),
     activity: client(ActivityServiceService, 'notifications'),
+    notifications: client(NotificationServiceService, 'notifications'),
     hooks: client(HookServiceService, 'hooks'),
     hookDeliveries: client(HookDeliveryServiceService, 'hooks'),
     repos: client(RepoServiceService, 'repos'),

@@ -16,6 +16,7 @@ import { registerTimeTrackingRoutes } from './issues/times';
 import { registerPullRoutes } from './pulls/pulls';
 import { registerReviewRoutes } from './pulls/reviews';
 import { registerVersionRoutes } from './misc/version';
+import { registerNotificationRoutes } from './notifications/notifications';
 import { registerOrgMemberRoutes } from './orgs/members';
 import { registerOrgRoutes } from './orgs/orgs';
 import { registerOrgRepoRoutes } from './orgs/repos';
@@ -99,6 +100,7 @@ export function registerRoutes(api: ApiRegistry): void {
   registerArchiveRoutes(api);
   registerStarredRoutes(api);
   registerSubscriptionRoutes(api);
+  registerNotificationRoutes(api);
   // Issues: /issues/comments… before /issues/{index}… (express matches in registration order).
   registerCommentRoutes(api);
   registerIssueAttachmentRoutes(api);

@@ -272,6 +272,7 @@ export class FakeAccounts {
       orgs: this.orgFakes.orgsClient,
       teams: this.orgFakes.teamsClient,
       activity: this.activity.client,
+      notifications: unusedClient('notifications'),
       hooks: unusedClient('hooks'),
       hookDeliveries: unusedClient('hooks'),
       gpgKeys: unusedClient('accounts'),
