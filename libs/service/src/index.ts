@@ -3,7 +3,8 @@
  * configuration, joins the bus (NATS when `[bus] URL` is set, else the in-process bus on the database),
  * serves `/metrics` when `[metrics] ENABLED`, starts the service, and on SIGTERM / SIGINT stops it gracefully,
  * then the bus, then the metrics server. Every line it writes is JSON on stdout. `startGrpcService` (grpc-service.ts)
- * is the start-up and stop every gRPC service's `start` shares, whichever process runs it.
+ * is the start-up and stop every gRPC service's `start` shares, whichever process runs it; `startClaimLoop`
+ * (claim-loop.ts) the worker loop of services that lease jobs from PostgreSQL.
  */
 import { type Bus, openConfiguredBus } from '@cairn/bus';
 import { type CairnConfig, loadConfig } from '@cairn/config';
@@ -12,6 +13,7 @@ import { type MetricsServer, startMetricsServer } from '@cairn/metrics';
 import { type Keyring, installKeyring, isIdentity, loadKeyring } from '@cairn/rpc';
 
 export { type GrpcServiceSetUp, type GrpcServiceSpec, type ServedServer, startGrpcService } from './grpc-service';
+export { type ClaimLoop, type ClaimLoopOptions, startClaimLoop } from './claim-loop';
 
 /** What every service's `start` takes. */
 export interface ServiceStartOptions {

@@ -8,6 +8,7 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import CircuitBreaker from 'opossum';
+import { startClaimLoop } from '@cairn/service';
 import { type OutboundPolicy, OutboundRefusedError, type OutboundResponse, type Resolver, outboundRequest, parseHostMatchList } from '@cairn/outbound';
 import type { HooksContext } from '../rpc/context';
 import { type AttemptOutcome, type DueTask, type HookRequestInfo, type HookResponseInfo, cancelPendingTasks, claimDueTasks, postponeTask, recordAttempt } from '../store/tasks';
@@ -153,12 +154,8 @@ export function startDeliverer(context: HooksContext, overrides: Partial<Deliver
   const policy: OutboundPolicy = { usage: 'webhook', allow: parseHostMatchList('webhook.ALLOWED_HOST_LIST', config.webhook.allowedHostList) };
   const timeoutMs = config.webhook.deliverTimeout * 1_000;
   const breakers = new Map<string, CircuitBreaker<[RenderedRequest, Record<string, string>], OutboundResponse>>();
-  const inFlight = new Set<Promise<void>>();
-  let stopping = false;
   /** Slots held by open handoffs: the claim loop leaves them free. */
   let reserved = 0;
-  let claiming: Promise<void> | undefined;
-  let claimAgain = false;
 
   const send = async (rendered: RenderedRequest, headers: Record<string, string>): Promise<OutboundResponse> => {
     const method = rendered.method.toUpperCase();
@@ -245,26 +242,15 @@ export function startDeliverer(context: HooksContext, overrides: Partial<Deliver
     logger.info({ ...fields, status: response.status, outcome: outcome.kind, recorded }, 'webhook delivery attempted');
   };
 
-  const claim = async (): Promise<void> => {
-    do {
-      claimAgain = false;
-      const room = options.concurrency - inFlight.size - reserved;
-      if (stopping || room <= 0) return;
-      const tasks = await claimDueTasks(db.pool, room, options.leaseMs);
-      for (const task of tasks) start(task);
-      if (tasks.length === room) claimAgain = true;
-    } while (claimAgain);
-  };
-
-  function start(task: DueTask): void {
-    const running: Promise<void> = attempt(task)
-      .catch((error: unknown) => logger.error({ err: error, delivery: task.uuid }, 'webhook delivery failed to record'))
-      .finally(() => {
-        inFlight.delete(running);
-        pump();
-      });
-    inFlight.add(running);
-  }
+  const loop = startClaimLoop<DueTask>({
+    claim: (room) => claimDueTasks(db.pool, room, options.leaseMs),
+    run: attempt,
+    concurrency: options.concurrency,
+    pollIntervalMs: options.pollIntervalMs,
+    reserved: () => reserved,
+    onClaimError: (error) => logger.error({ err: error }, 'claiming webhook deliveries failed'),
+    onRunError: (error, task) => logger.error({ err: error, delivery: task.uuid }, 'webhook delivery failed to record'),
+  });
 
   const handoff = (): Handoff => {
     let held = 0;
@@ -275,47 +261,25 @@ export function startDeliverer(context: HooksContext, overrides: Partial<Deliver
     return {
       leaseMs: options.leaseMs,
       take(wanted) {
-        const granted = stopping ? 0 : Math.max(0, Math.min(wanted, options.concurrency - inFlight.size - reserved));
+        const granted = Math.min(wanted, loop.room());
         held += granted;
         reserved += granted;
         return granted;
       },
       deliver(tasks) {
         free();
-        // A stopping deliverer leaves them to their lease, as a crash would.
-        if (!stopping) for (const task of tasks) start(task);
+        // A stopping deliverer leaves them to their lease, as a crash would (start ignores them).
+        for (const task of tasks) loop.start(task);
       },
       release: free,
     };
   };
 
-  function pump(): void {
-    if (stopping) return;
-    if (claiming !== undefined) {
-      claimAgain = true;
-      return;
-    }
-    claiming = claim()
-      .catch((error: unknown) => logger.error({ err: error }, 'claiming webhook deliveries failed'))
-      .finally(() => {
-        claiming = undefined;
-        // A wake that came as the last claim ended.
-        if (claimAgain) pump();
-      });
-  }
-
-  const timer = setInterval(pump, options.pollIntervalMs);
-  timer.unref();
-  pump();
-
   return {
-    wake: pump,
+    wake: loop.wake,
     handoff,
     async stop() {
-      stopping = true;
-      clearInterval(timer);
-      await claiming;
-      await Promise.all(inFlight);
+      await loop.stop();
       for (const breaker of breakers.values()) breaker.shutdown();
     },
   };

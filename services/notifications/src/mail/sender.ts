@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
+import { startClaimLoop } from '@cairn/service';
 import type { User } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { mayReceiveMail, preferenceAllows } from '../domain/mail-preference';
 import { type ClaimedMailJob, type MailJobOutcome, claimDueMailJobs, recordMailOutcome } from '../store/mail-jobs';
@@ -61,10 +62,6 @@ export function startMailSender(options: MailSenderOptions): MailSender {
   const concurrency = options.concurrency ?? 4;
   const leaseMs = options.leaseMs ?? 5 * 60_000;
   const maxBackoffMs = options.maxBackoffMs ?? 3_600_000;
-  const inFlight = new Set<Promise<void>>();
-  let stopping = false;
-  let claiming: Promise<void> | undefined;
-  let claimAgain = false;
 
   const failed = (job: ClaimedMailJob, error: unknown): MailJobOutcome => {
     const message = error instanceof Error ? error.message : String(error);
@@ -120,50 +117,19 @@ export function startMailSender(options: MailSenderOptions): MailSender {
     else logger.info(fields, outcome.kind === 'sent' ? 'mail sent' : 'mail skipped');
   };
 
-  const claim = async (): Promise<void> => {
-    do {
-      claimAgain = false;
-      const room = concurrency - inFlight.size;
-      if (stopping || room <= 0) return;
-      const jobs = await claimDueMailJobs(db.pool, room, leaseMs);
-      for (const job of jobs) {
-        const running: Promise<void> = run(job)
-          .catch((error: unknown) => logger.error({ err: error, mail_job: job.jobKey }, 'recording a mail attempt failed'))
-          .finally(() => {
-            inFlight.delete(running);
-            pump();
-          });
-        inFlight.add(running);
-      }
-      if (jobs.length === room) claimAgain = true;
-    } while (claimAgain);
-  };
-
-  function pump(): void {
-    if (stopping) return;
-    if (claiming !== undefined) {
-      claimAgain = true;
-      return;
-    }
-    claiming = claim()
-      .catch((error: unknown) => logger.error({ err: error }, 'claiming mail jobs failed'))
-      .finally(() => {
-        claiming = undefined;
-        if (claimAgain) pump();
-      });
-  }
-
-  const timer = setInterval(pump, pollIntervalMs);
-  timer.unref();
-  pump();
+  const loop = startClaimLoop<ClaimedMailJob>({
+    claim: (room) => claimDueMailJobs(db.pool, room, leaseMs),
+    run,
+    concurrency,
+    pollIntervalMs,
+    onClaimError: (error) => logger.error({ err: error }, 'claiming mail jobs failed'),
+    onRunError: (error, job) => logger.error({ err: error, mail_job: job.jobKey }, 'recording a mail attempt failed'),
+  });
 
   return {
-    wake: pump,
+    wake: loop.wake,
     async stop() {
-      stopping = true;
-      clearInterval(timer);
-      await claiming;
-      await Promise.all(inFlight);
+      await loop.stop();
       transport.close();
     },
   };
