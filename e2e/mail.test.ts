@@ -145,6 +145,16 @@ describe('mail over SMTP', () => {
       { recipient_id: String(bob), reason: 'transfer', state: 1 },
     ]);
     expect(to('alice@example.com')).toEqual([]);
+    // Through the API: Gitea's repository subject. Read with plain fetch: Gitea writes `state: ""` for it, which its
+    // own description's enum (open, closed, merged) leaves out, so the validating client would refuse Gitea's shape.
+    const listed = await fetch(`${fixture.instance.httpUrl}/api/v1/notifications`, { headers: fixture.as('bob') });
+    expect(listed.status).toBe(200);
+    const threads = (await listed.json()) as { repository: { full_name: string }; subject: Record<string, string>; unread: boolean }[];
+    expect(threads.map((thread) => [thread.repository.full_name, thread.subject.type, thread.subject.title, thread.subject.state, thread.unread])).toEqual([
+      ['alice/gift', 'Repository', 'alice/gift', '', true],
+    ]);
+    expect(threads[0].subject.html_url).toMatch(/\/alice\/gift$/);
+    expect((await fixture.api.request('GET', '/api/v1/notifications/new', { headers: fixture.as('bob') })).body).toEqual({ new: 1 });
   });
 
   it('keeps a mail due while the SMTP server is down and sends it once the server is back, exactly once', async () => {
