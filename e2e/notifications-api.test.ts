@@ -173,11 +173,17 @@ describe('notifications API', () => {
     expect(listed.body[2]).toMatchObject({ pinned: true, unread: false, subject: { type: 'Pull', title: 'feature pull', state: 'open', html_url: `${root}alice/demo/pulls/${pullIndex}` } });
   });
 
-  it('points at the thread’s comment', async () => {
+  it('points at the issue’s newest comment as it is now', async () => {
     const got = await call<Thread>('GET', `/notifications/threads/${ids.D}`, bob());
     expect(got.status).toBe(200);
     expect(got.body.subject.latest_comment_url).toBe(`${root}api/v1/repos/alice/other/issues/comments/${commentId}`);
     expect(got.body.subject.latest_comment_html_url).toBe(`${root}alice/other/issues/1#issuecomment-${commentId}`);
+    // A newer comment (which tells bob nothing: he neither watches nor took part) is the latest from then on.
+    const newer = await call<{ id: number }>('POST', '/repos/alice/other/issues/1/comments', fixture.as('alice'), { body: 'another reply' });
+    expect(newer.status).toBe(201);
+    const again = await call<Thread>('GET', `/notifications/threads/${ids.D}`, bob());
+    expect(again.body.subject.latest_comment_url).toBe(`${root}api/v1/repos/alice/other/issues/comments/${newer.body.id}`);
+    expect(again.body.subject.latest_comment_html_url).toBe(`${root}alice/other/issues/1#issuecomment-${newer.body.id}`);
   });
 
   it('filters by status, subject type and time', async () => {

@@ -41,6 +41,8 @@ export interface NotificationSubjectData {
   repository?: { record: Repository; json: ApiRepository };
   /** The issue or pull request of an issue or pull subject, as it is now; unset when it is gone. */
   issue?: Issue;
+  /** The issue's newest plain comment now (Gitea's Issue.GetLastComment); unset when it has none. */
+  lastCommentId?: number;
 }
 
 const SUBJECT_TYPE_NAMES: Readonly<Record<number, ApiNotificationSubject['type']>> = {
@@ -73,15 +75,16 @@ function subjectOf(thread: NotificationThread, data: NotificationSubjectData, ro
   if (issue === undefined) return subject;
   const htmlUrl = issueHtmlUrl(rootUrl, repo, issue);
   const state = issue.isPull && issue.pullMergedAt !== undefined ? 'merged' : issue.isClosed ? 'closed' : 'open';
-  // The comment the thread points at (the first one its owner has not seen), as Gitea's notification.Comment was.
-  const comment = thread.commentId > 0;
+  // The issue's newest comment as it is now (convert/notification.go: n.Issue.GetLastComment), not the one the thread
+  // was bumped for.
+  const latest = data.lastCommentId;
   return {
     ...subject,
     title: issue.title,
     url: issueApiUrl(rootUrl, repo, issue),
-    latest_comment_url: comment ? `${repoApiUrl(rootUrl, repo)}/issues/comments/${thread.commentId}` : '',
+    latest_comment_url: latest === undefined ? '' : `${repoApiUrl(rootUrl, repo)}/issues/comments/${latest}`,
     html_url: htmlUrl,
-    latest_comment_html_url: comment ? `${htmlUrl}#issuecomment-${thread.commentId}` : '',
+    latest_comment_html_url: latest === undefined ? '' : `${htmlUrl}#issuecomment-${latest}`,
     state,
   };
 }

@@ -292,6 +292,28 @@ describe('reading', () => {
     const { issues } = await harness.issues.batchGetIssues({ ids: [b.id, a.id, 99999999, -1] });
     expect(issues.map((issue) => issue.id).sort()).toEqual([a.id, b.id].sort());
   });
+
+  test("BatchGetIssues with_last_comments: each issue's newest plain comment, other kinds of comment left out", async () => {
+    const repoId = freshRepo();
+    const [a, b] = [await create(repoId), await create(repoId)];
+    const comment = async (issueId: number, type: number, created: string) =>
+      Number(
+        (
+          await harness.sql.query<{ id: string }>(
+            `INSERT INTO comments (repo_id, issue_id, type, poster_id, body, created) VALUES ($1, $2, $3, 1, 'x', $4) RETURNING id`,
+            [repoId, issueId, type, created],
+          )
+        ).rows[0].id,
+      );
+    await comment(a.id, 0, '2024-01-01T00:00:00Z');
+    const newest = await comment(a.id, 0, '2024-01-02T00:00:00Z');
+    // A later review comment is no plain comment (Gitea's GetLastComment: type comment only).
+    await comment(a.id, 22, '2024-01-03T00:00:00Z');
+    await comment(b.id, 22, '2024-01-03T00:00:00Z');
+    const { lastComments } = await harness.issues.batchGetIssues({ ids: [a.id, b.id], withLastComments: true });
+    expect(lastComments).toEqual([{ issueId: a.id, commentId: newest }]);
+    expect((await harness.issues.batchGetIssues({ ids: [a.id] })).lastComments).toEqual([]);
+  });
 });
 
 describe('editing', () => {

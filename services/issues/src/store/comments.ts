@@ -131,6 +131,20 @@ export async function findCommentsByIds(db: CommonQueryMethods, ids: readonly nu
   return [...rows];
 }
 
+/**
+ * Each issue's newest plain comment (Gitea's Issue.GetLastComment: type comment, latest created), one backward step of
+ * comments_by_issue per issue; issues without one are left out.
+ */
+export async function lastPlainComments(db: CommonQueryMethods, issueIds: readonly number[]): Promise<readonly { issue_id: number; id: number }[]> {
+  if (issueIds.length === 0) return [];
+  return db.any(sql.type(z.object({ issue_id: z.number(), id: z.number() }))`
+    SELECT i.id AS issue_id, c.id
+    FROM unnest(${sql.array([...issueIds], 'int8')}) AS i(id)
+    CROSS JOIN LATERAL (
+      SELECT id FROM comments WHERE issue_id = i.id AND type = ${PLAIN_COMMENT} ORDER BY created DESC, id DESC LIMIT 1
+    ) AS c`);
+}
+
 export interface NewComment {
   repoId: number;
   issueId: number;

@@ -1,7 +1,7 @@
 /**
  * Threads as Gitea's NotificationThread JSON, hydrated for the whole page with one batch per kind of data: the
  * repositories as the caller may read them now (repos' BatchGetRepositories leaves out the others), their JSON
- * (toApiRepositories' batches), and the issues as they are now (issues' BatchGetIssues).
+ * (toApiRepositories' batches), and the issues as they are now with their newest comments (issues' BatchGetIssues).
  */
 import { HttpError } from '@cairn/http';
 import { type ApiNotificationThread, type NotificationSubjectData, toApiNotificationThread, toApiRepositories } from '@cairn/gitea-json';
@@ -13,6 +13,8 @@ interface Hydrated {
   /** Per repository id, when the caller may read it. */
   repositories: Map<number, NonNullable<NotificationSubjectData['repository']>>;
   issues: Map<number, Issue>;
+  /** Each issue's newest plain comment now. */
+  lastComments: Map<number, number>;
 }
 
 async function hydrate<B>(ctx: ApiContext<B>, threads: readonly NotificationThread[]): Promise<Hydrated> {
@@ -27,7 +29,7 @@ async function hydrate<B>(ctx: ApiContext<B>, threads: readonly NotificationThre
   const { clients } = ctx.services;
   const [readable, issues] = await Promise.all([
     repoIds.length === 0 ? { repositories: [] } : clients.repos.batchGetRepositories({ viewer: ctx.viewer, ids: repoIds }),
-    issueIds.length === 0 ? { issues: [] } : clients.issues.batchGetIssues({ ids: issueIds }),
+    issueIds.length === 0 ? { issues: [], lastComments: [] } : clients.issues.batchGetIssues({ ids: issueIds, withLastComments: true }),
   ]);
   const found = readable.repositories.filter((item) => item.repository !== undefined && item.permission !== undefined);
   const json = await toApiRepositories(ctx.services, ctx.viewer, found);
@@ -35,14 +37,19 @@ async function hydrate<B>(ctx: ApiContext<B>, threads: readonly NotificationThre
   found.forEach((item, at) => {
     if (item.repository !== undefined) repositories.set(item.repository.id, { record: item.repository, json: json[at] });
   });
-  return { repositories, issues: new Map(issues.issues.map((issue) => [issue.id, issue])) };
+  return {
+    repositories,
+    issues: new Map(issues.issues.map((issue) => [issue.id, issue])),
+    lastComments: new Map(issues.lastComments.map((last) => [last.issueId, last.commentId])),
+  };
 }
 
 function dataOf(thread: NotificationThread, hydrated: Hydrated): NotificationSubjectData {
   const repository = hydrated.repositories.get(thread.repoId);
   // An issue is shown only with its repository, and only the one the thread names (ids are global).
   const issue = repository === undefined ? undefined : hydrated.issues.get(thread.issueId);
-  return { repository, issue: issue?.repoId === thread.repoId ? issue : undefined };
+  if (issue?.repoId !== thread.repoId) return { repository };
+  return { repository, issue, lastCommentId: hydrated.lastComments.get(issue.id) };
 }
 
 /**

@@ -228,10 +228,19 @@ export interface SetIssueLockedResponse {
 
 export interface BatchGetIssuesRequest {
   ids: number[];
+  /** Also answer each issue's newest plain comment (Gitea's Issue.GetLastComment: notification threads show it). */
+  withLastComments?: boolean | undefined;
 }
 
 export interface BatchGetIssuesResponse {
   issues: Issue[];
+  /** With with_last_comments: one per issue asked that has a plain comment. */
+  lastComments: IssueLastComment[];
+}
+
+export interface IssueLastComment {
+  issueId: number;
+  commentId: number;
 }
 
 export interface GetRepoIssueCountersRequest {
@@ -3773,7 +3782,7 @@ export const SetIssueLockedResponse: MessageFns<SetIssueLockedResponse> = {
 };
 
 function createBaseBatchGetIssuesRequest(): BatchGetIssuesRequest {
-  return { ids: [] };
+  return { ids: [], withLastComments: undefined };
 }
 
 export const BatchGetIssuesRequest: MessageFns<BatchGetIssuesRequest> = {
@@ -3784,6 +3793,9 @@ export const BatchGetIssuesRequest: MessageFns<BatchGetIssuesRequest> = {
         writer.int64(v);
       }
       writer.join();
+    }
+    if (message.withLastComments !== undefined) {
+      writer.uint32(16).bool(message.withLastComments);
     }
     return writer;
   },
@@ -3819,6 +3831,14 @@ export const BatchGetIssuesRequest: MessageFns<BatchGetIssuesRequest> = {
 
             break;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.withLastComments = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3832,13 +3852,23 @@ export const BatchGetIssuesRequest: MessageFns<BatchGetIssuesRequest> = {
   },
 
   fromJSON(object: any): BatchGetIssuesRequest {
-    return { ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.Number(e)) : [] };
+    return {
+      ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.Number(e)) : [],
+      withLastComments: isSet(object.withLastComments)
+        ? globalThis.Boolean(object.withLastComments)
+        : isSet(object.with_last_comments)
+        ? globalThis.Boolean(object.with_last_comments)
+        : undefined,
+    };
   },
 
   toJSON(message: BatchGetIssuesRequest): unknown {
     const obj: any = {};
     if (message.ids?.length) {
       obj.ids = message.ids.map((e) => Math.round(e));
+    }
+    if (message.withLastComments !== undefined) {
+      obj.withLastComments = message.withLastComments;
     }
     return obj;
   },
@@ -3849,18 +3879,22 @@ export const BatchGetIssuesRequest: MessageFns<BatchGetIssuesRequest> = {
   fromPartial<I extends Exact<DeepPartial<BatchGetIssuesRequest>, I>>(object: I): BatchGetIssuesRequest {
     const message = createBaseBatchGetIssuesRequest();
     message.ids = object.ids?.map((e) => e) || [];
+    message.withLastComments = object.withLastComments ?? undefined;
     return message;
   },
 };
 
 function createBaseBatchGetIssuesResponse(): BatchGetIssuesResponse {
-  return { issues: [] };
+  return { issues: [], lastComments: [] };
 }
 
 export const BatchGetIssuesResponse: MessageFns<BatchGetIssuesResponse> = {
   encode(message: BatchGetIssuesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.issues) {
       Issue.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.lastComments) {
+      IssueLastComment.encode(v!, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -3886,6 +3920,14 @@ export const BatchGetIssuesResponse: MessageFns<BatchGetIssuesResponse> = {
             message.issues.push(Issue.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.lastComments.push(IssueLastComment.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3899,13 +3941,23 @@ export const BatchGetIssuesResponse: MessageFns<BatchGetIssuesResponse> = {
   },
 
   fromJSON(object: any): BatchGetIssuesResponse {
-    return { issues: globalThis.Array.isArray(object?.issues) ? object.issues.map((e: any) => Issue.fromJSON(e)) : [] };
+    return {
+      issues: globalThis.Array.isArray(object?.issues) ? object.issues.map((e: any) => Issue.fromJSON(e)) : [],
+      lastComments: globalThis.Array.isArray(object?.lastComments)
+        ? object.lastComments.map((e: any) => IssueLastComment.fromJSON(e))
+        : globalThis.Array.isArray(object?.last_comments)
+        ? object.last_comments.map((e: any) => IssueLastComment.fromJSON(e))
+        : [],
+    };
   },
 
   toJSON(message: BatchGetIssuesResponse): unknown {
     const obj: any = {};
     if (message.issues?.length) {
       obj.issues = message.issues.map((e) => Issue.toJSON(e));
+    }
+    if (message.lastComments?.length) {
+      obj.lastComments = message.lastComments.map((e) => IssueLastComment.toJSON(e));
     }
     return obj;
   },
@@ -3916,6 +3968,100 @@ export const BatchGetIssuesResponse: MessageFns<BatchGetIssuesResponse> = {
   fromPartial<I extends Exact<DeepPartial<BatchGetIssuesResponse>, I>>(object: I): BatchGetIssuesResponse {
     const message = createBaseBatchGetIssuesResponse();
     message.issues = object.issues?.map((e) => Issue.fromPartial(e)) || [];
+    message.lastComments = object.lastComments?.map((e) => IssueLastComment.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseIssueLastComment(): IssueLastComment {
+  return { issueId: 0, commentId: 0 };
+}
+
+export const IssueLastComment: MessageFns<IssueLastComment> = {
+  encode(message: IssueLastComment, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.issueId !== 0) {
+      writer.uint32(8).int64(message.issueId);
+    }
+    if (message.commentId !== 0) {
+      writer.uint32(16).int64(message.commentId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IssueLastComment {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIssueLastComment();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.issueId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.commentId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IssueLastComment {
+    return {
+      issueId: isSet(object.issueId)
+        ? globalThis.Number(object.issueId)
+        : isSet(object.issue_id)
+        ? globalThis.Number(object.issue_id)
+        : 0,
+      commentId: isSet(object.commentId)
+        ? globalThis.Number(object.commentId)
+        : isSet(object.comment_id)
+        ? globalThis.Number(object.comment_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: IssueLastComment): unknown {
+    const obj: any = {};
+    if (message.issueId !== 0) {
+      obj.issueId = Math.round(message.issueId);
+    }
+    if (message.commentId !== 0) {
+      obj.commentId = Math.round(message.commentId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IssueLastComment>, I>>(base?: I): IssueLastComment {
+    return IssueLastComment.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IssueLastComment>, I>>(object: I): IssueLastComment {
+    const message = createBaseIssueLastComment();
+    message.issueId = object.issueId ?? 0;
+    message.commentId = object.commentId ?? 0;
     return message;
   },
 };
