@@ -173,6 +173,13 @@ describe('notification threads from issue and pull-request events', () => {
     expect(statuses(reviewed)).toEqual({ alice: UNREAD, frank: UNREAD, gina: READ });
     expect(reviewed.get('alice')?.comment_id).toBeGreaterThan(0);
 
+    // New commits on the head (Gitea's PullRequestPushCommits): the audience but the pusher — gina took part (her
+    // review), frank did not (a mention is no participation).
+    await markAllRead('pull');
+    await call('POST', '/repos/acme/lib/contents/more.txt', 'alice', { content: Buffer.from('more\n').toString('base64'), branch: 'feature', message: 'more' }, 201);
+    const pushed = await threadsWhen('pull', 'the reviewer told of the push', unread('gina'));
+    expect(statuses(pushed)).toEqual({ alice: READ, frank: READ, gina: UNREAD });
+
     // The merge: gina took part (her review), frank did not (a mention is no participation).
     await markAllRead('pull');
     await waitFor('the pull request to be mergeable', async () => {

@@ -141,12 +141,17 @@ export function commentEventNotice(subject: string, event: IssueCommentEvent): I
   });
 }
 
-/** cairn.pull_request.review_requested (Gitea's PullRequestReviewRequest): each reviewer, each requested team's members. */
+/**
+ * cairn.pull_request.review_requested (Gitea's PullRequestReviewRequest): each reviewer, each requested team's members;
+ * cairn.pull_request.synchronized: the audience.
+ */
 export function pullEventNotice(subject: string, event: PullRequestEvent): IssueNotice | undefined {
-  if (subject !== 'cairn.pull_request.review_requested') return undefined;
+  if (subject !== 'cairn.pull_request.review_requested' && subject !== 'cairn.pull_request.synchronized') return undefined;
   const issue = noticeIssue(event.pull?.issue);
   if (issue === undefined) return undefined;
   const actorId = event.meta?.actorId ?? 0;
+  // New commits on the head (Gitea's PullRequestPushCommits, both the notifier's and the mailer's): the audience.
+  if (subject === 'cairn.pull_request.synchronized') return notice(actorId, issue, { toAudience: true, mail: { action: 'push', body: '' } });
   const reviewers = event.reviewerIds.filter((id) => id > 0).map((userId) => ({ userId, reason: 'reviewer' as const }));
   const teams = event.reviewerTeamIds.filter((id) => id > 0);
   if (reviewers.length === 0 && teams.length === 0) return undefined;

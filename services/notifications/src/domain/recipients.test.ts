@@ -56,6 +56,11 @@ describe('issueEventNotice and friends (which events notify, Gitea uinotificatio
     }
   });
 
+  it('new commits on the head tell the audience and mail them the push (Gitea PullRequestPushCommits)', () => {
+    const event = PullRequestEvent.fromPartial({ meta, pull: { issue: issue({ isPull: true }) }, changed: ['head'] });
+    expect(pullEventNotice('cairn.pull_request.synchronized', event)).toMatchObject({ toAudience: true, receivers: [], mail: { action: 'push', body: '' } });
+  });
+
   it.each<[string, string | undefined]>([
     ['APPROVED', 'review_approved'],
     ['REQUEST_CHANGES', 'review_rejected'],
