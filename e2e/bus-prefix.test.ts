@@ -8,6 +8,7 @@ import { connect, type NatsConnection, type Subscription } from '@nats-io/transp
 import { testNatsUrl, uniqueName } from '@cairn/testing';
 import { type Fixture, startFixture } from './support/fixture';
 import { waitFor } from './support/instance';
+import { deleteStreamsOf } from './support/nats-streams';
 
 interface Seen {
   subject: string;
@@ -39,12 +40,7 @@ describe('two installations sharing one NATS server under different [bus] PREFIX
     watch?.unsubscribe();
     await nats?.close();
     for (const fixture of fixtures) await fixture.stop();
-    const cleaner = await connect({ servers: testNatsUrl() });
-    const jsm = await jetstreamManager(cleaner);
-    for await (const info of jsm.streams.list()) {
-      if (prefixes.some((prefix) => info.config.name.startsWith(`${prefix.toUpperCase()}_`))) await jsm.streams.delete(info.config.name);
-    }
-    await cleaner.close();
+    await deleteStreamsOf(prefixes);
   });
 
   it('each works, and publishes and consumes its own users’ events only', async () => {

@@ -11,6 +11,7 @@ import { testNatsUrl, uniqueName } from '@cairn/testing';
 import { Client } from 'pg';
 import { type Fixture, startFixture } from './support/fixture';
 import { isAlive, readRuntime, waitFor } from './support/instance';
+import { deleteStreamsOf } from './support/nats-streams';
 
 jest.setTimeout(300_000);
 
@@ -35,10 +36,12 @@ describe('notifications fan-out when its process is killed while it consumes', (
     );
   const notificationsPid = (): number | undefined => readRuntime(fx.workDir)?.services.notifications?.process?.pid;
 
+  const prefix = uniqueName('nfault');
+
   beforeAll(async () => {
     fx = await startFixture('e2e_notifications_faults', ['alice', 'bob', 'carol', 'dave'], {
       CAIRN__bus__URL: testNatsUrl(),
-      CAIRN__bus__PREFIX: uniqueName('nfault'),
+      CAIRN__bus__PREFIX: prefix,
       ...serviceEnvOverrides({ mailer: { ENABLED: 'true', PROTOCOL: 'dummy' } }),
     });
     pg = new Client({ connectionString: fx.database.url });
@@ -52,6 +55,7 @@ describe('notifications fan-out when its process is killed while it consumes', (
   afterAll(async () => {
     await pg?.end();
     await fx?.stop();
+    await deleteStreamsOf([prefix]);
   });
 
   it('loses and doubles nothing', async () => {
