@@ -41,7 +41,7 @@ export function isAllowed(policy: OutboundPolicy, host: string, address: string)
 /** Resolves a name to every address (the system resolver unless a test gives another). */
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
-const systemResolver: Resolver = (hostname) =>
+export const systemResolver: Resolver = (hostname) =>
   new Promise((resolve, reject) => dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
 
 /** A connection's lookup that answers only addresses `policy` allows for `host`, or fails with OutboundRefusedError. */

@@ -15,3 +15,4 @@ export {
   isAllowed,
   outboundRequest,
 } from './guard';
+export { type MigrationHostSettings, checkRemoteHost, migrationPolicy } from './migrations';

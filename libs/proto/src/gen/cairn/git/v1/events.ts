@@ -57,7 +57,15 @@ export interface GitPushed {
    * When the push was published (for a change found at start-up: when it was found). Always set by git-storage;
    * a consumer reading an event without it takes meta.occurred_at.
    */
-  pushedAt?: Date | undefined;
+  pushedAt?:
+    | Date
+    | undefined;
+  /**
+   * Where the change came from: "" for a push (smart HTTP, the contents API, a merge, …); "mirror" for a pull
+   * mirror's sync (Gitea's SyncPushCommits: webhooks and feeds see it as a push by pusher_id, the repository's
+   * owner); "migration" for the git data of an import (Gitea notifies MigrateRepository instead: no push webhooks).
+   */
+  origin: string;
 }
 
 function createBaseRefUpdate(): RefUpdate {
@@ -179,6 +187,7 @@ function createBaseGitPushed(): GitPushed {
     refUpdates: [],
     commitCount: 0,
     pushedAt: undefined,
+    origin: "",
   };
 }
 
@@ -207,6 +216,9 @@ export const GitPushed: MessageFns<GitPushed> = {
     }
     if (message.pushedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.pushedAt), writer.uint32(66).fork()).join();
+    }
+    if (message.origin !== "") {
+      writer.uint32(74).string(message.origin);
     }
     return writer;
   },
@@ -288,6 +300,14 @@ export const GitPushed: MessageFns<GitPushed> = {
             message.pushedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.origin = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -338,6 +358,7 @@ export const GitPushed: MessageFns<GitPushed> = {
         : isSet(object.pushed_at)
         ? fromJsonTimestamp(object.pushed_at)
         : undefined,
+      origin: isSet(object.origin) ? globalThis.String(object.origin) : "",
     };
   },
 
@@ -367,6 +388,9 @@ export const GitPushed: MessageFns<GitPushed> = {
     if (message.pushedAt !== undefined) {
       obj.pushedAt = message.pushedAt.toISOString();
     }
+    if (message.origin !== "") {
+      obj.origin = message.origin;
+    }
     return obj;
   },
 
@@ -383,6 +407,7 @@ export const GitPushed: MessageFns<GitPushed> = {
     message.refUpdates = object.refUpdates?.map((e) => RefUpdate.fromPartial(e)) || [];
     message.commitCount = object.commitCount ?? 0;
     message.pushedAt = object.pushedAt ?? undefined;
+    message.origin = object.origin ?? "";
     return message;
   },
 };

@@ -24,6 +24,7 @@ import {
 } from "@grpc/grpc-js";
 import { Timestamp } from "../../../google/protobuf/timestamp";
 import { PageRequest } from "../../common/v1/common";
+import { RefUpdate } from "./events";
 
 /** Repository addresses one bare repository. */
 export interface Repository {
@@ -796,6 +797,50 @@ export interface FindMergeCommitResponse {
    * verification.
    */
   commit?: Commit | undefined;
+}
+
+export interface RemoteAuth {
+  username: string;
+  password: string;
+  /** A token is sent as the password (user name "oauth2" when `username` is empty), as Gitea's migrations do. */
+  token: string;
+}
+
+export interface FetchRemoteRequest {
+  repository?: Repository | undefined;
+  url: string;
+  auth?: RemoteAuth | undefined;
+  prune: boolean;
+  /** 0 is [git.timeout] MIGRATE (600 s). */
+  timeoutSeconds: number;
+  /** When set, the change is published as cairn.git.pushed by this pusher. */
+  push?:
+    | PushContext
+    | undefined;
+  /** cairn.git.pushed's `origin`: "mirror" or "migration". */
+  origin: string;
+}
+
+export interface FetchRemoteResponse {
+  /** Every reference the fetch changed. */
+  updated: RefUpdate[];
+  /** The branch the remote's HEAD names (empty when the remote has no HEAD or no branches). */
+  remoteHead: string;
+  /** The repository has no branch after the fetch. */
+  empty: boolean;
+}
+
+export interface PushRemoteRequest {
+  repository?: Repository | undefined;
+  url: string;
+  auth?:
+    | RemoteAuth
+    | undefined;
+  /** 0 is [git.timeout] MIRROR (300 s). */
+  timeoutSeconds: number;
+}
+
+export interface PushRemoteResponse {
 }
 
 function createBaseRepository(): Repository {
@@ -10435,6 +10480,572 @@ export const FindMergeCommitResponse: MessageFns<FindMergeCommitResponse> = {
   },
 };
 
+function createBaseRemoteAuth(): RemoteAuth {
+  return { username: "", password: "", token: "" };
+}
+
+export const RemoteAuth: MessageFns<RemoteAuth> = {
+  encode(message: RemoteAuth, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.username !== "") {
+      writer.uint32(10).string(message.username);
+    }
+    if (message.password !== "") {
+      writer.uint32(18).string(message.password);
+    }
+    if (message.token !== "") {
+      writer.uint32(26).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoteAuth {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoteAuth();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoteAuth {
+    return {
+      username: isSet(object.username) ? globalThis.String(object.username) : "",
+      password: isSet(object.password) ? globalThis.String(object.password) : "",
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+    };
+  },
+
+  toJSON(message: RemoteAuth): unknown {
+    const obj: any = {};
+    if (message.username !== "") {
+      obj.username = message.username;
+    }
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoteAuth>, I>>(base?: I): RemoteAuth {
+    return RemoteAuth.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoteAuth>, I>>(object: I): RemoteAuth {
+    const message = createBaseRemoteAuth();
+    message.username = object.username ?? "";
+    message.password = object.password ?? "";
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseFetchRemoteRequest(): FetchRemoteRequest {
+  return {
+    repository: undefined,
+    url: "",
+    auth: undefined,
+    prune: false,
+    timeoutSeconds: 0,
+    push: undefined,
+    origin: "",
+  };
+}
+
+export const FetchRemoteRequest: MessageFns<FetchRemoteRequest> = {
+  encode(message: FetchRemoteRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repository !== undefined) {
+      Repository.encode(message.repository, writer.uint32(10).fork()).join();
+    }
+    if (message.url !== "") {
+      writer.uint32(18).string(message.url);
+    }
+    if (message.auth !== undefined) {
+      RemoteAuth.encode(message.auth, writer.uint32(26).fork()).join();
+    }
+    if (message.prune !== false) {
+      writer.uint32(32).bool(message.prune);
+    }
+    if (message.timeoutSeconds !== 0) {
+      writer.uint32(40).int32(message.timeoutSeconds);
+    }
+    if (message.push !== undefined) {
+      PushContext.encode(message.push, writer.uint32(50).fork()).join();
+    }
+    if (message.origin !== "") {
+      writer.uint32(58).string(message.origin);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FetchRemoteRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFetchRemoteRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.auth = RemoteAuth.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.prune = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.timeoutSeconds = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.push = PushContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.origin = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FetchRemoteRequest {
+    return {
+      repository: isSet(object.repository) ? Repository.fromJSON(object.repository) : undefined,
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      auth: isSet(object.auth) ? RemoteAuth.fromJSON(object.auth) : undefined,
+      prune: isSet(object.prune) ? globalThis.Boolean(object.prune) : false,
+      timeoutSeconds: isSet(object.timeoutSeconds)
+        ? globalThis.Number(object.timeoutSeconds)
+        : isSet(object.timeout_seconds)
+        ? globalThis.Number(object.timeout_seconds)
+        : 0,
+      push: isSet(object.push) ? PushContext.fromJSON(object.push) : undefined,
+      origin: isSet(object.origin) ? globalThis.String(object.origin) : "",
+    };
+  },
+
+  toJSON(message: FetchRemoteRequest): unknown {
+    const obj: any = {};
+    if (message.repository !== undefined) {
+      obj.repository = Repository.toJSON(message.repository);
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.auth !== undefined) {
+      obj.auth = RemoteAuth.toJSON(message.auth);
+    }
+    if (message.prune !== false) {
+      obj.prune = message.prune;
+    }
+    if (message.timeoutSeconds !== 0) {
+      obj.timeoutSeconds = Math.round(message.timeoutSeconds);
+    }
+    if (message.push !== undefined) {
+      obj.push = PushContext.toJSON(message.push);
+    }
+    if (message.origin !== "") {
+      obj.origin = message.origin;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FetchRemoteRequest>, I>>(base?: I): FetchRemoteRequest {
+    return FetchRemoteRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FetchRemoteRequest>, I>>(object: I): FetchRemoteRequest {
+    const message = createBaseFetchRemoteRequest();
+    message.repository = (object.repository !== undefined && object.repository !== null)
+      ? Repository.fromPartial(object.repository)
+      : undefined;
+    message.url = object.url ?? "";
+    message.auth = (object.auth !== undefined && object.auth !== null)
+      ? RemoteAuth.fromPartial(object.auth)
+      : undefined;
+    message.prune = object.prune ?? false;
+    message.timeoutSeconds = object.timeoutSeconds ?? 0;
+    message.push = (object.push !== undefined && object.push !== null)
+      ? PushContext.fromPartial(object.push)
+      : undefined;
+    message.origin = object.origin ?? "";
+    return message;
+  },
+};
+
+function createBaseFetchRemoteResponse(): FetchRemoteResponse {
+  return { updated: [], remoteHead: "", empty: false };
+}
+
+export const FetchRemoteResponse: MessageFns<FetchRemoteResponse> = {
+  encode(message: FetchRemoteResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.updated) {
+      RefUpdate.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.remoteHead !== "") {
+      writer.uint32(18).string(message.remoteHead);
+    }
+    if (message.empty !== false) {
+      writer.uint32(24).bool(message.empty);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FetchRemoteResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFetchRemoteResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.updated.push(RefUpdate.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.remoteHead = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.empty = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FetchRemoteResponse {
+    return {
+      updated: globalThis.Array.isArray(object?.updated) ? object.updated.map((e: any) => RefUpdate.fromJSON(e)) : [],
+      remoteHead: isSet(object.remoteHead)
+        ? globalThis.String(object.remoteHead)
+        : isSet(object.remote_head)
+        ? globalThis.String(object.remote_head)
+        : "",
+      empty: isSet(object.empty) ? globalThis.Boolean(object.empty) : false,
+    };
+  },
+
+  toJSON(message: FetchRemoteResponse): unknown {
+    const obj: any = {};
+    if (message.updated?.length) {
+      obj.updated = message.updated.map((e) => RefUpdate.toJSON(e));
+    }
+    if (message.remoteHead !== "") {
+      obj.remoteHead = message.remoteHead;
+    }
+    if (message.empty !== false) {
+      obj.empty = message.empty;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FetchRemoteResponse>, I>>(base?: I): FetchRemoteResponse {
+    return FetchRemoteResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FetchRemoteResponse>, I>>(object: I): FetchRemoteResponse {
+    const message = createBaseFetchRemoteResponse();
+    message.updated = object.updated?.map((e) => RefUpdate.fromPartial(e)) || [];
+    message.remoteHead = object.remoteHead ?? "";
+    message.empty = object.empty ?? false;
+    return message;
+  },
+};
+
+function createBasePushRemoteRequest(): PushRemoteRequest {
+  return { repository: undefined, url: "", auth: undefined, timeoutSeconds: 0 };
+}
+
+export const PushRemoteRequest: MessageFns<PushRemoteRequest> = {
+  encode(message: PushRemoteRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repository !== undefined) {
+      Repository.encode(message.repository, writer.uint32(10).fork()).join();
+    }
+    if (message.url !== "") {
+      writer.uint32(18).string(message.url);
+    }
+    if (message.auth !== undefined) {
+      RemoteAuth.encode(message.auth, writer.uint32(26).fork()).join();
+    }
+    if (message.timeoutSeconds !== 0) {
+      writer.uint32(32).int32(message.timeoutSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PushRemoteRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePushRemoteRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.auth = RemoteAuth.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.timeoutSeconds = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PushRemoteRequest {
+    return {
+      repository: isSet(object.repository) ? Repository.fromJSON(object.repository) : undefined,
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      auth: isSet(object.auth) ? RemoteAuth.fromJSON(object.auth) : undefined,
+      timeoutSeconds: isSet(object.timeoutSeconds)
+        ? globalThis.Number(object.timeoutSeconds)
+        : isSet(object.timeout_seconds)
+        ? globalThis.Number(object.timeout_seconds)
+        : 0,
+    };
+  },
+
+  toJSON(message: PushRemoteRequest): unknown {
+    const obj: any = {};
+    if (message.repository !== undefined) {
+      obj.repository = Repository.toJSON(message.repository);
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.auth !== undefined) {
+      obj.auth = RemoteAuth.toJSON(message.auth);
+    }
+    if (message.timeoutSeconds !== 0) {
+      obj.timeoutSeconds = Math.round(message.timeoutSeconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PushRemoteRequest>, I>>(base?: I): PushRemoteRequest {
+    return PushRemoteRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PushRemoteRequest>, I>>(object: I): PushRemoteRequest {
+    const message = createBasePushRemoteRequest();
+    message.repository = (object.repository !== undefined && object.repository !== null)
+      ? Repository.fromPartial(object.repository)
+      : undefined;
+    message.url = object.url ?? "";
+    message.auth = (object.auth !== undefined && object.auth !== null)
+      ? RemoteAuth.fromPartial(object.auth)
+      : undefined;
+    message.timeoutSeconds = object.timeoutSeconds ?? 0;
+    return message;
+  },
+};
+
+function createBasePushRemoteResponse(): PushRemoteResponse {
+  return {};
+}
+
+export const PushRemoteResponse: MessageFns<PushRemoteResponse> = {
+  encode(_: PushRemoteResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PushRemoteResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePushRemoteResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): PushRemoteResponse {
+    return {};
+  },
+
+  toJSON(_: PushRemoteResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PushRemoteResponse>, I>>(base?: I): PushRemoteResponse {
+    return PushRemoteResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PushRemoteResponse>, I>>(_: I): PushRemoteResponse {
+    const message = createBasePushRemoteResponse();
+    return message;
+  },
+};
+
 /** RepositoryService creates, forks, deletes and describes repositories. */
 export type RepositoryServiceService = typeof RepositoryServiceService;
 export const RepositoryServiceService = {
@@ -11853,6 +12464,122 @@ export const MergeServiceClient = makeGenericClientConstructor(
 ) as unknown as {
   new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): MergeServiceClient;
   service: typeof MergeServiceService;
+  serviceName: string;
+};
+
+/**
+ * RemoteService moves git data between a repository and a remote address (migrations, pull mirrors, push mirrors;
+ * Gitea's modules/repository/repo.go MigrateRepositoryGitData, services/mirror). Only `http` and `https` remotes;
+ * every connection git makes (redirects included) goes through the one outbound guard with the `[migrations]`
+ * policy (Gitea's migrations.IsMigrateURLAllowed, used for push mirrors too), checked on the address actually
+ * connected to: a refused host is never contacted. Credentials are used for the remote only (never stored in the
+ * repository, never logged, never in an error message).
+ */
+export type RemoteServiceService = typeof RemoteServiceService;
+export const RemoteServiceService = {
+  /**
+   * FetchRemote fetches every branch and tag of `url` into the repository (refs/heads/* and refs/tags/*, forced);
+   * with `prune`, references the remote no longer has are removed (a pull mirror's sync). When `push` is set, the
+   * references it changed are published as one cairn.git.pushed (origin `origin`), as a push by push.pusher_id.
+   * Errors: INVALID_ARGUMENT reason "bad_url" (not http/https, malformed, control characters); PERMISSION_DENIED
+   * reason "host_refused" (the guard refused the address; message as Gitea's "You can not import from disallowed
+   * hosts."); FAILED_PRECONDITION reason "auth_failed" (the remote refused the credentials) or "fetch_failed"
+   * (anything else git reported; message without credentials); DEADLINE_EXCEEDED after `timeout_seconds`.
+   */
+  fetchRemote: {
+    path: "/cairn.git.v1.RemoteService/FetchRemote" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FetchRemoteRequest): Buffer => Buffer.from(FetchRemoteRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FetchRemoteRequest => FetchRemoteRequest.decode(value),
+    responseSerialize: (value: FetchRemoteResponse): Buffer => Buffer.from(FetchRemoteResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FetchRemoteResponse => FetchRemoteResponse.decode(value),
+  },
+  /**
+   * PushRemote makes the remote's refs/heads/* and refs/tags/* exactly the repository's (git push --mirror of
+   * branches and tags; Gitea's push mirror). Same errors as FetchRemote ("push_failed" instead of "fetch_failed").
+   */
+  pushRemote: {
+    path: "/cairn.git.v1.RemoteService/PushRemote" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PushRemoteRequest): Buffer => Buffer.from(PushRemoteRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PushRemoteRequest => PushRemoteRequest.decode(value),
+    responseSerialize: (value: PushRemoteResponse): Buffer => Buffer.from(PushRemoteResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PushRemoteResponse => PushRemoteResponse.decode(value),
+  },
+} as const;
+
+export interface RemoteServiceServer extends UntypedServiceImplementation {
+  /**
+   * FetchRemote fetches every branch and tag of `url` into the repository (refs/heads/* and refs/tags/*, forced);
+   * with `prune`, references the remote no longer has are removed (a pull mirror's sync). When `push` is set, the
+   * references it changed are published as one cairn.git.pushed (origin `origin`), as a push by push.pusher_id.
+   * Errors: INVALID_ARGUMENT reason "bad_url" (not http/https, malformed, control characters); PERMISSION_DENIED
+   * reason "host_refused" (the guard refused the address; message as Gitea's "You can not import from disallowed
+   * hosts."); FAILED_PRECONDITION reason "auth_failed" (the remote refused the credentials) or "fetch_failed"
+   * (anything else git reported; message without credentials); DEADLINE_EXCEEDED after `timeout_seconds`.
+   */
+  fetchRemote: handleUnaryCall<FetchRemoteRequest, FetchRemoteResponse>;
+  /**
+   * PushRemote makes the remote's refs/heads/* and refs/tags/* exactly the repository's (git push --mirror of
+   * branches and tags; Gitea's push mirror). Same errors as FetchRemote ("push_failed" instead of "fetch_failed").
+   */
+  pushRemote: handleUnaryCall<PushRemoteRequest, PushRemoteResponse>;
+}
+
+export interface RemoteServiceClient extends Client {
+  /**
+   * FetchRemote fetches every branch and tag of `url` into the repository (refs/heads/* and refs/tags/*, forced);
+   * with `prune`, references the remote no longer has are removed (a pull mirror's sync). When `push` is set, the
+   * references it changed are published as one cairn.git.pushed (origin `origin`), as a push by push.pusher_id.
+   * Errors: INVALID_ARGUMENT reason "bad_url" (not http/https, malformed, control characters); PERMISSION_DENIED
+   * reason "host_refused" (the guard refused the address; message as Gitea's "You can not import from disallowed
+   * hosts."); FAILED_PRECONDITION reason "auth_failed" (the remote refused the credentials) or "fetch_failed"
+   * (anything else git reported; message without credentials); DEADLINE_EXCEEDED after `timeout_seconds`.
+   */
+  fetchRemote(
+    request: FetchRemoteRequest,
+    callback: (error: ServiceError | null, response: FetchRemoteResponse) => void,
+  ): ClientUnaryCall;
+  fetchRemote(
+    request: FetchRemoteRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FetchRemoteResponse) => void,
+  ): ClientUnaryCall;
+  fetchRemote(
+    request: FetchRemoteRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FetchRemoteResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * PushRemote makes the remote's refs/heads/* and refs/tags/* exactly the repository's (git push --mirror of
+   * branches and tags; Gitea's push mirror). Same errors as FetchRemote ("push_failed" instead of "fetch_failed").
+   */
+  pushRemote(
+    request: PushRemoteRequest,
+    callback: (error: ServiceError | null, response: PushRemoteResponse) => void,
+  ): ClientUnaryCall;
+  pushRemote(
+    request: PushRemoteRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PushRemoteResponse) => void,
+  ): ClientUnaryCall;
+  pushRemote(
+    request: PushRemoteRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PushRemoteResponse) => void,
+  ): ClientUnaryCall;
+}
+
+export const RemoteServiceClient = makeGenericClientConstructor(
+  RemoteServiceService,
+  "cairn.git.v1.RemoteService",
+) as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): RemoteServiceClient;
+  service: typeof RemoteServiceService;
   serviceName: string;
 };
 
