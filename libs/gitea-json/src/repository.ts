@@ -182,7 +182,7 @@ function convert(repo: Repository, permission: Permission, parent: ApiRepository
     link: `${new URL(rootUrl).pathname}${encodeURIComponent(repo.ownerName)}/${encodeURIComponent(repo.name)}`,
     ssh_url: '',
     clone_url: `${htmlUrl}.git`,
-    original_url: '',
+    original_url: repo.originalUrl,
     website: repo.website,
     stars_count: counters?.stars ?? 0,
     forks_count: repo.forksCount,

@@ -14,6 +14,7 @@ import { startGrpcService, type RunningService, type ServiceStartOptions } from 
 import { BUS_USAGE } from './events/bus-usage';
 import type { MigrationsClients, MigrationsContext } from './rpc/context';
 import { createMigrationsServer } from './server';
+import { startTaskRunner } from './tasks/runner';
 
 export { BUS_USAGE } from './events/bus-usage';
 export type { MigrationsContext } from './rpc/context';
@@ -51,6 +52,9 @@ export async function start(options: StartOptions): Promise<RunningService> {
       for (const handle of handles) handle.close();
     });
     const context: MigrationsContext = { db, logger, config, clients };
+    const runner = startTaskRunner(context);
+    context.runner = runner;
+    onStop(() => runner.stop());
     return createMigrationsServer(context, logger);
   });
 }

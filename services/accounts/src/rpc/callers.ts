@@ -56,7 +56,8 @@ export const TEAM_CALLERS: Callers<typeof TeamServiceService> = {
 
 export const USER_CALLERS: Callers<typeof UserServiceService> = {
   createUser: ['gateway', 'cli'],
-  getUser: { callers: ['gateway', 'repos'], asAnyone: ['repos'] },
+  // migrations finds an import's owner by `uid` for the actor the gateway asserted.
+  getUser: { callers: ['gateway', 'repos', 'migrations'], asAnyone: ['repos'] },
   batchGetUsers: { callers: ['gateway', 'repos', 'issues', 'hooks', 'notifications'], asAnyone: ['repos', 'issues', 'hooks', 'notifications'] },
   batchGetUsersByEmail: { callers: ['gateway', 'issues', 'hooks'], asAnyone: ['issues', 'hooks'] },
   searchUsers: ['gateway'],

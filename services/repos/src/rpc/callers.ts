@@ -51,13 +51,15 @@ export const COMMIT_STATUS_CALLERS: Callers<typeof CommitStatusServiceService> =
 };
 
 export const REPO_CALLERS: Callers<typeof RepoServiceService> = {
-  createRepository: ['gateway'],
-  getRepository: { callers: ['gateway', 'issues'], asAnyone: ['issues'] },
+  // migrations creates an import's repository for the actor the gateway asserted; its task runner, which goes on
+  // after a restart, reads, edits (the default branch) and deletes (a failed import) it as the import's doer.
+  createRepository: ['gateway', 'migrations'],
+  getRepository: { callers: ['gateway', 'issues', 'migrations'], asAnyone: ['issues', 'migrations'] },
   // hooks reads the repositories of events as a site admin (payloads carry owner-level permission).
   // notifications too, for the repository's name in issue mail.
   batchGetRepositories: { callers: ['gateway', 'hooks', 'notifications'], asAnyone: ['hooks', 'notifications'] },
-  updateRepository: ['gateway'],
-  deleteRepository: { callers: ['gateway', 'accounts'], asAnyone: ['accounts'] },
+  updateRepository: { callers: ['gateway', 'migrations'], asAnyone: ['migrations'] },
+  deleteRepository: { callers: ['gateway', 'accounts', 'migrations'], asAnyone: ['accounts', 'migrations'] },
   searchRepositories: ['gateway'],
   listOwnerRepositories: { callers: ['gateway', 'accounts'], asAnyone: ['accounts'] },
   countOwnerRepositories: ['accounts'],

@@ -19,6 +19,7 @@ import {
   type Viewer,
 } from '../domain/access';
 import { canCreateInOrg, creationLimitReached, withinCreationLimit, type OwnerLimit } from '../domain/create-rights';
+import { formatGoDuration, mirrorInterval } from '../domain/durations';
 import { assertUsableRepoName } from '../domain/repo-name';
 import { newRepoUnits } from '../domain/units';
 import { enqueueRepoCreated } from '../events/outbox';
@@ -156,11 +157,16 @@ export async function createRepository(context: ReposContext, request: CreateRep
   const viewer = viewerFromActor(request.actor);
   const { config, git } = context;
   const owner = await creationOwner(context, viewer, request.owner.trim());
+  if (request.validateOnly) return {};
   const name = request.name.trim();
   assertUsableRepoName(name);
   if (!OBJECT_FORMATS.includes(request.objectFormatName)) {
     throw CairnError.invalid(`unsupported object format: ${request.objectFormatName}`, { reason: 'object_format_invalid' });
   }
+  // An import's mirror (Gitea's services/repository/migrate.go: the interval parsed, "" the default).
+  const mirror = request.mirror
+    ? { interval: request.mirrorInterval === '' ? formatGoDuration(config.mirror.defaultInterval) : mirrorInterval(request.mirrorInterval, config.mirror.minInterval) }
+    : undefined;
   await assertWithinLimit(context, viewer, owner);
   const units = newRepoUnits(config.repository);
   const isPrivate = request.private || config.repository.forcePrivate;
@@ -185,6 +191,8 @@ export async function createRepository(context: ReposContext, request: CreateRep
       objectFormatName: 'sha1',
       trustModel: TRUST_MODELS.includes(request.trustModel) ? request.trustModel : 'default',
       units,
+      mirror,
+      originalUrl: request.originalUrl,
     });
     if (creatorNeedsAdmin(viewer, owner, { isPrivate, units })) await upsertCollaboration(tx, id, viewer.id, AccessMode.Admin);
     // The name is taken again: it no longer leads to a renamed or transferred repository.

@@ -28,6 +28,7 @@ export function toRepository(repo: RepoRow): Repository {
     parentId: repo.forkId,
     mirror: repo.isMirror,
     mirrorInterval: repo.mirrorInterval,
+    originalUrl: repo.originalUrl,
     empty: repo.isEmpty,
     archived: repo.isArchived,
     archivedAt: repo.archivedAt ?? undefined,

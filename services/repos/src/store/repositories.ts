@@ -20,6 +20,7 @@ export const repositoryRow = z.object({
   fork_id: z.number(),
   is_mirror: z.boolean(),
   mirror_interval: z.string(),
+  original_url: z.string(),
   is_empty: z.boolean(),
   is_archived: z.boolean(),
   archived_at: z.date().nullable(),
@@ -116,6 +117,8 @@ export interface RepoRow extends PullRequestSettings, TrackerSettings {
   forkId: number;
   isMirror: boolean;
   mirrorInterval: string;
+  /** An import's source without credentials; '' for others. */
+  originalUrl: string;
   isEmpty: boolean;
   isArchived: boolean;
   archivedAt: Date | null;
@@ -168,6 +171,7 @@ function toRepoRow(row: z.infer<typeof rowWithUnits>): RepoRow {
     forkId: row.fork_id,
     isMirror: row.is_mirror,
     mirrorInterval: row.mirror_interval,
+    originalUrl: row.original_url,
     isEmpty: row.is_empty,
     isArchived: row.is_archived,
     archivedAt: row.archived_at,
@@ -279,6 +283,9 @@ export interface NewRepository extends OwnerFacts {
   objectFormatName: string;
   trustModel: string;
   units: readonly string[];
+  /** An import's (CreateRepository with `mirror`, `original_url`); absent: not a mirror, no source. */
+  mirror?: { interval: string };
+  originalUrl?: string;
 }
 
 /** Inserts the repository and its units; a taken name fails with repositories_owner_id_lower_name_key. */
@@ -286,10 +293,11 @@ export async function insertRepository(tx: DatabaseTransactionConnection, repo: 
   await tx.query(sql.unsafe`
     INSERT INTO repositories (id, owner_id, owner_name, lower_owner_name, owner_type, owner_visibility, name, lower_name,
                               description, website, is_private, is_template, is_fork, fork_id, is_empty, default_branch,
-                              object_format_name, trust_model)
+                              object_format_name, trust_model, is_mirror, mirror_interval, original_url)
     VALUES (${repo.id}, ${repo.ownerId}, ${repo.ownerName}, ${repo.ownerName.toLowerCase()}, ${repo.ownerType}, ${repo.ownerVisibility},
             ${repo.name}, ${repo.name.toLowerCase()}, ${repo.description}, ${repo.website}, ${repo.isPrivate}, ${repo.isTemplate},
-            ${repo.isFork}, ${repo.forkId}, ${repo.isEmpty}, ${repo.defaultBranch}, ${repo.objectFormatName}, ${repo.trustModel})
+            ${repo.isFork}, ${repo.forkId}, ${repo.isEmpty}, ${repo.defaultBranch}, ${repo.objectFormatName}, ${repo.trustModel},
+            ${repo.mirror !== undefined}, ${repo.mirror?.interval ?? ''}, ${repo.originalUrl ?? ''})
   `);
   await enableUnits(tx, repo.id, repo.units);
 }

@@ -104,6 +104,8 @@ export interface Repository {
    * current on pushes to the default branch; empty when none.
    */
   licenses: string[];
+  /** An imported repository's source, without credentials (Gitea's original_url); empty otherwise. */
+  originalUrl: string;
 }
 
 /** PendingTransfer is a transfer the recipient has not accepted yet. */
@@ -151,6 +153,20 @@ export interface CreateRepositoryRequest {
   objectFormatName: string;
   trustModel: string;
   issueLabels: string;
+  /**
+   * Checks only that the owner exists and the actor may create repositories there (NOT_FOUND, PERMISSION_DENIED)
+   * and creates nothing: the migrations service asks it first, as Gitea's migrate checks the owner first.
+   */
+  validateOnly: boolean;
+  /**
+   * A pull mirror (an import with `mirror`): pushes are refused. `mirror_interval` is a Go duration, 0 (no periodic
+   * sync) or at least [mirror] MIN_INTERVAL (INVALID_ARGUMENT reason mirror_interval_invalid otherwise); "" is
+   * [mirror] DEFAULT_INTERVAL. Both ignored unless `mirror`.
+   */
+  mirror: boolean;
+  mirrorInterval: string;
+  /** An import's source address, credentials already removed (Repository.original_url). */
+  originalUrl: string;
 }
 
 export interface CreateRepositoryResponse {
@@ -950,6 +966,7 @@ function createBaseRepository(): Repository {
     pendingTransfer: undefined,
     branchCount: 0,
     licenses: [],
+    originalUrl: "",
   };
 }
 
@@ -1104,6 +1121,9 @@ export const Repository: MessageFns<Repository> = {
     }
     for (const v of message.licenses) {
       writer.uint32(402).string(v!);
+    }
+    if (message.originalUrl !== "") {
+      writer.uint32(410).string(message.originalUrl);
     }
     return writer;
   },
@@ -1521,6 +1541,14 @@ export const Repository: MessageFns<Repository> = {
             message.licenses.push(reader.string());
             continue;
           }
+          case 51: {
+            if (tag !== 410) {
+              break;
+            }
+
+            message.originalUrl = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1723,6 +1751,11 @@ export const Repository: MessageFns<Repository> = {
       licenses: globalThis.Array.isArray(object?.licenses)
         ? object.licenses.map((e: any) => globalThis.String(e))
         : [],
+      originalUrl: isSet(object.originalUrl)
+        ? globalThis.String(object.originalUrl)
+        : isSet(object.original_url)
+        ? globalThis.String(object.original_url)
+        : "",
     };
   },
 
@@ -1878,6 +1911,9 @@ export const Repository: MessageFns<Repository> = {
     if (message.licenses?.length) {
       obj.licenses = message.licenses;
     }
+    if (message.originalUrl !== "") {
+      obj.originalUrl = message.originalUrl;
+    }
     return obj;
   },
 
@@ -1938,6 +1974,7 @@ export const Repository: MessageFns<Repository> = {
       : undefined;
     message.branchCount = object.branchCount ?? 0;
     message.licenses = object.licenses?.map((e) => e) || [];
+    message.originalUrl = object.originalUrl ?? "";
     return message;
   },
 };
@@ -2394,6 +2431,10 @@ function createBaseCreateRepositoryRequest(): CreateRepositoryRequest {
     objectFormatName: "",
     trustModel: "",
     issueLabels: "",
+    validateOnly: false,
+    mirror: false,
+    mirrorInterval: "",
+    originalUrl: "",
   };
 }
 
@@ -2440,6 +2481,18 @@ export const CreateRepositoryRequest: MessageFns<CreateRepositoryRequest> = {
     }
     if (message.issueLabels !== "") {
       writer.uint32(114).string(message.issueLabels);
+    }
+    if (message.validateOnly !== false) {
+      writer.uint32(120).bool(message.validateOnly);
+    }
+    if (message.mirror !== false) {
+      writer.uint32(128).bool(message.mirror);
+    }
+    if (message.mirrorInterval !== "") {
+      writer.uint32(138).string(message.mirrorInterval);
+    }
+    if (message.originalUrl !== "") {
+      writer.uint32(146).string(message.originalUrl);
     }
     return writer;
   },
@@ -2569,6 +2622,38 @@ export const CreateRepositoryRequest: MessageFns<CreateRepositoryRequest> = {
             message.issueLabels = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.validateOnly = reader.bool();
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.mirror = reader.bool();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.mirrorInterval = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.originalUrl = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2617,6 +2702,22 @@ export const CreateRepositoryRequest: MessageFns<CreateRepositoryRequest> = {
         : isSet(object.issue_labels)
         ? globalThis.String(object.issue_labels)
         : "",
+      validateOnly: isSet(object.validateOnly)
+        ? globalThis.Boolean(object.validateOnly)
+        : isSet(object.validate_only)
+        ? globalThis.Boolean(object.validate_only)
+        : false,
+      mirror: isSet(object.mirror) ? globalThis.Boolean(object.mirror) : false,
+      mirrorInterval: isSet(object.mirrorInterval)
+        ? globalThis.String(object.mirrorInterval)
+        : isSet(object.mirror_interval)
+        ? globalThis.String(object.mirror_interval)
+        : "",
+      originalUrl: isSet(object.originalUrl)
+        ? globalThis.String(object.originalUrl)
+        : isSet(object.original_url)
+        ? globalThis.String(object.original_url)
+        : "",
     };
   },
 
@@ -2664,6 +2765,18 @@ export const CreateRepositoryRequest: MessageFns<CreateRepositoryRequest> = {
     if (message.issueLabels !== "") {
       obj.issueLabels = message.issueLabels;
     }
+    if (message.validateOnly !== false) {
+      obj.validateOnly = message.validateOnly;
+    }
+    if (message.mirror !== false) {
+      obj.mirror = message.mirror;
+    }
+    if (message.mirrorInterval !== "") {
+      obj.mirrorInterval = message.mirrorInterval;
+    }
+    if (message.originalUrl !== "") {
+      obj.originalUrl = message.originalUrl;
+    }
     return obj;
   },
 
@@ -2686,6 +2799,10 @@ export const CreateRepositoryRequest: MessageFns<CreateRepositoryRequest> = {
     message.objectFormatName = object.objectFormatName ?? "";
     message.trustModel = object.trustModel ?? "";
     message.issueLabels = object.issueLabels ?? "";
+    message.validateOnly = object.validateOnly ?? false;
+    message.mirror = object.mirror ?? false;
+    message.mirrorInterval = object.mirrorInterval ?? "";
+    message.originalUrl = object.originalUrl ?? "";
     return message;
   },
 };

@@ -1,0 +1,30 @@
+/**
+ * How an import step's error ends the task (Gitea's routers/api/v1/repo/migrate.go handleMigrateError): the remote
+ * refused the credentials → "Authentication failed: …."; anything git or the guard reported → "Migration failed: …."
+ * (both 422 at the gateway); a passing failure of a Cairn service (unavailable, internal) is tried again, up to
+ * MAX_ATTEMPTS claims (Gitea's [migrations] MAX_ATTEMPTS, 3), then fails as a migration failure.
+ */
+import { CairnError, Code, isCairnError } from '@cairn/rpc';
+
+export const MAX_ATTEMPTS = 3;
+/** Gitea's [migrations] RETRY_BACKOFF (3 s). */
+export const RETRY_BACKOFF_MS = 3_000;
+
+export type StepFailure = { kind: 'retry'; message: string } | { kind: 'failed'; reason: 'auth_failed' | 'migration_failed'; message: string };
+
+const FINAL_CODES = new Set([Code.INVALID_ARGUMENT, Code.PERMISSION_DENIED, Code.FAILED_PRECONDITION, Code.DEADLINE_EXCEEDED, Code.NOT_FOUND, Code.UNIMPLEMENTED]);
+
+export function classifyFailure(error: unknown, attempts: number): StepFailure {
+  const cairn = isCairnError(error) ? error : undefined;
+  const detail = (cairn?.message ?? 'internal error').replace(/\.$/, '');
+  if (cairn?.reason === 'auth_failed') return { kind: 'failed', reason: 'auth_failed', message: `Authentication failed: ${detail}.` };
+  if ((cairn !== undefined && FINAL_CODES.has(cairn.code)) || attempts >= MAX_ATTEMPTS) {
+    return { kind: 'failed', reason: 'migration_failed', message: `Migration failed: ${detail}.` };
+  }
+  return { kind: 'retry', message: `retrying after: ${detail}` };
+}
+
+/** The error Migrate answers for a failed task. */
+export function failedImport(message: string, reason: string): CairnError {
+  return CairnError.precondition(message, { reason });
+}

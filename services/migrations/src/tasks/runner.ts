@@ -1,0 +1,131 @@
+/**
+ * The import task runner (Gitea's services/migrations MigrateRepository run by the task queue): claims tasks with a
+ * lease it renews while they run, so a replica that dies (kill -9, a lost node) lets another take the task over once
+ * the lease lapses, and the import resumes from its recorded step. Git data is fetched by git-storage
+ * (RemoteService.FetchRemote, through the outbound guard): a fetch is idempotent, so a resumed import fetches again
+ * and only what is still missing moves, and git-storage publishes cairn.git.pushed (origin "migration") only for
+ * references that changed — a resumed import publishes no push twice. A failed import deletes the repository, as
+ * Gitea does.
+ */
+import type { Logger } from '@cairn/log';
+import { type ClaimLoop, startClaimLoop } from '@cairn/service';
+import { CairnError, Code, isCairnError } from '@cairn/rpc';
+import { RETRY_BACKOFF_MS, classifyFailure } from '../domain/failure';
+import type { MigrationsContext, TaskRunner } from '../rpc/context';
+import { STATUS, claimTasks, endTask, recordStep, releaseForRetry, renewLease, type TaskRow } from '../store/tasks';
+
+/** How long a claim holds a task without renewal; renewed every third of it while the task runs. */
+export const LEASE_MS = 20_000;
+const POLL_MS = 2_000;
+/** Imports run at once per replica (each holds a git-storage fetch). */
+const CONCURRENCY = 4;
+/** How long the runner waits for repos to take in the pushed git data (the repos-git consumer) before it ends the task. */
+const SETTLE_MS = 15_000;
+/** The deadline of a FetchRemote call beyond its own git timeout. */
+const FETCH_MARGIN_MS = 30_000;
+
+export interface RunningTaskRunner extends TaskRunner {
+  stop(): Promise<void>;
+}
+
+export function startTaskRunner(context: MigrationsContext, options: { leaseMs?: number } = {}): RunningTaskRunner {
+  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const { logger } = context;
+  const loop: ClaimLoop<TaskRow> = startClaimLoop<TaskRow>({
+    claim: (room) => claimTasks(context.db.pool, room, leaseMs),
+    run: (task) => runTask(context, task, leaseMs),
+    concurrency: CONCURRENCY,
+    pollIntervalMs: POLL_MS,
+    onClaimError: (error) => logger.error({ err: error }, 'claiming import tasks failed'),
+    onRunError: (error, task) => logger.error({ err: error, task_id: task.id, repo_id: task.repo_id }, 'import task failed unexpectedly'),
+  });
+  return { wake: () => loop.wake(), stop: () => loop.stop() };
+}
+
+async function runTask(context: MigrationsContext, task: TaskRow, leaseMs: number): Promise<void> {
+  const log = context.logger.child({ task_id: task.id, repo_id: task.repo_id, attempt: task.attempts });
+  const started = Date.now();
+  log.info({ clone_addr: task.clone_addr, resumed_from: task.step === '' ? undefined : task.step }, 'import started');
+  // The lease is renewed while the task runs; once it is no longer ours (taken over), the task's writes are fenced.
+  const renewal = setInterval(() => {
+    renewLease(context.db.pool, task.id, task.attempts, leaseMs).catch((error: unknown) => log.warn({ err: error }, 'renewing the import lease failed'));
+  }, leaseMs / 3);
+  renewal.unref();
+  try {
+    await importGit(context, task, log);
+    if (await endTask(context.db.pool, task.id, task.attempts, { status: STATUS.finished })) {
+      log.info({ duration_ms: Date.now() - started }, 'import finished');
+    }
+  } catch (error) {
+    const failure = classifyFailure(error, task.attempts);
+    if (failure.kind === 'retry') {
+      log.warn({ err: error, duration_ms: Date.now() - started }, 'import step failed, to be tried again');
+      await releaseForRetry(context.db.pool, task.id, task.attempts, RETRY_BACKOFF_MS, failure.message);
+      return;
+    }
+    // Gitea deletes the repository of a failed import (routers/api/v1/repo/migrate.go). NOT_FOUND: already gone.
+    await context.clients.repos
+      .deleteRepository({ actor: doerOf(task), id: task.repo_id })
+      .catch((deleteError: unknown) => {
+        if (!(isCairnError(deleteError) && deleteError.code === Code.NOT_FOUND)) throw deleteError;
+      });
+    if (await endTask(context.db.pool, task.id, task.attempts, { status: STATUS.failed, message: failure.message, reason: failure.reason })) {
+      log.warn({ err: error, reason: failure.reason, duration_ms: Date.now() - started }, 'import failed');
+    }
+  } finally {
+    clearInterval(renewal);
+  }
+}
+
+/**
+ * Who the runner acts as on the task's own repository (read it, set its default branch, delete a failed import): the
+ * import's doer with site-admin rights, since the task may run long after the doer's request (repos lets migrations
+ * act for anyone), and the repository is the task's own.
+ */
+function doerOf(task: TaskRow): { userId: number; isAdmin: boolean; isRestricted: boolean } {
+  return { userId: task.doer_id, isAdmin: true, isRestricted: false };
+}
+
+/** The "git" step: every branch and tag of the source, then the source's HEAD as the default branch. */
+async function importGit(context: MigrationsContext, task: TaskRow, log: Logger): Promise<void> {
+  const { clients, config } = context;
+  if (!(await recordStep(context.db.pool, task.id, task.attempts, 'git', 0, 'migrating git data'))) {
+    throw new CairnError(Code.ABORTED, 'the task was taken over');
+  }
+  log.info({ step: 'git' }, 'import step');
+  const { repository } = await clients.repos.getRepository({ viewer: doerOf(task), id: task.repo_id, owner: '', name: '' });
+  const repo = repository?.repository;
+  if (repo === undefined) throw CairnError.notFound('the repository being imported into is gone');
+  const timeoutMs = config.git.timeout.migrate;
+  const fetched = await clients.remotes.fetchRemote(
+    {
+      repository: { storage: '', repoId: task.repo_id },
+      url: task.clone_addr,
+      auth: { username: task.auth_username, password: task.auth_password, token: task.auth_token },
+      prune: false,
+      timeoutSeconds: Math.ceil(timeoutMs / 1000),
+      push: { pusherId: task.doer_id, repoOwnerId: repo.ownerId, repoPrivate: repo.private, pusherName: '' },
+      origin: 'migration',
+    },
+    { deadlineMs: timeoutMs + FETCH_MARGIN_MS },
+  );
+  if (!(await recordStep(context.db.pool, task.id, task.attempts, 'git', fetched.updated.length, 'migrating git data'))) {
+    throw new CairnError(Code.ABORTED, 'the task was taken over');
+  }
+  log.info({ step: 'git', refs: fetched.updated.length, remote_head: fetched.remoteHead }, 'import step done');
+  // Gitea's MigrateRepositoryGitData: the source's HEAD becomes the default branch.
+  if (fetched.remoteHead !== '' && fetched.remoteHead !== repo.defaultBranch) {
+    await clients.repos.updateRepository({ actor: doerOf(task), id: task.repo_id, defaultBranch: fetched.remoteHead, units: {} });
+  }
+  await settle(context, task, fetched.empty);
+}
+
+/** Waits (bounded) until repos' row shows the fetched data, so the import's answer shows the repository as it is. */
+async function settle(context: MigrationsContext, task: TaskRow, empty: boolean): Promise<void> {
+  const until = Date.now() + SETTLE_MS;
+  while (Date.now() < until) {
+    const { repository } = await context.clients.repos.getRepository({ viewer: doerOf(task), id: task.repo_id, owner: '', name: '' });
+    if (repository?.repository?.empty === empty) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
