@@ -12,6 +12,7 @@ export const DEFAULT_GRPC_PORTS: Readonly<Record<GrpcServiceName, number>> = {
   social: 50055,
   issues: 50056,
   hooks: 50057,
+  migrations: 50058,
 };
 
 const EXPECTED_ADDRESS = 'expected host:port with a port from 0 to 65535, e.g. 127.0.0.1:50051';

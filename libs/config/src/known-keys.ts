@@ -102,7 +102,7 @@ const KNOWN_KEYS: Record<string, readonly string[]> = {
     'ENABLE_AUTO_GIT_WIRE_PROTOCOL', 'PULL_REQUEST_PUSH_MESSAGE', 'LARGE_OBJECT_THRESHOLD', 'DISABLE_CORE_PROTECT_NTFS',
     'DISABLE_PARTIAL_CLONE',
   ],
-  // DEFAULT and GC are Gitea's, TRANSFER and IDLE Cairn's; MIGRATE, MIRROR, CLONE and PULL are accepted and ignored.
+  // DEFAULT, GC, MIGRATE and MIRROR are Gitea's, TRANSFER and IDLE Cairn's; CLONE and PULL are accepted and ignored.
   'git.timeout': ['DEFAULT', 'GC', 'TRANSFER', 'IDLE', 'MIGRATE', 'MIRROR', 'CLONE', 'PULL'],
   'cron.git_gc_repos': ['ENABLED', 'RUN_AT_START', 'SCHEDULE', 'TIMEOUT', 'ARGS', 'NOTICE_ON_SUCCESS'],
   // Cairn reads the key, the signer, the format, MERGES and DEFAULT_TRUST_MODEL; the rules of the commits it does not

@@ -411,7 +411,7 @@ function parseGitOptions(text: string): string[] | undefined {
 function readGit(reader: SettingsReader): CairnConfig['git'] {
   const seconds = (key: string, fallback: number) => reader.integer('git.timeout', key, fallback, POSITIVE) * SECOND_MS;
   return {
-    timeout: { default: seconds('DEFAULT', 360), gc: seconds('GC', 60), transfer: seconds('TRANSFER', 3600), idle: seconds('IDLE', 120) },
+    timeout: { default: seconds('DEFAULT', 360), gc: seconds('GC', 60), transfer: seconds('TRANSFER', 3600), idle: seconds('IDLE', 120), migrate: seconds('MIGRATE', 600), mirror: seconds('MIRROR', 300) },
     maxConcurrentTransfers: reader.integer('git', 'MAX_CONCURRENT_TRANSFERS', 32, POSITIVE),
     maxQueuedTransfers: reader.integer('git', 'MAX_QUEUED_TRANSFERS', 64, NON_NEGATIVE),
     gcArgs: reader.parse('git', 'GC_ARGS', [] as string[], parseGitOptions, GIT_ARGS_EXPECTED),
@@ -458,5 +458,11 @@ function readMirror(reader: SettingsReader, warnings: string[]): CairnConfig['mi
       `[mirror] DEFAULT_INTERVAL is below MIN_INTERVAL and was set to ${defaultInterval / MINUTE_MS}m`,
     );
   }
-  return { enabled: reader.boolean('mirror', 'ENABLED', true), minInterval, defaultInterval };
+  return {
+    enabled: reader.boolean('mirror', 'ENABLED', true),
+    disableNewPull: reader.boolean('mirror', 'DISABLE_NEW_PULL', false),
+    disableNewPush: reader.boolean('mirror', 'DISABLE_NEW_PUSH', false),
+    minInterval,
+    defaultInterval,
+  };
 }

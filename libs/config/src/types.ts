@@ -9,7 +9,7 @@
  * call each other in any direction (repos calls accounts and accounts calls repos); the order only lets the services
  * others call most (accounts first) serve before their callers take traffic and stop after them.
  */
-export const GRPC_SERVICES = ['accounts', 'git-storage', 'repos', 'issues', 'social', 'notifications', 'hooks'] as const;
+export const GRPC_SERVICES = ['accounts', 'git-storage', 'repos', 'issues', 'social', 'notifications', 'hooks', 'migrations'] as const;
 export type GrpcServiceName = (typeof GRPC_SERVICES)[number];
 
 export interface ServiceEndpoint {
@@ -244,6 +244,10 @@ export interface CairnConfig {
   };
   mirror: {
     enabled: boolean; // true
+    /** `DISABLE_NEW_PULL` (Gitea's, false): no new pull mirrors (existing ones go on syncing). */
+    disableNewPull: boolean;
+    /** `DISABLE_NEW_PUSH` (Gitea's, false): no new push mirrors (existing ones go on syncing). */
+    disableNewPush: boolean;
     /** milliseconds */
     minInterval: number; // 10m
     /** milliseconds */
@@ -284,6 +288,10 @@ export interface CairnConfig {
        * stdin or stdout for this long is killed (git's own keep-alives arrive every 5 s while it works).
        */
       idle: number;
+      /** `[git.timeout] MIGRATE` (600 s, Gitea's): one fetch of a repository being imported. */
+      migrate: number;
+      /** `[git.timeout] MIRROR` (300 s, Gitea's): one sync of a pull or push mirror. */
+      mirror: number;
     };
     /** `[git] MAX_CONCURRENT_TRANSFERS` (Cairn's own, 32): upload-packs, receive-packs and archives running at once per git-storage node. */
     maxConcurrentTransfers: number;
