@@ -64,7 +64,7 @@ RUN mkdir /rpc-keys && chown 1000:1000 /rpc-keys
 VOLUME ["/data"]
 # Numeric, so Kubernetes' runAsNonRoot can verify it.
 USER 1000:1000
-# gateway HTTP; accounts, notifications, repos, git-storage, social, issues and hooks gRPC; metrics (every service)
-EXPOSE 3000 50051 50052 50053 50054 50055 50056 50057 9464
+# gateway HTTP; accounts, notifications, repos, git-storage, social, issues, hooks and migrations gRPC; metrics (every service)
+EXPOSE 3000 50051 50052 50053 50054 50055 50056 50057 50058 9464
 ENTRYPOINT ["node", "scripts/run-service.js"]
 CMD ["gateway"]

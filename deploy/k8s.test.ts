@@ -387,8 +387,8 @@ describe('deploy/k8s kustomize base', () => {
     }
   });
 
-  // The gateway serves every request and hooks delivers webhooks: drains take one pod of each at a time.
-  it.each(['gateway', 'hooks'])('has a PodDisruptionBudget that selects the %s pods only', (name) => {
+  // The gateway serves every request, hooks delivers webhooks, migrations runs imports: drains take one pod of each at a time.
+  it.each(['gateway', 'hooks', 'migrations'])('has a PodDisruptionBudget that selects the %s pods only', (name) => {
     const selectorOf = (pdb: Manifest) => node(spec(pdb).selector, 'selector').matchLabels;
     const budgets = ofKind('PodDisruptionBudget').filter((pdb) => selects(selectorOf(pdb), podLabels(workload(name))));
     expect(budgets).toHaveLength(1);
@@ -559,9 +559,13 @@ describe('deploy/k8s NetworkPolicies', () => {
     }
   });
 
-  it('let the hooks pods alone, besides, reach webhook targets on 80 and 443 outside the private ranges the SSRF guard refuses', () => {
-    const policies = forSomePods().filter((policy) => selectedBy(policy).includes('hooks'));
-    expect(policies.map(selectedBy)).toEqual([['hooks']]);
+  // Webhook deliveries (hooks) and the remote git servers of imports and mirrors (git-storage's RemoteService).
+  it.each([
+    ['hooks', 'webhook targets'],
+    ['git-storage', 'remote git servers'],
+  ])('let the %s pods alone, besides, reach %s on 80 and 443 outside the private ranges the SSRF guard refuses', (name) => {
+    const policies = forSomePods().filter((policy) => selectedBy(policy).includes(name));
+    expect(policies.map(selectedBy)).toEqual([[name]]);
     expect(reachOf(policies).sort()).toEqual(['ip:0.0.0.0/0 TCP/80', 'ip:0.0.0.0/0 TCP/443', 'ip:::/0 TCP/80', 'ip:::/0 TCP/443'].sort());
     const blocks = nodes(spec(policies[0]).egress, 'egress').flatMap((rule) => nodes(rule.to, 'to')).map((peer) => node(peer.ipBlock, 'ipBlock'));
     const excepted = blocks.flatMap((block) => strings(block.except, 'except'));
@@ -573,7 +577,9 @@ describe('deploy/k8s NetworkPolicies', () => {
     for (const range of excepted) expect([range, classify(range.split('/')[0]).external]).toEqual([range, false]);
   });
   it('let the notifications pods alone, besides, reach an SMTP server on 25, 465 and 587', () => {
-    const policies = forSomePods().filter((policy) => !selectedBy(policy).includes('hooks'));
+    // No pods but these three reach anything outside the namespace's services.
+    expect(forSomePods().map(selectedBy).sort()).toEqual([['git-storage'], ['hooks'], ['notifications']]);
+    const policies = forSomePods().filter((policy) => selectedBy(policy).includes('notifications'));
     expect(policies.map(selectedBy)).toEqual([['notifications']]);
     expect(reachOf(policies).sort()).toEqual(['any TCP/25', 'any TCP/465', 'any TCP/587']);
   });

@@ -75,7 +75,7 @@ describe('service identity', () => {
   it('keeps the keys in the work dir, private keys readable by their owner only', () => {
     const dir = path.join(workDir, 'rpc-keys');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    for (const identity of ['gateway', 'cli', 'accounts', 'repos', 'git-storage', 'issues', 'social', 'notifications', 'hooks']) {
+    for (const identity of ['gateway', 'cli', 'accounts', 'repos', 'git-storage', 'issues', 'social', 'notifications', 'hooks', 'migrations']) {
       expect([identity, statSync(path.join(dir, `${identity}.key`)).mode & 0o777]).toEqual([identity, 0o600]);
     }
   });

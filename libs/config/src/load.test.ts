@@ -141,7 +141,7 @@ describe('defaults', () => {
         pullRequest: { addCoCommitterTrailers: true, closeKeywords: [...DEFAULT_CLOSE_KEYWORDS], reopenKeywords: [...DEFAULT_REOPEN_KEYWORDS] },
       },
       migrations: { allowedDomains: [], blockedDomains: [], allowLocalnetworks: false },
-      mirror: { enabled: true, minInterval: 600_000, defaultInterval: 28_800_000 },
+      mirror: { enabled: true, disableNewPull: false, disableNewPush: false, minInterval: 600_000, defaultInterval: 28_800_000 },
       webhook: { allowedHostList: ['external'], deliverTimeout: 5, skipTlsVerify: false, deliveryAttempts: 5, retryBackoff: 10_000 },
       attachment: {
         enabled: true,
@@ -153,7 +153,7 @@ describe('defaults', () => {
         storage: { type: 'local', path: path.join(cwd, 'data', 'attachments') },
       },
       git: {
-        timeout: { default: 360_000, gc: 60_000, transfer: 3_600_000, idle: 120_000 },
+        timeout: { default: 360_000, gc: 60_000, transfer: 3_600_000, idle: 120_000, migrate: 600_000, mirror: 300_000 },
         maxConcurrentTransfers: 32,
         maxQueuedTransfers: 64,
         gcArgs: [],
@@ -167,6 +167,7 @@ describe('defaults', () => {
         social: { listen: '127.0.0.1:50055', addr: '127.0.0.1:50055' },
         issues: { listen: '127.0.0.1:50056', addr: '127.0.0.1:50056' },
         hooks: { listen: '127.0.0.1:50057', addr: '127.0.0.1:50057' },
+        migrations: { listen: '127.0.0.1:50058', addr: '127.0.0.1:50058' },
       },
       rpc: { deadlineMs: 5000, gitWriteDeadlineMs: 60_000, keysDir: path.join(cwd, 'data', 'rpc-keys') },
       mailer: {
@@ -222,7 +223,7 @@ describe('defaults', () => {
     expect(warnings).toEqual([]);
     expect(config.repository.maxPushSize).toBe(1_048_576);
     expect(config.git).toEqual({
-      timeout: { default: 30_000, gc: 90_000, transfer: 600_000, idle: 5_000 },
+      timeout: { default: 30_000, gc: 90_000, transfer: 600_000, idle: 5_000, migrate: 600_000, mirror: 300_000 },
       maxConcurrentTransfers: 4,
       maxQueuedTransfers: 0,
       gcArgs: ['--aggressive'],
@@ -715,7 +716,7 @@ describe('durations', () => {
     const { config, warnings } = load(
       '[mirror]\nMIN_INTERVAL = 1h30m\nDEFAULT_INTERVAL = 12h\n[service]\nUSER_DELETE_WITH_COMMENTS_MAX_TIME = 90s\n',
     );
-    expect(config.mirror).toEqual({ enabled: true, minInterval: 5_400_000, defaultInterval: 43_200_000 });
+    expect(config.mirror).toEqual({ enabled: true, disableNewPull: false, disableNewPush: false, minInterval: 5_400_000, defaultInterval: 43_200_000 });
     expect(config.service.userDeleteWithCommentsMaxTime).toBe(90_000);
     expect(warnings).toEqual([]);
   });

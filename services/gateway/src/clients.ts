@@ -10,6 +10,7 @@ import { OrgServiceService, TeamServiceService } from '@cairn/proto/cairn/accoun
 import { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
 import { AnalysisServiceService, CommitServiceService, ContentServiceService, MergeServiceService, RefServiceService, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import { HookDeliveryServiceService, HookServiceService } from '@cairn/proto/cairn/hooks/v1/hooks_service';
+import { MigrationServiceService } from '@cairn/proto/cairn/migrations/v1/migrations_service';
 import { ActivityServiceService, NotificationServiceService } from '@cairn/proto/cairn/notifications/v1/notifications_service';
 import {
   BranchProtectionServiceService,
@@ -39,6 +40,7 @@ export type ActivityClient = AsyncClientOf<typeof ActivityServiceService>;
 export type NotificationsClient = AsyncClientOf<typeof NotificationServiceService>;
 export type HooksClient = AsyncClientOf<typeof HookServiceService>;
 export type HookDeliveriesClient = AsyncClientOf<typeof HookDeliveryServiceService>;
+export type MigrationsClient = AsyncClientOf<typeof MigrationServiceService>;
 export type GpgKeysClient = AsyncClientOf<typeof GpgKeyServiceService>;
 export type ReposClient = AsyncClientOf<typeof RepoServiceService>;
 export type CollaboratorsClient = AsyncClientOf<typeof CollaboratorServiceService>;
@@ -83,6 +85,8 @@ export interface GatewayClients {
   hooks: HooksClient;
   /** hooks: webhook deliveries and redelivery. */
   hookDeliveries: HookDeliveriesClient;
+  /** migrations: imports, pull mirrors and push mirrors. */
+  migrations: MigrationsClient;
   /** accounts: users' GPG keys. */
   gpgKeys: GpgKeysClient;
   /** repos: repositories and every repository permission decision. */
@@ -155,6 +159,7 @@ export function createServiceClients(config: CairnConfig, logger: Logger): Gatew
     notifications: client(NotificationServiceService, 'notifications'),
     hooks: client(HookServiceService, 'hooks'),
     hookDeliveries: client(HookDeliveryServiceService, 'hooks'),
+    migrations: client(MigrationServiceService, 'migrations'),
     repos: client(RepoServiceService, 'repos'),
     collaborators: client(CollaboratorServiceService, 'repos'),
     topics: client(TopicServiceService, 'repos'),

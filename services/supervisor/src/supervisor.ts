@@ -20,6 +20,7 @@ import { start as startGateway } from '@cairn/gateway';
 import { start as startGitStorage } from '@cairn/git-storage';
 import { start as startNotifications } from '@cairn/notifications';
 import { start as startHooks } from '@cairn/hooks';
+import { start as startMigrations } from '@cairn/migrations';
 import { start as startRepos } from '@cairn/repos';
 import { start as startIssues } from '@cairn/issues';
 import { start as startSocial } from '@cairn/social';
@@ -64,6 +65,7 @@ const GRPC_SERVICE_STARTS: Readonly<Record<GrpcServiceName, StartGrpcService>> =
   social: startSocial,
   notifications: startNotifications,
   hooks: startHooks,
+  migrations: startMigrations,
 };
 
 /** Services in start order: the gRPC services, then the gateway, which is stopped first. */

@@ -275,6 +275,7 @@ export class FakeAccounts {
       notifications: unusedClient('notifications'),
       hooks: unusedClient('hooks'),
       hookDeliveries: unusedClient('hooks'),
+      migrations: unusedClient('migrations'),
       gpgKeys: unusedClient('accounts'),
       repos: unusedClient('repos'),
       collaborators: unusedClient('repos'),
