@@ -16,3 +16,4 @@ export {
   outboundRequest,
 } from './guard';
 export { type MigrationHostSettings, checkRemoteHost, migrationPolicy } from './migrations';
+export { type OutboundProxy, type OutboundProxyOptions, startOutboundProxy } from './proxy';

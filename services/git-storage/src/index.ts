@@ -7,6 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { prepareOutbox, startOutboxRelay, guardBus } from '@cairn/bus';
+import { migrationPolicy } from '@cairn/outbound';
 import { GpgKeyServiceService } from '@cairn/proto/cairn/accounts/v1/gpg_keys_service';
 import { createRpcClient } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
@@ -81,7 +82,20 @@ export async function start(options: StartOptions): Promise<RunningService> {
     const gc = startGitGc({ root, logger, schedule: config.cron.gitGcRepos, gcArgs: git.gcArgs, gcTimeoutMs: git.timeout.gc, pushGc });
     onStop(() => gc.stop());
     return createGitStorageServer(
-      { root, db, logger, gpgKeys, signing, maxFileSize, transfers, transferTimeoutMs: git.timeout.transfer, maxPushSize: config.repository.maxPushSize, pushes, pushGc },
+      {
+        root,
+        db,
+        logger,
+        gpgKeys,
+        signing,
+        maxFileSize,
+        transfers,
+        transferTimeoutMs: git.timeout.transfer,
+        maxPushSize: config.repository.maxPushSize,
+        pushes,
+        pushGc,
+        remotes: { policy: migrationPolicy(config.migrations), migrateTimeoutMs: git.timeout.migrate, mirrorTimeoutMs: git.timeout.mirror },
+      },
       hooks,
       logger,
     );

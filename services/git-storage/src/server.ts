@@ -6,6 +6,7 @@ import {
   ContentServiceService,
   MergeServiceService,
   RefServiceService,
+  RemoteServiceService,
   RepositoryServiceService,
   SmartHttpServiceService,
 } from '@cairn/proto/cairn/git/v1/git_service';
@@ -17,9 +18,10 @@ import { createContentService } from './rpc/content-service';
 import type { GitStorageContext } from './rpc/context';
 import { createMergeService } from './rpc/merge-service';
 import { createRefService } from './rpc/ref-service';
+import { createRemoteService } from './rpc/remote-service';
 import { createRepositoryService } from './rpc/repository-service';
 import { createSmartHttpService } from './rpc/smart-http-service';
-import { ANALYSIS_CALLERS, COMMIT_CALLERS, CONTENT_CALLERS, MERGE_CALLERS, REF_CALLERS, REPOSITORY_CALLERS, SMART_HTTP_CALLERS } from './rpc/callers';
+import { ANALYSIS_CALLERS, COMMIT_CALLERS, CONTENT_CALLERS, MERGE_CALLERS, REF_CALLERS, REMOTE_CALLERS, REPOSITORY_CALLERS, SMART_HTTP_CALLERS } from './rpc/callers';
 
 export function createGitStorageServer(context: GitStorageContext, hooks: HookServer, logger: Logger): RpcServer {
   const server = createRpcServer({ service: 'git-storage', logger });
@@ -29,6 +31,7 @@ export function createGitStorageServer(context: GitStorageContext, hooks: HookSe
   server.addService(CommitServiceService, createCommitService(context), COMMIT_CALLERS);
   server.addService(ContentServiceService, createContentService(context), CONTENT_CALLERS);
   server.addService(MergeServiceService, createMergeService(context), MERGE_CALLERS);
+  server.addService(RemoteServiceService, createRemoteService(context), REMOTE_CALLERS);
   server.addService(AnalysisServiceService, createAnalysisService(context), ANALYSIS_CALLERS);
   return server;
 }

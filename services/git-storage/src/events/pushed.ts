@@ -29,6 +29,7 @@ import { PUSHABLE_REF_PREFIXES } from '../domain/pushable-refs';
 import { runGit } from '../git/command';
 import type { RefUpdate } from '../git/ref-update';
 import { ZERO_SHA } from '../git/refs';
+import { STAGING_PREFIX } from '../git/remote';
 import type { GitStorageContext } from '../rpc/context';
 import { type RepositoryAddress, repositoryPath } from '../storage/layout';
 import { statIfExists } from '../storage/stat-if-exists';
@@ -55,8 +56,11 @@ export interface PushedInput {
   refUpdates: readonly RefUpdate[];
 }
 
-/** Who an event names as pusher, and the repository as the pusher saw it. */
-type Pusher = Pick<PushContext, 'pusherId' | 'repoOwnerId' | 'repoPrivate'>;
+/**
+ * Who an event names as pusher, the repository as the pusher saw it, and where the change came from (`origin`: ''
+ * for a push, 'mirror' or 'migration' for RemoteService's fetch).
+ */
+type Pusher = Pick<PushContext, 'pusherId' | 'repoOwnerId' | 'repoPrivate'> & { origin: string };
 
 /** The request's PushContext; INVALID_ARGUMENT without one (check before moving any ref). */
 export function requirePush(push: PushContext | undefined): PushContext {
@@ -76,7 +80,8 @@ export async function countNewCommits(gitDir: string, refUpdates: readonly RefUp
   const untouched = stdout
     .toString('utf8')
     .split('\n')
-    .filter((line) => line !== '' && !moved.has(line.slice(line.indexOf(' ') + 1)))
+    // A fetch's staging refs hold the new commits already (git/remote.ts): they are not refs that reached them before.
+    .filter((line) => line !== '' && !moved.has(line.slice(line.indexOf(' ') + 1)) && !line.slice(line.indexOf(' ') + 1).startsWith(STAGING_PREFIX))
     .map((line) => line.slice(0, line.indexOf(' ')));
   const before = [...refUpdates.map((update) => update.oldSha).filter((sha) => sha !== ZERO_SHA), ...untouched];
   // `^<sha>` rather than a `--not` line: git before 2.42 takes no options on stdin. --ignore-missing: an old value
@@ -110,7 +115,7 @@ async function currentRefs(gitDir: string): Promise<RefState> {
 async function openLedger(
   tx: DatabaseTransactionConnection,
   repository: RepositoryAddress,
-  pusher: Pusher,
+  pusher: Pick<Pusher, 'repoOwnerId' | 'repoPrivate'>,
   updates: readonly RefUpdate[],
   gitDir: string,
 ): Promise<Ledger> {
@@ -139,6 +144,7 @@ async function writePushed(tx: DatabaseTransactionConnection, gitDir: string, le
     refUpdates: changes.map(({ ref, oldSha, newSha }) => ({ ref, oldSha, newSha })),
     commitCount: await countNewCommits(gitDir, changes),
     pushedAt,
+    origin: pusher.origin,
   };
   await enqueueEvent(tx, { id: eventId, subject: GitSubject.pushed, data: encodeEvent(GitPushed, event) });
   const next: Ledger = { ...ledger, events, repoOwnerId: pusher.repoOwnerId, repoPrivate: pusher.repoPrivate };
@@ -153,21 +159,27 @@ export async function publishPushed(context: Publisher, input: PushedInput): Pro
   await context.db.pool.transaction(async (tx) => {
     const ledger = await openLedger(tx, address, input.push, input.refUpdates, gitDir);
     const published = await publishedRefs(tx, address.repoId, input.refUpdates.map((update) => update.ref));
-    await writePushed(tx, gitDir, ledger, input.push, changesFrom(published, input.refUpdates));
+    await writePushed(tx, gitDir, ledger, { ...input.push, origin: '' }, changesFrom(published, input.refUpdates));
   });
 }
 
 /**
- * Writes down a push the pre-receive check accepted, before git moves a ref (its hook is waiting for the answer).
- * Answers the id for `publishRecordedPush`.
+ * Writes down a push the pre-receive check accepted (or a fetch from a remote, with its `origin`), before git moves a
+ * ref. Answers the id for `publishRecordedPush`.
  */
-export async function recordPush(context: Publisher, repository: Repository | undefined, push: PushContext, updates: readonly RefUpdate[]): Promise<string> {
+export async function recordPush(
+  context: Publisher,
+  repository: Repository | undefined,
+  push: PushContext,
+  updates: readonly RefUpdate[],
+  origin = '',
+): Promise<string> {
   const { gitDir, address } = locate(context.root, repository);
   const id = uuidv7();
   await context.db.pool.transaction(async (tx) => {
     await openLedger(tx, address, push, updates, gitDir);
     const { pusherId, repoOwnerId, repoPrivate } = push;
-    await insertPendingPush(tx, { id, repoId: address.repoId, pusherId, repoOwnerId, repoPrivate, refUpdates: [...updates] });
+    await insertPendingPush(tx, { id, repoId: address.repoId, pusherId, repoOwnerId, repoPrivate, refUpdates: [...updates], origin });
   });
   return id;
 }
@@ -205,7 +217,7 @@ async function reconcileRepository(context: Pick<GitStorageContext, 'root' | 'db
       ledger = await writePushed(tx, gitDir, ledger, pending, changes);
       published = stateAfter(published, changes);
     }
-    const nobody: Pusher = { pusherId: 0, repoOwnerId: ledger.repoOwnerId, repoPrivate: ledger.repoPrivate };
+    const nobody: Pusher = { pusherId: 0, repoOwnerId: ledger.repoOwnerId, repoPrivate: ledger.repoPrivate, origin: '' };
     ledger = await writePushed(tx, gitDir, ledger, nobody, unpublishedChanges(published, current));
     return ledger.events - before;
   });

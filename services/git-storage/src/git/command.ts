@@ -64,9 +64,10 @@ const KILL_GRACE_MS = 5000;
 
 /**
  * `-c` settings applied to every invocation. (Not `core.fsyncObjectFiles`: it is git's default already, and git
- * 2.36+ warns that it is deprecated on every run — pushers would see the warning as `remote:` lines.)
+ * 2.36+ warns that it is deprecated on every run — pushers would see the warning as `remote:` lines.) Clients never
+ * see RemoteService's staging refs (git/remote.ts STAGING_PREFIX).
  */
-const BASE_CONFIG = ['-c', 'core.quotePath=false', '-c', 'gc.auto=0'];
+const BASE_CONFIG = ['-c', 'core.quotePath=false', '-c', 'gc.auto=0', '-c', 'transfer.hideRefs=refs/cairn-fetch/'];
 
 function argv(args: readonly string[], options: GitOptions): string[] {
   const dir = options.gitDir === undefined ? [] : [`--git-dir=${options.gitDir}`];

@@ -4,7 +4,7 @@
  * asserted (from events, or as the system): every other caller may only act for the user the edge asserted.
  */
 import type { Callers } from '@cairn/rpc';
-import type { AnalysisServiceService, CommitServiceService, ContentServiceService, MergeServiceService, RefServiceService, RepositoryServiceService, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import type { AnalysisServiceService, CommitServiceService, ContentServiceService, MergeServiceService, RefServiceService, RemoteServiceService, RepositoryServiceService, SmartHttpServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 
 export const ANALYSIS_CALLERS: Callers<typeof AnalysisServiceService> = {
   getLanguageStats: ['gateway'],
@@ -47,6 +47,12 @@ export const REF_CALLERS: Callers<typeof RefServiceService> = {
   deleteTag: ['gateway'],
   resolveRevision: ['gateway'],
   resolveRefPath: ['gateway'],
+};
+
+/** The migrations service imports repositories and syncs pull and push mirrors (from its task runner: as the system). */
+export const REMOTE_CALLERS: Callers<typeof RemoteServiceService> = {
+  fetchRemote: { callers: ['migrations'], asAnyone: ['migrations'] },
+  pushRemote: { callers: ['migrations'], asAnyone: ['migrations'] },
 };
 
 export const REPOSITORY_CALLERS: Callers<typeof RepositoryServiceService> = {

@@ -7,6 +7,7 @@ import type { PushPublisher } from '../events/push-publisher';
 import type { ConcurrencyLimit } from '../git/concurrency-limit';
 import type { PushGcExclusion } from '../git/push-gc-exclusion';
 import type { InstanceSigning } from '../git/signing';
+import type { RemoteSettings } from './remote-service';
 
 export interface GitStorageContext {
   /** `$CAIRN_WORK_DIR/repositories`: every storage's repositories below it (storage/layout.ts). */
@@ -33,6 +34,8 @@ export interface GitStorageContext {
   pushes: PushPublisher;
   /** Keeps pushes and the periodic gc off the same repository at once (git/push-gc-exclusion.ts). */
   pushGc: PushGcExclusion;
+  /** RemoteService's host policy (`[migrations]`) and time limits (`[git.timeout] MIGRATE`, `MIRROR`). */
+  remotes: RemoteSettings;
 }
 
 /** The key of the node-wide slots in `transfers`. */

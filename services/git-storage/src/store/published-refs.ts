@@ -97,6 +97,7 @@ const pendingRow = z.object({
   repo_owner_id: z.number(),
   repo_private: z.boolean(),
   ref_updates: z.array(z.object({ ref: z.string(), oldSha: z.string(), newSha: z.string() })),
+  origin: z.string(),
 });
 
 export interface PendingPush {
@@ -107,6 +108,8 @@ export interface PendingPush {
   repoOwnerId: number;
   repoPrivate: boolean;
   refUpdates: RefUpdate[];
+  /** cairn.git.pushed's `origin`: '' for a push, 'mirror' or 'migration' for a fetch from a remote. */
+  origin: string;
 }
 
 const toPending = (row: z.infer<typeof pendingRow>): PendingPush => ({
@@ -116,25 +119,26 @@ const toPending = (row: z.infer<typeof pendingRow>): PendingPush => ({
   repoOwnerId: row.repo_owner_id,
   repoPrivate: row.repo_private,
   refUpdates: row.ref_updates,
+  origin: row.origin,
 });
 
 export async function insertPendingPush(tx: DatabaseTransactionConnection, push: PendingPush): Promise<void> {
   const updates = push.refUpdates.map(({ ref, oldSha, newSha }) => ({ ref, oldSha, newSha }));
   await tx.query(sql.unsafe`
-    INSERT INTO pending_pushes (id, repo_id, pusher_id, repo_owner_id, repo_private, ref_updates)
-    VALUES (${push.id}, ${push.repoId}, ${push.pusherId}, ${push.repoOwnerId}, ${push.repoPrivate}, ${sql.jsonb(updates)})`);
+    INSERT INTO pending_pushes (id, repo_id, pusher_id, repo_owner_id, repo_private, ref_updates, origin)
+    VALUES (${push.id}, ${push.repoId}, ${push.pusherId}, ${push.repoOwnerId}, ${push.repoPrivate}, ${sql.jsonb(updates)}, ${push.origin})`);
 }
 
 /** Deletes and answers one pending push; undefined when it is gone (published already). */
 export async function takePendingPush(tx: DatabaseTransactionConnection, id: string): Promise<PendingPush | undefined> {
   const row = await tx.maybeOne(sql.type(pendingRow)`
-    DELETE FROM pending_pushes WHERE id = ${id} RETURNING id, repo_id, pusher_id, repo_owner_id, repo_private, ref_updates`);
+    DELETE FROM pending_pushes WHERE id = ${id} RETURNING id, repo_id, pusher_id, repo_owner_id, repo_private, ref_updates, origin`);
   return row === null ? undefined : toPending(row);
 }
 
 /** Deletes and answers a repository's pending pushes, oldest first. */
 export async function takePendingPushes(tx: DatabaseTransactionConnection, repoId: number): Promise<PendingPush[]> {
   const rows = await tx.any(sql.type(pendingRow)`
-    DELETE FROM pending_pushes WHERE repo_id = ${repoId} RETURNING id, repo_id, pusher_id, repo_owner_id, repo_private, ref_updates`);
+    DELETE FROM pending_pushes WHERE repo_id = ${repoId} RETURNING id, repo_id, pusher_id, repo_owner_id, repo_private, ref_updates, origin`);
   return rows.map(toPending).sort((a, b) => a.id.localeCompare(b.id));
 }

@@ -100,8 +100,13 @@ async function headCommit(services: PayloadServices, repository: Repository, sha
   return commit;
 }
 
-/** The payloads of one push, planned per ref; each is built only when a hook wants it. */
+/**
+ * The payloads of one push, planned per ref; each is built only when a hook wants it. A pull mirror's sync (origin
+ * "mirror") is delivered as a push by its pusher, the repository's owner (Gitea's SyncPushCommits, SyncCreateRef,
+ * SyncDeleteRef); an import's git data (origin "migration") is none: Gitea notifies MigrateRepository instead.
+ */
 export function pushPlans(services: PayloadServices, event: GitPushed, eventId: string): PlannedPayload[] {
+  if (event.origin === 'migration') return [];
   const scene = memo(async (): Promise<PushScene | undefined> => {
     const item = await loadRepository(services, event.repoId);
     if (item === undefined) return undefined;

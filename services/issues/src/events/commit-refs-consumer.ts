@@ -152,7 +152,9 @@ async function applyCommitReference(context: IssuesContext, ref: CommitReference
 export function commitRefsHandler(context: IssuesContext): BusHandler {
   return handledAfter(context, COMMIT_REFS_CONSUMER, GitPushed, async (event) => {
     const updates = branchUpdates(event);
-    if (event.repoId <= 0 || event.pusherId <= 0 || updates.length === 0) return;
+    // Only pushes reference and close issues (Gitea's UpdateIssuesCommit runs in services/repository/push.go
+    // pushUpdates); a mirror's sync or an import's git data does not.
+    if (event.repoId <= 0 || event.pusherId <= 0 || updates.length === 0 || event.origin !== '') return;
     const pushed = await repositoryById(context, event.repoId);
     if (pushed === undefined) return;
     const { closeKeywords, reopenKeywords } = context.config.repository.pullRequest;

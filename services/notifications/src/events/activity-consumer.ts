@@ -57,7 +57,9 @@ export function gitPushedHandler(db: Database, logger: Logger, consumer: string 
     }
     const { event, eventId, at } = read;
     const count = pushContributions(event.refUpdates);
-    if (count === 0 || event.pusherId <= 0 || event.repoId <= 0) return;
+    // An import's git data is no one's contribution (Gitea records no push action for a migration); a mirror's sync is
+    // its pusher's, the repository's owner (Gitea's SyncPushCommits action).
+    if (count === 0 || event.pusherId <= 0 || event.repoId <= 0 || event.origin === 'migration') return;
     await processOnce(db, consumer, eventId, (tx) =>
       addContributions(tx, { userId: event.pusherId, repoId: event.repoId, bucket: bucketOf(at), count }),
     );
