@@ -48,6 +48,10 @@ export async function createRepository<B>(ctx: ApiContext<B>, owner: string, bod
     objectFormatName: body.object_format_name,
     trustModel: body.trust_model,
     issueLabels: body.issue_labels,
+    validateOnly: false,
+    mirror: false,
+    mirrorInterval: '',
+    originalUrl: '',
   });
   if (repository === undefined) throw new Error('CreateRepository answered without a repository');
   return json(201, await toApiRepository(ctx.services, ctx.viewer, repository));

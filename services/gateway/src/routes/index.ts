@@ -31,6 +31,7 @@ import { registerCollaboratorRoutes } from './repos/collaborators';
 import { registerCommitRoutes } from './repos/commits';
 import { registerContentsRoutes } from './repos/contents';
 import { registerForkRoutes } from './repos/forks';
+import { registerMigrateRoutes } from './repos/migrate';
 import { registerRepoRoutes } from './repos/repos';
 import { registerRawRoutes } from './repos/raw';
 import { registerReleaseRoutes } from './repos/releases';
@@ -79,6 +80,7 @@ export function registerRoutes(api: ApiRegistry): void {
   registerIssueSearchRoutes(api);
   registerRepoRoutes(api);
   registerForkRoutes(api);
+  registerMigrateRoutes(api);
   registerTransferRoutes(api);
   registerCollaboratorRoutes(api);
   registerRepoTeamRoutes(api);

@@ -37,6 +37,7 @@ export function repository(id: number, ownerName: string, name: string, fields: 
     parentId: 0,
     mirror: false,
     mirrorInterval: '',
+    originalUrl: '',
     empty: true,
     archived: false,
     archivedAt: undefined,

@@ -159,6 +159,10 @@ export async function startReposHarness(): Promise<ReposHarness> {
           objectFormatName: '',
           trustModel: '',
           issueLabels: '',
+          validateOnly: false,
+          mirror: false,
+          mirrorInterval: '',
+          originalUrl: '',
           ...fields,
         });
         return repository as Required<RepositoryWithPermission>;
