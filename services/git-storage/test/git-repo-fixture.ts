@@ -10,6 +10,7 @@ import path from 'node:path';
 import { decodeEvent, prepareOutbox } from '@cairn/bus';
 import { type Database, openDatabase, sql, z } from '@cairn/db';
 import { silentLogger } from '@cairn/log';
+import { migrationPolicy } from '@cairn/outbound';
 import { GitPushed } from '@cairn/proto/cairn/git/v1/events';
 import {
   CommitServiceService,
@@ -115,6 +116,8 @@ export async function startGitStorageFixture(): Promise<GitStorageFixture> {
     maxPushSize: 0,
     pushes: createPushPublisher({ root, db, logger }),
     pushGc: new PushGcExclusion(),
+    // These tests serve no RemoteService; the default policy, as a node without [migrations] settings.
+    remotes: { policy: migrationPolicy({ allowedDomains: [], blockedDomains: [], allowLocalnetworks: false }), migrateTimeoutMs: 600_000, mirrorTimeoutMs: 300_000 },
   };
   const server = createRpcServer({ service: 'git-storage', logger });
   server.addService(RefServiceService, createRefService(context), anyCaller(RefServiceService));

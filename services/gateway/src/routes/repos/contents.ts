@@ -158,6 +158,10 @@ async function writeFiles<B>(ctx: ApiContext<B>, options: WriteOptions, changes:
   const repo = gitRepoOf(ctx);
   const doer = doerOf(ctx);
   if (!canWriteCode(repo)) throw HttpError.forbidden(BRANCH_WRITER_MESSAGE);
+  // Gitea's canWriteFiles (routers/api/v1/repo/file.go): a mirror's files change only by its syncs.
+  if (repo.repository.mirror) {
+    throw HttpError.forbidden(`user doesn't have access to repo [user_id: ${doer.id}, repo_name: ${repo.repository.name.toLowerCase()}]`);
+  }
   const branch = options.branch || repo.repository.defaultBranch;
   // git-storage checks the branch's rule, and only for a commit on the branch itself (Gitea's ChangeRepoFiles).
   const onBranch = options.new_branch === '' || options.new_branch === branch;
