@@ -57,6 +57,11 @@ async function runTask(context: MigrationsContext, task: TaskRow, leaseMs: numbe
       log.info({ duration_ms: Date.now() - started }, 'import finished');
     }
   } catch (error) {
+    // Taken over by another claim (this one lapsed): the task is no longer this runner's to retry, fail or delete.
+    if (isCairnError(error) && error.code === Code.ABORTED) {
+      log.warn({ err: error, duration_ms: Date.now() - started }, 'import task taken over by another claim');
+      return;
+    }
     const failure = classifyFailure(error, task.attempts);
     if (failure.kind === 'retry') {
       log.warn({ err: error, duration_ms: Date.now() - started }, 'import step failed, to be tried again');
