@@ -133,11 +133,14 @@ interface IssueRow {
   is_closed: boolean;
   is_pull: boolean;
   merged: boolean;
+  last_comment_id: string | null;
 }
 
+/** With each issue's newest plain comment (type 0), which latest_comment_url names (Gitea's GetLastComment). */
 const ISSUE_QUERY = `
   SELECT i.id, i.repo_id, i.index, i.title, i.is_closed, i.is_pull,
-         i.is_pull AND EXISTS (SELECT FROM issues.pull_requests p WHERE p.issue_id = i.id AND p.has_merged) AS merged
+         i.is_pull AND EXISTS (SELECT FROM issues.pull_requests p WHERE p.issue_id = i.id AND p.has_merged) AS merged,
+         (SELECT c.id FROM issues.comments c WHERE c.issue_id = i.id AND c.type = 0 ORDER BY c.created DESC, c.id DESC LIMIT 1) AS last_comment_id
   FROM issues.issues i WHERE i.id = ANY($1::bigint[])`;
 
 /** Gitea's unit order (repos' REPO_UNITS) for the ones a repository JSON looks at. */
@@ -235,12 +238,12 @@ function threadJson(thread: ThreadRow, repo: { row: RepoRow; json: Record<string
     const repoHtml = `${rootUrl}${esc(row.owner_name)}/${esc(row.name)}`;
     const repoApi = `${rootUrl}api/v1/repos/${esc(row.owner_name)}/${esc(row.name)}`;
     const htmlUrl = `${repoHtml}/${issue.is_pull ? 'pulls' : 'issues'}/${issue.index}`;
-    const comment = thread.comment_id !== '0';
+    const comment = issue.last_comment_id;
     subject.title = issue.title;
     subject.url = `${repoApi}/issues/${issue.index}`;
-    subject.latest_comment_url = comment ? `${repoApi}/issues/comments/${thread.comment_id}` : '';
+    subject.latest_comment_url = comment !== null ? `${repoApi}/issues/comments/${comment}` : '';
     subject.html_url = htmlUrl;
-    subject.latest_comment_html_url = comment ? `${htmlUrl}#issuecomment-${thread.comment_id}` : '';
+    subject.latest_comment_html_url = comment !== null ? `${htmlUrl}#issuecomment-${comment}` : '';
     subject.state = issue.merged ? 'merged' : issue.is_closed ? 'closed' : 'open';
   }
   return {

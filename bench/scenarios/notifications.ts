@@ -41,6 +41,10 @@ async function seed(context: BenchContext): Promise<Record<string, string>> {
   const issueIds: number[] = [];
   for (let n = 1; n <= REAL_ISSUES; n += 1) {
     issueIds.push(idOf((await api(context, 'POST', `/repos/${user.username}/${REPOSITORY}/issues`, { title: `Notified issue ${n} <&>` })).id, 'an issue'));
+    // Every third issue has comments: its subject's latest_comment_url names the newer one.
+    if (n % 3 === 0) {
+      for (const body of ['first', 'latest']) await api(context, 'POST', `/repos/${user.username}/${REPOSITORY}/issues/${n}/comments`, { body });
+    }
   }
   const client = new Client({ connectionString: context.databaseUrl });
   await client.connect();

@@ -6,7 +6,7 @@
  * validating e2e client require the field.
  */
 import { goTime } from '@cairn/http';
-import type { Issue } from '@cairn/proto/cairn/issues/v1/issues_service';
+import type { IssueSubject } from '@cairn/proto/cairn/issues/v1/issues_service';
 import { type NotificationThread, SubjectType, ThreadStatus } from '@cairn/proto/cairn/notifications/v1/notifications_service';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { issueApiUrl, issueHtmlUrl } from './issue';
@@ -39,10 +39,11 @@ export interface ApiNotificationThread {
 export interface NotificationSubjectData {
   /** The repository as the caller reads it: both its record (for addresses) and its JSON; unset: shown without. */
   repository?: { record: Repository; json: ApiRepository };
-  /** The issue or pull request of an issue or pull subject, as it is now; unset when it is gone. */
-  issue?: Issue;
-  /** The issue's newest plain comment now (Gitea's Issue.GetLastComment); unset when it has none. */
-  lastCommentId?: number;
+  /**
+   * The issue or pull request of an issue or pull subject as it is now, with its newest plain comment (Gitea's
+   * Issue.GetLastComment; 0 when none); unset when it is gone.
+   */
+  issue?: IssueSubject;
 }
 
 const SUBJECT_TYPE_NAMES: Readonly<Record<number, ApiNotificationSubject['type']>> = {
@@ -74,17 +75,17 @@ function subjectOf(thread: NotificationThread, data: NotificationSubjectData, ro
   const issue = data.issue;
   if (issue === undefined) return subject;
   const htmlUrl = issueHtmlUrl(rootUrl, repo, issue);
-  const state = issue.isPull && issue.pullMergedAt !== undefined ? 'merged' : issue.isClosed ? 'closed' : 'open';
+  const state = issue.isPull && issue.merged ? 'merged' : issue.isClosed ? 'closed' : 'open';
   // The issue's newest comment as it is now (convert/notification.go: n.Issue.GetLastComment), not the one the thread
   // was bumped for.
-  const latest = data.lastCommentId;
+  const latest = issue.lastCommentId;
   return {
     ...subject,
     title: issue.title,
     url: issueApiUrl(rootUrl, repo, issue),
-    latest_comment_url: latest === undefined ? '' : `${repoApiUrl(rootUrl, repo)}/issues/comments/${latest}`,
+    latest_comment_url: latest === 0 ? '' : `${repoApiUrl(rootUrl, repo)}/issues/comments/${latest}`,
     html_url: htmlUrl,
-    latest_comment_html_url: latest === undefined ? '' : `${htmlUrl}#issuecomment-${latest}`,
+    latest_comment_html_url: latest === 0 ? '' : `${htmlUrl}#issuecomment-${latest}`,
     state,
   };
 }

@@ -59,6 +59,8 @@ const SERVER_OPTIONS: grpc.ServerOptions = {
   // Requests may carry whole files (limits.ts).
   'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
   'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+  // Channelz stays on here (unlike the clients): grpc-js's server tracks its sessions for forceShutdown only with it,
+  // so without it stop() could not cut off calls after the grace period.
 };
 
 type Adapter = (method: Endpoint, handler: (...args: never[]) => unknown) => grpc.UntypedHandleCall;
@@ -190,13 +192,27 @@ function serveCall(
   const started = performance.now();
   const requestId = sanitizeRequestId(call.metadata.get(REQUEST_ID_HEADER)[0]) ?? newRequestId();
   const deadline = deadlineOf(call);
-  const abort = new AbortController();
+  // The handler's abort signal, made when a handler first asks for it (most never do: an AbortController and the
+  // DOMException of its abort cost more than the rest of a small call's bookkeeping).
+  let abort: AbortController | undefined;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    abort?.abort();
+  };
+  const signalOf = (): AbortSignal => {
+    if (abort === undefined) {
+      abort = new AbortController();
+      if (stopped) abort.abort();
+    }
+    return abort.signal;
+  };
   const events: NodeJS.EventEmitter = call;
-  events.on('cancelled', () => abort.abort());
+  events.on('cancelled', stop);
   // A response stream closes when the call ends, however it ends: the handler stops there too (after a normal end it
   // has finished already, and the abort changes nothing). Not a request-only stream: its 'close' comes once the
   // requests are read, while the handler may still be working on its answer.
-  if (call instanceof Writable) call.once('close', () => abort.abort());
+  if (call instanceof Writable) call.once('close', stop);
   const pastDeadline = (slackMs = 0) => deadline !== undefined && Date.now() >= deadline.getTime() - slackMs;
   const cancelCode = () => (pastDeadline(DEADLINE_SLACK_MS) ? Code.DEADLINE_EXCEEDED : Code.CANCELLED);
   // The handler's context; the actor assertion is added once it is verified, so the calls the handler makes pass it on.
@@ -223,7 +239,9 @@ function serveCall(
           metadata: call.metadata,
           logger: handlerLogger,
           deadline,
-          signal: abort.signal,
+          get signal() {
+            return signalOf();
+          },
           caller: verified.caller,
         };
         await work(ctx, verified);

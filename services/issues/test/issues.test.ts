@@ -293,7 +293,7 @@ describe('reading', () => {
     expect(issues.map((issue) => issue.id).sort()).toEqual([a.id, b.id].sort());
   });
 
-  test("BatchGetIssues with_last_comments: each issue's newest plain comment, other kinds of comment left out", async () => {
+  test("BatchGetIssueSubjects: title, number, state and each issue's newest plain comment, other kinds of comment left out", async () => {
     const repoId = freshRepo();
     const [a, b] = [await create(repoId), await create(repoId)];
     const comment = async (issueId: number, type: number, created: string) =>
@@ -310,9 +310,14 @@ describe('reading', () => {
     // A later review comment is no plain comment (Gitea's GetLastComment: type comment only).
     await comment(a.id, 22, '2024-01-03T00:00:00Z');
     await comment(b.id, 22, '2024-01-03T00:00:00Z');
-    const { lastComments } = await harness.issues.batchGetIssues({ ids: [a.id, b.id], withLastComments: true });
-    expect(lastComments).toEqual([{ issueId: a.id, commentId: newest }]);
-    expect((await harness.issues.batchGetIssues({ ids: [a.id] })).lastComments).toEqual([]);
+    await harness.sql.query('UPDATE issues SET is_closed = true WHERE id = $1', [b.id]);
+    const { subjects } = await harness.issues.batchGetIssueSubjects({ ids: [a.id, b.id, 99999999, -1] });
+    expect([...subjects].sort((x, y) => x.id - y.id)).toEqual(
+      [
+        { id: a.id, repoId, index: a.index, title: a.title, isPull: false, isClosed: false, merged: false, lastCommentId: newest },
+        { id: b.id, repoId, index: b.index, title: b.title, isPull: false, isClosed: true, merged: false, lastCommentId: 0 },
+      ].sort((x, y) => x.id - y.id),
+    );
   });
 });
 

@@ -27,6 +27,7 @@ export const ISSUE_CALLERS: Callers<typeof IssueServiceService> = {
   searchIssues: ['gateway'],
   setIssueLocked: ['gateway'],
   batchGetIssues: { callers: ['gateway', 'hooks'], asAnyone: ['hooks'] },
+  batchGetIssueSubjects: ['gateway'],
   getRepoIssueCounters: ['gateway', 'hooks'],
   pinIssue: ['gateway'],
   unpinIssue: ['gateway'],

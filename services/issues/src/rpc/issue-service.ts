@@ -21,7 +21,7 @@ import { filteredIssueList, plainIssueList } from '../store/issue-list';
 import { searchIssuePage } from '../store/issue-search';
 import { COMMENT_TYPE_LOCK, COMMENT_TYPE_UNLOCK, deleteIssueRow, insertTimelineComment, updateIssueColumns } from '../store/issue-writes';
 import { findIssuesByIds, toIssue, toIssues } from '../store/issues';
-import { lastPlainComments } from '../store/comments';
+import { findIssueSubjects } from '../store/comments';
 import { openCounters } from '../store/repo-counters';
 import type { IssuesContext } from './context';
 import { guard } from './guard';
@@ -31,6 +31,13 @@ import { applyEdit, checkEdit, checkEditRequest, checkOpening, lockedRow, openIs
 
 /** BatchGetIssues answers at most this many ids per call. */
 export const MAX_BATCH_IDS = 1000;
+
+/** A batch's ids: positive, each once, at most MAX_BATCH_IDS. */
+function batchIds(requested: readonly number[]): number[] {
+  const ids = [...new Set(requested.filter((id) => Number.isSafeInteger(id) && id > 0))];
+  if (ids.length > MAX_BATCH_IDS) throw CairnError.invalid(`at most ${MAX_BATCH_IDS} ids per call`);
+  return ids;
+}
 
 export function createIssueService(context: IssuesContext): AsyncServiceOf<typeof IssueServiceService> {
   const { db } = context;
@@ -150,15 +157,13 @@ export function createIssueService(context: IssuesContext): AsyncServiceOf<typeo
     },
 
     async batchGetIssues(request) {
-      const ids = [...new Set(request.ids.filter((id) => Number.isSafeInteger(id) && id > 0))];
-      if (ids.length > MAX_BATCH_IDS) throw CairnError.invalid(`at most ${MAX_BATCH_IDS} ids per call`);
-      return guard(async () => {
-        const [issues, lastComments] = await Promise.all([
-          findIssuesByIds(db.pool, ids).then((rows) => toIssues(db.pool, rows)),
-          request.withLastComments === true ? lastPlainComments(db.pool, ids) : [],
-        ]);
-        return { issues, lastComments: lastComments.map((row) => ({ issueId: row.issue_id, commentId: row.id })) };
-      });
+      const ids = batchIds(request.ids);
+      return guard(async () => ({ issues: await toIssues(db.pool, await findIssuesByIds(db.pool, ids)) }));
+    },
+
+    async batchGetIssueSubjects(request) {
+      const ids = batchIds(request.ids);
+      return guard(async () => ({ subjects: await findIssueSubjects(db.pool, ids) }));
     },
 
     async getRepoIssueCounters(request) {

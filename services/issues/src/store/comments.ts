@@ -3,7 +3,7 @@
  * `updated` window Gitea's `since`/`before` filters apply (whole seconds, as its `updated_unix`).
  */
 import { sql, z, type CommonQueryMethods, type DatabaseTransactionConnection, type FragmentSqlToken } from '@cairn/db';
-import type { Comment } from '@cairn/proto/cairn/issues/v1/issues_service';
+import type { Comment, IssueSubject } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { PageWindow } from '../domain/paging';
 import { ISSUE_COLUMNS, issueRow, type IssueRow } from './issues';
 
@@ -131,18 +131,38 @@ export async function findCommentsByIds(db: CommonQueryMethods, ids: readonly nu
   return [...rows];
 }
 
+const issueSubjectRow = z.object({
+  id: z.number(),
+  repo_id: z.number(),
+  index: z.number(),
+  title: z.string(),
+  is_pull: z.boolean(),
+  is_closed: z.boolean(),
+  merged: z.boolean(),
+  last_comment_id: z.number().nullable(),
+});
+
 /**
- * Each issue's newest plain comment (Gitea's Issue.GetLastComment: type comment, latest created), one backward step of
- * comments_by_issue per issue; issues without one are left out.
+ * What notification threads show of their issues, in one statement: title, number, state and the newest plain comment
+ * (Gitea's Issue.GetLastComment: type comment, latest created; one backward step of comments_by_issue per issue).
  */
-export async function lastPlainComments(db: CommonQueryMethods, issueIds: readonly number[]): Promise<readonly { issue_id: number; id: number }[]> {
-  if (issueIds.length === 0) return [];
-  return db.any(sql.type(z.object({ issue_id: z.number(), id: z.number() }))`
-    SELECT i.id AS issue_id, c.id
-    FROM unnest(${sql.array([...issueIds], 'int8')}) AS i(id)
-    CROSS JOIN LATERAL (
-      SELECT id FROM comments WHERE issue_id = i.id AND type = ${PLAIN_COMMENT} ORDER BY created DESC, id DESC LIMIT 1
-    ) AS c`);
+export async function findIssueSubjects(db: CommonQueryMethods, ids: readonly number[]): Promise<IssueSubject[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.any(sql.type(issueSubjectRow)`
+    SELECT i.id, i.repo_id, i.index, i.title, i.is_pull, i.is_closed,
+      i.is_pull AND EXISTS (SELECT FROM pull_requests p WHERE p.issue_id = i.id AND p.has_merged) AS merged,
+      (SELECT c.id FROM comments c WHERE c.issue_id = i.id AND c.type = ${PLAIN_COMMENT} ORDER BY c.created DESC, c.id DESC LIMIT 1) AS last_comment_id
+    FROM issues i WHERE i.id = ANY(${sql.array(ids, 'int8')})`);
+  return rows.map((row) => ({
+    id: row.id,
+    repoId: row.repo_id,
+    index: row.index,
+    title: row.title,
+    isPull: row.is_pull,
+    isClosed: row.is_closed,
+    merged: row.merged,
+    lastCommentId: row.last_comment_id ?? 0,
+  }));
 }
 
 export interface NewComment {

@@ -1,20 +1,19 @@
 /**
  * Threads as Gitea's NotificationThread JSON, hydrated for the whole page with one batch per kind of data: the
  * repositories as the caller may read them now (repos' BatchGetRepositories leaves out the others), their JSON
- * (toApiRepositories' batches), and the issues as they are now with their newest comments (issues' BatchGetIssues).
+ * (toApiRepositories' batches), and what the threads show of their issues as they are now, newest comments included
+ * (issues' BatchGetIssueSubjects: one statement, no bodies, labels or assignees).
  */
 import { HttpError } from '@cairn/http';
 import { type ApiNotificationThread, type NotificationSubjectData, toApiNotificationThread, toApiRepositories } from '@cairn/gitea-json';
 import { type NotificationThread, SubjectType } from '@cairn/proto/cairn/notifications/v1/notifications_service';
-import type { Issue } from '@cairn/proto/cairn/issues/v1/issues_service';
+import type { IssueSubject } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { ApiContext } from '../../api/types';
 
 interface Hydrated {
   /** Per repository id, when the caller may read it. */
   repositories: Map<number, NonNullable<NotificationSubjectData['repository']>>;
-  issues: Map<number, Issue>;
-  /** Each issue's newest plain comment now. */
-  lastComments: Map<number, number>;
+  issues: Map<number, IssueSubject>;
 }
 
 async function hydrate<B>(ctx: ApiContext<B>, threads: readonly NotificationThread[]): Promise<Hydrated> {
@@ -29,7 +28,7 @@ async function hydrate<B>(ctx: ApiContext<B>, threads: readonly NotificationThre
   const { clients } = ctx.services;
   const [readable, issues] = await Promise.all([
     repoIds.length === 0 ? { repositories: [] } : clients.repos.batchGetRepositories({ viewer: ctx.viewer, ids: repoIds }),
-    issueIds.length === 0 ? { issues: [], lastComments: [] } : clients.issues.batchGetIssues({ ids: issueIds, withLastComments: true }),
+    issueIds.length === 0 ? { subjects: [] } : clients.issues.batchGetIssueSubjects({ ids: issueIds }),
   ]);
   const found = readable.repositories.filter((item) => item.repository !== undefined && item.permission !== undefined);
   const json = await toApiRepositories(ctx.services, ctx.viewer, found);
@@ -39,8 +38,7 @@ async function hydrate<B>(ctx: ApiContext<B>, threads: readonly NotificationThre
   });
   return {
     repositories,
-    issues: new Map(issues.issues.map((issue) => [issue.id, issue])),
-    lastComments: new Map(issues.lastComments.map((last) => [last.issueId, last.commentId])),
+    issues: new Map(issues.subjects.map((issue) => [issue.id, issue])),
   };
 }
 
@@ -49,7 +47,7 @@ function dataOf(thread: NotificationThread, hydrated: Hydrated): NotificationSub
   // An issue is shown only with its repository, and only the one the thread names (ids are global).
   const issue = repository === undefined ? undefined : hydrated.issues.get(thread.issueId);
   if (issue?.repoId !== thread.repoId) return { repository };
-  return { repository, issue, lastCommentId: hydrated.lastComments.get(issue.id) };
+  return { repository, issue };
 }
 
 /**

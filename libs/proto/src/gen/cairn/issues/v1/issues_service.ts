@@ -228,19 +228,32 @@ export interface SetIssueLockedResponse {
 
 export interface BatchGetIssuesRequest {
   ids: number[];
-  /** Also answer each issue's newest plain comment (Gitea's Issue.GetLastComment: notification threads show it). */
-  withLastComments?: boolean | undefined;
 }
 
 export interface BatchGetIssuesResponse {
   issues: Issue[];
-  /** With with_last_comments: one per issue asked that has a plain comment. */
-  lastComments: IssueLastComment[];
 }
 
-export interface IssueLastComment {
-  issueId: number;
-  commentId: number;
+export interface BatchGetIssueSubjectsRequest {
+  ids: number[];
+}
+
+export interface BatchGetIssueSubjectsResponse {
+  /** One per issue asked that exists, in no particular order. */
+  subjects: IssueSubject[];
+}
+
+export interface IssueSubject {
+  id: number;
+  repoId: number;
+  index: number;
+  title: string;
+  isPull: boolean;
+  isClosed: boolean;
+  /** A merged pull request. */
+  merged: boolean;
+  /** The newest plain comment (Gitea's Issue.GetLastComment, which notification threads show); 0 when none. */
+  lastCommentId: number;
 }
 
 export interface GetRepoIssueCountersRequest {
@@ -3782,7 +3795,7 @@ export const SetIssueLockedResponse: MessageFns<SetIssueLockedResponse> = {
 };
 
 function createBaseBatchGetIssuesRequest(): BatchGetIssuesRequest {
-  return { ids: [], withLastComments: undefined };
+  return { ids: [] };
 }
 
 export const BatchGetIssuesRequest: MessageFns<BatchGetIssuesRequest> = {
@@ -3793,9 +3806,6 @@ export const BatchGetIssuesRequest: MessageFns<BatchGetIssuesRequest> = {
         writer.int64(v);
       }
       writer.join();
-    }
-    if (message.withLastComments !== undefined) {
-      writer.uint32(16).bool(message.withLastComments);
     }
     return writer;
   },
@@ -3831,14 +3841,6 @@ export const BatchGetIssuesRequest: MessageFns<BatchGetIssuesRequest> = {
 
             break;
           }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.withLastComments = reader.bool();
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3852,23 +3854,13 @@ export const BatchGetIssuesRequest: MessageFns<BatchGetIssuesRequest> = {
   },
 
   fromJSON(object: any): BatchGetIssuesRequest {
-    return {
-      ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.Number(e)) : [],
-      withLastComments: isSet(object.withLastComments)
-        ? globalThis.Boolean(object.withLastComments)
-        : isSet(object.with_last_comments)
-        ? globalThis.Boolean(object.with_last_comments)
-        : undefined,
-    };
+    return { ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.Number(e)) : [] };
   },
 
   toJSON(message: BatchGetIssuesRequest): unknown {
     const obj: any = {};
     if (message.ids?.length) {
       obj.ids = message.ids.map((e) => Math.round(e));
-    }
-    if (message.withLastComments !== undefined) {
-      obj.withLastComments = message.withLastComments;
     }
     return obj;
   },
@@ -3879,22 +3871,18 @@ export const BatchGetIssuesRequest: MessageFns<BatchGetIssuesRequest> = {
   fromPartial<I extends Exact<DeepPartial<BatchGetIssuesRequest>, I>>(object: I): BatchGetIssuesRequest {
     const message = createBaseBatchGetIssuesRequest();
     message.ids = object.ids?.map((e) => e) || [];
-    message.withLastComments = object.withLastComments ?? undefined;
     return message;
   },
 };
 
 function createBaseBatchGetIssuesResponse(): BatchGetIssuesResponse {
-  return { issues: [], lastComments: [] };
+  return { issues: [] };
 }
 
 export const BatchGetIssuesResponse: MessageFns<BatchGetIssuesResponse> = {
   encode(message: BatchGetIssuesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.issues) {
       Issue.encode(v!, writer.uint32(10).fork()).join();
-    }
-    for (const v of message.lastComments) {
-      IssueLastComment.encode(v!, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -3920,14 +3908,6 @@ export const BatchGetIssuesResponse: MessageFns<BatchGetIssuesResponse> = {
             message.issues.push(Issue.decode(reader, reader.uint32()));
             continue;
           }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.lastComments.push(IssueLastComment.decode(reader, reader.uint32()));
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3941,23 +3921,13 @@ export const BatchGetIssuesResponse: MessageFns<BatchGetIssuesResponse> = {
   },
 
   fromJSON(object: any): BatchGetIssuesResponse {
-    return {
-      issues: globalThis.Array.isArray(object?.issues) ? object.issues.map((e: any) => Issue.fromJSON(e)) : [],
-      lastComments: globalThis.Array.isArray(object?.lastComments)
-        ? object.lastComments.map((e: any) => IssueLastComment.fromJSON(e))
-        : globalThis.Array.isArray(object?.last_comments)
-        ? object.last_comments.map((e: any) => IssueLastComment.fromJSON(e))
-        : [],
-    };
+    return { issues: globalThis.Array.isArray(object?.issues) ? object.issues.map((e: any) => Issue.fromJSON(e)) : [] };
   },
 
   toJSON(message: BatchGetIssuesResponse): unknown {
     const obj: any = {};
     if (message.issues?.length) {
       obj.issues = message.issues.map((e) => Issue.toJSON(e));
-    }
-    if (message.lastComments?.length) {
-      obj.lastComments = message.lastComments.map((e) => IssueLastComment.toJSON(e));
     }
     return obj;
   },
@@ -3968,27 +3938,27 @@ export const BatchGetIssuesResponse: MessageFns<BatchGetIssuesResponse> = {
   fromPartial<I extends Exact<DeepPartial<BatchGetIssuesResponse>, I>>(object: I): BatchGetIssuesResponse {
     const message = createBaseBatchGetIssuesResponse();
     message.issues = object.issues?.map((e) => Issue.fromPartial(e)) || [];
-    message.lastComments = object.lastComments?.map((e) => IssueLastComment.fromPartial(e)) || [];
     return message;
   },
 };
 
-function createBaseIssueLastComment(): IssueLastComment {
-  return { issueId: 0, commentId: 0 };
+function createBaseBatchGetIssueSubjectsRequest(): BatchGetIssueSubjectsRequest {
+  return { ids: [] };
 }
 
-export const IssueLastComment: MessageFns<IssueLastComment> = {
-  encode(message: IssueLastComment, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.issueId !== 0) {
-      writer.uint32(8).int64(message.issueId);
-    }
-    if (message.commentId !== 0) {
-      writer.uint32(16).int64(message.commentId);
+export const BatchGetIssueSubjectsRequest: MessageFns<BatchGetIssueSubjectsRequest> = {
+  encode(message: BatchGetIssueSubjectsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ids.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.ids) {
+        writer.int64(v);
+      }
+      writer.join();
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): IssueLastComment {
+  decode(input: BinaryReader | Uint8Array, length?: number): BatchGetIssueSubjectsRequest {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -3997,24 +3967,93 @@ export const IssueLastComment: MessageFns<IssueLastComment> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseIssueLastComment();
+      const message = createBaseBatchGetIssueSubjectsRequest();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
           case 1: {
-            if (tag !== 8) {
-              break;
+            if (tag === 8) {
+              message.ids.push(longToNumber(reader.int64()));
+
+              continue;
             }
 
-            message.issueId = longToNumber(reader.int64());
-            continue;
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
           }
-          case 2: {
-            if (tag !== 16) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BatchGetIssueSubjectsRequest {
+    return { ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.Number(e)) : [] };
+  },
+
+  toJSON(message: BatchGetIssueSubjectsRequest): unknown {
+    const obj: any = {};
+    if (message.ids?.length) {
+      obj.ids = message.ids.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BatchGetIssueSubjectsRequest>, I>>(base?: I): BatchGetIssueSubjectsRequest {
+    return BatchGetIssueSubjectsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BatchGetIssueSubjectsRequest>, I>>(object: I): BatchGetIssueSubjectsRequest {
+    const message = createBaseBatchGetIssueSubjectsRequest();
+    message.ids = object.ids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseBatchGetIssueSubjectsResponse(): BatchGetIssueSubjectsResponse {
+  return { subjects: [] };
+}
+
+export const BatchGetIssueSubjectsResponse: MessageFns<BatchGetIssueSubjectsResponse> = {
+  encode(message: BatchGetIssueSubjectsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.subjects) {
+      IssueSubject.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BatchGetIssueSubjectsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBatchGetIssueSubjectsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
               break;
             }
 
-            message.commentId = longToNumber(reader.int64());
+            message.subjects.push(IssueSubject.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -4029,39 +4068,227 @@ export const IssueLastComment: MessageFns<IssueLastComment> = {
     }
   },
 
-  fromJSON(object: any): IssueLastComment {
+  fromJSON(object: any): BatchGetIssueSubjectsResponse {
     return {
-      issueId: isSet(object.issueId)
-        ? globalThis.Number(object.issueId)
-        : isSet(object.issue_id)
-        ? globalThis.Number(object.issue_id)
-        : 0,
-      commentId: isSet(object.commentId)
-        ? globalThis.Number(object.commentId)
-        : isSet(object.comment_id)
-        ? globalThis.Number(object.comment_id)
-        : 0,
+      subjects: globalThis.Array.isArray(object?.subjects)
+        ? object.subjects.map((e: any) => IssueSubject.fromJSON(e))
+        : [],
     };
   },
 
-  toJSON(message: IssueLastComment): unknown {
+  toJSON(message: BatchGetIssueSubjectsResponse): unknown {
     const obj: any = {};
-    if (message.issueId !== 0) {
-      obj.issueId = Math.round(message.issueId);
-    }
-    if (message.commentId !== 0) {
-      obj.commentId = Math.round(message.commentId);
+    if (message.subjects?.length) {
+      obj.subjects = message.subjects.map((e) => IssueSubject.toJSON(e));
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<IssueLastComment>, I>>(base?: I): IssueLastComment {
-    return IssueLastComment.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<BatchGetIssueSubjectsResponse>, I>>(base?: I): BatchGetIssueSubjectsResponse {
+    return BatchGetIssueSubjectsResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<IssueLastComment>, I>>(object: I): IssueLastComment {
-    const message = createBaseIssueLastComment();
-    message.issueId = object.issueId ?? 0;
-    message.commentId = object.commentId ?? 0;
+  fromPartial<I extends Exact<DeepPartial<BatchGetIssueSubjectsResponse>, I>>(
+    object: I,
+  ): BatchGetIssueSubjectsResponse {
+    const message = createBaseBatchGetIssueSubjectsResponse();
+    message.subjects = object.subjects?.map((e) => IssueSubject.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseIssueSubject(): IssueSubject {
+  return { id: 0, repoId: 0, index: 0, title: "", isPull: false, isClosed: false, merged: false, lastCommentId: 0 };
+}
+
+export const IssueSubject: MessageFns<IssueSubject> = {
+  encode(message: IssueSubject, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.repoId !== 0) {
+      writer.uint32(16).int64(message.repoId);
+    }
+    if (message.index !== 0) {
+      writer.uint32(24).int64(message.index);
+    }
+    if (message.title !== "") {
+      writer.uint32(34).string(message.title);
+    }
+    if (message.isPull !== false) {
+      writer.uint32(40).bool(message.isPull);
+    }
+    if (message.isClosed !== false) {
+      writer.uint32(48).bool(message.isClosed);
+    }
+    if (message.merged !== false) {
+      writer.uint32(56).bool(message.merged);
+    }
+    if (message.lastCommentId !== 0) {
+      writer.uint32(64).int64(message.lastCommentId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IssueSubject {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIssueSubject();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.index = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.isPull = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.isClosed = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.merged = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.lastCommentId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IssueSubject {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : 0,
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      isPull: isSet(object.isPull)
+        ? globalThis.Boolean(object.isPull)
+        : isSet(object.is_pull)
+        ? globalThis.Boolean(object.is_pull)
+        : false,
+      isClosed: isSet(object.isClosed)
+        ? globalThis.Boolean(object.isClosed)
+        : isSet(object.is_closed)
+        ? globalThis.Boolean(object.is_closed)
+        : false,
+      merged: isSet(object.merged) ? globalThis.Boolean(object.merged) : false,
+      lastCommentId: isSet(object.lastCommentId)
+        ? globalThis.Number(object.lastCommentId)
+        : isSet(object.last_comment_id)
+        ? globalThis.Number(object.last_comment_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: IssueSubject): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.repoId !== 0) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.isPull !== false) {
+      obj.isPull = message.isPull;
+    }
+    if (message.isClosed !== false) {
+      obj.isClosed = message.isClosed;
+    }
+    if (message.merged !== false) {
+      obj.merged = message.merged;
+    }
+    if (message.lastCommentId !== 0) {
+      obj.lastCommentId = Math.round(message.lastCommentId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IssueSubject>, I>>(base?: I): IssueSubject {
+    return IssueSubject.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IssueSubject>, I>>(object: I): IssueSubject {
+    const message = createBaseIssueSubject();
+    message.id = object.id ?? 0;
+    message.repoId = object.repoId ?? 0;
+    message.index = object.index ?? 0;
+    message.title = object.title ?? "";
+    message.isPull = object.isPull ?? false;
+    message.isClosed = object.isClosed ?? false;
+    message.merged = object.merged ?? false;
+    message.lastCommentId = object.lastCommentId ?? 0;
     return message;
   },
 };
@@ -13269,6 +13496,22 @@ export const IssueServiceService = {
     responseDeserialize: (value: Buffer): BatchGetIssuesResponse => BatchGetIssuesResponse.decode(value),
   },
   /**
+   * BatchGetIssueSubjects answers what a notification thread shows of its issue or pull request (title, number,
+   * state, newest plain comment), in one statement: lighter than BatchGetIssues, which loads bodies, labels,
+   * milestones and assignees. Any repository; the caller checks visibility of their repositories.
+   */
+  batchGetIssueSubjects: {
+    path: "/cairn.issues.v1.IssueService/BatchGetIssueSubjects" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BatchGetIssueSubjectsRequest): Buffer =>
+      Buffer.from(BatchGetIssueSubjectsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BatchGetIssueSubjectsRequest => BatchGetIssueSubjectsRequest.decode(value),
+    responseSerialize: (value: BatchGetIssueSubjectsResponse): Buffer =>
+      Buffer.from(BatchGetIssueSubjectsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BatchGetIssueSubjectsResponse => BatchGetIssueSubjectsResponse.decode(value),
+  },
+  /**
    * GetRepoIssueCounters answers the open issues and open pull requests of each repository (from the trigger-kept
    * counters, never counted), in the order asked; for repositories' open_issues_count and open_pr_counter. The
    * caller asks only about repositories the viewer may read.
@@ -13393,6 +13636,12 @@ export interface IssueServiceServer extends UntypedServiceImplementation {
    * the caller checks visibility of their repositories.
    */
   batchGetIssues: handleUnaryCall<BatchGetIssuesRequest, BatchGetIssuesResponse>;
+  /**
+   * BatchGetIssueSubjects answers what a notification thread shows of its issue or pull request (title, number,
+   * state, newest plain comment), in one statement: lighter than BatchGetIssues, which loads bodies, labels,
+   * milestones and assignees. Any repository; the caller checks visibility of their repositories.
+   */
+  batchGetIssueSubjects: handleUnaryCall<BatchGetIssueSubjectsRequest, BatchGetIssueSubjectsResponse>;
   /**
    * GetRepoIssueCounters answers the open issues and open pull requests of each repository (from the trigger-kept
    * counters, never counted), in the order asked; for repositories' open_issues_count and open_pr_counter. The
@@ -13574,6 +13823,26 @@ export interface IssueServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BatchGetIssuesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * BatchGetIssueSubjects answers what a notification thread shows of its issue or pull request (title, number,
+   * state, newest plain comment), in one statement: lighter than BatchGetIssues, which loads bodies, labels,
+   * milestones and assignees. Any repository; the caller checks visibility of their repositories.
+   */
+  batchGetIssueSubjects(
+    request: BatchGetIssueSubjectsRequest,
+    callback: (error: ServiceError | null, response: BatchGetIssueSubjectsResponse) => void,
+  ): ClientUnaryCall;
+  batchGetIssueSubjects(
+    request: BatchGetIssueSubjectsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BatchGetIssueSubjectsResponse) => void,
+  ): ClientUnaryCall;
+  batchGetIssueSubjects(
+    request: BatchGetIssueSubjectsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BatchGetIssueSubjectsResponse) => void,
   ): ClientUnaryCall;
   /**
    * GetRepoIssueCounters answers the open issues and open pull requests of each repository (from the trigger-kept
