@@ -60,7 +60,7 @@ describe('version and settings', () => {
     expect(body).toEqual({
       mirrors_disabled: true,
       http_git_disabled: false,
-      migrations_disabled: true,
+      migrations_disabled: gw.config.repository.disableMigrations,
       stars_disabled: false,
       time_tracking_disabled: false,
       lfs_disabled: true,
@@ -68,13 +68,13 @@ describe('version and settings', () => {
     expectExactGiteaShape('GeneralRepoSettings', body);
   });
 
-  it('advertises mirrors, migrations and LFS as disabled while Cairn serves none of them, whatever app.ini says', async () => {
+  it('advertises mirrors and LFS as disabled while Cairn serves neither, whatever app.ini says; migrations as [repository] DISABLE_MIGRATIONS says', async () => {
     const defaults = await startTestGateway();
     try {
       expect(defaults.config.mirror.enabled).toBe(true);
       expect(defaults.config.repository.disableMigrations).toBe(false);
       const repository = await (await defaults.fetch('/api/v1/settings/repository')).json();
-      expect(repository).toMatchObject({ mirrors_disabled: true, migrations_disabled: true, lfs_disabled: true });
+      expect(repository).toMatchObject({ mirrors_disabled: true, migrations_disabled: false, lfs_disabled: true });
     } finally {
       await defaults.close();
     }
