@@ -8,8 +8,8 @@ export interface ApiPushMirror {
   remote_name: string;
   remote_address: string;
   created: string;
-  /** null before the first sync (Gitea's LastUpdateUnix.AsTimePtr). */
-  last_update: string | null;
+  /** The Unix epoch before the first sync (Gitea's LastUpdateUnix.AsTimePtr of 0). */
+  last_update: string;
   last_error: string;
   interval: string;
   sync_on_commit: boolean;
@@ -21,7 +21,7 @@ export function toApiPushMirror(mirror: PushMirror, repoName: string): ApiPushMi
     remote_name: mirror.remoteName,
     remote_address: mirror.remoteAddress,
     created: goTime(mirror.created),
-    last_update: mirror.lastUpdate === undefined ? null : goTime(mirror.lastUpdate),
+    last_update: goTime(mirror.lastUpdate ?? new Date(0)),
     last_error: mirror.lastError,
     interval: mirror.interval,
     sync_on_commit: mirror.syncOnCommit,

@@ -49,9 +49,9 @@ export async function findPullMirror(db: CommonQueryMethods, repoId: number): Pr
   return (await db.maybeOne(sql.type(pullMirrorRow)`SELECT * FROM pull_mirrors WHERE repo_id = ${repoId}`)) ?? undefined;
 }
 
-/** Asks for a sync now (Gitea's AddPullMirrorToQueue); false when the repository has no pull mirror. */
+/** Asks for a sync now (Gitea's AddPullMirrorToQueue; a request made while a sync runs is kept for the next); false when the repository has no pull mirror. */
 export async function requestPullSync(db: CommonQueryMethods, repoId: number): Promise<boolean> {
-  const result = await db.query(sql.unsafe`UPDATE pull_mirrors SET requested_at = coalesce(requested_at, now()) WHERE repo_id = ${repoId}`);
+  const result = await db.query(sql.unsafe`UPDATE pull_mirrors SET requested_at = now() WHERE repo_id = ${repoId}`);
   return result.rowCount === 1;
 }
 

@@ -63,7 +63,7 @@ export async function deletePushMirrorsOf(db: CommonQueryMethods, repoId: number
 /** Asks for a push of the repository's mirrors now: all of them, or (a push to the repository) those syncing on commit. */
 export async function requestPushSyncs(db: CommonQueryMethods, repoId: number, which: 'all' | 'on_commit'): Promise<number> {
   const result = await db.query(sql.unsafe`
-    UPDATE push_mirrors SET requested_at = coalesce(requested_at, now())
+    UPDATE push_mirrors SET requested_at = now()
     WHERE repo_id = ${repoId} ${which === 'on_commit' ? sql.fragment`AND sync_on_commit` : sql.fragment``}`);
   return result.rowCount;
 }
