@@ -18,4 +18,4 @@ export {
   RUN_MODES,
   VISIBILITIES,
 } from './settings';
-export { parseDuration } from './values';
+export { formatGoDuration, parseDuration } from './values';

@@ -58,6 +58,26 @@ export function parseDuration(text: string, options: { bareSeconds?: boolean } =
   return position === 0 ? undefined : Math.round(total);
 }
 
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+const SECOND_MS = 1_000;
+
+/** Go's `Duration.String` (Gitea prints intervals so) for a whole number of milliseconds: "8h0m0s", "10m0s", "1.5s", "500ms", "0s". */
+export function formatGoDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  const sign = ms < 0 ? '-' : '';
+  let rest = Math.abs(ms);
+  if (rest < SECOND_MS) return `${sign}${rest}ms`;
+  const hours = Math.floor(rest / HOUR_MS);
+  rest -= hours * HOUR_MS;
+  const minutes = Math.floor(rest / MINUTE_MS);
+  rest -= minutes * MINUTE_MS;
+  const seconds = (rest / SECOND_MS).toString();
+  if (hours > 0) return `${sign}${hours}h${minutes}m${seconds}s`;
+  if (minutes > 0) return `${sign}${minutes}m${seconds}s`;
+  return `${sign}${seconds}s`;
+}
+
 /** Comma-separated items, trimmed, empty items dropped. */
 export function parseList(text: string): string[] {
   return text

@@ -29,3 +29,4 @@ export * from './timeline';
 export * from './token';
 export * from './tracked-time';
 export * from './user';
+export * from './push-mirror';

@@ -232,7 +232,7 @@ function convert(repo: Repository, permission: Permission, parent: ApiRepository
     internal: !repo.private && repo.ownerVisibility === 'private',
     mirror_interval: repo.mirror ? repo.mirrorInterval : '',
     object_format_name: repo.objectFormatName,
-    mirror_updated: goTime(undefined),
+    mirror_updated: goTime(repo.mirror ? repo.mirrorUpdated : undefined),
     ...(transfer === undefined
       ? {}
       : {

@@ -58,7 +58,7 @@ describe('version and settings', () => {
   it('GET /settings/repository', async () => {
     const body = await (await gw.fetch('/api/v1/settings/repository')).json();
     expect(body).toEqual({
-      mirrors_disabled: true,
+      mirrors_disabled: !gw.config.mirror.enabled,
       http_git_disabled: false,
       migrations_disabled: gw.config.repository.disableMigrations,
       stars_disabled: false,
@@ -68,13 +68,13 @@ describe('version and settings', () => {
     expectExactGiteaShape('GeneralRepoSettings', body);
   });
 
-  it('advertises mirrors and LFS as disabled while Cairn serves neither, whatever app.ini says; migrations as [repository] DISABLE_MIGRATIONS says', async () => {
+  it('advertises LFS as disabled while Cairn does not serve it, whatever app.ini says; mirrors as [mirror] ENABLED and migrations as [repository] DISABLE_MIGRATIONS say', async () => {
     const defaults = await startTestGateway();
     try {
       expect(defaults.config.mirror.enabled).toBe(true);
       expect(defaults.config.repository.disableMigrations).toBe(false);
       const repository = await (await defaults.fetch('/api/v1/settings/repository')).json();
-      expect(repository).toMatchObject({ mirrors_disabled: true, migrations_disabled: false, lfs_disabled: true });
+      expect(repository).toMatchObject({ mirrors_disabled: false, migrations_disabled: false, lfs_disabled: true });
     } finally {
       await defaults.close();
     }

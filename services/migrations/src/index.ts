@@ -5,13 +5,15 @@
  * `[migrations]` policy. `start` runs the service inside any process (the supervisor, tests); `main.ts` alone.
  */
 import path from 'node:path';
-import { guardBus } from '@cairn/bus';
+import { guardBus, prepareOutbox, type Subscription } from '@cairn/bus';
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { RemoteServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { type RpcClientHandle, createRpcClient } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { BUS_USAGE } from './events/bus-usage';
+import { startMirrorConsumers } from './events/mirror-consumers';
+import { startMirrorScheduler } from './mirrors/scheduler';
 import type { MigrationsClients, MigrationsContext } from './rpc/context';
 import { createMigrationsServer } from './server';
 import { startTaskRunner } from './tasks/runner';
@@ -35,7 +37,7 @@ export type { RunningService };
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
   // Only what BUS_USAGE declares, which is also all the service's NATS user may do (deploy/k8s/nats-values.yaml).
-  guardBus(options.bus, BUS_USAGE);
+  const bus = guardBus(options.bus, BUS_USAGE);
   return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {
     const handles: RpcClientHandle[] = [];
     const client = <D extends Parameters<typeof createRpcClient>[0]>(definition: D, service: 'accounts' | 'repos' | 'git-storage') => {
@@ -55,6 +57,15 @@ export async function start(options: StartOptions): Promise<RunningService> {
     const runner = startTaskRunner(context);
     context.runner = runner;
     onStop(() => runner.stop());
+    // Mirrors: the scheduler, then the consumers that wake it (stopped first: the consumers, then the scheduler).
+    await prepareOutbox(db);
+    const mirrors = startMirrorScheduler(context);
+    context.mirrors = mirrors;
+    onStop(() => mirrors.stop());
+    const consumers: Subscription[] = await startMirrorConsumers(context, bus);
+    onStop(async () => {
+      for (const consumer of consumers) await consumer.stop();
+    });
     return createMigrationsServer(context, logger);
   });
 }

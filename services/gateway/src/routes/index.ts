@@ -32,6 +32,7 @@ import { registerCommitRoutes } from './repos/commits';
 import { registerContentsRoutes } from './repos/contents';
 import { registerForkRoutes } from './repos/forks';
 import { registerMigrateRoutes } from './repos/migrate';
+import { registerMirrorRoutes } from './repos/mirrors';
 import { registerRepoRoutes } from './repos/repos';
 import { registerRawRoutes } from './repos/raw';
 import { registerReleaseRoutes } from './repos/releases';
@@ -81,6 +82,7 @@ export function registerRoutes(api: ApiRegistry): void {
   registerRepoRoutes(api);
   registerForkRoutes(api);
   registerMigrateRoutes(api);
+  registerMirrorRoutes(api);
   registerTransferRoutes(api);
   registerCollaboratorRoutes(api);
   registerRepoTeamRoutes(api);

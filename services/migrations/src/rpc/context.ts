@@ -26,4 +26,6 @@ export interface MigrationsContext {
   clients: MigrationsClients;
   /** Unset before it starts. */
   runner?: TaskRunner;
+  /** The mirror scheduler, for handlers and consumers that ask for a sync now; unset before it starts. */
+  mirrors?: { wake(): void };
 }

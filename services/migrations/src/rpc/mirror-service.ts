@@ -1,8 +1,20 @@
-// Pull mirrors' RPC (SyncMirror): not built yet (issue 18, the mirrors part).
-import { CairnError, Code, type AsyncServiceOf } from '@cairn/rpc';
+/**
+ * Pull mirrors' RPC (Gitea's routers/api/v1/repo/mirror.go MirrorSync): SyncMirror asks for a sync now; the
+ * scheduler of whichever replica claims it first runs it. The gateway has checked code write on the repository.
+ */
+import { CairnError, type AsyncServiceOf } from '@cairn/rpc';
 import type { MigrationServiceService } from '@cairn/proto/cairn/migrations/v1/migrations_service';
+import { NOT_A_MIRROR, assertMirrorsEnabled } from '../domain/mirrors';
+import { requestPullSync } from '../store/pull-mirrors';
 import type { MigrationsContext } from './context';
 
-export function createMirrorRpcs(_context: MigrationsContext): Pick<AsyncServiceOf<typeof MigrationServiceService>, 'syncMirror'> {
-  return { syncMirror: () => Promise.reject(new CairnError(Code.UNIMPLEMENTED, 'pull mirrors are not built yet')) };
+export function createMirrorRpcs(context: MigrationsContext): Pick<AsyncServiceOf<typeof MigrationServiceService>, 'syncMirror'> {
+  return {
+    async syncMirror(request) {
+      assertMirrorsEnabled(context.config);
+      if (!(await requestPullSync(context.db.pool, request.repoId))) throw CairnError.precondition(NOT_A_MIRROR, { reason: 'not_mirror' });
+      context.mirrors?.wake();
+      return {};
+    },
+  };
 }

@@ -12,6 +12,8 @@ import { type ClaimLoop, startClaimLoop } from '@cairn/service';
 import { CairnError, Code, isCairnError } from '@cairn/rpc';
 import { RETRY_BACKOFF_MS, classifyFailure } from '../domain/failure';
 import type { MigrationsContext, TaskRunner } from '../rpc/context';
+import { newPullMirror, recordFirstSync } from '../mirrors/pull-mirror';
+import { insertPullMirror } from '../store/pull-mirrors';
 import { STATUS, claimTasks, endTask, recordStep, releaseForRetry, renewLease, type TaskRow } from '../store/tasks';
 
 /** How long a claim holds a task without renewal; renewed every third of it while the task runs. */
@@ -53,8 +55,16 @@ async function runTask(context: MigrationsContext, task: TaskRow, leaseMs: numbe
   renewal.unref();
   try {
     await importGit(context, task, log);
-    if (await endTask(context.db.pool, task.id, task.attempts, { status: STATUS.finished })) {
+    // A pull mirror's schedule starts in the transaction that ends its import (the import was its first sync).
+    const mirror = task.options.mirror ? await newPullMirror(context, task) : undefined;
+    const ended = await context.db.pool.transaction(async (tx) => {
+      if (!(await endTask(tx, task.id, task.attempts, { status: STATUS.finished }))) return false;
+      if (mirror !== undefined) await insertPullMirror(tx, mirror);
+      return true;
+    });
+    if (ended) {
       log.info({ duration_ms: Date.now() - started }, 'import finished');
+      if (mirror !== undefined) await recordFirstSync(context, task.repo_id, log);
     }
   } catch (error) {
     // Taken over by another claim (this one lapsed): the task is no longer this runner's to retry, fail or delete.

@@ -72,6 +72,7 @@ export const REPO_CALLERS: Callers<typeof RepoServiceService> = {
   acceptTransfer: ['gateway'],
   rejectTransfer: ['gateway'],
   getPushPolicy: ['gateway'],
+  recordMirrorSync: { callers: ['migrations'], asAnyone: ['migrations'] },
 };
 
 export const TAG_PROTECTION_CALLERS: Callers<typeof TagProtectionServiceService> = {

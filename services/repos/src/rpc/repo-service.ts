@@ -4,7 +4,7 @@ import { CairnError, type AsyncServiceOf } from '@cairn/rpc';
 import { viewerFromActor } from '../domain/access';
 import { loadPushRules } from '../protection/push-rules';
 import { loadPushTagRules } from '../protection/tag-rules';
-import { countOwnerRepositories } from '../store/repositories';
+import { countOwnerRepositories, recordMirrorSync } from '../store/repositories';
 import type { ReposContext } from './context';
 import { createRepository } from './create-repository';
 import { deleteRepositoryHandler } from './delete-repository';
@@ -48,6 +48,13 @@ export function createRepoService(context: ReposContext): AsyncServiceOf<typeof 
           rules: await loadPushRules(context, repo, pusher),
           tagRules: await loadPushTagRules(context, repo, pusher.id),
         };
+      }),
+    recordMirrorSync: (request) =>
+      guard(async () => {
+        const outcome = await recordMirrorSync(context.db.pool, request.repoId, request.syncedAt ?? new Date());
+        if (outcome === 'missing') throw CairnError.notFound('repository does not exist', { reason: 'repo_not_found' });
+        if (outcome === 'not_mirror') throw CairnError.precondition('Repository is not a mirror', { reason: 'not_mirror' });
+        return {};
       }),
   };
 }

@@ -29,6 +29,7 @@ export function toRepository(repo: RepoRow): Repository {
     mirror: repo.isMirror,
     mirrorInterval: repo.mirrorInterval,
     originalUrl: repo.originalUrl,
+    mirrorUpdated: repo.mirrorUpdated ?? undefined,
     empty: repo.isEmpty,
     archived: repo.isArchived,
     archivedAt: repo.archivedAt ?? undefined,

@@ -21,6 +21,7 @@ export const repositoryRow = z.object({
   is_mirror: z.boolean(),
   mirror_interval: z.string(),
   original_url: z.string(),
+  mirror_updated: z.date().nullable(),
   is_empty: z.boolean(),
   is_archived: z.boolean(),
   archived_at: z.date().nullable(),
@@ -119,6 +120,7 @@ export interface RepoRow extends PullRequestSettings, TrackerSettings {
   mirrorInterval: string;
   /** An import's source without credentials; '' for others. */
   originalUrl: string;
+  mirrorUpdated: Date | null;
   isEmpty: boolean;
   isArchived: boolean;
   archivedAt: Date | null;
@@ -172,6 +174,7 @@ function toRepoRow(row: z.infer<typeof rowWithUnits>): RepoRow {
     isMirror: row.is_mirror,
     mirrorInterval: row.mirror_interval,
     originalUrl: row.original_url,
+    mirrorUpdated: row.mirror_updated,
     isEmpty: row.is_empty,
     isArchived: row.is_archived,
     archivedAt: row.archived_at,
@@ -412,6 +415,21 @@ export async function syncForkPrivacy(tx: DatabaseTransactionConnection, baseId:
 
 export async function countOwnerRepositories(db: CommonQueryMethods, ownerId: number): Promise<number> {
   return db.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM repositories WHERE owner_id = ${ownerId}`);
+}
+
+/**
+ * Records a pull mirror's sync time: `mirror_updated` only moves forward (a late report of an older sync changes
+ * nothing). Answers whether the repository exists and is a mirror.
+ */
+export async function recordMirrorSync(db: CommonQueryMethods, id: number, syncedAt: Date): Promise<'recorded' | 'not_mirror' | 'missing'> {
+  const row = await db.maybeOne(sql.type(z.object({ is_mirror: z.boolean() }))`
+    WITH moved AS (
+      UPDATE repositories SET mirror_updated = GREATEST(coalesce(mirror_updated, ${sql.timestamp(syncedAt)}), ${sql.timestamp(syncedAt)})
+      WHERE id = ${id} AND is_mirror RETURNING id
+    )
+    SELECT is_mirror FROM repositories WHERE id = ${id}`);
+  if (row === null) return 'missing';
+  return row.is_mirror ? 'recorded' : 'not_mirror';
 }
 
 export async function addForkCount(tx: DatabaseTransactionConnection, id: number, delta: number): Promise<void> {

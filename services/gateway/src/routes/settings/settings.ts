@@ -7,7 +7,7 @@ import { json } from '../../api/types';
  * `mirrors_disabled: false` or `enabled: true` for attachments goes on to call their routes, so a feature not built
  * yet reads as disabled whatever app.ini says; each later issue turns its flag on with its routes.
  */
-const SERVES = { mirrors: false, migrations: true, lfs: false, attachments: true } as const;
+const SERVES = { mirrors: true, migrations: true, lfs: false, attachments: true } as const;
 
 export function registerSettingsRoutes(api: ApiRegistry): void {
   api.route({

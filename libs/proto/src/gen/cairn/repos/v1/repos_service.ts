@@ -106,6 +106,8 @@ export interface Repository {
   licenses: string[];
   /** An imported repository's source, without credentials (Gitea's original_url); empty otherwise. */
   originalUrl: string;
+  /** A pull mirror's last sync (Gitea's Mirror.UpdatedUnix, the API's mirror_updated); unset before the first. */
+  mirrorUpdated?: Date | undefined;
 }
 
 /** PendingTransfer is a transfer the recipient has not accepted yet. */
@@ -133,6 +135,14 @@ export interface Permission_UnitsEntry {
 export interface RepositoryWithPermission {
   repository?: Repository | undefined;
   permission?: Permission | undefined;
+}
+
+export interface RecordMirrorSyncRequest {
+  repoId: number;
+  syncedAt?: Date | undefined;
+}
+
+export interface RecordMirrorSyncResponse {
 }
 
 export interface CreateRepositoryRequest {
@@ -967,6 +977,7 @@ function createBaseRepository(): Repository {
     branchCount: 0,
     licenses: [],
     originalUrl: "",
+    mirrorUpdated: undefined,
   };
 }
 
@@ -1124,6 +1135,9 @@ export const Repository: MessageFns<Repository> = {
     }
     if (message.originalUrl !== "") {
       writer.uint32(410).string(message.originalUrl);
+    }
+    if (message.mirrorUpdated !== undefined) {
+      Timestamp.encode(toTimestamp(message.mirrorUpdated), writer.uint32(418).fork()).join();
     }
     return writer;
   },
@@ -1549,6 +1563,14 @@ export const Repository: MessageFns<Repository> = {
             message.originalUrl = reader.string();
             continue;
           }
+          case 52: {
+            if (tag !== 418) {
+              break;
+            }
+
+            message.mirrorUpdated = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1756,6 +1778,11 @@ export const Repository: MessageFns<Repository> = {
         : isSet(object.original_url)
         ? globalThis.String(object.original_url)
         : "",
+      mirrorUpdated: isSet(object.mirrorUpdated)
+        ? fromJsonTimestamp(object.mirrorUpdated)
+        : isSet(object.mirror_updated)
+        ? fromJsonTimestamp(object.mirror_updated)
+        : undefined,
     };
   },
 
@@ -1914,6 +1941,9 @@ export const Repository: MessageFns<Repository> = {
     if (message.originalUrl !== "") {
       obj.originalUrl = message.originalUrl;
     }
+    if (message.mirrorUpdated !== undefined) {
+      obj.mirrorUpdated = message.mirrorUpdated.toISOString();
+    }
     return obj;
   },
 
@@ -1975,6 +2005,7 @@ export const Repository: MessageFns<Repository> = {
     message.branchCount = object.branchCount ?? 0;
     message.licenses = object.licenses?.map((e) => e) || [];
     message.originalUrl = object.originalUrl ?? "";
+    message.mirrorUpdated = object.mirrorUpdated ?? undefined;
     return message;
   },
 };
@@ -2411,6 +2442,151 @@ export const RepositoryWithPermission: MessageFns<RepositoryWithPermission> = {
     message.permission = (object.permission !== undefined && object.permission !== null)
       ? Permission.fromPartial(object.permission)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseRecordMirrorSyncRequest(): RecordMirrorSyncRequest {
+  return { repoId: 0, syncedAt: undefined };
+}
+
+export const RecordMirrorSyncRequest: MessageFns<RecordMirrorSyncRequest> = {
+  encode(message: RecordMirrorSyncRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repoId !== 0) {
+      writer.uint32(8).int64(message.repoId);
+    }
+    if (message.syncedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.syncedAt), writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordMirrorSyncRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordMirrorSyncRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.syncedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordMirrorSyncRequest {
+    return {
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : 0,
+      syncedAt: isSet(object.syncedAt)
+        ? fromJsonTimestamp(object.syncedAt)
+        : isSet(object.synced_at)
+        ? fromJsonTimestamp(object.synced_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: RecordMirrorSyncRequest): unknown {
+    const obj: any = {};
+    if (message.repoId !== 0) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.syncedAt !== undefined) {
+      obj.syncedAt = message.syncedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordMirrorSyncRequest>, I>>(base?: I): RecordMirrorSyncRequest {
+    return RecordMirrorSyncRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordMirrorSyncRequest>, I>>(object: I): RecordMirrorSyncRequest {
+    const message = createBaseRecordMirrorSyncRequest();
+    message.repoId = object.repoId ?? 0;
+    message.syncedAt = object.syncedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRecordMirrorSyncResponse(): RecordMirrorSyncResponse {
+  return {};
+}
+
+export const RecordMirrorSyncResponse: MessageFns<RecordMirrorSyncResponse> = {
+  encode(_: RecordMirrorSyncResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordMirrorSyncResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordMirrorSyncResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RecordMirrorSyncResponse {
+    return {};
+  },
+
+  toJSON(_: RecordMirrorSyncResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordMirrorSyncResponse>, I>>(base?: I): RecordMirrorSyncResponse {
+    return RecordMirrorSyncResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordMirrorSyncResponse>, I>>(_: I): RecordMirrorSyncResponse {
+    const message = createBaseRecordMirrorSyncResponse();
     return message;
   },
 };
@@ -13738,6 +13914,22 @@ export const RepoServiceService = {
       Buffer.from(GetPushPolicyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetPushPolicyResponse => GetPushPolicyResponse.decode(value),
   },
+  /**
+   * RecordMirrorSync records a pull mirror's sync (migrations, after each sync): `mirror_updated` becomes `synced_at`
+   * unless a later sync was recorded already. NOT_FOUND when the repository is gone; FAILED_PRECONDITION when it is
+   * not a mirror. Publishes nothing (a sync's git changes are cairn.git.pushed of origin "mirror").
+   */
+  recordMirrorSync: {
+    path: "/cairn.repos.v1.RepoService/RecordMirrorSync" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordMirrorSyncRequest): Buffer =>
+      Buffer.from(RecordMirrorSyncRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordMirrorSyncRequest => RecordMirrorSyncRequest.decode(value),
+    responseSerialize: (value: RecordMirrorSyncResponse): Buffer =>
+      Buffer.from(RecordMirrorSyncResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordMirrorSyncResponse => RecordMirrorSyncResponse.decode(value),
+  },
 } as const;
 
 export interface RepoServiceServer extends UntypedServiceImplementation {
@@ -13811,6 +14003,12 @@ export interface RepoServiceServer extends UntypedServiceImplementation {
    * PERMISSION_DENIED when they may not write.
    */
   getPushPolicy: handleUnaryCall<GetPushPolicyRequest, GetPushPolicyResponse>;
+  /**
+   * RecordMirrorSync records a pull mirror's sync (migrations, after each sync): `mirror_updated` becomes `synced_at`
+   * unless a later sync was recorded already. NOT_FOUND when the repository is gone; FAILED_PRECONDITION when it is
+   * not a mirror. Publishes nothing (a sync's git changes are cairn.git.pushed of origin "mirror").
+   */
+  recordMirrorSync: handleUnaryCall<RecordMirrorSyncRequest, RecordMirrorSyncResponse>;
 }
 
 export interface RepoServiceClient extends Client {
@@ -14121,6 +14319,26 @@ export interface RepoServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetPushPolicyResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * RecordMirrorSync records a pull mirror's sync (migrations, after each sync): `mirror_updated` becomes `synced_at`
+   * unless a later sync was recorded already. NOT_FOUND when the repository is gone; FAILED_PRECONDITION when it is
+   * not a mirror. Publishes nothing (a sync's git changes are cairn.git.pushed of origin "mirror").
+   */
+  recordMirrorSync(
+    request: RecordMirrorSyncRequest,
+    callback: (error: ServiceError | null, response: RecordMirrorSyncResponse) => void,
+  ): ClientUnaryCall;
+  recordMirrorSync(
+    request: RecordMirrorSyncRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordMirrorSyncResponse) => void,
+  ): ClientUnaryCall;
+  recordMirrorSync(
+    request: RecordMirrorSyncRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordMirrorSyncResponse) => void,
   ): ClientUnaryCall;
 }
 
