@@ -190,7 +190,13 @@ export function runGit(args: readonly string[], options: RunGitOptions = {}): Pr
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', (error) => reject(CairnError.internal('git failed to start', { cause: error })));
+    child.on('error', (error) =>
+      reject(
+        options.signal?.aborted === true
+          ? new CairnError(Code.CANCELLED, 'git was stopped: its caller went away', { cause: error })
+          : CairnError.internal('git failed to start', { cause: error }),
+      ),
+    );
     child.on('close', (code, signal) => {
       const stderr = Buffer.concat(err).toString('utf8');
       const exitCode = code ?? -1;

@@ -23,6 +23,8 @@ export interface RemoteGitOptions {
   /** The outbound proxy's URL (with its token). */
   proxyUrl: string;
   timeoutMs: number;
+  /** Kills git when the caller has gone. */
+  signal?: AbortSignal;
 }
 
 const NETWORK_CONFIG: readonly (readonly [string, string])[] = [
@@ -49,5 +51,5 @@ export function runRemoteGit(args: readonly string[], options: RemoteGitOptions)
     env[`GIT_CONFIG_KEY_${index}`] = key;
     env[`GIT_CONFIG_VALUE_${index}`] = value;
   });
-  return runGit(args, { gitDir: options.gitDir, env, timeoutMs: options.timeoutMs, okExitCodes: [0, 1, 128] });
+  return runGit(args, { gitDir: options.gitDir, env, timeoutMs: options.timeoutMs, signal: options.signal, okExitCodes: [0, 1, 128] });
 }

@@ -12,7 +12,7 @@
 import { uuidv7 } from '@cairn/bus';
 import { type OutboundPolicy, type OutboundProxy, type Resolver, startOutboundProxy } from '@cairn/outbound';
 import type { FetchRemoteRequest, PushContext, RemoteServiceService } from '@cairn/proto/cairn/git/v1/git_service';
-import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
+import { type AsyncServiceOf, CairnError, Code } from '@cairn/rpc';
 import type { RefState } from '../domain/published-refs';
 import { PUSHABLE_REF_PREFIXES } from '../domain/pushable-refs';
 import { remoteRefUpdates } from '../domain/remote-refs';
@@ -114,7 +114,7 @@ export function createRemoteService(context: GitStorageContext): AsyncServiceOf<
   };
 
   return {
-    async fetchRemote(request) {
+    async fetchRemote(request, ctx) {
       const target = remoteTarget(request.url, request.auth);
       const push = request.push === undefined ? undefined : requirePush(request.push);
       const gitDir = await openRepository(context.root, request.repository);
@@ -123,7 +123,7 @@ export function createRemoteService(context: GitStorageContext): AsyncServiceOf<
       const staging = `${STAGING_PREFIX}${uuidv7()}/`;
       return withProxy(async (proxy) => {
         const remoteGit = (args: readonly string[]) =>
-          runRemoteGit(args, { gitDir, url: target.url, proxyUrl: proxy.url, timeoutMs: Math.max(deadline - Date.now(), 1) });
+          runRemoteGit(args, { gitDir, url: target.url, proxyUrl: proxy.url, timeoutMs: Math.max(deadline - Date.now(), 1), signal: ctx.signal });
         const head = await remoteGit(['ls-remote', '--symref', '--end-of-options', REMOTE_NAME, 'HEAD']);
         const headFailure = failure(head, proxy, target, 'fetch_failed');
         if (headFailure !== undefined) throw headFailure;
@@ -141,6 +141,10 @@ export function createRemoteService(context: GitStorageContext): AsyncServiceOf<
           ]);
           const fetchFailure = failure(fetched, proxy, target, 'fetch_failed');
           if (fetchFailure !== undefined) throw fetchFailure;
+          // A fetch whose caller died (a migrations replica killed mid-import) is not applied: its task is taken over
+          // and fetched again, and applying this one later would force refs back under the newer fetch or the pushes
+          // made since, and publish the import a second time.
+          if (ctx.signal.aborted) throw new CairnError(Code.CANCELLED, 'the caller went away; the fetch was not applied');
           const updated = await applyRemoteRefs(context, request, gitDir, await refsUnder(gitDir, staging), push);
           const branches = await runGit(['for-each-ref', '--count=1', '--format=%(refname)', BRANCH_PREFIX], { gitDir });
           return { updated, remoteHead: remoteHeadBranch(head.stdout.toString('utf8')), empty: branches.stdout.length === 0 };
