@@ -1,0 +1,226 @@
+/**
+ * What a migration moves, source-neutral (Gitea's modules/migration: repo.go, label.go, milestone.go, release.go,
+ * issue.go, comment.go, reaction.go, pullrequest.go, review.go). Downloaders (gitea/gogs/Cairn, github, gitlab, a
+ * dump on disk) produce these; uploaders (Cairn's services through the migrations service, a dump on disk) take
+ * them. Field names follow Gitea's Go fields (camelCased); the dump format's YAML keys are Gitea's yaml tags.
+ */
+
+export interface MigrationRepository {
+  name: string;
+  owner: string;
+  isPrivate: boolean;
+  isMirror: boolean;
+  description: string;
+  /** Where the git data is cloned from (credentials never in it). */
+  cloneUrl: string;
+  originalUrl: string;
+  defaultBranch: string;
+}
+
+export interface Label {
+  name: string;
+  /** Without '#', as Gitea's migration Label (e.g. "ee0701"). */
+  color: string;
+  description: string;
+  exclusive: boolean;
+}
+
+export interface Milestone {
+  title: string;
+  description: string;
+  deadline?: Date;
+  created: Date;
+  updated?: Date;
+  closed?: Date;
+  /** "open" or "closed". */
+  state: 'open' | 'closed';
+}
+
+export interface Reaction {
+  userId: number;
+  userName: string;
+  /** Gitea's reaction names ("+1", "-1", "laugh", "hooray", "confused", "heart", "rocket", "eyes"). */
+  content: string;
+}
+
+export interface ReleaseAsset {
+  id: number;
+  name: string;
+  contentType?: string;
+  size?: number;
+  downloadCount?: number;
+  created: Date;
+  updated: Date;
+  /** Where the bytes are: an http(s) URL of the source (fetched through the outbound guard) or, in a dump, a path. */
+  downloadUrl?: string;
+}
+
+export interface Release {
+  tagName: string;
+  targetCommitish: string;
+  name: string;
+  body: string;
+  draft: boolean;
+  prerelease: boolean;
+  publisherId: number;
+  publisherName: string;
+  publisherEmail: string;
+  assets: ReleaseAsset[];
+  created: Date;
+  published: Date;
+}
+
+export interface Issue {
+  /** The number in the source, kept in the destination (Gitea keeps it). */
+  number: number;
+  posterId: number;
+  posterName: string;
+  posterEmail: string;
+  title: string;
+  content: string;
+  ref: string;
+  /** A milestone's title ("" none). */
+  milestone: string;
+  state: 'open' | 'closed';
+  isLocked: boolean;
+  created: Date;
+  updated: Date;
+  closed?: Date;
+  labels: Label[];
+  reactions: Reaction[];
+  /** User names. */
+  assignees: string[];
+  foreignIndex: number;
+}
+
+export interface Comment {
+  /** The issue's (or pull request's) number. */
+  issueIndex: number;
+  /** The comment's id in the source. */
+  index: number;
+  /** Gitea's comment type name ("comment" or "" for a plain comment; others as Gitea's CommentType strings). */
+  commentType: string;
+  posterId: number;
+  posterName: string;
+  posterEmail: string;
+  created: Date;
+  updated: Date;
+  content: string;
+  reactions: Reaction[];
+  meta?: Record<string, unknown>;
+}
+
+export interface PullRequestBranch {
+  cloneUrl: string;
+  ref: string;
+  sha: string;
+  repoName: string;
+  ownerName: string;
+}
+
+export interface PullRequest {
+  number: number;
+  title: string;
+  posterName: string;
+  posterId: number;
+  posterEmail: string;
+  content: string;
+  milestone: string;
+  state: 'open' | 'closed';
+  created: Date;
+  updated: Date;
+  closed?: Date;
+  labels: Label[];
+  /** The patch's URL in the source (or path in a dump). */
+  patchUrl: string;
+  merged: boolean;
+  mergedTime?: Date;
+  mergeCommitSha: string;
+  head: PullRequestBranch;
+  base: PullRequestBranch;
+  assignees: string[];
+  isLocked: boolean;
+  reactions: Reaction[];
+  foreignIndex: number;
+  isDraft: boolean;
+}
+
+export interface ReviewComment {
+  id: number;
+  inReplyTo: number;
+  content: string;
+  treePath: string;
+  diffHunk: string;
+  position: number;
+  line: number;
+  commitId: string;
+  posterId: number;
+  reactions: Reaction[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Review {
+  id: number;
+  issueIndex: number;
+  reviewerId: number;
+  reviewerName: string;
+  official: boolean;
+  commitId: string;
+  content: string;
+  createdAt: Date;
+  /** "PENDING", "APPROVED", "CHANGES_REQUESTED", "COMMENTED", "REQUEST_REVIEW". */
+  state: string;
+  comments: ReviewComment[];
+}
+
+/** Which items a migration moves (Gitea's MigrateOptions; `mirror` moves git data only). */
+export interface MigrationItems {
+  wiki: boolean;
+  milestones: boolean;
+  labels: boolean;
+  issues: boolean;
+  comments: boolean;
+  pullRequests: boolean;
+  releases: boolean;
+  releaseAssets: boolean;
+}
+
+/** One page of a paged list; `isEnd` once the source has no more (Gitea's downloaders' isEnd). */
+export interface Page<T> {
+  items: T[];
+  isEnd: boolean;
+}
+
+/**
+ * A source (Gitea's base.Downloader). Every HTTP request a downloader makes goes through @cairn/outbound's guard with
+ * the `[migrations]` policy; pagination and rate limits (Retry-After, X-RateLimit-*) are the downloader's business.
+ */
+export interface Downloader {
+  getRepoInfo(): Promise<MigrationRepository>;
+  getTopics(): Promise<string[]>;
+  getMilestones(): Promise<Milestone[]>;
+  getReleases(): Promise<Release[]>;
+  getLabels(): Promise<Label[]>;
+  /** 1-based pages. */
+  getIssues(page: number, perPage: number): Promise<Page<Issue>>;
+  /** Every comment of one issue or pull request, oldest first. */
+  getComments(issueNumber: number): Promise<Comment[]>;
+  getPullRequests(page: number, perPage: number): Promise<Page<PullRequest>>;
+  getReviews(pullNumber: number): Promise<Review[]>;
+}
+
+/**
+ * A destination (Gitea's base.Uploader). Each create is idempotent for items already created (a resumed migration
+ * sends some again): keyed by the source's numbers, ids and names.
+ */
+export interface Uploader {
+  createTopics(topics: string[]): Promise<void>;
+  createMilestones(milestones: Milestone[]): Promise<void>;
+  createReleases(releases: Release[]): Promise<void>;
+  createLabels(labels: Label[]): Promise<void>;
+  createIssues(issues: Issue[]): Promise<void>;
+  createComments(comments: Comment[]): Promise<void>;
+  createPullRequests(pulls: PullRequest[]): Promise<void>;
+  createReviews(reviews: Review[]): Promise<void>;
+}

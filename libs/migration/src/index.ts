@@ -1,0 +1,5 @@
+/**
+ * @cairn/migration: what migrations move between forges (Gitea's modules/migration), the sources (downloaders) and the
+ * driver that moves items from a downloader to an uploader in Gitea's order (services/migrations/migrate.go).
+ */
+export * from './base';
