@@ -32,10 +32,14 @@ function resolve(doc: Description, ref: string): unknown {
 }
 
 /** Routes Gitea's description does not have (docs/api.md, Departures from Gitea). */
-const CAIRN_ROUTES = ['repos/{owner}/{repo}', 'orgs/{org}', 'user', 'admin'].flatMap((scope) => [
-  `GET /${scope}/hooks/{id}/deliveries`,
-  `POST /${scope}/hooks/{id}/deliveries/{uuid}/attempts`,
-]);
+const CAIRN_ROUTES = [
+  ...['repos/{owner}/{repo}', 'orgs/{org}', 'user', 'admin'].flatMap((scope) => [
+    `GET /${scope}/hooks/{id}/deliveries`,
+    `POST /${scope}/hooks/{id}/deliveries/{uuid}/attempts`,
+  ]),
+  // An import's task status (Gitea serves it on the web only, at /user/task/{id}).
+  'GET /repos/{owner}/{repo}/migration',
+];
 
 describe('API description', () => {
   let gw: TestGateway;
@@ -339,6 +343,13 @@ describe('API description', () => {
         'GET /repos/{owner}/{repo}/pulls/pinned',
         'GET /repos/{owner}/{repo}/new_pin_allowed',
         'POST /repos/{owner}/{repo}/pulls/{index}/update',
+        'POST /repos/migrate',
+        'POST /repos/{owner}/{repo}/mirror-sync',
+        'GET /repos/{owner}/{repo}/push_mirrors',
+        'POST /repos/{owner}/{repo}/push_mirrors',
+        'GET /repos/{owner}/{repo}/push_mirrors/{name}',
+        'DELETE /repos/{owner}/{repo}/push_mirrors/{name}',
+        'POST /repos/{owner}/{repo}/push_mirrors-sync',
         ...CAIRN_ROUTES,
       ].sort(),
     );

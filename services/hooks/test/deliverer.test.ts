@@ -201,8 +201,10 @@ describe('the circuit breaker', () => {
       for (const uuid of failingTasks) rows.push(await store.task(uuid));
       expect(receiver.received).toHaveLength(2);
       expect(rows.map((row) => row.state)).toEqual(['pending', 'pending', 'pending']);
-      // Postponed tasks spend no attempt: only the two sent count.
-      expect(rows.reduce((sum, row) => sum + row.attempts, 0)).toBe(2);
+      // Postponed tasks spend no attempt: only the two sent count — besides a retry the loop had just claimed when it
+      // stopped, whose attempt is counted at the claim and which was never sent (its claim lapses for another replica).
+      const heldClaims = rows.filter((row) => row.claimed_until !== null && row.claimed_until.getTime() > Date.now()).length;
+      expect(rows.reduce((sum, row) => sum + row.attempts, 0) - heldClaims).toBe(2);
       // The third was never sent: postponed until the circuit may close.
       expect(rows[2].attempts).toBe(0);
       expect(rows[2].next_attempt_at.getTime()).toBeGreaterThan(Date.now() + 60_000);

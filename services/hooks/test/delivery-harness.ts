@@ -107,6 +107,7 @@ export interface TaskRow {
   response_info: { status: number; headers: Record<string, string>; body: string } | null;
   redelivery_of: string | null;
   next_attempt_at: Date;
+  claimed_until: Date | null;
 }
 
 export async function openDeliveryDatabase(): Promise<DeliveryDatabase> {

@@ -155,7 +155,7 @@ export function createRemoteService(context: GitStorageContext): AsyncServiceOf<
       });
     },
 
-    async pushRemote(request) {
+    async pushRemote(request, ctx) {
       const target = remoteTarget(request.url, request.auth);
       const gitDir = await openRepository(context.root, request.repository);
       const timeoutMs = request.timeoutSeconds > 0 ? request.timeoutSeconds * 1000 : remotes.mirrorTimeoutMs;
@@ -163,7 +163,9 @@ export function createRemoteService(context: GitStorageContext): AsyncServiceOf<
         // Gitea's push mirror: branches and tags only, forced, and what the repository no longer has is deleted.
         const pushed = await runRemoteGit(
           ['push', '--prune', '--end-of-options', REMOTE_NAME, `+${BRANCH_PREFIX}*:${BRANCH_PREFIX}*`, `+${TAG_PREFIX}*:${TAG_PREFIX}*`],
-          { gitDir, url: target.url, proxyUrl: proxy.url, timeoutMs },
+          // A push whose caller died (a migrations replica killed mid-sync) stops: its mirror's lease lapses and the
+          // next sync pushes the repository as it is then, not this older state later.
+          { gitDir, url: target.url, proxyUrl: proxy.url, timeoutMs, signal: ctx.signal },
         );
         const pushFailure = failure(pushed, proxy, target, 'push_failed');
         if (pushFailure !== undefined) throw pushFailure;
