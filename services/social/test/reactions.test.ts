@@ -37,7 +37,7 @@ describe('CreateReaction', () => {
   it('adds a reaction once and announces it once; a repeat answers the existing one', async () => {
     const before = await h.lastSeq();
     const first = await react(target(1), 11, '+1');
-    expect(first).toEqual({ created: true, reaction: { userId: 11, userName: 'user11', content: '+1', created: expect.any(Date) } });
+    expect(first).toEqual({ created: true, reaction: { userId: 11, userName: 'user11', content: '+1', created: expect.any(Date), originalAuthor: '', originalService: '' } });
     const again = await react(target(1), 11, '+1');
     expect(again).toEqual({ created: false, reaction: first.reaction });
     expect(await rowCount(1)).toBe(1);
@@ -193,7 +193,7 @@ describe('ListReactions', () => {
     const all = await h.reactions.listReactions({ target: target(12) });
     expect(all.total).toBe(5);
     expect(all.reactions.map((r) => [r.userId, r.content])).toEqual(made.map(([userId, content]) => [userId, content]));
-    expect(all.reactions[0]).toEqual({ userId: 121, userName: 'user121', content: '+1', created: expect.any(Date) });
+    expect(all.reactions[0]).toEqual({ userId: 121, userName: 'user121', content: '+1', created: expect.any(Date), originalAuthor: '', originalService: '' });
 
     const second = await h.reactions.listReactions({ target: target(12), page: { page: 2, limit: 2 } });
     expect(second.total).toBe(5);
