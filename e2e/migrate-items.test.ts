@@ -138,14 +138,17 @@ describe('POST /repos/migrate with items from a gitea source (the same instance)
     const [sourceReleases, copyReleases] = await Promise.all([list('/repos/alice/tracker/releases', bob), list('/repos/bob/tracker/releases', bob)]);
     const releaseShape = (releases: Json[]) =>
       releases.map(({ tag_name, target_commitish, name, body, draft, prerelease, author }) => ({ tag_name, target_commitish, name, body, draft, prerelease, author: loginOf(author) }));
-    expect(releaseShape(copyReleases)).toEqual(releaseShape(sourceReleases));
+    // The source shows release publishers without their e-mail (Gitea's ToAPIRelease shapes them for no viewer) and
+    // releases come before issues, so no e-mail match has named alice yet: she is kept as the original author.
+    expect(releaseShape(copyReleases)).toEqual(releaseShape(sourceReleases).map((release) => ({ ...release, author: 'bob' })));
 
     // New issues are numbered after the imported ones.
     const next = await call('POST', '/repos/bob/tracker/issues', bob, { title: 'after the import' });
     expect([next.status, next.body.number]).toEqual([201, 4]);
 
-    const status = await call('GET', '/repos/bob/tracker/migration', bob);
-    expect(status.body).toMatchObject({ status: 4, message: '' });
+    // The migration status (Cairn's extension, outside Gitea's description): finished.
+    const status = await fetch(`${fixture.instance.httpUrl}/api/v1/repos/bob/tracker/migration`, { headers: bob });
+    expect(await status.json()).toMatchObject({ status: 4, message: '' });
   });
 
   it('imports only the chosen items (topics always)', async () => {

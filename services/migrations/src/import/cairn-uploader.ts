@@ -4,9 +4,9 @@
  * RPCs, which leave alone what is already there, so a resumed import may resend a batch. Authors are mapped to local
  * users by e-mail (Cairn's rule; Gitea maps by the external login of its known services): a source author whose
  * e-mail is a local user's becomes that user, any other is kept as an original author (name and source id) with the
- * importing user as the row's user, as Gitea's remapExternalUser. Assignees and reactions name source users by name
- * only: they map through the names learned from e-mail matches; an unmatched assignee is dropped (Gitea drops
- * unknown users), an unmatched reaction kept as an original author's.
+ * importing user as the row's user, as Gitea's remapExternalUser. Where the source shows no e-mail (comment posters)
+ * and for assignees and reactions (names only), a source name maps through the names learned from e-mail matches; an
+ * unmatched assignee is dropped (Gitea drops unknown users), an unmatched reaction kept as an original author's.
  */
 import type { Logger } from '@cairn/log';
 import type { Comment, Issue, Label, Milestone, PullRequest, Reaction, Release, Review, Uploader } from '@cairn/migration';
@@ -60,9 +60,13 @@ export function createCairnUploader(clients: MigrationsClients, target: UploadTa
     }
   }
 
+  /**
+   * A source author's local user: by e-mail, else by a name an e-mail match taught (Gitea's API shows comment posters
+   * without their e-mail: convert.ToAPIComment shapes them for no viewer).
+   */
   function author(source: SourceAuthor): ImportedAuthor {
-    const local = byEmail.get(emailOf(source));
-    if (local !== undefined && local !== null) return { userId: local.id, originalAuthor: '', originalAuthorId: 0 };
+    const local = byEmail.get(emailOf(source)) ?? byName.get(source.name);
+    if (local !== undefined) return { userId: local.id, originalAuthor: '', originalAuthorId: 0 };
     return { userId: doerId, originalAuthor: source.name, originalAuthorId: source.id };
   }
 
