@@ -12,11 +12,19 @@ export const GHOST_USER_ID = -1;
 const EPOCH = new Date(0);
 
 export function ghostUser(rootUrl: string, viewer: Actor | undefined, noReplyAddress: string): ApiUser {
+  return replaceUser(rootUrl, viewer, noReplyAddress, 'Ghost');
+}
+
+/**
+ * Gitea's `user_model.NewReplaceUser(name)` (id -1, the given name): how a migrated item's author with no account
+ * here is shown where Gitea shows one (a reaction's user: "<original_author>(<service>)").
+ */
+export function replaceUser(rootUrl: string, viewer: Actor | undefined, noReplyAddress: string, name: string): ApiUser {
   const ghost: User = {
     id: GHOST_USER_ID,
-    login: 'Ghost',
+    login: name,
     fullName: '',
-    email: viewer === undefined ? `${GHOST_USER_ID}+ghost@${noReplyAddress}` : '',
+    email: viewer === undefined ? `${GHOST_USER_ID}+${name.toLowerCase()}@${noReplyAddress}` : '',
     loginName: '',
     sourceId: 0,
     language: '',

@@ -18,14 +18,15 @@ function servicesWith(users: User[]) {
   return { services: { config, clients }, asked };
 }
 
-test('hydrates every user with one batch, keeps the order, and shows a deleted user as Ghost', async () => {
+test('hydrates every user with one batch, keeps the order, shows a deleted user as Ghost and a migrated original author as Gitea\'s replacement user', async () => {
   const bob = User.fromPartial({ id: 2, login: 'bob', visibility: 'public', created: new Date('2024-01-01T00:00:00Z') });
   const { services, asked } = servicesWith([bob]);
   const created = new Date('2024-05-01T10:00:00.750Z');
   const reactions = [
-    { userId: 2, userName: 'bob', content: '+1', created },
-    { userId: 9, userName: 'gone', content: 'heart', created },
-    { userId: 2, userName: 'bob', content: 'eyes', created },
+    { userId: 2, userName: 'bob', content: '+1', created, originalAuthor: '', originalService: '' },
+    { userId: 9, userName: 'gone', content: 'heart', created, originalAuthor: '', originalService: '' },
+    { userId: 2, userName: 'bob', content: 'eyes', created, originalAuthor: '', originalService: '' },
+    { userId: 2, userName: 'bob', content: 'rocket', created, originalAuthor: 'carol', originalService: 'gitea' },
   ];
   const viewer = { userId: 1, isAdmin: false, isRestricted: false };
   const answer = await toApiReactions(services, viewer, reactions);
@@ -34,6 +35,7 @@ test('hydrates every user with one batch, keeps the order, and shows a deleted u
     [2, 'bob', '+1', '2024-05-01T10:00:00Z'],
     [-1, 'Ghost', 'heart', '2024-05-01T10:00:00Z'],
     [2, 'bob', 'eyes', '2024-05-01T10:00:00Z'],
+    [-1, 'carol(gitea)', 'rocket', '2024-05-01T10:00:00Z'],
   ]);
   expect(Object.keys(answer[0])).toEqual(['user', 'content', 'created_at']);
 });

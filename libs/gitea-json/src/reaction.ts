@@ -7,7 +7,7 @@ import { goTime } from '@cairn/http';
 import type { Actor } from '@cairn/proto/cairn/common/v1/common';
 import type { Reaction } from '@cairn/proto/cairn/social/v1/social_service';
 import type { ConvertWith } from './services';
-import { ghostUser } from './ghost-user';
+import { ghostUser, replaceUser } from './ghost-user';
 import { type ApiUser, toApiUser } from './user';
 
 /** Gitea's `api.Reaction`, keys in Gitea's order. */
@@ -31,7 +31,14 @@ export async function toApiReactions(
   const ids = [...new Set(reactions.map((reaction) => reaction.userId))];
   const { users } = ids.length === 0 ? { users: [] } : await services.clients.users.batchGetUsers({ ids, viewer });
   const byId = new Map(users.map((user) => [user.id, toApiUser(user, { rootUrl })]));
+  const noReply = services.config.service.noReplyAddress;
+  // Gitea's ReactionList.LoadUsers: a migrated reaction of a source user with no account here shows a replacement user.
   return reactions.map((reaction) =>
-    toApiReaction(byId.get(reaction.userId) ?? ghostUser(rootUrl, viewer, services.config.service.noReplyAddress), reaction),
+    toApiReaction(
+      reaction.originalAuthor !== ''
+        ? replaceUser(rootUrl, viewer, noReply, `${reaction.originalAuthor}(${reaction.originalService})`)
+        : (byId.get(reaction.userId) ?? ghostUser(rootUrl, viewer, noReply)),
+      reaction,
+    ),
   );
 }

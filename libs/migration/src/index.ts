@@ -3,3 +3,5 @@
  * driver that moves items from a downloader to an uploader in Gitea's order (services/migrations/migrate.go).
  */
 export * from './base';
+export { type MigrateItemsOptions, type MigrationProgress, type MigrationStep, migrateItems } from './driver';
+export { type GiteaDownloaderOptions, MigrationSourceError, createGiteaDownloader, parseCloneAddr } from './gitea-downloader';

@@ -21,6 +21,7 @@ import {
   type RepoScope,
   TimeTrackingServiceService,
 } from '@cairn/proto/cairn/issues/v1/issues_service';
+import { ImportServiceService } from '@cairn/proto/cairn/issues/v1/import_service';
 import { RepoDeleted } from '@cairn/proto/cairn/repos/v1/events';
 import { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { type AsyncServiceOf, CairnError, Code, createRpcClient, type RpcClient, type RpcServer } from '@cairn/rpc';
@@ -37,6 +38,8 @@ export interface ServiceHarness {
   comments: RpcClient<typeof CommentServiceService>;
   subscriptions: RpcClient<typeof IssueSubscriptionServiceService>;
   times: RpcClient<typeof TimeTrackingServiceService>;
+  /** ImportService as its one caller, migrations, calls it. */
+  imports: RpcClient<typeof ImportServiceService>;
   /** A plain connection to the test database (search_path = issues). */
   sql: Client;
   /** The events issues wrote to its outbox after outbox row `afterSeq`, oldest first. */
@@ -166,7 +169,8 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   const comments = createRpcClient(CommentServiceService, options);
   const subscriptions = createRpcClient(IssueSubscriptionServiceService, options);
   const times = createRpcClient(TimeTrackingServiceService, options);
-  const clients = [issues, labels, milestones, comments, subscriptions, times];
+  const imports = createRpcClient(ImportServiceService, { ...options, caller: 'migrations' });
+  const clients = [issues, labels, milestones, comments, subscriptions, times, imports];
   const sql = new Client({ connectionString: database.url, options: '-c search_path=issues' });
   await sql.connect();
   return {
@@ -178,6 +182,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
     comments,
     subscriptions,
     times,
+    imports,
     sql,
     async outbox(afterSeq = 0) {
       const { rows } = await sql.query<{ seq: string; id: string; subject: string; data: Buffer }>(

@@ -8,7 +8,10 @@ import path from 'node:path';
 import { guardBus, prepareOutbox, type Subscription } from '@cairn/bus';
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { RemoteServiceService } from '@cairn/proto/cairn/git/v1/git_service';
-import { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { ImportServiceService as IssueImportService } from '@cairn/proto/cairn/issues/v1/import_service';
+import { ImportServiceService as ReleaseImportService } from '@cairn/proto/cairn/repos/v1/import_service';
+import { RepoServiceService, TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { ImportServiceService as ReactionImportService } from '@cairn/proto/cairn/social/v1/import_service';
 import { type RpcClientHandle, createRpcClient } from '@cairn/rpc';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { BUS_USAGE } from './events/bus-usage';
@@ -29,7 +32,8 @@ export type StartOptions = ServiceStartOptions;
 export type { RunningService };
 
 /**
- * Starts migrations in this process. It calls accounts, repos and git-storage; the supervisor starts those first.
+ * Starts migrations in this process. It calls accounts, repos, git-storage, issues and social; the supervisor starts
+ * those first.
  * Graceful stop (SIGTERM): health turns NOT_SERVING, calls in flight finish, the task runner stops claiming and
  * waits for the steps in flight (a task it could not finish is taken over by any replica once its lease lapses),
  * then the clients and the pool close.
@@ -40,7 +44,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
   const bus = guardBus(options.bus, BUS_USAGE);
   return startGrpcService(options, { name: SERVICE_NAME, schema: DATABASE_SCHEMA, migrationsDir: MIGRATIONS_DIR }, async ({ db, onStop }) => {
     const handles: RpcClientHandle[] = [];
-    const client = <D extends Parameters<typeof createRpcClient>[0]>(definition: D, service: 'accounts' | 'repos' | 'git-storage') => {
+    const client = <D extends Parameters<typeof createRpcClient>[0]>(definition: D, service: 'accounts' | 'repos' | 'git-storage' | 'issues' | 'social') => {
       const created = createRpcClient(definition, { target: config.services[service].addr, service, caller: 'migrations', logger, deadlineMs: config.rpc.deadlineMs });
       handles.push(created);
       return created;
@@ -49,6 +53,10 @@ export async function start(options: StartOptions): Promise<RunningService> {
       users: client(UserServiceService, 'accounts'),
       repos: client(RepoServiceService, 'repos'),
       remotes: client(RemoteServiceService, 'git-storage'),
+      topics: client(TopicServiceService, 'repos'),
+      releaseImports: client(ReleaseImportService, 'repos'),
+      issueImports: client(IssueImportService, 'issues'),
+      reactionImports: client(ReactionImportService, 'social'),
     };
     onStop(() => {
       for (const handle of handles) handle.close();

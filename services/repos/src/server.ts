@@ -1,6 +1,6 @@
 /**
  * The repos gRPC server: RepoService, CollaboratorService, TopicService, BranchProtectionService, CommitStatusService,
- * TagProtectionService, ReleaseService, AttachmentService.
+ * TagProtectionService, ReleaseService, AttachmentService, ImportService.
  */
 import type { Logger } from '@cairn/log';
 import {
@@ -10,6 +10,7 @@ import {
   RepoServiceService,
   TopicServiceService,
 } from '@cairn/proto/cairn/repos/v1/repos_service';
+import { ImportServiceService } from '@cairn/proto/cairn/repos/v1/import_service';
 import { TagProtectionServiceService } from '@cairn/proto/cairn/repos/v1/tag_protections_service';
 import { AttachmentServiceService, ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
 import { createRpcServer, type RpcServer } from '@cairn/rpc';
@@ -18,6 +19,7 @@ import { createBranchProtectionService } from './rpc/branch-protection-service';
 import { createCollaboratorService } from './rpc/collaborator-service';
 import { createCommitStatusService } from './rpc/commit-status-service';
 import type { ReposContext } from './rpc/context';
+import { createImportService } from './rpc/import-service';
 import { createReleaseService } from './rpc/release-service';
 import { createRepoService } from './rpc/repo-service';
 import { createTagProtectionService } from './rpc/tag-protection-service';
@@ -27,6 +29,7 @@ import {
   BRANCH_PROTECTION_CALLERS,
   COLLABORATOR_CALLERS,
   COMMIT_STATUS_CALLERS,
+  IMPORT_CALLERS,
   RELEASE_CALLERS,
   REPO_CALLERS,
   TAG_PROTECTION_CALLERS,
@@ -43,5 +46,6 @@ export function createReposServer(context: ReposContext, logger: Logger): RpcSer
   server.addService(TagProtectionServiceService, createTagProtectionService(context), TAG_PROTECTION_CALLERS);
   server.addService(ReleaseServiceService, createReleaseService(context), RELEASE_CALLERS);
   server.addService(AttachmentServiceService, createAttachmentService(context), ATTACHMENT_CALLERS);
+  server.addService(ImportServiceService, createImportService(context), IMPORT_CALLERS);
   return server;
 }

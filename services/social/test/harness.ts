@@ -14,6 +14,7 @@ import { IssueCommentEvent, IssueEvent } from '@cairn/proto/cairn/issues/v1/even
 import { RepoCreated, RepoDeleted, RepoForked } from '@cairn/proto/cairn/repos/v1/events';
 import { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { ReactionServiceService, StarServiceService, WatchServiceService } from '@cairn/proto/cairn/social/v1/social_service';
+import { ImportServiceService } from '@cairn/proto/cairn/social/v1/import_service';
 import { createRpcClient, type RpcClient } from '@cairn/rpc';
 import { createTestDatabase, type TestDatabase } from '@cairn/testing';
 import { Client } from 'pg';
@@ -32,6 +33,8 @@ export interface ServiceHarness {
   stars: RpcClient<typeof StarServiceService>;
   watches: RpcClient<typeof WatchServiceService>;
   reactions: RpcClient<typeof ReactionServiceService>;
+  /** ImportService as its one caller, migrations, calls it. */
+  imports: RpcClient<typeof ImportServiceService>;
   /** A plain connection to the test database (search_path = social). */
   sql: Client;
   /** The events social wrote to its outbox after outbox row `afterSeq`, oldest first. */
@@ -75,6 +78,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
   const stars = createRpcClient(StarServiceService, { target, service: 'social', caller: 'gateway', logger });
   const watches = createRpcClient(WatchServiceService, { target, service: 'social', caller: 'gateway', logger });
   const reactions = createRpcClient(ReactionServiceService, { target, service: 'social', caller: 'gateway', logger });
+  const imports = createRpcClient(ImportServiceService, { target, service: 'social', caller: 'migrations', logger });
   const sql = new Client({ connectionString: database.url, options: '-c search_path=social' });
   await sql.connect();
   return {
@@ -83,6 +87,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
     stars,
     watches,
     reactions,
+    imports,
     sql,
     async outbox(afterSeq = 0) {
       const { rows } = await sql.query<{ seq: string; id: string; subject: string; data: Buffer }>(
@@ -138,6 +143,7 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
       stars.close();
       watches.close();
       reactions.close();
+      imports.close();
       await sql.end();
       await service.stop();
       await bus.close();

@@ -37,7 +37,7 @@ describe('CreateReaction', () => {
   it('adds a reaction once and announces it once; a repeat answers the existing one', async () => {
     const before = await h.lastSeq();
     const first = await react(target(1), 11, '+1');
-    expect(first).toEqual({ created: true, reaction: { userId: 11, userName: 'user11', content: '+1', created: expect.any(Date) } });
+    expect(first).toEqual({ created: true, reaction: { userId: 11, userName: 'user11', content: '+1', created: expect.any(Date), originalAuthor: '', originalService: '' } });
     const again = await react(target(1), 11, '+1');
     expect(again).toEqual({ created: false, reaction: first.reaction });
     expect(await rowCount(1)).toBe(1);
@@ -65,7 +65,19 @@ describe('CreateReaction', () => {
     await react(target(3, 301, { repoId: 1003 }), 31, 'rocket');
     const { rows } = await h.sql.query('SELECT * FROM reactions WHERE issue_id = 3');
     expect(rows).toEqual([
-      { id: expect.any(String), repo_id: '1003', issue_id: '3', comment_id: '301', user_id: '31', user_name: 'user31', content: 'rocket', created: expect.any(Date) },
+      {
+        id: expect.any(String),
+        repo_id: '1003',
+        issue_id: '3',
+        comment_id: '301',
+        user_id: '31',
+        user_name: 'user31',
+        content: 'rocket',
+        created: expect.any(Date),
+        original_author: '',
+        original_author_id: '0',
+        original_service: '',
+      },
     ]);
   });
 
@@ -193,7 +205,7 @@ describe('ListReactions', () => {
     const all = await h.reactions.listReactions({ target: target(12) });
     expect(all.total).toBe(5);
     expect(all.reactions.map((r) => [r.userId, r.content])).toEqual(made.map(([userId, content]) => [userId, content]));
-    expect(all.reactions[0]).toEqual({ userId: 121, userName: 'user121', content: '+1', created: expect.any(Date) });
+    expect(all.reactions[0]).toEqual({ userId: 121, userName: 'user121', content: '+1', created: expect.any(Date), originalAuthor: '', originalService: '' });
 
     const second = await h.reactions.listReactions({ target: target(12), page: { page: 2, limit: 2 } });
     expect(second.total).toBe(5);
@@ -243,5 +255,40 @@ describe('a custom [ui] REACTIONS', () => {
     await custom.reactions.deleteReaction({ target: t, userId: 142, content: 'heart', canWrite: false });
     const { rows } = await custom.sql.query("SELECT 1 FROM reactions WHERE content = 'heart'");
     expect(rows).toEqual([]);
+  });
+});
+
+describe('ImportReactions (migrations)', () => {
+  const imported = (issueId: number, commentId: number, content: string, originalAuthor = '', originalAuthorId = 0) => ({
+    issueId,
+    commentId,
+    userId: originalAuthor === '' ? 91 : 90,
+    userName: originalAuthor === '' ? 'user91' : 'importer',
+    content,
+    originalAuthor,
+    originalAuthorId,
+    originalService: originalAuthor === '' ? '' : 'gitea',
+  });
+
+  it('adds local users\' and original authors\' reactions once, publishes nothing, and lists original authors', async () => {
+    const before = await h.lastSeq();
+    const batch = [
+      imported(9, 0, '+1'),
+      imported(9, 0, 'heart', 'carol', 42),
+      imported(9, 0, 'heart', 'dave', 43),
+      imported(9, 901, 'laugh', 'carol', 42),
+    ];
+    expect(await h.imports.importReactions({ repoId: 1009, reactions: batch })).toEqual({ created: 4 });
+    // A resumed import sends the batch again: nothing more.
+    expect(await h.imports.importReactions({ repoId: 1009, reactions: batch })).toEqual({ created: 0 });
+    expect(await h.outbox(before)).toEqual([]);
+    const { reactions } = await h.reactions.listReactions({ target: target(9, 0, { repoId: 1009 }) });
+    expect(reactions.map((r) => [r.userId, r.content, r.originalAuthor, r.originalService])).toEqual([
+      [91, '+1', '', ''],
+      [90, 'heart', 'carol', 'gitea'],
+      [90, 'heart', 'dave', 'gitea'],
+    ]);
+    // The importing user's own reaction of a kind is not an original author's.
+    expect(await react(target(9, 0, { repoId: 1009 }), 90, 'heart')).toMatchObject({ created: true });
   });
 });

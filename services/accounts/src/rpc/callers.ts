@@ -58,8 +58,12 @@ export const USER_CALLERS: Callers<typeof UserServiceService> = {
   createUser: ['gateway', 'cli'],
   // migrations finds an import's owner by `uid` for the actor the gateway asserted.
   getUser: { callers: ['gateway', 'repos', 'migrations'], asAnyone: ['repos'] },
-  batchGetUsers: { callers: ['gateway', 'repos', 'issues', 'hooks', 'notifications'], asAnyone: ['repos', 'issues', 'hooks', 'notifications'] },
-  batchGetUsersByEmail: { callers: ['gateway', 'issues', 'hooks'], asAnyone: ['issues', 'hooks'] },
+  batchGetUsers: {
+    callers: ['gateway', 'repos', 'issues', 'hooks', 'notifications', 'migrations'],
+    asAnyone: ['repos', 'issues', 'hooks', 'notifications', 'migrations'],
+  },
+  // migrations maps a migrated item's authors to local users by e-mail (its import's task runner acts for no edge).
+  batchGetUsersByEmail: { callers: ['gateway', 'issues', 'hooks', 'migrations'], asAnyone: ['issues', 'hooks', 'migrations'] },
   searchUsers: ['gateway'],
   listUsers: ['gateway'],
   renameUser: ['gateway'],

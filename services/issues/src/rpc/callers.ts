@@ -5,6 +5,7 @@
  */
 import type { Callers } from '@cairn/rpc';
 import type { CommentServiceService, IssueServiceService, IssueSubscriptionServiceService, LabelServiceService, MilestoneServiceService, TimeTrackingServiceService } from '@cairn/proto/cairn/issues/v1/issues_service';
+import type { ImportServiceService } from '@cairn/proto/cairn/issues/v1/import_service';
 import type { PullServiceService, ReviewServiceService } from '@cairn/proto/cairn/issues/v1/pulls_service';
 
 export const COMMENT_CALLERS: Callers<typeof CommentServiceService> = {
@@ -102,4 +103,12 @@ export const TIME_TRACKING_CALLERS: Callers<typeof TimeTrackingServiceService> =
   stopStopwatch: ['gateway'],
   cancelStopwatch: ['gateway'],
   listStopwatches: ['gateway'],
+};
+
+/** The migrations service alone takes a migrated repository's items in. */
+export const IMPORT_CALLERS: Callers<typeof ImportServiceService> = {
+  importLabels: ['migrations'],
+  importMilestones: ['migrations'],
+  importIssues: ['migrations'],
+  importComments: ['migrations'],
 };

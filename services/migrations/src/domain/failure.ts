@@ -4,6 +4,8 @@
  * (both 422 at the gateway); a passing failure of a Cairn service (unavailable, internal) is tried again, up to
  * MAX_ATTEMPTS claims (Gitea's [migrations] MAX_ATTEMPTS, 3), then fails as a migration failure.
  */
+import { MigrationSourceError } from '@cairn/migration';
+import { OutboundRefusedError } from '@cairn/outbound';
 import { CairnError, Code, isCairnError } from '@cairn/rpc';
 
 export const MAX_ATTEMPTS = 3;
@@ -27,4 +29,19 @@ export function classifyFailure(error: unknown, attempts: number): StepFailure {
 /** The error Migrate answers for a failed task. */
 export function failedImport(message: string, reason: string): CairnError {
   return CairnError.precondition(message, { reason });
+}
+
+/**
+ * An item step's failure as the runner classifies it: the source refusing the credentials is an authentication
+ * failure, another 4xx of the source or a refused host ends the import, a 5xx or a broken connection is tried again.
+ */
+export function sourceFailure(error: unknown): unknown {
+  if (error instanceof MigrationSourceError) {
+    if (error.status === 401 || error.status === 403) return new CairnError(Code.PERMISSION_DENIED, error.message, { reason: 'auth_failed' });
+    if (error.status >= 400 && error.status < 500) return CairnError.precondition(error.message);
+    return CairnError.unavailable(error.message);
+  }
+  if (error instanceof OutboundRefusedError) return CairnError.precondition(error.message);
+  if (!isCairnError(error) && error instanceof Error) return CairnError.unavailable(`reading the source failed: ${error.message}`);
+  return error;
 }

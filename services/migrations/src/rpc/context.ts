@@ -4,14 +4,24 @@ import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
 import type { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import type { RemoteServiceService } from '@cairn/proto/cairn/git/v1/git_service';
-import type { RepoServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
+import type { ImportServiceService as IssueImportService } from '@cairn/proto/cairn/issues/v1/import_service';
+import type { ImportServiceService as ReleaseImportService } from '@cairn/proto/cairn/repos/v1/import_service';
+import type { RepoServiceService, TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
+import type { ImportServiceService as ReactionImportService } from '@cairn/proto/cairn/social/v1/import_service';
 import type { AsyncClientOf } from '@cairn/rpc';
 
-/** The services migrations calls: accounts (owners), repos (the repository), git-storage (the git data). */
+/**
+ * The services migrations calls: accounts (owners, authors by e-mail), repos (the repository, its topics and
+ * releases), git-storage (the git data), issues (labels, milestones, issues, comments) and social (reactions).
+ */
 export interface MigrationsClients {
   users: AsyncClientOf<typeof UserServiceService>;
   repos: AsyncClientOf<typeof RepoServiceService>;
   remotes: AsyncClientOf<typeof RemoteServiceService>;
+  topics: AsyncClientOf<typeof TopicServiceService>;
+  releaseImports: AsyncClientOf<typeof ReleaseImportService>;
+  issueImports: AsyncClientOf<typeof IssueImportService>;
+  reactionImports: AsyncClientOf<typeof ReactionImportService>;
 }
 
 /** The import task runner, for handlers that queue a task (Migrate wakes it and waits for the outcome). */

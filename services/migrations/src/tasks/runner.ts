@@ -4,13 +4,18 @@
  * the lease lapses, and the import resumes from its recorded step. Git data is fetched by git-storage
  * (RemoteService.FetchRemote, through the outbound guard): a fetch is idempotent, so a resumed import fetches again
  * and only what is still missing moves, and git-storage publishes cairn.git.pushed (origin "migration") only for
- * references that changed — a resumed import publishes no push twice. A failed import deletes the repository, as
- * Gitea does.
+ * references that changed — a resumed import publishes no push twice. From a gitea or gogs source the items follow
+ * (topics, milestones, labels, releases, issues with comments and reactions: @cairn/migration's migrateItems from the
+ * source's API into the owning services' idempotent ImportService RPCs), each batch recorded on the task row, so a
+ * resumed import starts at its recorded item step. A failed import deletes the repository, as Gitea does.
  */
 import type { Logger } from '@cairn/log';
+import { type MigrationItems, type MigrationStep, createGiteaDownloader, migrateItems } from '@cairn/migration';
+import { migrationPolicy } from '@cairn/outbound';
 import { type ClaimLoop, startClaimLoop } from '@cairn/service';
 import { CairnError, Code, isCairnError } from '@cairn/rpc';
-import { RETRY_BACKOFF_MS, classifyFailure } from '../domain/failure';
+import { RETRY_BACKOFF_MS, classifyFailure, sourceFailure } from '../domain/failure';
+import { createCairnUploader } from '../import/cairn-uploader';
 import type { MigrationsContext, TaskRunner } from '../rpc/context';
 import { newPullMirror, recordFirstSync } from '../mirrors/pull-mirror';
 import { insertPullMirror } from '../store/pull-mirrors';
@@ -54,7 +59,10 @@ async function runTask(context: MigrationsContext, task: TaskRow, leaseMs: numbe
   }, leaseMs / 3);
   renewal.unref();
   try {
-    await importGit(context, task, log);
+    // A task recorded at an item step has its git data already; it resumes there.
+    const resumeFrom = itemStepOf(task);
+    if (resumeFrom === undefined) await importGit(context, task, log);
+    await importItems(context, task, log, resumeFrom);
     // A pull mirror's schedule starts in the transaction that ends its import (the import was its first sync).
     const mirror = task.options.mirror ? await newPullMirror(context, task) : undefined;
     const ended = await context.db.pool.transaction(async (tx) => {
@@ -133,6 +141,62 @@ async function importGit(context: MigrationsContext, task: TaskRow, log: Logger)
     await clients.repos.updateRepository({ actor: doerOf(task), id: task.repo_id, defaultBranch: fetched.remoteHead, units: {} });
   }
   await settle(context, task, fetched.empty);
+}
+
+/** Services whose API the gitea downloader reads (Gitea's gitea and gogs downloaders). */
+const ITEM_SOURCES = new Set(['gitea', 'gogs']);
+const ITEM_STEPS: ReadonlySet<string> = new Set<MigrationStep>(['topics', 'milestones', 'labels', 'releases', 'issues', 'comments', 'pull_requests', 'reviews']);
+
+function itemStepOf(task: TaskRow): { step: MigrationStep; done: number } | undefined {
+  return ITEM_STEPS.has(task.step) ? { step: task.step as MigrationStep, done: task.items_done } : undefined;
+}
+
+/**
+ * The item steps (Gitea's migrateRepository after the git data): for a gitea or gogs source that is not a mirror,
+ * topics always and the chosen items (comments come with issues, as Gitea's form sends them); each batch is recorded
+ * on the task row (step, items_done, message), which is where a resumed import starts and what GetMigration shows.
+ */
+async function importItems(context: MigrationsContext, task: TaskRow, log: Logger, resumeFrom: { step: MigrationStep; done: number } | undefined): Promise<void> {
+  const { options } = task;
+  if (!ITEM_SOURCES.has(task.service) || options.mirror) return;
+  const items: MigrationItems = {
+    wiki: options.wiki,
+    milestones: options.milestones,
+    labels: options.labels,
+    issues: options.issues,
+    comments: options.issues,
+    pullRequests: options.pull_requests,
+    releases: options.releases,
+    // Release assets are not imported yet (docs/api.md).
+    releaseAssets: false,
+  };
+  let current: MigrationStep | undefined;
+  const progress = {
+    resumeFrom,
+    async record(step: MigrationStep, done: number, message: string): Promise<void> {
+      if (step !== current) {
+        if (current !== undefined) log.info({ step: current }, 'import step done');
+        log.info({ step }, 'import step');
+        current = step;
+      }
+      if (!(await recordStep(context.db.pool, task.id, task.attempts, step, done, message))) {
+        throw new CairnError(Code.ABORTED, 'the task was taken over');
+      }
+    },
+  };
+  if (resumeFrom !== undefined) log.info({ step: resumeFrom.step, done: resumeFrom.done }, 'import resumed at an item step');
+  try {
+    const downloader = await createGiteaDownloader({
+      cloneAddr: task.clone_addr,
+      auth: { username: task.auth_username, password: task.auth_password, token: task.auth_token },
+      policy: migrationPolicy(context.config.migrations),
+    });
+    const uploader = createCairnUploader(context.clients, { repoId: task.repo_id, doerId: task.doer_id, service: task.service }, log);
+    await migrateItems(downloader, uploader, items, progress);
+  } catch (error) {
+    throw sourceFailure(error);
+  }
+  if (current !== undefined) log.info({ step: current }, 'import step done');
 }
 
 /** Waits (bounded) until repos' row shows the fetched data, so the import's answer shows the repository as it is. */

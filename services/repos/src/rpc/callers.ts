@@ -6,6 +6,7 @@
 import type { Callers } from '@cairn/rpc';
 import type { TagProtectionServiceService } from '@cairn/proto/cairn/repos/v1/tag_protections_service';
 import type { AttachmentServiceService, ReleaseServiceService } from '@cairn/proto/cairn/repos/v1/releases_service';
+import type { ImportServiceService } from '@cairn/proto/cairn/repos/v1/import_service';
 import type { BranchProtectionServiceService, CollaboratorServiceService, CommitStatusServiceService, RepoServiceService, TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 
 export const ATTACHMENT_CALLERS: Callers<typeof AttachmentServiceService> = {
@@ -86,7 +87,8 @@ export const TAG_PROTECTION_CALLERS: Callers<typeof TagProtectionServiceService>
 
 export const TOPIC_CALLERS: Callers<typeof TopicServiceService> = {
   listTopics: ['gateway'],
-  replaceTopics: ['gateway'],
+  // migrations: a migrated repository's topics (Gitea's uploader CreateTopics), acting for the importing user.
+  replaceTopics: { callers: ['gateway', 'migrations'], asAnyone: ['migrations'] },
   addTopic: ['gateway'],
   deleteTopic: ['gateway'],
   searchTopics: ['gateway'],
@@ -100,4 +102,9 @@ export const RELEASE_CALLERS: Callers<typeof ReleaseServiceService> = {
   createRelease: ['gateway'],
   updateRelease: ['gateway'],
   deleteRelease: ['gateway'],
+};
+
+/** The migrations service alone takes a migrated repository's releases in. */
+export const IMPORT_CALLERS: Callers<typeof ImportServiceService> = {
+  importReleases: ['migrations'],
 };

@@ -223,3 +223,21 @@ export async function attachmentsOfReleases(db: CommonQueryMethods, releaseIds: 
   }
   return byRelease;
 }
+
+export interface ImportRelease extends NewRelease {
+  originalAuthor: string;
+  originalAuthorId: number;
+  created: Date;
+}
+
+/** Adds a migrated release unless its tag has one (any case); true when added. */
+export async function insertImportedRelease(tx: DatabaseTransactionConnection, release: ImportRelease): Promise<boolean> {
+  const result = await tx.query(sql.unsafe`
+    INSERT INTO releases (repo_id, tag_name, target, title, note, publisher_id, is_draft, is_prerelease, sha, created, updated,
+                          original_author, original_author_id)
+    VALUES (${release.repoId}, ${release.tagName}, ${release.target}, ${release.title}, ${release.note}, ${release.publisherId},
+      ${release.isDraft}, ${release.isPrerelease}, ${release.sha}, ${sql.timestamp(release.created)}, ${sql.timestamp(release.created)},
+      ${release.originalAuthor}, ${release.originalAuthorId})
+    ON CONFLICT (repo_id, lower(tag_name)) DO NOTHING`);
+  return result.rowCount === 1;
+}

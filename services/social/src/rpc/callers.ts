@@ -4,6 +4,7 @@
  * asserted (from events, or as the system): every other caller may only act for the user the edge asserted.
  */
 import type { Callers } from '@cairn/rpc';
+import type { ImportServiceService } from '@cairn/proto/cairn/social/v1/import_service';
 import type { ReactionServiceService, StarServiceService, WatchServiceService } from '@cairn/proto/cairn/social/v1/social_service';
 
 export const REACTION_CALLERS: Callers<typeof ReactionServiceService> = {
@@ -28,4 +29,9 @@ export const WATCH_CALLERS: Callers<typeof WatchServiceService> = {
   getWatch: ['gateway'],
   listWatchers: ['gateway', 'notifications'],
   listWatchedRepos: ['gateway'],
+};
+
+/** The migrations service alone takes a migrated repository's reactions in. */
+export const IMPORT_CALLERS: Callers<typeof ImportServiceService> = {
+  importReactions: ['migrations'],
 };

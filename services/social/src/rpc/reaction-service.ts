@@ -19,7 +19,14 @@ const NUL = '\u0000';
 const MAX_ATTEMPTS = 3;
 
 function toReaction(row: ReactionRow): Reaction {
-  return { userId: row.user_id, userName: row.user_name, content: row.content, created: row.created };
+  return {
+    userId: row.user_id,
+    userName: row.user_name,
+    content: row.content,
+    created: row.created,
+    originalAuthor: row.original_author,
+    originalService: row.original_service,
+  };
 }
 
 export function createReactionService({ db, allowedReactions }: SocialContext): AsyncServiceOf<typeof ReactionServiceService> {

@@ -22,10 +22,12 @@ const reactionRow = z.object({
   user_name: z.string(),
   content: z.string(),
   created: z.date(),
+  original_author: z.string(),
+  original_service: z.string(),
 });
 export type ReactionRow = z.infer<typeof reactionRow>;
 
-const COLUMNS = sql.fragment`id, repo_id, issue_id, comment_id, user_id, user_name, content, created`;
+const COLUMNS = sql.fragment`id, repo_id, issue_id, comment_id, user_id, user_name, content, created, original_author, original_service`;
 
 export interface NewReaction {
   target: Target;
@@ -48,7 +50,8 @@ export async function insertReaction(tx: DatabaseTransactionConnection, reaction
 export function findReaction(db: CommonQueryMethods, target: Target, userId: number, content: string): Promise<ReactionRow | null> {
   return db.maybeOne(sql.type(reactionRow)`
     SELECT ${COLUMNS} FROM reactions
-    WHERE issue_id = ${target.issueId} AND comment_id = ${target.commentId} AND user_id = ${userId} AND content = ${content}`);
+    WHERE issue_id = ${target.issueId} AND comment_id = ${target.commentId} AND user_id = ${userId} AND content = ${content}
+      AND original_author_id = 0`);
 }
 
 /** Removes the user's reaction of this kind on the target; the removed row, or null when there was none. */
@@ -56,6 +59,7 @@ export function deleteReaction(tx: DatabaseTransactionConnection, target: Target
   return tx.maybeOne(sql.type(reactionRow)`
     DELETE FROM reactions
     WHERE issue_id = ${target.issueId} AND comment_id = ${target.commentId} AND user_id = ${userId} AND content = ${content}
+      AND original_author_id = 0
     RETURNING ${COLUMNS}`);
 }
 
@@ -109,4 +113,37 @@ export async function deleteUserReactions(tx: DatabaseTransactionConnection, use
 /** A renamed user's reactions carry their new name. */
 export async function renameReactionUser(tx: DatabaseTransactionConnection, userId: number, userName: string): Promise<void> {
   await tx.query(sql.unsafe`UPDATE reactions SET user_name = ${userName} WHERE user_id = ${userId} AND user_name <> ${userName}`);
+}
+
+export interface ImportReaction {
+  target: Target;
+  userId: number;
+  userName: string;
+  content: string;
+  originalAuthor: string;
+  originalAuthorId: number;
+  originalService: string;
+}
+
+/** Adds a migrated repository's reactions; those already there (same target, user or original author, kind) stay. */
+export async function insertImportedReactions(tx: DatabaseTransactionConnection, reactions: readonly ImportReaction[]): Promise<number> {
+  if (reactions.length === 0) return 0;
+  const rows = reactions.map((r) => ({
+    repo_id: r.target.repoId,
+    issue_id: r.target.issueId,
+    comment_id: r.target.commentId,
+    user_id: r.userId,
+    user_name: r.userName,
+    content: r.content,
+    original_author: r.originalAuthor,
+    original_author_id: r.originalAuthorId,
+    original_service: r.originalService,
+  }));
+  const result = await tx.query(sql.unsafe`
+    INSERT INTO reactions (repo_id, issue_id, comment_id, user_id, user_name, content, original_author, original_author_id, original_service)
+    SELECT r.repo_id, r.issue_id, r.comment_id, r.user_id, r.user_name, r.content, r.original_author, r.original_author_id, r.original_service
+    FROM jsonb_to_recordset(${sql.jsonb(rows)}) AS r (repo_id bigint, issue_id bigint, comment_id bigint, user_id bigint, user_name text,
+      content text, original_author text, original_author_id bigint, original_service text)
+    ON CONFLICT ON CONSTRAINT reactions_once DO NOTHING`);
+  return result.rowCount;
 }

@@ -151,7 +151,15 @@ export interface Reaction {
   userId: number;
   userName: string;
   content: string;
-  created?: Date | undefined;
+  created?:
+    | Date
+    | undefined;
+  /**
+   * A migrated reaction of a source user with no account here (user_id is the importing user's): the source user's
+   * name and the source's service name; Gitea shows it as the user "<original_author>(<original_service>)".
+   */
+  originalAuthor: string;
+  originalService: string;
 }
 
 export interface ListReactionsRequest {
@@ -2490,7 +2498,7 @@ export const ReactionTarget: MessageFns<ReactionTarget> = {
 };
 
 function createBaseReaction(): Reaction {
-  return { userId: 0, userName: "", content: "", created: undefined };
+  return { userId: 0, userName: "", content: "", created: undefined, originalAuthor: "", originalService: "" };
 }
 
 export const Reaction: MessageFns<Reaction> = {
@@ -2506,6 +2514,12 @@ export const Reaction: MessageFns<Reaction> = {
     }
     if (message.created !== undefined) {
       Timestamp.encode(toTimestamp(message.created), writer.uint32(34).fork()).join();
+    }
+    if (message.originalAuthor !== "") {
+      writer.uint32(42).string(message.originalAuthor);
+    }
+    if (message.originalService !== "") {
+      writer.uint32(50).string(message.originalService);
     }
     return writer;
   },
@@ -2555,6 +2569,22 @@ export const Reaction: MessageFns<Reaction> = {
             message.created = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.originalAuthor = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.originalService = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2581,6 +2611,16 @@ export const Reaction: MessageFns<Reaction> = {
         : "",
       content: isSet(object.content) ? globalThis.String(object.content) : "",
       created: isSet(object.created) ? fromJsonTimestamp(object.created) : undefined,
+      originalAuthor: isSet(object.originalAuthor)
+        ? globalThis.String(object.originalAuthor)
+        : isSet(object.original_author)
+        ? globalThis.String(object.original_author)
+        : "",
+      originalService: isSet(object.originalService)
+        ? globalThis.String(object.originalService)
+        : isSet(object.original_service)
+        ? globalThis.String(object.original_service)
+        : "",
     };
   },
 
@@ -2598,6 +2638,12 @@ export const Reaction: MessageFns<Reaction> = {
     if (message.created !== undefined) {
       obj.created = message.created.toISOString();
     }
+    if (message.originalAuthor !== "") {
+      obj.originalAuthor = message.originalAuthor;
+    }
+    if (message.originalService !== "") {
+      obj.originalService = message.originalService;
+    }
     return obj;
   },
 
@@ -2610,6 +2656,8 @@ export const Reaction: MessageFns<Reaction> = {
     message.userName = object.userName ?? "";
     message.content = object.content ?? "";
     message.created = object.created ?? undefined;
+    message.originalAuthor = object.originalAuthor ?? "";
+    message.originalService = object.originalService ?? "";
     return message;
   },
 };

@@ -1,0 +1,423 @@
+/**
+ * The gitea source (Gitea's services/migrations/gitea_downloader.go), which also reads Cairn and gogs (Gitea's
+ * gogs.go): Gitea's API v1, every request through the outbound guard with the `[migrations]` policy. A source without
+ * `GET /version` is taken for gogs: its lists are not paged by `limit`, its issues are listed open then closed, and
+ * what it lacks (topics, reactions, releases, pull requests, reviews) is an empty answer, as Gitea's gogs downloader
+ * skips them.
+ */
+import { type OutboundPolicy, type Resolver, outboundRequest } from '@cairn/outbound';
+import type { z } from 'zod';
+import type { Comment, Downloader, Issue, Label, MigrationRepository, Milestone, Page, PullRequest, Reaction, Release, Review } from './base';
+import * as api from './gitea-api';
+
+export interface GiteaDownloaderOptions {
+  /** The source repository's web address as the user gave it (e.g. http://host:3000/alice/tools(.git)). */
+  cloneAddr: string;
+  auth: { username: string; password: string; token: string };
+  policy: OutboundPolicy; // migrationPolicy(config.migrations)
+  resolver?: Resolver;
+  timeoutMs?: number;
+}
+
+/** A source's answer other than 2xx: the status and the source's own message, never the request's credentials. */
+export class MigrationSourceError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MigrationSourceError';
+  }
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+/** Pages of a big repository are large; a cut answer would not parse. */
+const MAX_RESPONSE_BYTES = 64 << 20;
+/** Rate-limited requests are retried this many times, each wait at most MAX_WAIT_MS. */
+const RATE_LIMIT_RETRIES = 5;
+const MAX_WAIT_MS = 10 * 60_000;
+/** Gitea's downloader guesses 10 per page when the source does not say its maximum (< 1.13, gogs). */
+const GUESSED_MAX_PER_PAGE = 10;
+
+type Query = Record<string, string | number>;
+
+interface Answer {
+  json: unknown;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** Base URL and owner/repo from a clone address; a root URL with a sub-path keeps it (Gitea's factory New). */
+export function parseCloneAddr(cloneAddr: string): { baseUrl: string; owner: string; repo: string } {
+  const url = new URL(cloneAddr);
+  const names = url.pathname
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/\.git$/, '')
+    .split('/')
+    .filter((part) => part !== '');
+  if (names.length < 2) throw new Error(`invalid path: ${names.join('/')}`);
+  const sub = names.slice(0, -2).map((part) => `/${part}`).join('');
+  return { baseUrl: `${url.protocol}//${url.host}${sub}`, owner: decodeURIComponent(names[names.length - 2]), repo: decodeURIComponent(names[names.length - 1]) };
+}
+
+function header(headers: Answer['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** How long a rate-limited answer asks to wait (Retry-After seconds or date, or X-RateLimit-Reset), if it is one. */
+function rateLimitWait(status: number, headers: Answer['headers'], now: number): number | undefined {
+  if (status !== 429 && status !== 403) return undefined;
+  const retryAfter = header(headers, 'retry-after');
+  if (retryAfter !== undefined) {
+    const seconds = Number(retryAfter);
+    const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - now;
+    return Number.isNaN(ms) ? undefined : Math.min(Math.max(ms, 0), MAX_WAIT_MS);
+  }
+  const reset = Number(header(headers, 'x-ratelimit-reset'));
+  if (header(headers, 'x-ratelimit-remaining') === '0' && Number.isFinite(reset)) return Math.min(Math.max(reset * 1000 - now, 0), MAX_WAIT_MS);
+  return undefined;
+}
+
+function sourceMessage(body: Buffer): string {
+  const raw = body.toString('utf8');
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { message?: unknown }).message === 'string') {
+      return (parsed as { message: string }).message;
+    }
+  } catch {
+    // not JSON: the text itself
+  }
+  return raw.slice(0, 200).trim();
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Gitea's version as [major, minor]; a build suffix (`1.26.3+cairn-0.1.0`) is ignored. */
+function versionOf(version: string): [number, number] {
+  const match = /^v?(\d+)\.(\d+)/.exec(version);
+  return match === null ? [0, 0] : [Number(match[1]), Number(match[2])];
+}
+
+const atLeast = (version: [number, number], major: number, minor: number): boolean => version[0] > major || (version[0] === major && version[1] >= minor);
+
+export async function createGiteaDownloader(options: GiteaDownloaderOptions): Promise<Downloader> {
+  const { baseUrl, owner, repo } = parseCloneAddr(options.cloneAddr);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  // A token is preferred (Gitea's NewGiteaDownloader); basic auth otherwise.
+  if (options.auth.token !== '') headers.authorization = `token ${options.auth.token}`;
+  else if (options.auth.username !== '') {
+    headers.authorization = `Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}`;
+  }
+  const repoPath = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+
+  async function get(path: string, query: Query = {}): Promise<Answer> {
+    const search = new URLSearchParams(Object.entries(query).map(([key, value]): [string, string] => [key, String(value)])).toString();
+    const target = `${baseUrl}/api/v1${path}${search === '' ? '' : `?${search}`}`;
+    for (let attempt = 0; ; attempt++) {
+      const response = await outboundRequest(options.policy, target, {
+        headers,
+        timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        maxResponseBytes: MAX_RESPONSE_BYTES,
+        resolver: options.resolver,
+      });
+      if (response.status >= 200 && response.status < 300) {
+        if (response.body.length >= MAX_RESPONSE_BYTES) throw new MigrationSourceError(response.status, `GET ${path}: the answer is larger than ${MAX_RESPONSE_BYTES} bytes`);
+        try {
+          return { json: JSON.parse(response.body.toString('utf8')) as unknown, headers: response.headers };
+        } catch {
+          throw new MigrationSourceError(response.status, `GET ${path}: the source answered something other than JSON`);
+        }
+      }
+      // Rate limits wait and retry (Gitea's downloaders wait for the reset), a bounded number of times.
+      const wait = rateLimitWait(response.status, response.headers, Date.now());
+      if (wait !== undefined && attempt < RATE_LIMIT_RETRIES) {
+        await sleep(wait);
+        continue;
+      }
+      throw new MigrationSourceError(response.status, `GET ${path}: the source answered ${response.status}: ${sourceMessage(response.body)}`);
+    }
+  }
+
+  async function read<S extends z.ZodTypeAny>(schema: S, path: string, query?: Query): Promise<z.output<S>> {
+    const { json } = await get(path, query);
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new MigrationSourceError(200, `GET ${path}: unexpected answer (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
+    return parsed.data as z.output<S>;
+  }
+
+  /** What a source without an endpoint (gogs, an older Gitea, a unit switched off) answers: 404 means none. */
+  async function optional<T>(fallback: T, load: () => Promise<T>): Promise<T> {
+    try {
+      return await load();
+    } catch (error) {
+      if (error instanceof MigrationSourceError && error.status === 404) return fallback;
+      throw error;
+    }
+  }
+
+  // Gitea's SDK asks the version first; pagination came with 1.12, reactions with 1.11, reviews with 1.12.
+  const version = await optional(undefined, async () => versionOf((await read(api.apiVersion, '/version')).version));
+  const gogs = version === undefined;
+  const paging = version !== undefined && atLeast(version, 1, 12);
+  const reactionsKnown = version !== undefined && atLeast(version, 1, 11);
+  // Gitea >= 1.13 says its page maximum; otherwise guess small, as Gitea does.
+  const maxPerPage = paging
+    ? await optional(GUESSED_MAX_PER_PAGE, async () => (await read(api.apiSettings, '/settings/api')).max_response_items || GUESSED_MAX_PER_PAGE)
+    : GUESSED_MAX_PER_PAGE;
+
+  /** One page of a list: its end from X-Total-Count, else Link, else a short page (Gitea's isEnd). */
+  async function page<S extends z.ZodTypeAny>(item: S, path: string, query: Query, number: number, limit: number): Promise<Page<z.output<S>>> {
+    const { json, headers: answered } = await get(path, { ...query, page: number, limit });
+    const parsed = api.listOf(item).safeParse(json);
+    if (!parsed.success) throw new MigrationSourceError(200, `GET ${path}: unexpected answer (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
+    const items = parsed.data as z.output<S>[];
+    if (!paging) return { items, isEnd: items.length === 0 };
+    const total = Number(header(answered, 'x-total-count'));
+    const link = header(answered, 'link');
+    const isEnd =
+      items.length === 0 ||
+      (header(answered, 'x-total-count') !== undefined && Number.isFinite(total)
+        ? (number - 1) * limit + items.length >= total
+        : link !== undefined
+          ? !/rel="next"/.test(link)
+          : items.length < limit);
+    return { items, isEnd };
+  }
+
+  /** Every page of a list (milestones, labels, releases, comments, reviews); gogs answers them whole. */
+  async function all<S extends z.ZodTypeAny>(item: S, path: string, query: Query = {}): Promise<z.output<S>[]> {
+    if (!paging) return (await read(api.listOf(item), path, query)) as z.output<S>[];
+    const found: z.output<S>[] = [];
+    for (let number = 1; ; number++) {
+      const { items, isEnd } = await page(item, path, query, number, maxPerPage);
+      found.push(...items);
+      if (isEnd) return found;
+    }
+  }
+
+  async function reactions(path: string): Promise<Reaction[]> {
+    if (!reactionsKnown) return [];
+    const list = await optional([], () => read(api.listOf(api.apiReaction), path));
+    return list.map((reaction) => ({ userId: reaction.user.id, userName: reaction.user.login, content: reaction.content }));
+  }
+
+  const label = (value: z.output<typeof api.apiLabel>): Label => ({
+    name: value.name,
+    color: value.color.replace(/^#/, ''),
+    description: value.description,
+    exclusive: value.exclusive,
+  });
+  const state = (value: string): 'open' | 'closed' => (value === 'closed' ? 'closed' : 'open');
+  /** The poster, or the original author a source kept for an item it migrated itself (e-mail unknown then). */
+  const poster = (item: { user: { id: number; login: string; email: string }; original_author: string; original_author_id: number }) =>
+    item.original_author !== ''
+      ? { posterId: item.original_author_id, posterName: item.original_author, posterEmail: '' }
+      : { posterId: item.user.id, posterName: item.user.login, posterEmail: item.user.email };
+  const epoch = new Date(0);
+
+  /** gogs lists open issues, then closed ones (Gitea's gogs.go): pages past the open ones are closed pages. */
+  let openPages: number | undefined;
+  async function gogsIssues(number: number): Promise<Page<z.output<typeof api.apiIssue>>> {
+    const list = (state: string, at: number) => page(api.apiIssue, `${repoPath}/issues`, { state }, at, maxPerPage);
+    if (openPages === undefined) {
+      let count = 0;
+      while ((await list('open', count + 1)).items.length > 0) count++;
+      openPages = count;
+    }
+    if (number <= openPages) return { items: (await list('open', number)).items, isEnd: false };
+    return list('closed', number - openPages);
+  }
+
+  return {
+    async getRepoInfo(): Promise<MigrationRepository> {
+      const info = await read(api.apiRepository, repoPath);
+      return {
+        name: info.name,
+        owner: info.owner.login,
+        isPrivate: info.private,
+        isMirror: info.mirror,
+        description: info.description,
+        cloneUrl: info.clone_url,
+        originalUrl: info.html_url,
+        defaultBranch: info.default_branch,
+      };
+    },
+
+    async getTopics(): Promise<string[]> {
+      return optional([], async () => (await read(api.apiTopics, `${repoPath}/topics`)).topics);
+    },
+
+    async getMilestones(): Promise<Milestone[]> {
+      const list = await all(api.apiMilestone, `${repoPath}/milestones`, { state: 'all' });
+      // Older sources have no created/updated: the closing time stands in (Gitea's GetMilestones).
+      return list.map((milestone) => ({
+        title: milestone.title,
+        description: milestone.description,
+        deadline: milestone.due_on,
+        created: milestone.created_at ?? milestone.closed_at ?? epoch,
+        updated: milestone.updated_at ?? milestone.closed_at,
+        closed: milestone.closed_at,
+        state: state(milestone.state),
+      }));
+    },
+
+    async getLabels(): Promise<Label[]> {
+      return (await all(api.apiLabel, `${repoPath}/labels`)).map(label);
+    },
+
+    async getReleases(): Promise<Release[]> {
+      const list = await optional([], () => all(api.apiRelease, `${repoPath}/releases`));
+      return list.map((release) => ({
+        tagName: release.tag_name,
+        targetCommitish: release.target_commitish,
+        name: release.name,
+        body: release.body,
+        draft: release.draft,
+        prerelease: release.prerelease,
+        publisherId: release.author.id,
+        publisherName: release.author.login,
+        publisherEmail: release.author.email,
+        assets: release.assets.map((asset) => ({
+          id: asset.id,
+          name: asset.name,
+          size: asset.size,
+          downloadCount: asset.download_count,
+          created: asset.created_at ?? epoch,
+          updated: asset.created_at ?? epoch,
+          downloadUrl: asset.browser_download_url,
+        })),
+        created: release.created_at ?? epoch,
+        published: release.published_at ?? release.created_at ?? epoch,
+      }));
+    },
+
+    async getIssues(number: number, perPage: number): Promise<Page<Issue>> {
+      const limit = Math.min(perPage, maxPerPage);
+      const found = gogs
+        ? await gogsIssues(number)
+        : await page(api.apiIssue, `${repoPath}/issues`, { state: 'all', type: 'issues' }, number, limit);
+      const issues: Issue[] = [];
+      for (const issue of found.items) {
+        if (issue.pull_request !== null && issue.pull_request !== undefined) continue;
+        issues.push({
+          number: issue.number,
+          ...poster(issue),
+          title: issue.title,
+          content: issue.body,
+          ref: issue.ref,
+          milestone: issue.milestone,
+          state: state(issue.state),
+          isLocked: issue.is_locked,
+          created: issue.created_at ?? epoch,
+          updated: issue.updated_at ?? issue.created_at ?? epoch,
+          // gogs gives no closing time: the last update stands in (Gitea's convertGogsIssue).
+          closed: issue.closed_at ?? (gogs && issue.state === 'closed' ? issue.updated_at : undefined),
+          labels: issue.labels.map(label),
+          reactions: await reactions(`${repoPath}/issues/${issue.number}/reactions`),
+          assignees: issue.assignees,
+          foreignIndex: issue.number,
+        });
+      }
+      return { items: issues, isEnd: found.isEnd };
+    },
+
+    async getComments(issueNumber: number): Promise<Comment[]> {
+      const list = await all(api.apiComment, `${repoPath}/issues/${issueNumber}/comments`);
+      const comments: Comment[] = [];
+      for (const comment of list) {
+        // gogs lists event records as comments without a body or poster (Gitea's gogs.go skips them).
+        if (gogs && (comment.body === '' || comment.user.id === 0)) continue;
+        comments.push({
+          issueIndex: issueNumber,
+          index: comment.id,
+          commentType: '',
+          ...poster(comment),
+          created: comment.created_at ?? epoch,
+          updated: comment.updated_at ?? comment.created_at ?? epoch,
+          content: comment.body,
+          reactions: await reactions(`${repoPath}/issues/comments/${comment.id}/reactions`),
+        });
+      }
+      return comments;
+    },
+
+    async getPullRequests(number: number, perPage: number): Promise<Page<PullRequest>> {
+      if (gogs) return { items: [], isEnd: true };
+      const limit = Math.min(perPage, maxPerPage);
+      const found = await optional({ items: [], isEnd: true }, () => page(api.apiPullRequest, `${repoPath}/pulls`, { state: 'all' }, number, limit));
+      const pulls: PullRequest[] = [];
+      for (const pull of found.items) {
+        pulls.push({
+          number: pull.number,
+          title: pull.title,
+          ...poster(pull),
+          content: pull.body,
+          milestone: pull.milestone,
+          state: state(pull.state),
+          created: pull.created_at ?? epoch,
+          updated: pull.updated_at ?? pull.created_at ?? epoch,
+          // A merged pull request is closed when it was merged (Gitea's GetPullRequests).
+          closed: pull.closed_at ?? pull.merged_at,
+          labels: pull.labels.map(label),
+          patchUrl: pull.patch_url,
+          merged: pull.merged,
+          mergedTime: pull.merged_at,
+          mergeCommitSha: pull.merge_commit_sha,
+          head: {
+            cloneUrl: pull.head.repo?.clone_url ?? '',
+            ref: pull.head.ref,
+            sha: pull.head.sha,
+            repoName: pull.head.repo?.name ?? '',
+            ownerName: pull.head.repo?.owner.login ?? '',
+          },
+          base: { cloneUrl: '', ref: pull.base.ref, sha: pull.base.sha, repoName: repo, ownerName: owner },
+          assignees: pull.assignees,
+          isLocked: pull.is_locked,
+          reactions: await reactions(`${repoPath}/issues/${pull.number}/reactions`),
+          foreignIndex: pull.number,
+          isDraft: pull.draft,
+        });
+      }
+      return { items: pulls, isEnd: found.isEnd };
+    },
+
+    async getReviews(pullNumber: number): Promise<Review[]> {
+      if (!paging) return [];
+      const list = await optional([], () => all(api.apiReview, `${repoPath}/pulls/${pullNumber}/reviews`));
+      const reviews: Review[] = [];
+      for (const review of list) {
+        // A team's review request has no reviewer: Gitea skips it rather than give it to the wrong user.
+        if (review.user === null || review.user === undefined) continue;
+        const comments = await read(api.listOf(api.apiReviewComment), `${repoPath}/pulls/${pullNumber}/reviews/${review.id}/comments`);
+        reviews.push({
+          id: review.id,
+          issueIndex: pullNumber,
+          reviewerId: review.user.id,
+          reviewerName: review.user.login,
+          official: review.official,
+          commitId: review.commit_id,
+          content: review.body,
+          createdAt: review.submitted_at ?? epoch,
+          state: review.state,
+          comments: comments.map((comment) => ({
+            id: comment.id,
+            inReplyTo: 0,
+            content: comment.body,
+            treePath: comment.path,
+            diffHunk: comment.diff_hunk,
+            position: 0,
+            // A comment on an old line has a negative line (Gitea's GetReviews).
+            line: comment.original_position > 0 ? -comment.original_position : comment.position,
+            commitId: comment.commit_id,
+            posterId: comment.user.id,
+            reactions: [],
+            createdAt: comment.created_at ?? epoch,
+            updatedAt: comment.updated_at ?? comment.created_at ?? epoch,
+          })),
+        });
+      }
+      return reviews;
+    },
+  };
+}
