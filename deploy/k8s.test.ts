@@ -559,10 +559,12 @@ describe('deploy/k8s NetworkPolicies', () => {
     }
   });
 
-  // Webhook deliveries (hooks) and the remote git servers of imports and mirrors (git-storage's RemoteService).
+  // Webhook deliveries (hooks), the remote git servers of imports and mirrors (git-storage's RemoteService) and the
+  // sources' APIs of item imports (migrations).
   it.each([
     ['hooks', 'webhook targets'],
     ['git-storage', 'remote git servers'],
+    ['migrations', "the sources' HTTP APIs"],
   ])('let the %s pods alone, besides, reach %s on 80 and 443 outside the private ranges the SSRF guard refuses', (name) => {
     const policies = forSomePods().filter((policy) => selectedBy(policy).includes(name));
     expect(policies.map(selectedBy)).toEqual([[name]]);
@@ -577,8 +579,8 @@ describe('deploy/k8s NetworkPolicies', () => {
     for (const range of excepted) expect([range, classify(range.split('/')[0]).external]).toEqual([range, false]);
   });
   it('let the notifications pods alone, besides, reach an SMTP server on 25, 465 and 587', () => {
-    // No pods but these three reach anything outside the namespace's services.
-    expect(forSomePods().map(selectedBy).sort()).toEqual([['git-storage'], ['hooks'], ['notifications']]);
+    // No pods but these four reach anything outside the namespace's services.
+    expect(forSomePods().map(selectedBy).sort()).toEqual([['git-storage'], ['hooks'], ['migrations'], ['notifications']]);
     const policies = forSomePods().filter((policy) => selectedBy(policy).includes('notifications'));
     expect(policies.map(selectedBy)).toEqual([['notifications']]);
     expect(reachOf(policies).sort()).toEqual(['any TCP/25', 'any TCP/465', 'any TCP/587']);
