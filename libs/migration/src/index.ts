@@ -5,3 +5,5 @@
 export * from './base';
 export { type MigrateItemsOptions, type MigrationProgress, type MigrationStep, migrateItems } from './driver';
 export { type GiteaDownloaderOptions, MigrationSourceError, createGiteaDownloader, parseCloneAddr } from './gitea-downloader';
+export { DumpUploader, type DumpUploaderOptions } from './dump';
+export { DUMP_PATHS, type DumpRepoInfo, GIT_SERVICE_TYPES, type GitServiceName, dumpYaml, goTime } from './dump-format';

@@ -17,3 +17,4 @@ export {
 } from './guard';
 export { type MigrationHostSettings, checkRemoteHost, migrationPolicy } from './migrations';
 export { type OutboundProxy, type OutboundProxyOptions, startOutboundProxy } from './proxy';
+export { type GuardedGitOptions, guardedGitEnvironment } from './git-remote';

@@ -59,10 +59,10 @@ describe('runCli', () => {
     expect(out.err).toMatch(/^cairn: config error: .*HTTP_PORT/);
   });
 
-  it('says plainly that dump-repo and restore-repo are not available yet', async () => {
+  it('says plainly that restore-repo is not available yet', async () => {
     const out = io();
-    expect(await runCli(['dump-repo', '--repo', 'x'], out)).toBe(2);
-    expect(out.err).toBe('cairn: dump-repo is not available yet in this version of Cairn\n');
+    expect(await runCli(['restore-repo', '--repo_dir', 'x'], out)).toBe(2);
+    expect(out.err).toBe('cairn: restore-repo is not available yet in this version of Cairn\n');
   });
 
   it('writes the service identity keys an operator distributes, never replacing one', async () => {

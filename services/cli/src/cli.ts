@@ -7,6 +7,7 @@ import { createLogger, silentLogger, type Logger } from '@cairn/log';
 import { isCairnError } from '@cairn/rpc';
 import { withUserService } from './accounts-access';
 import { UsageError, commandHelp, parseCommandLine, type CommandSpec } from './args';
+import { dumpRepoCommand, runDumpRepo } from './commands/dump-repo';
 import { keysGenerateCommand, runKeysGenerate } from './commands/keys-generate';
 import { userCreateCommand, runUserCreate } from './commands/user-create';
 import { CommandFailedError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './errors';
@@ -18,10 +19,10 @@ export interface CliIo {
   stderr: (text: string) => void;
 }
 
-const COMMANDS: CommandSpec[] = [userCreateCommand, keysGenerateCommand];
+const COMMANDS: CommandSpec[] = [userCreateCommand, keysGenerateCommand, dumpRepoCommand];
 
 /** Named in the run contract but not implemented yet: said plainly rather than pretending. */
-const NOT_AVAILABLE = new Set(['dump-repo', 'restore-repo']);
+const NOT_AVAILABLE = new Set(['restore-repo']);
 
 /** `--verbose` anywhere: service logs (JSON) on stderr, for diagnosing a failure. */
 const VERBOSE_FLAG = '--verbose';
@@ -60,7 +61,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const line =
       parsed.command === keysGenerateCommand
         ? runKeysGenerate(config, parsed.values, io.cwd)
-        : await withUserService({ config, logger, notice }, (client) =>
+        : parsed.command === dumpRepoCommand
+          ? await runDumpRepo(config, parsed.values, io.cwd)
+          : await withUserService({ config, logger, notice }, (client) =>
             runUserCreate(client, parsed.values, { restricted: config.service.defaultUserIsRestricted }),
           );
     io.stdout(`${line}\n`);
