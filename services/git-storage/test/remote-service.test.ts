@@ -2,13 +2,15 @@
  * RemoteService against a real remote: git's own `git http-backend` served on loopback (bench/baselines/git-cgi.ts),
  * with basic auth in front of it for the credentials cases and a connection counter on every listener, so a refused
  * host is shown never contacted. git-storage runs with `[migrations] ALLOW_LOCALNETWORKS = true` and 127.0.0.2
- * blocked; a second instance with the default policy refuses loopback altogether.
+ * blocked; a second instance with the default policy refuses loopback altogether. A relay that holds chosen requests
+ * shows that a cancelled call's git is stopped before its transfer reaches the remote.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { encodeEnvKey } from '@cairn/config';
 import { silentLogger } from '@cairn/log';
 import { RemoteServiceService } from '@cairn/proto/cairn/git/v1/git_service';
@@ -51,6 +53,76 @@ function backend(root: string, auth = false): http.RequestListener {
     }
     git(req, res);
   };
+}
+
+interface Relay extends Remote {
+  /** Requests `hold` picked, each held until released. */
+  held(): number;
+  /** Held requests whose client went away before they were released: never forwarded. */
+  abandoned(): number;
+  /** Forwards every held request whose client is still there; later ones pass at once. */
+  release(): void;
+}
+
+/**
+ * A loopback relay in front of `target` that holds the requests `hold` picks (by method, path and body, which git
+ * gzips when large) until released, and forwards a held request only if its client is still waiting.
+ */
+async function startRelay(target: Remote, hold: (method: string, path: string, body: string) => boolean): Promise<Relay> {
+  const upstream = new URL(target.base);
+  const gates: Array<() => void> = [];
+  let abandoned = 0;
+  let holding = true;
+  const remote = await serve('127.0.0.1', (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const text = (req.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(body) : body).toString('latin1');
+      const held = holding && hold(req.method ?? '', new URL(req.url ?? '/', 'http://relay').pathname, text);
+      let gone = false;
+      if (held) {
+        res.once('close', () => {
+          if (!res.headersSent && !gone) {
+            gone = true;
+            abandoned++;
+          }
+        });
+      }
+      const go = held ? new Promise<void>((resolve) => gates.push(resolve)) : Promise.resolve();
+      void go.then(() => {
+        if (gone) return;
+        const headers: http.OutgoingHttpHeaders = { ...req.headers, host: upstream.host, 'content-length': String(body.length) };
+        delete headers['transfer-encoding'];
+        const forwarded = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        forwarded.on('error', () => res.destroy());
+        forwarded.end(body);
+      });
+    });
+  });
+  return {
+    ...remote,
+    get connections() {
+      return remote.connections;
+    },
+    held: () => gates.length,
+    abandoned: () => abandoned,
+    release() {
+      holding = false;
+      for (const gate of gates) gate();
+    },
+  };
+}
+
+async function waitUntil(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const giveUpAt = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > giveUpAt) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 async function refsOf(gitDir: string): Promise<string> {
@@ -224,6 +296,39 @@ describe('FetchRemote', () => {
       await stalled.close();
     }
   });
+
+  it('applies and publishes nothing when its caller goes while git fetches', async () => {
+    // The pack transfer (an upload-pack POST naming wants) is held at the relay.
+    const relay = await startRelay(open, (method, where, body) => method === 'POST' && where.endsWith('/git-upload-pack') && body.includes('want '));
+    try {
+      const id = await h.createEmpty();
+      const before = (await h.pushedEvents()).length;
+      const caller = new AbortController();
+      const call = rejection(remotes.fetchRemote(fetchRequest(id, `${relay.base}source.git`), { signal: caller.signal }));
+      await waitUntil('the held pack transfer', () => relay.held() === 1);
+      caller.abort();
+      expect(await call).toMatchObject({ code: Code.CANCELLED });
+      // git-storage stops its git: the transfer's connection goes before anything was sent to it.
+      await waitUntil('the fetch to be given up', () => relay.abandoned() === 1);
+      relay.release();
+      expect(await refsOf(h.gitDir(id))).toBe('');
+      expect(await gitOk(['--git-dir', h.gitDir(id), 'for-each-ref', 'refs/cairn-fetch/'])).toBe('');
+
+      // The next fetch brings everything, as if the cancelled one had never been: the only event is its own.
+      const answer = await remotes.fetchRemote(fetchRequest(id, `${relay.base}source.git`));
+      expect(answer.updated.map((update) => [update.ref, update.oldSha]).sort()).toEqual([
+        ['refs/heads/feature', ZERO_SHA],
+        ['refs/heads/main', ZERO_SHA],
+        ['refs/tags/v1', ZERO_SHA],
+      ]);
+      expect(await refsOf(h.gitDir(id))).toBe(await refsOf(source));
+      const events = (await h.pushedEvents()).slice(before);
+      expect(events.map((event) => event.repoId)).toEqual([id]);
+      expect([relay.held(), relay.abandoned()]).toEqual([1, 1]);
+    } finally {
+      await relay.close();
+    }
+  });
 });
 
 describe('PushRemote', () => {
@@ -243,6 +348,36 @@ describe('PushRemote', () => {
     expect(refused).toMatchObject({ code: Code.FAILED_PRECONDITION, reason: 'auth_failed' });
     const blocked = await rejection(remotes.pushRemote({ repository: repository(id), url: 'http://127.0.0.2:9/mirror.git', auth: undefined, timeoutSeconds: 0 }));
     expect(blocked).toMatchObject({ code: Code.PERMISSION_DENIED, reason: 'host_refused' });
+  });
+
+  it('stops its git when its caller goes: nothing reaches the remote', async () => {
+    const id = await h.createEmpty();
+    await remotes.fetchRemote(fetchRequest(id, `${open.base}source.git`));
+    const mirror = path.join(root, 'cancelled-mirror.git');
+    await gitOk(['init', '--quiet', '--bare', mirror]);
+    await gitOk(['--git-dir', mirror, 'config', 'http.receivepack', 'true']);
+    await gitOk(['--git-dir', mirror, 'fetch', '--quiet', source, 'refs/heads/feature:refs/heads/stale']);
+    const remoteBefore = await refsOf(mirror);
+    // The push itself (the receive-pack POST carrying the ref updates and the pack) is held at the relay.
+    const relay = await startRelay(open, (method, where) => method === 'POST' && where.endsWith('/git-receive-pack'));
+    try {
+      const url = `${relay.base}cancelled-mirror.git`;
+      const caller = new AbortController();
+      const call = rejection(remotes.pushRemote({ repository: repository(id), url, auth: undefined, timeoutSeconds: 0 }, { signal: caller.signal }));
+      await waitUntil('the held push', () => relay.held() === 1);
+      caller.abort();
+      expect(await call).toMatchObject({ code: Code.CANCELLED });
+      await waitUntil('the push to be given up', () => relay.abandoned() === 1);
+      relay.release();
+      expect(await refsOf(mirror)).toBe(remoteBefore);
+
+      // Through the same relay, a push nobody cancels goes through.
+      await remotes.pushRemote({ repository: repository(id), url, auth: undefined, timeoutSeconds: 0 });
+      expect(await refsOf(mirror)).toBe(await refsOf(h.gitDir(id)));
+      expect([relay.held(), relay.abandoned()]).toEqual([1, 1]);
+    } finally {
+      await relay.close();
+    }
   });
 });
 

@@ -30,18 +30,28 @@ interface LocalUser {
   login: string;
 }
 
+/** The uploader and the names it has matched so far, which the runner keeps with the task's progress. */
+export interface CairnUploader extends Uploader {
+  /** Source author names matched to local users by e-mail so far. */
+  knownAuthors(): Record<string, LocalUser>;
+}
+
 interface SourceAuthor {
   id: number;
   name: string;
   email: string;
 }
 
-export function createCairnUploader(clients: MigrationsClients, target: UploadTarget, log: Logger): Uploader {
+/**
+ * `known`: the names an earlier claim of the same import matched (a resumed import no longer sees the issues that
+ * taught them, yet their posters' later comments and reactions map the same way).
+ */
+export function createCairnUploader(clients: MigrationsClients, target: UploadTarget, log: Logger, known: Record<string, LocalUser> = {}): CairnUploader {
   const { repoId, doerId } = target;
   /** Local users by lower-cased e-mail (null: no local user has it). */
   const byEmail = new Map<string, LocalUser | null>();
   /** Local users by source name, learned from e-mail matches. */
-  const byName = new Map<string, LocalUser>();
+  const byName = new Map<string, LocalUser>(Object.entries(known));
   let doerName: string | undefined;
 
   const emailOf = (source: SourceAuthor): string => source.email.trim().toLowerCase();
@@ -105,6 +115,8 @@ export function createCairnUploader(clients: MigrationsClients, target: UploadTa
   }
 
   return {
+    knownAuthors: () => Object.fromEntries(byName),
+
     async createTopics(topics: string[]): Promise<void> {
       if (topics.length === 0) return;
       await clients.topics.replaceTopics({ actor: { userId: doerId, isAdmin: true, isRestricted: false }, repoId, topics });

@@ -23,6 +23,10 @@ export const taskOptions = z.object({
 });
 export type TaskOptions = z.infer<typeof taskOptions>;
 
+/** Source author names an item import matched to local users by e-mail (kept for a resumed import). */
+export const taskAuthors = z.record(z.object({ id: z.number(), login: z.string() }));
+export type TaskAuthors = z.infer<typeof taskAuthors>;
+
 const taskRow = z.object({
   id: z.number(),
   repo_id: z.number(),
@@ -36,6 +40,7 @@ const taskRow = z.object({
   clone_addr: z.string(),
   service: z.string(),
   options: taskOptions,
+  authors: taskAuthors,
   auth_username: z.string(),
   auth_password: z.string(),
   auth_token: z.string(),
@@ -98,10 +103,19 @@ export async function renewLease(db: CommonQueryMethods, id: number, attempts: n
   return result.rowCount === 1;
 }
 
-/** Records the step a claim has reached (the progress readers see). */
-export async function recordStep(db: CommonQueryMethods, id: number, attempts: number, step: string, itemsDone: number, message: string): Promise<boolean> {
+/** Records the step a claim has reached (the progress readers see), and the authors matched so far if given. */
+export async function recordStep(
+  db: CommonQueryMethods,
+  id: number,
+  attempts: number,
+  step: string,
+  itemsDone: number,
+  message: string,
+  authors?: TaskAuthors,
+): Promise<boolean> {
   const result = await db.query(sql.unsafe`
-    UPDATE migration_tasks SET step = ${step}, items_done = ${itemsDone}, message = ${message}
+    UPDATE migration_tasks SET step = ${step}, items_done = ${itemsDone}, message = ${message},
+      authors = ${authors === undefined ? sql.fragment`authors` : sql.jsonb(authors)}
     WHERE id = ${id} AND attempts = ${attempts} AND status = ${STATUS.running}`);
   return result.rowCount === 1;
 }

@@ -170,6 +170,8 @@ async function importItems(context: MigrationsContext, task: TaskRow, log: Logge
     // Release assets are not imported yet (docs/api.md).
     releaseAssets: false,
   };
+  // Created before the progress, which records the authors it has matched with each step.
+  const uploader = createCairnUploader(context.clients, { repoId: task.repo_id, doerId: task.doer_id, service: task.service }, log, task.authors);
   let current: MigrationStep | undefined;
   const progress = {
     resumeFrom,
@@ -179,7 +181,7 @@ async function importItems(context: MigrationsContext, task: TaskRow, log: Logge
         log.info({ step }, 'import step');
         current = step;
       }
-      if (!(await recordStep(context.db.pool, task.id, task.attempts, step, done, message))) {
+      if (!(await recordStep(context.db.pool, task.id, task.attempts, step, done, message, uploader.knownAuthors()))) {
         throw new CairnError(Code.ABORTED, 'the task was taken over');
       }
     },
@@ -191,7 +193,6 @@ async function importItems(context: MigrationsContext, task: TaskRow, log: Logge
       auth: { username: task.auth_username, password: task.auth_password, token: task.auth_token },
       policy: migrationPolicy(context.config.migrations),
     });
-    const uploader = createCairnUploader(context.clients, { repoId: task.repo_id, doerId: task.doer_id, service: task.service }, log);
     await migrateItems(downloader, uploader, items, progress);
   } catch (error) {
     throw sourceFailure(error);
