@@ -8,8 +8,6 @@
  * branch and tag of the source at the same commits and the source's default branch, there is one repository of
  * that name with one task, and exactly one cairn.git.pushed with origin "migration" reached the bus for it.
  */
-import http from 'node:http';
-import net from 'node:net';
 import zlib from 'node:zlib';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -19,6 +17,7 @@ import { testNatsUrl, uniqueName } from '@cairn/testing';
 import { Client } from 'pg';
 import { type Fixture, startFixture } from './support/fixture';
 import { isAlive, readRuntime, waitFor } from './support/instance';
+import { type HoldingRelay, startHoldingRelay } from './support/holding-relay';
 import { deleteStreamsOf } from './support/nats-streams';
 
 jest.setTimeout(240_000);
@@ -30,19 +29,6 @@ const RUNNING = 1;
 const FINISHED = 4;
 const ZERO_SHA = '0'.repeat(40);
 
-interface Relay {
-  port: number;
-  /** Pack transfers that reached the relay (each is held until released). */
-  held(): number;
-  /** Held pack transfers whose client went away before they were released (never forwarded to the source). */
-  abandoned(): number;
-  /** Pack transfers whose response the source finished sending. */
-  served(): number;
-  /** Lets every held transfer through (those still wanted). */
-  releaseAll(): void;
-  close(): Promise<void>;
-}
-
 /** The request body as git sent it (remote-curl gzips a large one). */
 function bodyText(body: Buffer, encoding: string | undefined): string {
   return (encoding === 'gzip' ? zlib.gunzipSync(body) : body).toString('latin1');
@@ -52,61 +38,17 @@ function bodyText(body: Buffer, encoding: string | undefined): string {
  * A loopback relay in front of `target`'s smart HTTP: passes everything through, but holds each pack transfer (a
  * POST to git-upload-pack naming wants — protocol v0's request or v2's `command=fetch`) until the test releases it.
  */
-async function startRelay(target: URL): Promise<Relay> {
-  const gates: Array<() => void> = [];
-  let abandoned = 0;
-  let served = 0;
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const transfer = request.method === 'POST' && (request.url ?? '').endsWith('/git-upload-pack') && bodyText(body, request.headers['content-encoding']).includes('want ');
-      let gone = false;
-      if (transfer) {
-        response.once('close', () => {
-          if (!response.headersSent && !gone) {
-            gone = true;
-            abandoned += 1;
-          }
-        });
-      }
-      const go = transfer ? new Promise<void>((resolve) => gates.push(resolve)) : Promise.resolve();
-      void go.then(() => {
-        if (gone) return;
-        const headers: http.OutgoingHttpHeaders = { ...request.headers, host: target.host, 'content-length': String(body.length) };
-        delete headers['transfer-encoding'];
-        const upstream = http.request({ host: target.hostname, port: target.port, method: request.method, path: request.url, headers }, (answer) => {
-          response.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(response);
-          if (transfer) answer.on('end', () => (served += 1));
-        });
-        upstream.on('error', () => response.destroy());
-        upstream.end(body);
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    held: () => gates.length,
-    abandoned: () => abandoned,
-    served: () => served,
-    releaseAll() {
-      for (const gate of gates) gate();
-    },
-    async close() {
-      for (const gate of gates) gate();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+function startRelay(target: URL): Promise<HoldingRelay> {
+  return startHoldingRelay(
+    target,
+    ({ method, path, headers, body }) => method === 'POST' && path.endsWith('/git-upload-pack') && bodyText(body, headers['content-encoding']).includes('want '),
+  );
 }
 
 describe('an import when the migrations process is killed while it fetches', () => {
   let fx: Fixture;
   let pg: Client;
-  let relay: Relay;
+  let relay: HoldingRelay;
   const prefix = uniqueName('mfault');
 
   const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) => fx.api.request<Json>(method, `/api/v1${path}`, { headers, body });

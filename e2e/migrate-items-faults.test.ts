@@ -9,12 +9,11 @@
  * with its number, every comment once and in order, every reaction, label and milestone once, authors mapped the
  * same way as without the crash; the task row shows the takeover.
  */
-import http from 'node:http';
-import net from 'node:net';
 import { testNatsUrl, uniqueName } from '@cairn/testing';
 import { Client } from 'pg';
 import { type Fixture, startFixture } from './support/fixture';
 import { isAlive, readRuntime, waitFor } from './support/instance';
+import { type HoldingRelay, startHoldingRelay } from './support/holding-relay';
 import { deleteStreamsOf } from './support/nats-streams';
 
 jest.setTimeout(240_000);
@@ -27,74 +26,10 @@ const FINISHED = 4;
 /** The source's page size (and so the importer's): small, so that every list has several pages. */
 const PAGE = 2;
 
-interface Relay {
-  port: number;
-  /** Requests that matched the hold rule (each is held until released). */
-  held(): number;
-  /** Held requests whose client went away before they were released (never forwarded). */
-  abandoned(): number;
-  /** Held requests whose answer the instance finished sending. */
-  served(): number;
-  releaseAll(): void;
-  close(): Promise<void>;
-}
-
-/** A loopback relay in front of `target`: passes every request through, but holds those `hold` picks until released. */
-async function startRelay(target: URL, hold: (method: string, path: string) => boolean): Promise<Relay> {
-  const gates: Array<() => void> = [];
-  let abandoned = 0;
-  let served = 0;
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const held = hold(request.method ?? '', new URL(request.url ?? '/', 'http://relay').pathname);
-      let gone = false;
-      if (held) {
-        response.once('close', () => {
-          if (!response.headersSent && !gone) {
-            gone = true;
-            abandoned += 1;
-          }
-        });
-      }
-      const go = held ? new Promise<void>((resolve) => gates.push(resolve)) : Promise.resolve();
-      void go.then(() => {
-        if (gone) return;
-        const headers: http.OutgoingHttpHeaders = { ...request.headers, host: target.host, 'content-length': String(body.length) };
-        delete headers['transfer-encoding'];
-        const upstream = http.request({ host: target.hostname, port: target.port, method: request.method, path: request.url, headers }, (answer) => {
-          response.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(response);
-          if (held) answer.on('end', () => (served += 1));
-        });
-        upstream.on('error', () => response.destroy());
-        upstream.end(body);
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    held: () => gates.length,
-    abandoned: () => abandoned,
-    served: () => served,
-    releaseAll() {
-      for (const gate of gates) gate();
-    },
-    async close() {
-      for (const gate of gates) gate();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
 describe('an item import when the migrations process is killed between pages', () => {
   let fx: Fixture;
   let pg: Client;
-  let relay: Relay | undefined;
+  let relay: HoldingRelay | undefined;
   let token = '';
   const prefix = uniqueName('mitems');
 
@@ -183,7 +118,7 @@ describe('an item import when the migrations process is killed between pages', (
     const secondPage = (await call('GET', `/repos/alice/tracker/issues?state=all&type=issues&page=2&limit=${PAGE}`, bob)).body as unknown as Json[];
     const heldIssue = secondPage[0]?.number as number;
     expect(secondPage).toHaveLength(PAGE);
-    relay = await startRelay(new URL(fx.instance.httpUrl), (method, path) => method === 'GET' && path === `/api/v1/repos/alice/tracker/issues/${heldIssue}/comments`);
+    relay = await startHoldingRelay(new URL(fx.instance.httpUrl), ({ method, path }) => method === 'GET' && path === `/api/v1/repos/alice/tracker/issues/${heldIssue}/comments`);
     const held = relay;
     const migrating = call('POST', '/repos/migrate', bob, {
       clone_addr: `http://127.0.0.1:${held.port}/alice/tracker`,
