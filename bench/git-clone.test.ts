@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { gitHttpBackend } from './baselines/git-cgi';
+import { gitHttpBackend } from '@cairn/testing';
 import { basicAuth } from './cairn';
 import { listen, readBody } from './stand-in';
 import { git } from './git';

@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { cgiBodyOffset, gitHttpBackend, parseCgiHead } from './baselines/git-cgi';
+import { cgiBodyOffset, gitHttpBackend, parseCgiHead } from '@cairn/testing';
 import { git } from './git';
 import { HISTORY_BRANCH, createHistoryRepository, fastImportStream, type HistoryShape } from './git-history';
 

@@ -1,5 +1,5 @@
 /**
- * Mirrors end to end, against git's own `git http-backend` on loopback (bench/baselines/git-cgi.ts) with
+ * Mirrors end to end, against git's own `git http-backend` on loopback (@cairn/testing git-cgi.ts) with
  * `[migrations] ALLOW_LOCALNETWORKS = true` and 127.0.0.2 blocked: a pull mirror imported from the source, a new
  * commit on the source brought over by mirror-sync, pushes to the mirror refused, mirror-sync of a repository that is
  * not a mirror (400), mirror_interval edits (0, below the minimum 422, malformed 422); a push mirror to a bare
@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { gitHttpBackend } from '../bench/baselines/git-cgi';
+import { gitHttpBackend } from '@cairn/testing';
 import { type Fixture, USER_PASSWORD, startFixture } from './support/fixture';
 import { gitTestEnv } from './support/instance';
 

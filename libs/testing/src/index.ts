@@ -10,3 +10,4 @@ export { eventually } from './eventually';
 export { loadGiteaApi, readStatusAllowances, type GiteaApi, type ResponseToCheck, type StatusAllowance } from './gitea-api';
 export { createGpgKeyring, type GpgKeyring, type GpgKeyListing, type GpgPrimaryKeyListing } from './gpg';
 export { startTestS3Server, type TestS3Server } from './s3rver';
+export { type CgiHead, cgiBodyOffset, gitHttpBackend, parseCgiHead } from './git-cgi';

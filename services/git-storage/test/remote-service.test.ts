@@ -1,5 +1,5 @@
 /**
- * RemoteService against a real remote: git's own `git http-backend` served on loopback (bench/baselines/git-cgi.ts),
+ * RemoteService against a real remote: git's own `git http-backend` served on loopback (@cairn/testing git-cgi.ts),
  * with basic auth in front of it for the credentials cases and a connection counter on every listener, so a refused
  * host is shown never contacted. git-storage runs with `[migrations] ALLOW_LOCALNETWORKS = true` and 127.0.0.2
  * blocked; a second instance with the default policy refuses loopback altogether. A relay that holds chosen requests
@@ -15,7 +15,7 @@ import { encodeEnvKey } from '@cairn/config';
 import { silentLogger } from '@cairn/log';
 import { RemoteServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import { CairnError, Code, type RpcClient, createRpcClient } from '@cairn/rpc';
-import { gitHttpBackend } from '../../../bench/baselines/git-cgi';
+import { gitHttpBackend } from '@cairn/testing';
 import { type GitStorageHarness, PUSHER, ZERO_SHA, gitOk, repository, startGitStorage } from './harness';
 
 interface Remote {
