@@ -4,6 +4,7 @@
  * dump on disk) produce these; uploaders (Cairn's services through the migrations service, a dump on disk) take
  * them. Field names follow Gitea's Go fields (camelCased); the dump format's YAML keys are Gitea's yaml tags.
  */
+import type { Readable } from 'node:stream';
 
 export interface MigrationRepository {
   name: string;
@@ -208,6 +209,10 @@ export interface Downloader {
   getComments(issueNumber: number): Promise<Comment[]>;
   getPullRequests(page: number, perPage: number): Promise<Page<PullRequest>>;
   getReviews(pullNumber: number): Promise<Review[]>;
+  /** A release asset's bytes (Gitea's ReleaseAsset.DownloadFunc/DownloadURL), through the guard with the source's auth. */
+  openReleaseAsset(asset: ReleaseAsset): Promise<Readable>;
+  /** A pull request's patch (from its patchUrl), or undefined when the source has none. */
+  getPullPatch(pull: PullRequest): Promise<Buffer | undefined>;
 }
 
 /**

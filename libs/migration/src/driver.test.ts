@@ -69,6 +69,8 @@ function source(calls: string[]): Downloader {
     getComments: async (number) => (calls.push(`get comments ${number}`), comments[number] ?? []),
     getPullRequests: async (page, perPage) => (calls.push(`get pulls ${page}`), pageOf([7, 6].map(pull), page, perPage)),
     getReviews: async (number): Promise<Review[]> => (calls.push(`get reviews ${number}`), []),
+    openReleaseAsset: () => Promise.reject(new Error('not used')),
+    getPullPatch: () => Promise.reject(new Error('not used')),
   };
 }
 

@@ -1,7 +1,8 @@
 /** The gitea downloader against a loopback server answering as Gitea's API v1 (test/gitea-fixtures.ts). */
 import { OutboundRefusedError, migrationPolicy } from '@cairn/outbound';
 import { type FixtureServer, startFixtureServer } from '../test/gitea-fixtures';
-import { MigrationSourceError, createGiteaDownloader, parseCloneAddr } from './gitea-downloader';
+import { createGiteaDownloader, parseCloneAddr } from './gitea-downloader';
+import { MigrationSourceError } from './source-http';
 
 const loopback = migrationPolicy({ allowedDomains: [], blockedDomains: [], allowLocalnetworks: true });
 const noAuth = { username: '', password: '', token: '' };

@@ -5,46 +5,22 @@
  * what it lacks (topics, reactions, releases, pull requests, reviews) is an empty answer, as Gitea's gogs downloader
  * skips them.
  */
-import { type OutboundPolicy, type Resolver, outboundRequest } from '@cairn/outbound';
+import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import type { Comment, Downloader, Issue, Label, MigrationRepository, Milestone, Page, PullRequest, Reaction, Release, Review } from './base';
+import type { Comment, Downloader, Issue, Label, MigrationRepository, Milestone, Page, PullRequest, Reaction, Release, ReleaseAsset, Review } from './base';
+import type { DownloaderOptions } from './downloaders';
+import { MigrationSourceError, type SourceAnswer, createSourceClient, header, readLimited } from './source-http';
 import * as api from './gitea-api';
 
-export interface GiteaDownloaderOptions {
-  /** The source repository's web address as the user gave it (e.g. http://host:3000/alice/tools(.git)). */
-  cloneAddr: string;
-  auth: { username: string; password: string; token: string };
-  policy: OutboundPolicy; // migrationPolicy(config.migrations)
-  resolver?: Resolver;
-  timeoutMs?: number;
-}
+/** Gitea's options are every downloader's. */
+export type GiteaDownloaderOptions = DownloaderOptions;
 
-/** A source's answer other than 2xx: the status and the source's own message, never the request's credentials. */
-export class MigrationSourceError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'MigrationSourceError';
-  }
-}
-
-const DEFAULT_TIMEOUT_MS = 60_000;
-/** Pages of a big repository are large; a cut answer would not parse. */
-const MAX_RESPONSE_BYTES = 64 << 20;
-/** Rate-limited requests are retried this many times, each wait at most MAX_WAIT_MS. */
-const RATE_LIMIT_RETRIES = 5;
-const MAX_WAIT_MS = 10 * 60_000;
 /** Gitea's downloader guesses 10 per page when the source does not say its maximum (< 1.13, gogs). */
 const GUESSED_MAX_PER_PAGE = 10;
+/** A patch larger than this is refused (Gitea reads it whole). */
+const MAX_PATCH_BYTES = 64 << 20;
 
 type Query = Record<string, string | number>;
-
-interface Answer {
-  json: unknown;
-  headers: Record<string, string | string[] | undefined>;
-}
 
 /** Base URL and owner/repo from a clone address; a root URL with a sub-path keeps it (Gitea's factory New). */
 export function parseCloneAddr(cloneAddr: string): { baseUrl: string; owner: string; repo: string } {
@@ -58,40 +34,6 @@ export function parseCloneAddr(cloneAddr: string): { baseUrl: string; owner: str
   const sub = names.slice(0, -2).map((part) => `/${part}`).join('');
   return { baseUrl: `${url.protocol}//${url.host}${sub}`, owner: decodeURIComponent(names[names.length - 2]), repo: decodeURIComponent(names[names.length - 1]) };
 }
-
-function header(headers: Answer['headers'], name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** How long a rate-limited answer asks to wait (Retry-After seconds or date, or X-RateLimit-Reset), if it is one. */
-function rateLimitWait(status: number, headers: Answer['headers'], now: number): number | undefined {
-  if (status !== 429 && status !== 403) return undefined;
-  const retryAfter = header(headers, 'retry-after');
-  if (retryAfter !== undefined) {
-    const seconds = Number(retryAfter);
-    const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - now;
-    return Number.isNaN(ms) ? undefined : Math.min(Math.max(ms, 0), MAX_WAIT_MS);
-  }
-  const reset = Number(header(headers, 'x-ratelimit-reset'));
-  if (header(headers, 'x-ratelimit-remaining') === '0' && Number.isFinite(reset)) return Math.min(Math.max(reset * 1000 - now, 0), MAX_WAIT_MS);
-  return undefined;
-}
-
-function sourceMessage(body: Buffer): string {
-  const raw = body.toString('utf8');
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { message?: unknown }).message === 'string') {
-      return (parsed as { message: string }).message;
-    }
-  } catch {
-    // not JSON: the text itself
-  }
-  return raw.slice(0, 200).trim();
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Gitea's version as [major, minor]; a build suffix (`1.26.3+cairn-0.1.0`) is ignored. */
 function versionOf(version: string): [number, number] {
@@ -111,32 +53,11 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
   }
   const repoPath = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
 
-  async function get(path: string, query: Query = {}): Promise<Answer> {
+  const client = createSourceClient({ policy: options.policy, headers, resolver: options.resolver, timeoutMs: options.timeoutMs });
+
+  function get(path: string, query: Query = {}): Promise<SourceAnswer> {
     const search = new URLSearchParams(Object.entries(query).map(([key, value]): [string, string] => [key, String(value)])).toString();
-    const target = `${baseUrl}/api/v1${path}${search === '' ? '' : `?${search}`}`;
-    for (let attempt = 0; ; attempt++) {
-      const response = await outboundRequest(options.policy, target, {
-        headers,
-        timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        maxResponseBytes: MAX_RESPONSE_BYTES,
-        resolver: options.resolver,
-      });
-      if (response.status >= 200 && response.status < 300) {
-        if (response.body.length >= MAX_RESPONSE_BYTES) throw new MigrationSourceError(response.status, `GET ${path}: the answer is larger than ${MAX_RESPONSE_BYTES} bytes`);
-        try {
-          return { json: JSON.parse(response.body.toString('utf8')) as unknown, headers: response.headers };
-        } catch {
-          throw new MigrationSourceError(response.status, `GET ${path}: the source answered something other than JSON`);
-        }
-      }
-      // Rate limits wait and retry (Gitea's downloaders wait for the reset), a bounded number of times.
-      const wait = rateLimitWait(response.status, response.headers, Date.now());
-      if (wait !== undefined && attempt < RATE_LIMIT_RETRIES) {
-        await sleep(wait);
-        continue;
-      }
-      throw new MigrationSourceError(response.status, `GET ${path}: the source answered ${response.status}: ${sourceMessage(response.body)}`);
-    }
+    return client.getJson(`${baseUrl}/api/v1${path}${search === '' ? '' : `?${search}`}`, `GET ${path}`);
   }
 
   async function read<S extends z.ZodTypeAny>(schema: S, path: string, query?: Query): Promise<z.output<S>> {
@@ -418,6 +339,16 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
         });
       }
       return reviews;
+    },
+
+    openReleaseAsset(asset: ReleaseAsset): Promise<Readable> {
+      if (asset.downloadUrl === undefined || asset.downloadUrl === '') throw new MigrationSourceError(404, `release asset ${asset.name} has no download URL`);
+      return client.open(asset.downloadUrl, `release asset ${asset.name}`);
+    },
+
+    async getPullPatch(pull: PullRequest): Promise<Buffer | undefined> {
+      if (pull.patchUrl === '') return undefined;
+      return readLimited(await client.open(pull.patchUrl, `the patch of pull request #${pull.number}`), MAX_PATCH_BYTES, `the patch of pull request #${pull.number}`);
     },
   };
 }

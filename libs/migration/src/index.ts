@@ -4,6 +4,8 @@
  */
 export * from './base';
 export { type MigrateItemsOptions, type MigrationProgress, type MigrationStep, migrateItems } from './driver';
-export { type GiteaDownloaderOptions, MigrationSourceError, createGiteaDownloader, parseCloneAddr } from './gitea-downloader';
+export { type GiteaDownloaderOptions, createGiteaDownloader, parseCloneAddr } from './gitea-downloader';
+export { ITEM_SERVICES, type DownloaderOptions, createDownloader, hasItems } from './downloaders';
+export { MigrationSourceError, type SourceClient, type SourceClientOptions, createSourceClient, readLimited } from './source-http';
 export { DumpUploader, type DumpUploaderOptions } from './dump';
 export { DUMP_PATHS, type DumpRepoInfo, GIT_SERVICE_TYPES, type GitServiceName, dumpYaml, goTime } from './dump-format';

@@ -6,7 +6,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseHostMatchList } from './host-match';
-import { type OutboundPolicy, OutboundRefusedError, type Resolver, outboundRequest } from './guard';
+import { type OutboundPolicy, OutboundRefusedError, type Resolver, outboundRequest, outboundStream } from './guard';
 
 interface Listener {
   port: number;
@@ -113,6 +113,57 @@ describe('outboundRequest', () => {
       await expect(outboundRequest(loopback, `${base}/loop`, { timeoutMs: 5000, maxRedirects: 3 })).rejects.toThrow('stopped after 3 redirects');
     } finally {
       await hops.close();
+    }
+  });
+
+  it('sends credentials to the host they were given for only: a redirect to another host goes without them', async () => {
+    const seen: Record<string, string | undefined> = {};
+    const other = await listen('127.0.0.1', (req, res) => {
+      seen.other = req.headers.authorization;
+      res.end('moved');
+    });
+    const first = await listen('127.0.0.1', (req, res) => {
+      if (req.url === '/same') {
+        res.writeHead(302, { location: '/there' }).end();
+        return;
+      }
+      if (req.url === '/there') {
+        seen.same = req.headers.authorization;
+        res.end('same');
+        return;
+      }
+      // Another port is another host (Go compares host:port too).
+      res.writeHead(302, { location: `http://127.0.0.1:${other.port}/asset` }).end();
+    });
+    try {
+      const loopback = policy(['loopback']);
+      const headers = { authorization: 'token secret', accept: 'application/json' };
+      await outboundRequest(loopback, `http://127.0.0.1:${first.port}/same`, { headers, timeoutMs: 5000 });
+      expect(seen.same).toBe('token secret');
+      expect((await outboundRequest(loopback, `http://127.0.0.1:${first.port}/away`, { headers, timeoutMs: 5000 })).body.toString()).toBe('moved');
+      expect(seen.other).toBeUndefined();
+    } finally {
+      await first.close();
+      await other.close();
+    }
+  });
+
+  it('streams a large body unbuffered through the same guard (outboundStream)', async () => {
+    const size = 3 << 20;
+    const big = await listen('127.0.0.1', (req, res) => {
+      if (req.url === '/redirect') res.writeHead(302, { location: '/big' }).end();
+      else res.end(Buffer.alloc(size, 7));
+    });
+    try {
+      const answer = await outboundStream(policy(['loopback']), `http://127.0.0.1:${big.port}/redirect`, { timeoutMs: 5000 });
+      expect(answer.status).toBe(200);
+      let length = 0;
+      for await (const chunk of answer.body) length += (chunk as Buffer).length;
+      // outboundRequest would have cut it at 1 MiB.
+      expect(length).toBe(size);
+      await expect(outboundStream(EXTERNAL, `http://127.0.0.1:${big.port}/big`, { timeoutMs: 5000 })).rejects.toBeInstanceOf(OutboundRefusedError);
+    } finally {
+      await big.close();
     }
   });
 

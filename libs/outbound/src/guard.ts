@@ -9,6 +9,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import type { Readable } from 'node:stream';
 import { canonicalAddress } from './ip-classes';
 import type { HostMatchList } from './host-match';
 
@@ -89,7 +90,14 @@ export interface OutboundResponse {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-function once(policy: OutboundPolicy, url: URL, request: OutboundRequest, method: string, body: string | Uint8Array | undefined, signal: AbortSignal): Promise<OutboundResponse> {
+/** One exchange's answer before its body is read: what a redirect needs, and the body to read or drain. */
+interface Answered {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: http.IncomingMessage;
+}
+
+function once(policy: OutboundPolicy, url: URL, request: OutboundRequest, method: string, body: string | Uint8Array | undefined, signal: AbortSignal): Promise<Answered> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${policy.usage}: only http and https URLs are called, not ${url.protocol}`);
   const host = url.hostname;
   const literal = canonicalAddress(host);
@@ -100,40 +108,79 @@ function once(policy: OutboundPolicy, url: URL, request: OutboundRequest, method
     const outgoing = client.request(
       url,
       { method, headers: request.headers, signal, agent: false, lookup: guardedLookup(policy, host, request.resolver), rejectUnauthorized: request.rejectUnauthorized ?? true },
-      (response) => {
-        const limit = request.maxResponseBytes ?? 1 << 20;
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        response.on('data', (chunk: Buffer) => {
-          if (kept >= limit) return;
-          chunks.push(chunk.subarray(0, limit - kept));
-          kept += Math.min(chunk.length, limit - kept);
-        });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), url: url.toString() }));
-        response.on('error', reject);
-      },
+      (response) => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: response }),
     );
     outgoing.on('error', reject);
     outgoing.end(body);
   });
 }
 
-/** Makes the request through the guard, following redirects (each target checked again). */
-export async function outboundRequest(policy: OutboundPolicy, target: string, request: OutboundRequest): Promise<OutboundResponse> {
-  const signal = AbortSignal.timeout(request.timeoutMs);
+/** Reads a body, keeping its first `limit` bytes (the rest is read and dropped, so the exchange ends cleanly). */
+function readBody(body: http.IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    body.on('data', (chunk: Buffer) => {
+      if (kept >= limit) return;
+      chunks.push(chunk.subarray(0, limit - kept));
+      kept += Math.min(chunk.length, limit - kept);
+    });
+    body.on('end', () => resolve(Buffer.concat(chunks)));
+    body.on('error', reject);
+  });
+}
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'www-authenticate', 'cookie', 'cookie2']);
+
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())));
+}
+
+/** Follows redirects (each target checked again by `once`); answers the last exchange with its body unread. */
+async function exchange(policy: OutboundPolicy, target: string, request: OutboundRequest, signal: AbortSignal): Promise<Answered & { url: string }> {
   let url = new URL(target);
   let method = (request.method ?? 'GET').toUpperCase();
   let body = request.body;
+  let current = request;
   for (let redirects = 0; ; redirects++) {
-    const response = await once(policy, url, request, method, body, signal);
+    const response = await once(policy, url, current, method, body, signal);
     const location = response.headers.location;
-    if (!REDIRECTS.has(response.status) || location === undefined) return response;
+    if (!REDIRECTS.has(response.status) || location === undefined) return { ...response, url: url.toString() };
+    response.body.resume();
     if (redirects >= (request.maxRedirects ?? 10)) throw new Error(`${policy.usage}: stopped after ${redirects} redirects`);
-    url = new URL(location, url);
+    const next = new URL(location, url);
+    // As Go's http.Client: credentials go to the host they were given for, not to where it redirects.
+    if (next.host !== url.host && current.headers !== undefined) current = { ...current, headers: withoutCredentials(current.headers) };
+    url = next;
     // As Go's http.Client: 301/302 turn a POST into a GET, 303 anything but HEAD; 307/308 keep method and body.
     if (response.status === 303 ? method !== 'HEAD' : (response.status === 301 || response.status === 302) && method === 'POST') {
       method = 'GET';
       body = undefined;
     }
   }
+}
+
+/** Makes the request through the guard, following redirects (each target checked again). */
+export async function outboundRequest(policy: OutboundPolicy, target: string, request: OutboundRequest): Promise<OutboundResponse> {
+  const signal = AbortSignal.timeout(request.timeoutMs);
+  const { status, headers, body, url } = await exchange(policy, target, request, signal);
+  return { status, headers, body: await readBody(body, request.maxResponseBytes ?? 1 << 20), url };
+}
+
+export interface OutboundStreamResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The body, unread: the caller reads it (or destroys it); `timeoutMs` still bounds the whole exchange. */
+  body: Readable;
+  url: string;
+}
+
+/**
+ * `outboundRequest` for large bodies (release assets, patches): the same guard and redirects, the body handed over as
+ * a stream instead of buffered; `maxResponseBytes` does not apply (the reader limits what it takes).
+ */
+export async function outboundStream(policy: OutboundPolicy, target: string, request: OutboundRequest): Promise<OutboundStreamResponse> {
+  const signal = AbortSignal.timeout(request.timeoutMs);
+  const { status, headers, body, url } = await exchange(policy, target, request, signal);
+  return { status, headers, body, url };
 }

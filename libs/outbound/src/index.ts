@@ -9,11 +9,13 @@ export {
   type OutboundPolicy,
   type OutboundRequest,
   type OutboundResponse,
+  type OutboundStreamResponse,
   OutboundRefusedError,
   type Resolver,
   guardedLookup,
   isAllowed,
   outboundRequest,
+  outboundStream,
 } from './guard';
 export { type MigrationHostSettings, checkRemoteHost, migrationPolicy } from './migrations';
 export { type OutboundProxy, type OutboundProxyOptions, startOutboundProxy } from './proxy';

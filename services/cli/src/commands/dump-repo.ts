@@ -15,19 +15,20 @@ import {
   type GitServiceName,
   type MigrationItems,
   type MigrationRepository,
+  ITEM_SERVICES,
   MigrationSourceError,
-  createGiteaDownloader,
+  createDownloader,
   migrateItems,
   parseCloneAddr,
 } from '@cairn/migration';
-import { OutboundRefusedError, type OutboundPolicy, checkRemoteHost, guardedGitEnvironment, migrationPolicy, outboundRequest, startOutboundProxy } from '@cairn/outbound';
+import { OutboundRefusedError, type OutboundPolicy, checkRemoteHost, guardedGitEnvironment, migrationPolicy, startOutboundProxy } from '@cairn/outbound';
 import { UsageError, type CommandSpec, type FlagValues } from '../args';
 import { CommandFailedError } from '../errors';
 
 /** Gitea's unit names for `--units` (dump.go updateOptionsUnits). */
 const UNITS = ['wiki', 'issues', 'labels', 'releases', 'release_assets', 'milestones', 'pull_requests', 'comments'] as const;
-/** The sources this version reads. */
-const SERVICES: readonly GitServiceName[] = ['git', 'gitea', 'gogs'];
+/** The sources this version reads: plain git and every source with a downloader. */
+const SERVICES: readonly GitServiceName[] = ['git', ...ITEM_SERVICES];
 
 export const dumpRepoCommand: CommandSpec = {
   path: ['dump-repo'],
@@ -50,8 +51,6 @@ const HOST_REFUSED = 'You can not import from disallowed hosts.';
 /** Gitea's dumper gives a clone two hours (dump.go migrateTimeout). */
 const GIT_TIMEOUT_MS = 2 * 60 * 60_000;
 const CONNECT_TIMEOUT_MS = 30_000;
-const PATCH_TIMEOUT_MS = 60_000;
-const MAX_PATCH_BYTES = 64 << 20;
 /** The remote's name while git fetches; the dump's config names the source `origin`, without credentials. */
 const REMOTE_NAME = 'cairn-remote';
 
@@ -181,23 +180,18 @@ export async function runDumpRepo(config: CairnConfig, values: FlagValues, cwd: 
   let downloader: Downloader | undefined;
   let info: MigrationRepository;
   try {
-    downloader = service === 'git' ? undefined : await createGiteaDownloader({ cloneAddr, auth, policy });
+    downloader = service === 'git' ? undefined : await createDownloader(service, { cloneAddr, auth, policy });
     info = downloader === undefined ? plainGitInfo(cloneAddr) : await downloader.getRepoInfo();
   } catch (error) {
     throw failure(error, secrets);
   }
-  const authHeader =
-    auth.token !== '' ? `token ${auth.token}` : auth.username !== '' ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}` : undefined;
+  const source = downloader;
   const dumper = await DumpUploader.create({
     dir: path.join(baseDir, text(values, 'owner_name'), text(values, 'repo_name')),
     async readPatch(pull) {
-      const response = await outboundRequest(policy, pull.patchUrl, {
-        headers: authHeader === undefined ? {} : { authorization: authHeader },
-        timeoutMs: PATCH_TIMEOUT_MS,
-        maxResponseBytes: MAX_PATCH_BYTES,
-      });
-      if (response.status !== 200) throw new MigrationSourceError(response.status, `the patch of pull request #${pull.number} answered ${response.status}`);
-      return response.body;
+      const patch = source === undefined ? undefined : await source.getPullPatch(pull);
+      if (patch === undefined) throw new MigrationSourceError(404, `pull request #${pull.number} has no patch at the source`);
+      return patch;
     },
   });
   try {

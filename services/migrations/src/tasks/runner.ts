@@ -10,7 +10,7 @@
  * resumed import starts at its recorded item step. A failed import deletes the repository, as Gitea does.
  */
 import type { Logger } from '@cairn/log';
-import { type MigrationItems, type MigrationStep, createGiteaDownloader, migrateItems } from '@cairn/migration';
+import { type MigrationItems, type MigrationStep, createDownloader, hasItems, migrateItems } from '@cairn/migration';
 import { migrationPolicy } from '@cairn/outbound';
 import { type ClaimLoop, startClaimLoop } from '@cairn/service';
 import { CairnError, Code, isCairnError } from '@cairn/rpc';
@@ -143,8 +143,6 @@ async function importGit(context: MigrationsContext, task: TaskRow, log: Logger)
   await settle(context, task, fetched.empty);
 }
 
-/** Services whose API the gitea downloader reads (Gitea's gitea and gogs downloaders). */
-const ITEM_SOURCES = new Set(['gitea', 'gogs']);
 const ITEM_STEPS: ReadonlySet<string> = new Set<MigrationStep>(['topics', 'milestones', 'labels', 'releases', 'issues', 'comments', 'pull_requests', 'reviews']);
 
 function itemStepOf(task: TaskRow): { step: MigrationStep; done: number } | undefined {
@@ -158,7 +156,8 @@ function itemStepOf(task: TaskRow): { step: MigrationStep; done: number } | unde
  */
 async function importItems(context: MigrationsContext, task: TaskRow, log: Logger, resumeFrom: { step: MigrationStep; done: number } | undefined): Promise<void> {
   const { options } = task;
-  if (!ITEM_SOURCES.has(task.service) || options.mirror) return;
+  if (!hasItems(task.service) || options.mirror) return;
+  const service = task.service;
   const items: MigrationItems = {
     wiki: options.wiki,
     milestones: options.milestones,
@@ -188,7 +187,7 @@ async function importItems(context: MigrationsContext, task: TaskRow, log: Logge
   };
   if (resumeFrom !== undefined) log.info({ step: resumeFrom.step, done: resumeFrom.done }, 'import resumed at an item step');
   try {
-    const downloader = await createGiteaDownloader({
+    const downloader = await createDownloader(service, {
       cloneAddr: task.clone_addr,
       auth: { username: task.auth_username, password: task.auth_password, token: task.auth_token },
       policy: migrationPolicy(context.config.migrations),
