@@ -3,9 +3,13 @@
  * items to `<repo_dir>/<owner>/<repo>/` in Gitea's dump format (dump-format.ts). Each batch is appended to its file,
  * as Gitea does, so the batches of one list make one YAML list. Git data (`git/`) is the caller's: it is not an item.
  */
+import { createWriteStream } from 'node:fs';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Comment, Issue, Label, Milestone, PullRequest, Release, Review, Uploader } from './base';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Comment, Issue, Label, Milestone, PullRequest, Release, ReleaseAsset, Review, Uploader } from './base';
+import { AssetPaths, assetFile } from './dump-assets';
 import {
   DUMP_PATHS,
   type DumpRecord,
@@ -27,9 +31,16 @@ export interface DumpUploaderOptions {
   dir: string;
   /** A pull request's patch (from its patchUrl at the source), written to `git/pulls/<number>.patch`. */
   readPatch(pull: PullRequest): Promise<Buffer>;
+  /**
+   * A release asset's bytes (Downloader.openReleaseAsset), written to `release_assets/<tag>/<name>`
+   * (dump-assets.ts). Without it, releases are written with their assets' source URLs and no files.
+   */
+  openAsset?(asset: ReleaseAsset): Promise<Readable>;
 }
 
 export class DumpUploader implements Uploader {
+  private readonly assetPaths = new AssetPaths();
+
   private constructor(private readonly options: DumpUploaderOptions) {}
 
   static async create(options: DumpUploaderOptions): Promise<DumpUploader> {
@@ -79,9 +90,30 @@ export class DumpUploader implements Uploader {
     return this.append(DUMP_PATHS.labels, labels.map(labelRecord));
   }
 
-  /** Asset files are not downloaded (the driver passes releases without assets unless they are chosen). */
-  createReleases(releases: Release[]): Promise<void> {
-    return this.append(DUMP_PATHS.releases, releases.map(releaseRecord));
+  /**
+   * Each asset streamed to `release_assets/<tag>/<name>` and its download_url pointing there (dump.go CreateReleases;
+   * the driver passes releases without assets unless release assets are chosen).
+   */
+  async createReleases(releases: Release[]): Promise<void> {
+    const open = this.options.openAsset;
+    const written: Release[] = [];
+    for (const release of releases) {
+      if (open === undefined || release.assets.length === 0) {
+        written.push(release);
+        continue;
+      }
+      const assets: ReleaseAsset[] = [];
+      for (const asset of release.assets) {
+        const relative = this.assetPaths.next(release.tagName, asset);
+        const file = assetFile(this.options.dir, relative);
+        await mkdir(path.dirname(file), { recursive: true });
+        const output = createWriteStream(file);
+        await pipeline(await open(asset), output);
+        assets.push({ ...asset, size: asset.size ?? output.bytesWritten, downloadUrl: relative });
+      }
+      written.push({ ...release, assets });
+    }
+    await this.append(DUMP_PATHS.releases, written.map(releaseRecord));
   }
 
   createIssues(issues: Issue[]): Promise<void> {

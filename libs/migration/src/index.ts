@@ -8,4 +8,5 @@ export { type GiteaDownloaderOptions, createGiteaDownloader, parseCloneAddr } fr
 export { ITEM_SERVICES, type DownloaderOptions, createDownloader, hasItems } from './downloaders';
 export { MigrationSourceError, type SourceClient, type SourceClientOptions, createSourceClient, readLimited } from './source-http';
 export { DumpUploader, type DumpUploaderOptions } from './dump';
+export { AssetPaths, safePathPart, safeTagPath } from './dump-assets';
 export { DUMP_PATHS, type DumpRepoInfo, GIT_SERVICE_TYPES, type GitServiceName, dumpYaml, goTime } from './dump-format';

@@ -56,7 +56,7 @@ const REMOTE_NAME = 'cairn-remote';
 
 const text = (values: FlagValues, name: string): string => (typeof values[name] === 'string' ? values[name] : '');
 
-/** `--units` as Gitea's updateOptionsUnits: empty means all; release assets are not dumped by this version. */
+/** `--units` as Gitea's updateOptionsUnits: empty means all (release assets included). */
 function parseUnits(list: string): MigrationItems {
   const units = list.split(',').map((unit) => unit.trim().toLowerCase()).filter((unit) => unit !== '');
   for (const unit of units) if (!(UNITS as readonly string[]).includes(unit)) throw new UsageError(`invalid unit: ${unit}`, dumpRepoCommand);
@@ -67,7 +67,7 @@ function parseUnits(list: string): MigrationItems {
     issues: has('issues'),
     labels: has('labels'),
     releases: has('releases'),
-    releaseAssets: false,
+    releaseAssets: has('release_assets'),
     milestones: has('milestones'),
     pullRequests: has('pull_requests'),
     comments: has('comments'),
@@ -192,6 +192,10 @@ export async function runDumpRepo(config: CairnConfig, values: FlagValues, cwd: 
       const patch = source === undefined ? undefined : await source.getPullPatch(pull);
       if (patch === undefined) throw new MigrationSourceError(404, `pull request #${pull.number} has no patch at the source`);
       return patch;
+    },
+    openAsset(asset) {
+      if (source === undefined) throw new MigrationSourceError(404, `release asset ${asset.name} has no source`);
+      return source.openReleaseAsset(asset);
     },
   });
   try {

@@ -13,6 +13,7 @@ import type { Comment, Issue, Label, Milestone, PullRequest, Reaction, Release, 
 import type { ImportedAuthor } from '@cairn/proto/cairn/issues/v1/import_service';
 import type { ImportedReaction } from '@cairn/proto/cairn/social/v1/import_service';
 import type { MigrationsClients } from '../rpc/context';
+import { type AssetSource, importReleaseAssets } from './release-assets';
 
 export interface UploadTarget {
   repoId: number;
@@ -44,9 +45,16 @@ interface SourceAuthor {
 
 /**
  * `known`: the names an earlier claim of the same import matched (a resumed import no longer sees the issues that
- * taught them, yet their posters' later comments and reactions map the same way).
+ * taught them, yet their posters' later comments and reactions map the same way). `assets`: where release assets'
+ * bytes come from (without it, releases are imported without their assets).
  */
-export function createCairnUploader(clients: MigrationsClients, target: UploadTarget, log: Logger, known: Record<string, LocalUser> = {}): CairnUploader {
+export function createCairnUploader(
+  clients: MigrationsClients,
+  target: UploadTarget,
+  log: Logger,
+  known: Record<string, LocalUser> = {},
+  assets?: AssetSource,
+): CairnUploader {
   const { repoId, doerId } = target;
   /** Local users by lower-cased e-mail (null: no local user has it). */
   const byEmail = new Map<string, LocalUser | null>();
@@ -147,9 +155,7 @@ export function createCairnUploader(clients: MigrationsClients, target: UploadTa
       if (releases.length === 0) return;
       const publishers = releases.map((r) => ({ id: r.publisherId, name: r.publisherName, email: r.publisherEmail }));
       await learn(publishers);
-      const assets = releases.reduce((n, r) => n + r.assets.length, 0);
-      if (assets > 0) log.info({ step: 'releases', assets }, 'release assets are not imported yet; skipped');
-      await clients.releaseImports.importReleases({
+      const answer = await clients.releaseImports.importReleases({
         repoId,
         releases: releases.map((r, i) => {
           const publisher = author(publishers[i]);
@@ -167,6 +173,11 @@ export function createCairnUploader(clients: MigrationsClients, target: UploadTa
           };
         }),
       });
+      if (assets === undefined) return;
+      // The assets' uploader is the release's publisher here (Gitea leaves migrated attachments without one).
+      const uploaderOf = (release: Release): number => author({ id: release.publisherId, name: release.publisherName, email: release.publisherEmail }).userId;
+      const done = await importReleaseAssets(clients, repoId, releases, answer.releases, uploaderOf, assets, log);
+      if (done.imported + done.skipped > 0) log.info({ step: 'releases', assets: done.imported, skipped: done.skipped }, 'release assets imported');
     },
 
     async createIssues(issues: Issue[]): Promise<void> {

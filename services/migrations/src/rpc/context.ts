@@ -32,7 +32,7 @@ export interface TaskRunner {
 export interface MigrationsContext {
   db: Database;
   logger: Logger;
-  config: Pick<CairnConfig, 'migrations' | 'mirror' | 'repository' | 'git' | 'server'>;
+  config: Pick<CairnConfig, 'migrations' | 'mirror' | 'repository' | 'git' | 'server' | 'attachment'>;
   clients: MigrationsClients;
   /** Unset before it starts. */
   runner?: TaskRunner;

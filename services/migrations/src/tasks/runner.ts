@@ -166,11 +166,21 @@ async function importItems(context: MigrationsContext, task: TaskRow, log: Logge
     comments: options.issues,
     pullRequests: options.pull_requests,
     releases: options.releases,
-    // Release assets are not imported yet (docs/api.md).
-    releaseAssets: false,
+    // Gitea's API form has no separate choice: release assets come with releases (services/migrations/migrate.go).
+    releaseAssets: options.releases,
   };
+  const downloader = await createDownloader(service, {
+    cloneAddr: task.clone_addr,
+    auth: { username: task.auth_username, password: task.auth_password, token: task.auth_token },
+    policy: migrationPolicy(context.config.migrations),
+  }).catch((error: unknown) => {
+    throw sourceFailure(error);
+  });
   // Created before the progress, which records the authors it has matched with each step.
-  const uploader = createCairnUploader(context.clients, { repoId: task.repo_id, doerId: task.doer_id, service: task.service }, log, task.authors);
+  const uploader = createCairnUploader(context.clients, { repoId: task.repo_id, doerId: task.doer_id, service: task.service }, log, task.authors, {
+    open: (asset) => downloader.openReleaseAsset(asset),
+    maxBytes: context.config.attachment.maxSize * 1024 * 1024,
+  });
   let current: MigrationStep | undefined;
   const progress = {
     resumeFrom,
@@ -187,11 +197,6 @@ async function importItems(context: MigrationsContext, task: TaskRow, log: Logge
   };
   if (resumeFrom !== undefined) log.info({ step: resumeFrom.step, done: resumeFrom.done }, 'import resumed at an item step');
   try {
-    const downloader = await createDownloader(service, {
-      cloneAddr: task.clone_addr,
-      auth: { username: task.auth_username, password: task.auth_password, token: task.auth_token },
-      policy: migrationPolicy(context.config.migrations),
-    });
     await migrateItems(downloader, uploader, items, progress);
   } catch (error) {
     throw sourceFailure(error);

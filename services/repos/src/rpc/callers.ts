@@ -104,7 +104,8 @@ export const RELEASE_CALLERS: Callers<typeof ReleaseServiceService> = {
   deleteRelease: ['gateway'],
 };
 
-/** The migrations service alone takes a migrated repository's releases in. */
+/** The migrations service alone takes a migrated repository's releases and their assets in. */
 export const IMPORT_CALLERS: Callers<typeof ImportServiceService> = {
   importReleases: ['migrations'],
+  importReleaseAsset: ['migrations'],
 };

@@ -26,6 +26,9 @@ export interface ReposContext {
   accounts: { teams: TeamsClient; orgs: OrgsClient; users: UsersClient };
   /** git-storage: repositories on disk (create, fork, delete, info, HEAD), their branches, their licences. */
   git: { repositories: GitRepositoriesClient; refs: GitRefsClient; analysis: GitAnalysisClient };
-  /** Attachments' bytes (`[attachment]` storage): repos only removes them, after their rows' deletion committed. */
+  /**
+   * Attachments' bytes (`[attachment]` storage): repos removes them after their rows' deletion committed, and writes
+   * only migrated release assets (the gateway writes uploads).
+   */
   objects: ObjectStore;
 }

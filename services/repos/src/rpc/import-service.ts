@@ -2,7 +2,8 @@
  * ImportService (proto/cairn/repos/v1/import_service.proto): a migrated repository's releases, as Gitea's
  * services/migrations/gitea_uploader.go CreateReleases writes them (the tag's commit read from the imported git data;
  * a published release whose tag is missing fails the step). A tag that has a release keeps it, so a resumed import
- * may resend a batch. No event per release; the release counter is recounted once per batch.
+ * may resend a batch. No event per release; the release counter is recounted once per batch. The answer lists the
+ * batch's releases with their assets' names, and the assets follow one call each (import-release-asset.ts).
  */
 import { ImportServiceService } from '@cairn/proto/cairn/repos/v1/import_service';
 import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
@@ -11,6 +12,8 @@ import { findRepository } from '../store/repositories';
 import { type ImportRelease, insertImportedRelease, recountReleases } from '../store/releases';
 import type { ReposContext } from './context';
 import { tagCommit } from './git-tags';
+import { importReleaseAsset } from './import-release-asset';
+import { releaseAssetNames } from '../store/imported-assets';
 
 export function createImportService(context: ReposContext): AsyncServiceOf<typeof ImportServiceService> {
   const { db } = context;
@@ -49,11 +52,18 @@ export function createImportService(context: ReposContext): AsyncServiceOf<typeo
           let created = 0;
           for (const release of releases) if (await insertImportedRelease(tx, release)) created += 1;
           if (created > 0) await recountReleases(tx, repo.id);
-          return { created };
+          const states = await releaseAssetNames(
+            tx,
+            repo.id,
+            releases.map((release) => release.tagName),
+          );
+          return { created, releases: states.map((state) => ({ tagName: state.tagName, releaseId: state.releaseId, assetNames: state.names })) };
         });
       } catch (error) {
         throw toCairnError(error);
       }
     },
+
+    importReleaseAsset: (requests) => importReleaseAsset(context, requests),
   };
 }

@@ -12,6 +12,8 @@ import {
   Client,
   type ClientOptions,
   type ClientUnaryCall,
+  type ClientWritableStream,
+  type handleClientStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -43,6 +45,50 @@ export interface ImportReleasesRequest {
 export interface ImportReleasesResponse {
   /** Releases added by this call. */
   created: number;
+  /**
+   * Every release of the request's tags as it is now (added now or earlier), with its assets' names, oldest first:
+   * what a resumed import must not add again.
+   */
+  releases: ImportedReleaseState[];
+}
+
+export interface ImportedReleaseState {
+  tagName: string;
+  releaseId: number;
+  assetNames: string[];
+}
+
+/** The header of an imported release asset (first message of ImportReleaseAsset). */
+export interface ImportedReleaseAsset {
+  repoId: number;
+  tagName: string;
+  name: string;
+  /** 1 for the first asset of this name in the source release, 2 for a second one, and so on. */
+  occurrence: number;
+  /** The source's counts and time (Gitea keeps them: download_count, created_unix). */
+  downloadCount: number;
+  created?:
+    | Date
+    | undefined;
+  /** A local user: the release's publisher, or the importing user. */
+  uploaderId: number;
+}
+
+export interface ImportReleaseAssetRequest {
+  /** First message only. */
+  asset?:
+    | ImportedReleaseAsset
+    | undefined;
+  /** The asset's bytes (any message, the first included). */
+  data: Buffer;
+}
+
+export interface ImportReleaseAssetResponse {
+  attachmentId: number;
+  uuid: string;
+  size: number;
+  /** False when the release already had it (a resumed import). */
+  created: boolean;
 }
 
 function createBaseImportedRelease(): ImportedRelease {
@@ -385,13 +431,16 @@ export const ImportReleasesRequest: MessageFns<ImportReleasesRequest> = {
 };
 
 function createBaseImportReleasesResponse(): ImportReleasesResponse {
-  return { created: 0 };
+  return { created: 0, releases: [] };
 }
 
 export const ImportReleasesResponse: MessageFns<ImportReleasesResponse> = {
   encode(message: ImportReleasesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.created !== 0) {
       writer.uint32(8).int32(message.created);
+    }
+    for (const v of message.releases) {
+      ImportedReleaseState.encode(v!, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -417,6 +466,14 @@ export const ImportReleasesResponse: MessageFns<ImportReleasesResponse> = {
             message.created = reader.int32();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.releases.push(ImportedReleaseState.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -430,13 +487,21 @@ export const ImportReleasesResponse: MessageFns<ImportReleasesResponse> = {
   },
 
   fromJSON(object: any): ImportReleasesResponse {
-    return { created: isSet(object.created) ? globalThis.Number(object.created) : 0 };
+    return {
+      created: isSet(object.created) ? globalThis.Number(object.created) : 0,
+      releases: globalThis.Array.isArray(object?.releases)
+        ? object.releases.map((e: any) => ImportedReleaseState.fromJSON(e))
+        : [],
+    };
   },
 
   toJSON(message: ImportReleasesResponse): unknown {
     const obj: any = {};
     if (message.created !== 0) {
       obj.created = Math.round(message.created);
+    }
+    if (message.releases?.length) {
+      obj.releases = message.releases.map((e) => ImportedReleaseState.toJSON(e));
     }
     return obj;
   },
@@ -447,6 +512,509 @@ export const ImportReleasesResponse: MessageFns<ImportReleasesResponse> = {
   fromPartial<I extends Exact<DeepPartial<ImportReleasesResponse>, I>>(object: I): ImportReleasesResponse {
     const message = createBaseImportReleasesResponse();
     message.created = object.created ?? 0;
+    message.releases = object.releases?.map((e) => ImportedReleaseState.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseImportedReleaseState(): ImportedReleaseState {
+  return { tagName: "", releaseId: 0, assetNames: [] };
+}
+
+export const ImportedReleaseState: MessageFns<ImportedReleaseState> = {
+  encode(message: ImportedReleaseState, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tagName !== "") {
+      writer.uint32(10).string(message.tagName);
+    }
+    if (message.releaseId !== 0) {
+      writer.uint32(16).int64(message.releaseId);
+    }
+    for (const v of message.assetNames) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportedReleaseState {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportedReleaseState();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tagName = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.releaseId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.assetNames.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportedReleaseState {
+    return {
+      tagName: isSet(object.tagName)
+        ? globalThis.String(object.tagName)
+        : isSet(object.tag_name)
+        ? globalThis.String(object.tag_name)
+        : "",
+      releaseId: isSet(object.releaseId)
+        ? globalThis.Number(object.releaseId)
+        : isSet(object.release_id)
+        ? globalThis.Number(object.release_id)
+        : 0,
+      assetNames: globalThis.Array.isArray(object?.assetNames)
+        ? object.assetNames.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.asset_names)
+        ? object.asset_names.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ImportedReleaseState): unknown {
+    const obj: any = {};
+    if (message.tagName !== "") {
+      obj.tagName = message.tagName;
+    }
+    if (message.releaseId !== 0) {
+      obj.releaseId = Math.round(message.releaseId);
+    }
+    if (message.assetNames?.length) {
+      obj.assetNames = message.assetNames;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportedReleaseState>, I>>(base?: I): ImportedReleaseState {
+    return ImportedReleaseState.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportedReleaseState>, I>>(object: I): ImportedReleaseState {
+    const message = createBaseImportedReleaseState();
+    message.tagName = object.tagName ?? "";
+    message.releaseId = object.releaseId ?? 0;
+    message.assetNames = object.assetNames?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseImportedReleaseAsset(): ImportedReleaseAsset {
+  return { repoId: 0, tagName: "", name: "", occurrence: 0, downloadCount: 0, created: undefined, uploaderId: 0 };
+}
+
+export const ImportedReleaseAsset: MessageFns<ImportedReleaseAsset> = {
+  encode(message: ImportedReleaseAsset, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repoId !== 0) {
+      writer.uint32(8).int64(message.repoId);
+    }
+    if (message.tagName !== "") {
+      writer.uint32(18).string(message.tagName);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.occurrence !== 0) {
+      writer.uint32(32).int32(message.occurrence);
+    }
+    if (message.downloadCount !== 0) {
+      writer.uint32(40).int64(message.downloadCount);
+    }
+    if (message.created !== undefined) {
+      Timestamp.encode(toTimestamp(message.created), writer.uint32(50).fork()).join();
+    }
+    if (message.uploaderId !== 0) {
+      writer.uint32(56).int64(message.uploaderId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportedReleaseAsset {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportedReleaseAsset();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tagName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.occurrence = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.downloadCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.created = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.uploaderId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportedReleaseAsset {
+    return {
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : 0,
+      tagName: isSet(object.tagName)
+        ? globalThis.String(object.tagName)
+        : isSet(object.tag_name)
+        ? globalThis.String(object.tag_name)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      occurrence: isSet(object.occurrence) ? globalThis.Number(object.occurrence) : 0,
+      downloadCount: isSet(object.downloadCount)
+        ? globalThis.Number(object.downloadCount)
+        : isSet(object.download_count)
+        ? globalThis.Number(object.download_count)
+        : 0,
+      created: isSet(object.created) ? fromJsonTimestamp(object.created) : undefined,
+      uploaderId: isSet(object.uploaderId)
+        ? globalThis.Number(object.uploaderId)
+        : isSet(object.uploader_id)
+        ? globalThis.Number(object.uploader_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ImportedReleaseAsset): unknown {
+    const obj: any = {};
+    if (message.repoId !== 0) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.tagName !== "") {
+      obj.tagName = message.tagName;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.occurrence !== 0) {
+      obj.occurrence = Math.round(message.occurrence);
+    }
+    if (message.downloadCount !== 0) {
+      obj.downloadCount = Math.round(message.downloadCount);
+    }
+    if (message.created !== undefined) {
+      obj.created = message.created.toISOString();
+    }
+    if (message.uploaderId !== 0) {
+      obj.uploaderId = Math.round(message.uploaderId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportedReleaseAsset>, I>>(base?: I): ImportedReleaseAsset {
+    return ImportedReleaseAsset.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportedReleaseAsset>, I>>(object: I): ImportedReleaseAsset {
+    const message = createBaseImportedReleaseAsset();
+    message.repoId = object.repoId ?? 0;
+    message.tagName = object.tagName ?? "";
+    message.name = object.name ?? "";
+    message.occurrence = object.occurrence ?? 0;
+    message.downloadCount = object.downloadCount ?? 0;
+    message.created = object.created ?? undefined;
+    message.uploaderId = object.uploaderId ?? 0;
+    return message;
+  },
+};
+
+function createBaseImportReleaseAssetRequest(): ImportReleaseAssetRequest {
+  return { asset: undefined, data: Buffer.alloc(0) };
+}
+
+export const ImportReleaseAssetRequest: MessageFns<ImportReleaseAssetRequest> = {
+  encode(message: ImportReleaseAssetRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.asset !== undefined) {
+      ImportedReleaseAsset.encode(message.asset, writer.uint32(10).fork()).join();
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(18).bytes(message.data);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportReleaseAssetRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportReleaseAssetRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.asset = ImportedReleaseAsset.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportReleaseAssetRequest {
+    return {
+      asset: isSet(object.asset) ? ImportedReleaseAsset.fromJSON(object.asset) : undefined,
+      data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: ImportReleaseAssetRequest): unknown {
+    const obj: any = {};
+    if (message.asset !== undefined) {
+      obj.asset = ImportedReleaseAsset.toJSON(message.asset);
+    }
+    if (message.data.length !== 0) {
+      obj.data = base64FromBytes(message.data);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportReleaseAssetRequest>, I>>(base?: I): ImportReleaseAssetRequest {
+    return ImportReleaseAssetRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportReleaseAssetRequest>, I>>(object: I): ImportReleaseAssetRequest {
+    const message = createBaseImportReleaseAssetRequest();
+    message.asset = (object.asset !== undefined && object.asset !== null)
+      ? ImportedReleaseAsset.fromPartial(object.asset)
+      : undefined;
+    message.data = object.data ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseImportReleaseAssetResponse(): ImportReleaseAssetResponse {
+  return { attachmentId: 0, uuid: "", size: 0, created: false };
+}
+
+export const ImportReleaseAssetResponse: MessageFns<ImportReleaseAssetResponse> = {
+  encode(message: ImportReleaseAssetResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.attachmentId !== 0) {
+      writer.uint32(8).int64(message.attachmentId);
+    }
+    if (message.uuid !== "") {
+      writer.uint32(18).string(message.uuid);
+    }
+    if (message.size !== 0) {
+      writer.uint32(24).int64(message.size);
+    }
+    if (message.created !== false) {
+      writer.uint32(32).bool(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportReleaseAssetResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportReleaseAssetResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.attachmentId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.uuid = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.size = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.created = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportReleaseAssetResponse {
+    return {
+      attachmentId: isSet(object.attachmentId)
+        ? globalThis.Number(object.attachmentId)
+        : isSet(object.attachment_id)
+        ? globalThis.Number(object.attachment_id)
+        : 0,
+      uuid: isSet(object.uuid) ? globalThis.String(object.uuid) : "",
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+      created: isSet(object.created) ? globalThis.Boolean(object.created) : false,
+    };
+  },
+
+  toJSON(message: ImportReleaseAssetResponse): unknown {
+    const obj: any = {};
+    if (message.attachmentId !== 0) {
+      obj.attachmentId = Math.round(message.attachmentId);
+    }
+    if (message.uuid !== "") {
+      obj.uuid = message.uuid;
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    if (message.created !== false) {
+      obj.created = message.created;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportReleaseAssetResponse>, I>>(base?: I): ImportReleaseAssetResponse {
+    return ImportReleaseAssetResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportReleaseAssetResponse>, I>>(object: I): ImportReleaseAssetResponse {
+    const message = createBaseImportReleaseAssetResponse();
+    message.attachmentId = object.attachmentId ?? 0;
+    message.uuid = object.uuid ?? "";
+    message.size = object.size ?? 0;
+    message.created = object.created ?? false;
     return message;
   },
 };
@@ -474,6 +1042,25 @@ export const ImportServiceService = {
       Buffer.from(ImportReleasesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ImportReleasesResponse => ImportReleasesResponse.decode(value),
   },
+  /**
+   * Adds one release asset (Gitea's gitea_uploader.go CreateReleases attachments): the first message names the
+   * release and the asset, every message may carry the asset's bytes, which repos stores in the attachments' object
+   * store under a reserved uuid (a call that breaks off leaves nothing recorded, and the purger removes what it wrote).
+   * Idempotent per (release, name, occurrence): when the release already has `occurrence` assets of that name, the
+   * bytes are dropped and the existing one answered. NOT_FOUND (reason release_not_found) when the repository has no
+   * release of the tag; INVALID_ARGUMENT (reason attachment_too_large) past `[attachment] MAX_SIZE`.
+   */
+  importReleaseAsset: {
+    path: "/cairn.repos.v1.ImportService/ImportReleaseAsset" as const,
+    requestStream: true as const,
+    responseStream: false as const,
+    requestSerialize: (value: ImportReleaseAssetRequest): Buffer =>
+      Buffer.from(ImportReleaseAssetRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ImportReleaseAssetRequest => ImportReleaseAssetRequest.decode(value),
+    responseSerialize: (value: ImportReleaseAssetResponse): Buffer =>
+      Buffer.from(ImportReleaseAssetResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ImportReleaseAssetResponse => ImportReleaseAssetResponse.decode(value),
+  },
 } as const;
 
 export interface ImportServiceServer extends UntypedServiceImplementation {
@@ -482,6 +1069,15 @@ export interface ImportServiceServer extends UntypedServiceImplementation {
    * FAILED_PRECONDITION (reason release_tag_missing), as Gitea's uploader fails on it.
    */
   importReleases: handleUnaryCall<ImportReleasesRequest, ImportReleasesResponse>;
+  /**
+   * Adds one release asset (Gitea's gitea_uploader.go CreateReleases attachments): the first message names the
+   * release and the asset, every message may carry the asset's bytes, which repos stores in the attachments' object
+   * store under a reserved uuid (a call that breaks off leaves nothing recorded, and the purger removes what it wrote).
+   * Idempotent per (release, name, occurrence): when the release already has `occurrence` assets of that name, the
+   * bytes are dropped and the existing one answered. NOT_FOUND (reason release_not_found) when the repository has no
+   * release of the tag; INVALID_ARGUMENT (reason attachment_too_large) past `[attachment] MAX_SIZE`.
+   */
+  importReleaseAsset: handleClientStreamingCall<ImportReleaseAssetRequest, ImportReleaseAssetResponse>;
 }
 
 export interface ImportServiceClient extends Client {
@@ -504,6 +1100,30 @@ export interface ImportServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ImportReleasesResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Adds one release asset (Gitea's gitea_uploader.go CreateReleases attachments): the first message names the
+   * release and the asset, every message may carry the asset's bytes, which repos stores in the attachments' object
+   * store under a reserved uuid (a call that breaks off leaves nothing recorded, and the purger removes what it wrote).
+   * Idempotent per (release, name, occurrence): when the release already has `occurrence` assets of that name, the
+   * bytes are dropped and the existing one answered. NOT_FOUND (reason release_not_found) when the repository has no
+   * release of the tag; INVALID_ARGUMENT (reason attachment_too_large) past `[attachment] MAX_SIZE`.
+   */
+  importReleaseAsset(
+    callback: (error: ServiceError | null, response: ImportReleaseAssetResponse) => void,
+  ): ClientWritableStream<ImportReleaseAssetRequest>;
+  importReleaseAsset(
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ImportReleaseAssetResponse) => void,
+  ): ClientWritableStream<ImportReleaseAssetRequest>;
+  importReleaseAsset(
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ImportReleaseAssetResponse) => void,
+  ): ClientWritableStream<ImportReleaseAssetRequest>;
+  importReleaseAsset(
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ImportReleaseAssetResponse) => void,
+  ): ClientWritableStream<ImportReleaseAssetRequest>;
 }
 
 export const ImportServiceClient = makeGenericClientConstructor(
@@ -514,6 +1134,14 @@ export const ImportServiceClient = makeGenericClientConstructor(
   service: typeof ImportServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
