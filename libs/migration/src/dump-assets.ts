@@ -42,9 +42,8 @@ export class AssetPaths {
   next(tagName: string, asset: { id: number; name: string }): string {
     const dir = `${RELEASE_ASSETS_DIR}/${safeTagPath(tagName)}`;
     const name = safePathPart(asset.name);
-    const candidates = [name, `${asset.id}-${name}`];
-    for (let n = 2; ; n++) {
-      const candidate = candidates.shift() ?? `${asset.id}-${n}-${name}`;
+    for (let n = 0; ; n++) {
+      const candidate = n === 0 ? name : n === 1 ? `${asset.id}-${name}` : `${asset.id}-${n}-${name}`;
       const relative = `${dir}/${candidate}`;
       // Case-insensitive file systems would put both in one file.
       const key = relative.toLowerCase();
