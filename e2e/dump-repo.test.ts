@@ -2,7 +2,8 @@
  * `cairn dump-repo` end to end: a repository of a running instance (a gitea source: Cairn serves Gitea's API v1) with
  * a commit, labels, a milestone, issues with comments and reactions and a release is dumped with the CLI, allowed by
  * `[migrations] ALLOW_LOCALNETWORKS` through the environment override; the files are Gitea's layout and say what the
- * API says. With the default policy a loopback source is refused and never contacted.
+ * API says (the release's assets as files under release_assets/<tag>/, release.yml pointing at them). With the
+ * default policy a loopback source is refused and never contacted.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -20,6 +21,11 @@ type Json = Record<string, unknown>;
 describe('cairn dump-repo', () => {
   let fixture: Fixture;
   let out: string;
+  /** The release's assets as uploaded: name → bytes. */
+  const assets = new Map<string, Buffer>([
+    ['tools-linux.tar.gz', Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256))],
+    ['checksums.txt', Buffer.from('abc123  tools-linux.tar.gz\n')],
+  ]);
   const call = (method: string, route: string, headers: Record<string, string>, body?: unknown) =>
     fixture.api.request<Json>(method, `/api/v1${route}`, { headers, body });
 
@@ -41,7 +47,15 @@ describe('cairn dump-repo', () => {
     await ok('POST', '/repos/alice/tools/issues', bob, { title: 'Typo', body: 'teh' }, 201);
     await ok('POST', '/repos/alice/tools/issues/1/comments', bob, { body: 'me too' }, 201);
     await ok('POST', '/repos/alice/tools/issues/1/reactions', bob, { content: '+1' }, 201);
-    await ok('POST', '/repos/alice/tools/releases', alice, { tag_name: 'v1.0', target_commitish: 'main', name: 'First', body: 'Notes' }, 201);
+    const release = await ok('POST', '/repos/alice/tools/releases', alice, { tag_name: 'v1.0', target_commitish: 'main', name: 'First', body: 'Notes' }, 201);
+    for (const [name, bytes] of assets) {
+      const uploaded = await fetch(`${fixture.instance.httpUrl}/api/v1/repos/alice/tools/releases/${release.id as number}/assets?name=${encodeURIComponent(name)}`, {
+        method: 'POST',
+        headers: { ...alice, 'content-type': 'application/octet-stream' },
+        body: bytes,
+      });
+      expect(uploaded.status).toBe(201);
+    }
   });
 
   afterAll(async () => {
@@ -68,7 +82,7 @@ describe('cairn dump-repo', () => {
     const dir = path.join(repoDir, 'backup', 'tools');
     const yaml = (name: string): unknown => parse(readFileSync(path.join(dir, name), 'utf8'));
 
-    expect(yaml('repo.yml')).toMatchObject({ name: 'tools', owner: 'alice', service_type: 3, issues: true, labels: true, milestones: true, releases: true, comments: true });
+    expect(yaml('repo.yml')).toMatchObject({ name: 'tools', owner: 'alice', service_type: 3, issues: true, labels: true, milestones: true, releases: true, comments: true, assets: true });
     expect(yaml('topic.yml')).toEqual({ topics: ['cli'] });
     expect(yaml('label.yml')).toEqual([{ name: 'bug', color: 'ee0701', description: 'Something is broken', exclusive: false }]);
     expect(yaml('milestone.yml')).toEqual([expect.objectContaining({ title: 'v1', description: 'first cut', state: 'open', deadline: null })]);
@@ -89,7 +103,17 @@ describe('cairn dump-repo', () => {
     expect(new Date(String(issues[0].created)).getTime()).toBe(new Date(String(apiIssue.created_at)).getTime());
     expect(readdirSync(path.join(dir, 'comments'))).toEqual(['1.yml']);
     expect(yaml('comments/1.yml')).toEqual([expect.objectContaining({ issue_index: 1, poster_name: 'bob', content: 'me too', reactions: [] })]);
-    expect(yaml('release.yml')).toEqual([expect.objectContaining({ tag_name: 'v1.0', name: 'First', body: 'Notes', publisher_name: 'alice', assets: [] })]);
+    expect(yaml('release.yml')).toEqual([expect.objectContaining({ tag_name: 'v1.0', name: 'First', body: 'Notes', publisher_name: 'alice' })]);
+    // Each asset's bytes in release_assets/<tag>/<name>, and release.yml's download_url is that relative path.
+    const [dumpedRelease] = yaml('release.yml') as Json[];
+    const dumpedAssets = (dumpedRelease.assets as Json[]).map(({ name, size, download_count, download_url }) => ({ name, size, download_count, download_url }));
+    expect(dumpedAssets.sort((a, b) => String(a.name).localeCompare(String(b.name)))).toEqual(
+      [...assets]
+        .map(([name, bytes]) => ({ name, size: bytes.length, download_count: 0, download_url: `release_assets/v1.0/${name}` }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    );
+    expect(readdirSync(path.join(dir, 'release_assets', 'v1.0')).sort()).toEqual([...assets.keys()].sort());
+    for (const [name, bytes] of assets) expect(readFileSync(path.join(dir, 'release_assets', 'v1.0', name)).equals(bytes)).toBe(true);
     expect(existsSync(path.join(dir, 'pull_request.yml'))).toBe(false);
 
     // The git data: a bare mirror with the source's branches, tags and HEAD, and no credentials in its config.
