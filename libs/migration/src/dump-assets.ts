@@ -13,7 +13,6 @@ import { DUMP_PATHS } from './dump-format';
 
 const RELEASE_ASSETS_DIR = DUMP_PATHS.releaseAssets;
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
 const UNSAFE = /[/\\\u0000-\u001f\u007f]/g;
 
 /** One path component from user text: never empty, `.` or `..`, never a separator or control character. */
