@@ -9,3 +9,4 @@ export { ITEM_SERVICES, type DownloaderOptions, createDownloader, hasItems } fro
 export { MigrationSourceError, type SourceClient, type SourceClientOptions, createSourceClient, readLimited } from './source-http';
 export { DumpUploader, type DumpUploaderOptions } from './dump';
 export { DUMP_PATHS, type DumpRepoInfo, GIT_SERVICE_TYPES, type GitServiceName, dumpYaml, goTime } from './dump-format';
+export { awardsToReactions, createGitlabDownloader, normalizeColor, parseGitlabAddr } from './gitlab-downloader';
