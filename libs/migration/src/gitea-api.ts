@@ -5,11 +5,11 @@
  */
 import { z } from 'zod';
 
-const text = z.string().nullish().transform((value) => value ?? '');
-const count = z.number().nullish().transform((value) => value ?? 0);
-const flag = z.boolean().nullish().transform((value) => value === true);
+export const text = z.string().nullish().transform((value) => value ?? '');
+export const count = z.number().nullish().transform((value) => value ?? 0);
+export const flag = z.boolean().nullish().transform((value) => value === true);
 /** RFC 3339; Go's zero time (0001-01-01) and null mean "none". */
-const time = z
+export const time = z
   .string()
   .nullish()
   .transform((value) => {

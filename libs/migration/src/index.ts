@@ -10,3 +10,4 @@ export { MigrationSourceError, type SourceClient, type SourceClientOptions, crea
 export { DumpUploader, type DumpUploaderOptions } from './dump';
 export { AssetPaths, safePathPart, safeTagPath } from './dump-assets';
 export { DUMP_PATHS, type DumpRepoInfo, GIT_SERVICE_TYPES, type GitServiceName, dumpYaml, goTime } from './dump-format';
+export { awardsToReactions, createGitlabDownloader, normalizeColor, parseGitlabAddr } from './gitlab-downloader';

@@ -120,6 +120,7 @@ describe('outboundRequest', () => {
     const seen: Record<string, string | undefined> = {};
     const other = await listen('127.0.0.1', (req, res) => {
       seen.other = req.headers.authorization;
+      seen.otherToken = req.headers['private-token'] as string | undefined;
       res.end('moved');
     });
     const first = await listen('127.0.0.1', (req, res) => {
@@ -129,6 +130,7 @@ describe('outboundRequest', () => {
       }
       if (req.url === '/there') {
         seen.same = req.headers.authorization;
+        seen.sameToken = req.headers['private-token'] as string | undefined;
         res.end('same');
         return;
       }
@@ -137,11 +139,12 @@ describe('outboundRequest', () => {
     });
     try {
       const loopback = policy(['loopback']);
-      const headers = { authorization: 'token secret', accept: 'application/json' };
+      // GitLab's PRIVATE-TOKEN is a credential too.
+      const headers = { authorization: 'token secret', 'PRIVATE-TOKEN': 'glpat-secret', accept: 'application/json' };
       await outboundRequest(loopback, `http://127.0.0.1:${first.port}/same`, { headers, timeoutMs: 5000 });
-      expect(seen.same).toBe('token secret');
+      expect([seen.same, seen.sameToken]).toEqual(['token secret', 'glpat-secret']);
       expect((await outboundRequest(loopback, `http://127.0.0.1:${first.port}/away`, { headers, timeoutMs: 5000 })).body.toString()).toBe('moved');
-      expect(seen.other).toBeUndefined();
+      expect([seen.other, seen.otherToken]).toEqual([undefined, undefined]);
     } finally {
       await first.close();
       await other.close();

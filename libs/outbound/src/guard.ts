@@ -130,7 +130,8 @@ function readBody(body: http.IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-const CREDENTIAL_HEADERS = new Set(['authorization', 'www-authenticate', 'cookie', 'cookie2']);
+/** Go's http.Client's sensitive headers, and GitLab's token header (Go would forward it; a token is a credential). */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'www-authenticate', 'cookie', 'cookie2', 'private-token']);
 
 function withoutCredentials(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())));

@@ -11,3 +11,12 @@ export { loadGiteaApi, readStatusAllowances, type GiteaApi, type ResponseToCheck
 export { createGpgKeyring, type GpgKeyring, type GpgKeyListing, type GpgPrimaryKeyListing } from './gpg';
 export { startTestS3Server, type TestS3Server } from './s3rver';
 export { type CgiHead, cgiBodyOffset, gitHttpBackend, parseCgiHead } from './git-cgi';
+export {
+  GITLAB_OAUTH_TOKEN,
+  GITLAB_PAGE_SIZE,
+  GITLAB_TOKEN,
+  type GitlabFixture,
+  type GitlabFixtureOptions,
+  type GitlabFixtureRequest,
+  startGitlabFixture,
+} from './gitlab-fixture';
