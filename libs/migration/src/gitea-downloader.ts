@@ -292,12 +292,14 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
             repoName: pull.head.repo?.name ?? '',
             ownerName: pull.head.repo?.owner.login ?? '',
           },
-          base: { cloneUrl: '', ref: pull.base.ref, sha: pull.base.sha, repoName: repo, ownerName: owner },
+          // Gitea's downloader: the base is this repository (its clone address as the API shows it).
+          base: { cloneUrl: pull.base.repo?.clone_url ?? '', ref: pull.base.ref, sha: pull.base.sha, repoName: repo, ownerName: owner },
           assignees: pull.assignees,
           isLocked: pull.is_locked,
           reactions: await reactions(`${repoPath}/issues/${pull.number}/reactions`),
           foreignIndex: pull.number,
           isDraft: pull.draft,
+          mergeBase: pull.merge_base,
         });
       }
       return { items: pulls, isEnd: found.isEnd };
