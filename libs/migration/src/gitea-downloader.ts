@@ -349,8 +349,19 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
     },
 
     async getPullPatch(pull: PullRequest): Promise<Buffer | undefined> {
-      if (pull.patchUrl === '') return undefined;
-      return readLimited(await client.open(pull.patchUrl, `the patch of pull request #${pull.number}`), MAX_PATCH_BYTES, `the patch of pull request #${pull.number}`);
+      const what = `the patch of pull request #${pull.number}`;
+      // The API's patch first (repoDownloadPullDiffOrPatch, on the source's own address with its credentials, so a
+      // private repository's too): Cairn serves no web pages, so its patch_url (a page) answers 404.
+      const urls = [`${baseUrl}/api/v1${repoPath}/pulls/${pull.number}.patch`, ...(pull.patchUrl === '' ? [] : [pull.patchUrl])];
+      for (const url of urls) {
+        try {
+          return await readLimited(await client.open(url, what), MAX_PATCH_BYTES, what);
+        } catch (error) {
+          // An older Gitea without the API route, a deleted head: the next address, else no patch.
+          if (!(error instanceof MigrationSourceError && error.status === 404)) throw error;
+        }
+      }
+      return undefined;
     },
   };
 }
