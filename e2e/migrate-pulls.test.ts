@@ -5,10 +5,18 @@
  * deleted (its head lives on only in the source's refs/pull/3/head), and an open one from a fork (fetched into the
  * copy's branch carol/carol-fix, Gitea's naming). Both sides are compared through the API: numbers, states, merged
  * fields, head and base refs and shas, reviews and their comments, original authors, and the `.diff`, commits and
- * files of the imported pull requests against the source's.
+ * files of the imported pull requests against the source's. `cairn dump-repo` of the same source writes the pull
+ * requests as Gitea's dump has them (pull_request.yml with head and base clone URLs, git/pulls/<n>.patch, reviews/
+ * with signed lines) and a git mirror holding the source's refs/pull heads.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
 import { type PullWork, demoRepository, pullWork, type Pull } from './support/pull-work';
-import { type Fixture, startFixture } from './support/fixture';
+import { type Fixture, USER_PASSWORD, startFixture } from './support/fixture';
+import { runCli } from './support/instance';
 
 jest.setTimeout(240_000);
 
@@ -157,5 +165,49 @@ describe('POST /repos/migrate with pull requests from a gitea source (the same i
     ]);
     // The next issue or pull request gets the next number.
     expect(await ok('POST', '/repos/bob/copy/issues', bob(), { title: 'After the import' }, 201)).toMatchObject({ number: 5 });
+  });
+
+  it("dumps the pull requests in Gitea's layout: pull_request.yml, git/pulls/<n>.patch, reviews/<n>.yml", async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'cairn-dump-pulls-'));
+    try {
+      const dumped = await runCli(
+        [
+          'dump-repo', '--git_service', 'gitea', '--clone_addr', `${fixture.instance.httpUrl}/alice/demo.git`,
+          '--auth_username', 'alice', '--auth_password', USER_PASSWORD, '--owner_name', 'backup', '--repo_name', 'demo', '--repo_dir', out,
+        ],
+        fixture.env,
+      );
+      expect({ code: dumped.code, stderr: dumped.stderr }).toEqual({ code: 0, stderr: '' });
+      const dir = path.join(out, 'backup', 'demo');
+      const yaml = (name: string) => parse(readFileSync(path.join(dir, name), 'utf8')) as Json[];
+      const source = await pullsOf('alice/demo');
+      const repo = await ok('GET', '/repos/alice/demo', bob(), undefined, 200);
+      const fork = await ok('GET', '/repos/carol/demo', bob(), undefined, 200);
+      const pulls = new Map(yaml('pull_request.yml').map((pull) => [pull.number as number, pull]));
+      expect([...pulls.keys()].sort()).toEqual([1, 2, 3, 4]);
+      expect(pulls.get(1)).toMatchObject({
+        patch_url: 'git/pulls/1.patch',
+        state: 'open',
+        head: { clone_url: repo.clone_url, ref: 'feature', sha: source.get(1)?.head.sha, owner_name: 'alice', repo_name: 'demo' },
+        base: { clone_url: repo.clone_url, ref: 'main', owner_name: 'alice', repo_name: 'demo' },
+        ensured_safe: true,
+      });
+      expect(pulls.get(2)).toMatchObject({ merged: true, merge_commit_sha: source.get(2)?.merge_commit_sha });
+      expect(pulls.get(4)).toMatchObject({ head: { clone_url: fork.clone_url, ref: 'carol-fix', owner_name: 'carol' } });
+      // The patch is the source's, and the mirror holds every pull request's head.
+      const patch = await fetch(`${fixture.instance.httpUrl}/api/v1/repos/alice/demo/pulls/1.patch`, { headers: bob() });
+      expect(readFileSync(path.join(dir, 'git', 'pulls', '1.patch'), 'utf8')).toBe(await patch.text());
+      const git = (...args: string[]) => execFileSync('git', ['--git-dir', path.join(dir, 'git'), ...args], { encoding: 'utf8' }).trim();
+      for (const n of [1, 2, 3, 4]) expect(git('rev-parse', `refs/pull/${n}/head`)).toBe(source.get(n)?.head.sha);
+      const reviews = yaml('reviews/1.yml');
+      expect(reviews.map((review) => [review.reviewer_name, review.state])).toEqual([
+        ['alice', 'APPROVED'],
+        ['carol', 'REQUEST_CHANGES'],
+        ['carol', 'COMMENT'],
+      ]);
+      expect(reviews[1].comments).toEqual([expect.objectContaining({ tree_path: 'feature.txt', line: 2, content: 'say 2 instead' })]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });
