@@ -6,6 +6,7 @@
  * same source review id) is left alone. The git side (refs/pull/<n>/head, a fork's branch, the patch) is done by
  * the migrations service through git-storage before the pull requests come here. No per-item event is published.
  */
+import type { CheckMergeResponse, Repository as GitRepository } from '@cairn/proto/cairn/git/v1/git_service';
 import type { ImportedReview, ImportServiceService } from '@cairn/proto/cairn/issues/v1/import_service';
 import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
 import { gitRepositoryOfRepo, isTransient, pullHeadRef, repositoryById } from '../domain/pull-check';
@@ -58,7 +59,7 @@ export function createPullImports(context: IssuesContext): PullImports {
     if (base === undefined) return;
     for (const pull of open) {
       let status: PullStatus;
-      let answer;
+      let answer: CheckMergeResponse;
       try {
         answer = await context.git.merge.checkMerge({ repository: gitRepositoryOfRepo(base), baseBranch: pull.base_branch, head: pullHeadRef(pull.index) });
         if (!CHECKED.has(answer.status)) continue;
@@ -209,7 +210,7 @@ export function createPullImports(context: IssuesContext): PullImports {
    * head, the tree path is made relative (util.PathJoinRel), and the patch is cut from the pull request's diff around
    * the line as Gitea cuts it. Without a merge base Gitea keeps no comments (no basis for any patch).
    */
-  async function codeComments(review: ImportedReview, pull: PullRow, repository: ReturnType<typeof gitRepositoryOfRepo> | undefined): Promise<ImportCodeComment[]> {
+  async function codeComments(review: ImportedReview, pull: PullRow, repository: GitRepository | undefined): Promise<ImportCodeComment[]> {
     if (review.comments.length === 0) return [];
     if (pull.merge_base === '' || pull.head_commit_id === '') {
       context.logger.warn({ repo_id: pull.repo_id, index: pull.index }, 'imported pull request has no merge base or head: its review comments are not imported');
