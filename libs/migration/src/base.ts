@@ -144,6 +144,11 @@ export interface PullRequest {
   reactions: Reaction[];
   foreignIndex: number;
   isDraft: boolean;
+  /**
+   * The merge base the source recorded, when its API shows one (Gitea's and Cairn's `merge_base`); an import prefers
+   * it to base.sha (the base branch's tip when listed, which for a merged pull request already holds the head).
+   */
+  mergeBase?: string;
 }
 
 export interface ReviewComment {

@@ -144,6 +144,7 @@ export const apiPullRequest = z.object({
   merged: flag,
   merged_at: time,
   merge_commit_sha: text,
+  merge_base: text,
   head: apiBranch,
   base: apiBranch,
 });

@@ -2,6 +2,7 @@
 import { OutboundRefusedError, migrationPolicy } from '@cairn/outbound';
 import { type FixtureServer, startFixtureServer } from '../test/gitea-fixtures';
 import { createGiteaDownloader, parseCloneAddr } from './gitea-downloader';
+import type { PullRequest } from './base';
 import { MigrationSourceError } from './source-http';
 
 const loopback = migrationPolicy({ allowedDomains: [], blockedDomains: [], allowLocalnetworks: true });
@@ -216,5 +217,49 @@ describe('createGiteaDownloader', () => {
     expect(JSON.stringify({ message: (error as Error).message, stack: (error as Error).stack })).not.toMatch(/pa55w0rd|s3cret-t0ken|hunter2/);
     // The address's own user info is not sent anywhere either: the token is.
     expect(server.requests.every((request) => request.authorization === 'token s3cret-t0ken')).toBe(true);
+  });
+});
+
+describe('getPullPatch', () => {
+  const pull = (number: number, patchUrl: string): PullRequest => ({
+    number,
+    title: 't',
+    posterName: 'alice',
+    posterId: 1,
+    posterEmail: '',
+    content: '',
+    milestone: '',
+    state: 'open',
+    created: new Date(0),
+    updated: new Date(0),
+    labels: [],
+    patchUrl,
+    merged: false,
+    mergeCommitSha: '',
+    head: { cloneUrl: '', ref: 'feature', sha: '', repoName: 'tools', ownerName: 'alice' },
+    base: { cloneUrl: '', ref: 'main', sha: '', repoName: 'tools', ownerName: 'alice' },
+    assignees: [],
+    isLocked: false,
+    reactions: [],
+    foreignIndex: number,
+    isDraft: false,
+  });
+
+  it("reads the API's patch with the source's credentials, else the patch_url page, else none; other failures fail", async () => {
+    const server = await serve({
+      before: {
+        '/api/v1/repos/alice/tools/pulls/1.patch': [{ status: 200, body: 'from the API' }],
+        '/api/v1/repos/alice/tools/pulls/2.patch': [{ status: 404, body: { message: 'not found' } }],
+        '/alice/tools/pulls/2.patch': [{ status: 200, body: 'from the page' }],
+        '/api/v1/repos/alice/tools/pulls/4.patch': [{ status: 500, body: { message: 'boom' } }],
+      },
+    });
+    const source = await createGiteaDownloader({ cloneAddr: `${server.url}/alice/tools.git`, auth: { ...noAuth, token: 'abc123' }, policy: loopback });
+    expect((await source.getPullPatch(pull(1, `${server.url}/alice/tools/pulls/1.patch`)))?.toString()).toBe('"from the API"');
+    expect(server.requests.find((request) => request.path === '/api/v1/repos/alice/tools/pulls/1.patch')?.authorization).toBe('token abc123');
+    expect((await source.getPullPatch(pull(2, `${server.url}/alice/tools/pulls/2.patch`)))?.toString()).toBe('"from the page"');
+    // Neither the API (404 from the fixture's fallback) nor a page: no patch.
+    expect(await source.getPullPatch(pull(3, ''))).toBeUndefined();
+    await expect(source.getPullPatch(pull(4, ''))).rejects.toMatchObject({ status: 500 });
   });
 });

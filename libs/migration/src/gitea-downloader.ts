@@ -292,12 +292,14 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
             repoName: pull.head.repo?.name ?? '',
             ownerName: pull.head.repo?.owner.login ?? '',
           },
-          base: { cloneUrl: '', ref: pull.base.ref, sha: pull.base.sha, repoName: repo, ownerName: owner },
+          // Gitea's downloader: the base is this repository (its clone address as the API shows it).
+          base: { cloneUrl: pull.base.repo?.clone_url ?? '', ref: pull.base.ref, sha: pull.base.sha, repoName: repo, ownerName: owner },
           assignees: pull.assignees,
           isLocked: pull.is_locked,
           reactions: await reactions(`${repoPath}/issues/${pull.number}/reactions`),
           foreignIndex: pull.number,
           isDraft: pull.draft,
+          mergeBase: pull.merge_base,
         });
       }
       return { items: pulls, isEnd: found.isEnd };
@@ -347,8 +349,19 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
     },
 
     async getPullPatch(pull: PullRequest): Promise<Buffer | undefined> {
-      if (pull.patchUrl === '') return undefined;
-      return readLimited(await client.open(pull.patchUrl, `the patch of pull request #${pull.number}`), MAX_PATCH_BYTES, `the patch of pull request #${pull.number}`);
+      const what = `the patch of pull request #${pull.number}`;
+      // The API's patch first (repoDownloadPullDiffOrPatch, on the source's own address with its credentials, so a
+      // private repository's too): Cairn serves no web pages, so its patch_url (a page) answers 404.
+      const urls = [`${baseUrl}/api/v1${repoPath}/pulls/${pull.number}.patch`, ...(pull.patchUrl === '' ? [] : [pull.patchUrl])];
+      for (const url of urls) {
+        try {
+          return await readLimited(await client.open(url, what), MAX_PATCH_BYTES, what);
+        } catch (error) {
+          // An older Gitea without the API route, a deleted head: the next address, else no patch.
+          if (!(error instanceof MigrationSourceError && error.status === 404)) throw error;
+        }
+      }
+      return undefined;
     },
   };
 }

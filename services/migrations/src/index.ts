@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { guardBus, prepareOutbox, type Subscription } from '@cairn/bus';
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import { RemoteServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import { MergeServiceService, RemoteServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import { ImportServiceService as IssueImportService } from '@cairn/proto/cairn/issues/v1/import_service';
 import { ImportServiceService as ReleaseImportService } from '@cairn/proto/cairn/repos/v1/import_service';
 import { RepoServiceService, TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
@@ -53,6 +53,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
       users: client(UserServiceService, 'accounts'),
       repos: client(RepoServiceService, 'repos'),
       remotes: client(RemoteServiceService, 'git-storage'),
+      pullHeads: client(MergeServiceService, 'git-storage'),
       topics: client(TopicServiceService, 'repos'),
       releaseImports: client(ReleaseImportService, 'repos'),
       issueImports: client(IssueImportService, 'issues'),

@@ -33,6 +33,8 @@ export const MERGE_CALLERS: Callers<typeof MergeServiceService> = {
   isAncestor: ['issues'],
   updateBranch: ['issues'],
   findMergeCommit: ['issues'],
+  // The migrations service's task runner sets up imported pull requests' heads (as the system).
+  importPullHeads: { callers: ['migrations'], asAnyone: ['migrations'] },
 };
 
 export const REF_CALLERS: Callers<typeof RefServiceService> = {

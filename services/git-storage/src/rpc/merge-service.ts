@@ -27,6 +27,7 @@ import { addVerifications } from './commit-verification';
 import type { GitStorageContext } from './context';
 import { mergeSigner, signedPlan } from './merge-signing';
 import { branchNotFound, branchTip, mergeConflict, scratchRoot } from './merge-support';
+import { importPullHeads } from './pull-heads-import';
 import { updateBranch } from './update-branch';
 
 /** Validates both sides before any git runs, then resolves them (NOT_FOUND for one that names nothing). */
@@ -51,6 +52,8 @@ export function createMergeService(context: GitStorageContext): AsyncServiceOf<t
   const open = (repository: Repository | undefined) => openRepository(context.root, repository);
 
   return {
+    importPullHeads: (request, ctx) => importPullHeads(context, request, ctx.signal),
+
     async syncPullHead(request) {
       if (!Number.isSafeInteger(request.index) || request.index < 1) {
         throw CairnError.invalid(`invalid pull request index ${request.index}`, { reason: 'invalid_index' });

@@ -111,4 +111,6 @@ export const IMPORT_CALLERS: Callers<typeof ImportServiceService> = {
   importMilestones: ['migrations'],
   importIssues: ['migrations'],
   importComments: ['migrations'],
+  importPullRequests: ['migrations'],
+  importReviews: ['migrations'],
 };

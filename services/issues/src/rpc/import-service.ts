@@ -1,10 +1,10 @@
 /**
  * ImportService (proto/cairn/issues/v1/import_service.proto): a migrated repository's labels, milestones, issues and
  * comments, as Gitea's services/migrations/gitea_uploader.go CreateLabels, CreateMilestones, CreateIssues and
- * CreateComments write them. Each batch is one transaction under the repository's import lock; what the repository
+ * CreateComments write them (pull requests and reviews: import-pulls.ts). Each batch is one transaction under the repository's import lock; what the repository
  * already has (same name, title, number or source comment id) is left alone, so a resumed import may resend a batch.
  */
-import { ImportServiceService, type ImportedAuthor } from '@cairn/proto/cairn/issues/v1/import_service';
+import { ImportServiceService } from '@cairn/proto/cairn/issues/v1/import_service';
 import { type AsyncServiceOf, CairnError } from '@cairn/rpc';
 import { labelValues } from '../domain/label-values';
 import { milestoneTitle } from '../domain/milestone-values';
@@ -24,31 +24,14 @@ import {
 } from '../store/imports';
 import type { IssuesContext } from './context';
 import { guard } from './guard';
-
-/** Gitea's uploader truncates issue titles to the column's 255 characters (base.TruncateString). */
-const TITLE_MAX = 255;
-
-function requireRepo(repoId: number): void {
-  if (!Number.isSafeInteger(repoId) || repoId <= 0) throw CairnError.invalid('repo_id is required', { reason: 'repo_required' });
-}
-
-/** The poster's columns: a local user, or the importing user standing for a source user (original_author). */
-function authorColumns(author: ImportedAuthor | undefined): { posterId: number; originalAuthor: string; originalAuthorId: number } {
-  if (author === undefined || !Number.isSafeInteger(author.userId) || author.userId <= 0) {
-    throw CairnError.invalid('an imported item needs a poster', { reason: 'poster_required' });
-  }
-  return { posterId: author.userId, originalAuthor: author.originalAuthor, originalAuthorId: author.originalAuthor === '' ? 0 : author.originalAuthorId };
-}
-
-function importedTitle(title: string): string {
-  const trimmed = [...title.trim()].slice(0, TITLE_MAX).join('');
-  if (trimmed === '') throw CairnError.invalid('an imported issue needs a title', { reason: 'issue_title_required' });
-  return trimmed;
-}
+import { authorColumns, importedTitle, requireRepo } from './import-values';
+import { createPullImports } from './import-pulls';
 
 export function createImportService(context: IssuesContext): AsyncServiceOf<typeof ImportServiceService> {
   const { db } = context;
   return {
+    ...createPullImports(context),
+
     async importLabels(request) {
       requireRepo(request.repoId);
       const values = request.labels.map((label) => labelValues({ ...label, archived: false }));

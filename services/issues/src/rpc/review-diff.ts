@@ -5,6 +5,7 @@
  * kept. The excerpt is a courtesy of the answer: when git-storage cannot give the diff, the comments are kept
  * without one (and the failure logged).
  */
+import type { Repository as GitRepository } from '@cairn/proto/cairn/git/v1/git_service';
 import type { NewReviewComment } from '@cairn/proto/cairn/issues/v1/pulls_service';
 import { FileDiffCollector, cutDiffAroundLine } from '../domain/diff-hunk';
 import type { Access } from '../domain/permissions';
@@ -12,11 +13,11 @@ import { gitRepositoryOfRepo, pullHeadRef } from '../domain/pull-check';
 import type { PullRow } from '../store/pulls';
 import type { IssuesContext } from './context';
 
-async function fileDiffs(context: Pick<IssuesContext, 'git'>, access: Access, pull: PullRow, paths: ReadonlySet<string>): Promise<Map<string, string>> {
+async function fileDiffs(context: Pick<IssuesContext, 'git'>, repository: GitRepository, pull: PullRow, paths: ReadonlySet<string>): Promise<Map<string, string>> {
   const collector = new FileDiffCollector(paths);
   const decoder = new TextDecoder();
   const stream = context.git.merge.getDiff({
-    repository: gitRepositoryOfRepo(access.repository),
+    repository,
     // git-storage diffs from the merge base of these two, as Gitea diffs from pr.MergeBase.
     base: pull.merge_base !== '' ? pull.merge_base : pull.base_branch,
     head: pull.head_commit_id !== '' ? pull.head_commit_id : pullHeadRef(pull.index),
@@ -35,10 +36,21 @@ export async function commentPatches(
   pull: PullRow,
   comments: readonly NewReviewComment[],
 ): Promise<string[]> {
+  const lines = comments.map((comment) => ({ path: comment.path, line: comment.oldPosition > 0 ? -comment.oldPosition : comment.newPosition }));
+  return patchesAround(context, gitRepositoryOfRepo(access.repository), pull, lines);
+}
+
+/** The patch of each (path, signed line: negative on the old side), in order ("" where no hunk holds the line). */
+export async function patchesAround(
+  context: Pick<IssuesContext, 'git' | 'logger' | 'config'>,
+  repository: GitRepository,
+  pull: PullRow,
+  comments: ReadonlyArray<{ path: string; line: number }>,
+): Promise<string[]> {
   if (comments.length === 0) return [];
   let diffs: Map<string, string>;
   try {
-    diffs = await fileDiffs(context, access, pull, new Set(comments.map((comment) => comment.path)));
+    diffs = await fileDiffs(context, repository, pull, new Set(comments.map((comment) => comment.path)));
   } catch (error) {
     context.logger.warn({ err: error, repo_id: pull.repo_id, issue_id: pull.issue_id }, 'review comment diff unavailable');
     return comments.map(() => '');
@@ -47,7 +59,6 @@ export async function commentPatches(
   return comments.map((comment) => {
     const diff = diffs.get(comment.path);
     if (diff === undefined) return '';
-    const old = comment.oldPosition > 0;
-    return cutDiffAroundLine(diff, old ? comment.oldPosition : comment.newPosition, old, lines);
+    return cutDiffAroundLine(diff, Math.abs(comment.line), comment.line < 0, lines);
   });
 }

@@ -124,15 +124,17 @@ export interface ImportIssue {
   closedAt: Date | null;
   labelIds: number[];
   assigneeIds: number[];
+  /** A pull request's issue row (its pull_requests row follows: store/pull-imports.ts). */
+  isPull?: boolean;
 }
 
 /** Inserts one issue (its number not taken: the caller checked under the import lock), its labels and assignees. */
 export async function insertImportedIssue(tx: DatabaseTransactionConnection, repoId: number, issue: ImportIssue): Promise<number> {
   const id = await tx.oneFirst(sql.type(z.object({ id: z.number() }))`
-    INSERT INTO issues (repo_id, index, poster_id, original_author, original_author_id, title, body, ref, is_closed, is_locked,
+    INSERT INTO issues (repo_id, index, poster_id, original_author, original_author_id, title, body, ref, is_closed, is_pull, is_locked,
                         milestone_id, created, updated, closed_at)
     VALUES (${repoId}, ${issue.index}, ${issue.posterId}, ${issue.originalAuthor}, ${issue.originalAuthorId}, ${issue.title}, ${issue.body},
-            ${issue.ref}, ${issue.isClosed}, ${issue.isLocked}, ${issue.milestoneId}, ${sql.timestamp(issue.created)},
+            ${issue.ref}, ${issue.isClosed}, ${issue.isPull ?? false}, ${issue.isLocked}, ${issue.milestoneId}, ${sql.timestamp(issue.created)},
             ${sql.timestamp(issue.updated)}, ${issue.closedAt === null ? null : sql.timestamp(issue.closedAt)})
     RETURNING id`);
   if (issue.labelIds.length > 0) {

@@ -14,6 +14,7 @@ import type { ImportedAuthor } from '@cairn/proto/cairn/issues/v1/import_service
 import type { ImportedReaction } from '@cairn/proto/cairn/social/v1/import_service';
 import type { MigrationsClients } from '../rpc/context';
 import { type AssetSource, importReleaseAssets } from './release-assets';
+import { importPullGit, reviewValues } from './pull-heads';
 
 export interface UploadTarget {
   repoId: number;
@@ -21,6 +22,19 @@ export interface UploadTarget {
   doerId: number;
   /** The source's service name ("gitea", "gogs"), shown with original authors' reactions. */
   service: string;
+  /** Where pull requests' git data comes from (without it, pull requests are imported without heads or patches). */
+  pullSource?: PullSource;
+}
+
+/** The source repository of pull requests' heads and patches (import/pull-heads.ts). */
+export interface PullSource {
+  /** The source's clone address and credentials (its refs/pull/<n>/head). */
+  cloneAddr: string;
+  auth: { username: string; password: string; token: string };
+  /** `git.timeout.migrate` in seconds. */
+  timeoutSeconds: number;
+  /** The downloader's getPullPatch. */
+  patch(pull: PullRequest): Promise<Buffer | undefined>;
 }
 
 /** Gitea's comment types the issues API lists as plain comments ("" from older sources). */
@@ -236,11 +250,59 @@ export function createCairnUploader(
     },
 
     async createPullRequests(pulls: PullRequest[]): Promise<void> {
-      if (pulls.length > 0) log.info({ step: 'pull_requests', skipped: pulls.length }, 'pull requests are not imported yet; skipped');
+      if (pulls.length === 0) return;
+      const posters = pulls.map((pull) => ({ id: pull.posterId, name: pull.posterName, email: pull.posterEmail }));
+      await learn(posters);
+      // Gitea's newPullRequest: the git side first (patch, heads), then the rows.
+      const heads = await importPullGit(clients, target, pulls, log);
+      const answer = await clients.issueImports.importPullRequests({
+        repoId,
+        pulls: pulls.map((pull, i) => {
+          const head = heads.get(pull.number);
+          return {
+            issue: {
+              index: pull.number,
+              poster: author(posters[i]),
+              title: pull.title,
+              body: pull.content,
+              ref: '',
+              isClosed: pull.state === 'closed',
+              isLocked: pull.isLocked,
+              created: pull.created,
+              updated: pull.updated,
+              closed: pull.closed,
+              labels: pull.labels.map((label) => label.name),
+              milestone: pull.milestone,
+              assigneeIds: pull.assignees.flatMap((name) => byName.get(name)?.id ?? []),
+            },
+            baseBranch: pull.base.ref,
+            headBranch: head?.headBranch ?? pull.head.ref,
+            headCommitId: head?.headCommitId ?? '',
+            mergeBase: head?.mergeBase ?? pull.mergeBase ?? pull.base.sha,
+            merged: pull.merged,
+            mergedAt: pull.mergedTime,
+            mergeCommitId: pull.mergeCommitSha,
+            // Gitea's uploader records the importing user as the merger.
+            mergerId: doerId,
+          };
+        }),
+      });
+      const ids = new Map(answer.pulls.map((row) => [row.index, row.id]));
+      const reactions: ImportedReaction[] = [];
+      for (const pull of pulls) {
+        const id = ids.get(pull.number);
+        if (id !== undefined && id > 0) reactions.push(...(await reactionsOf(pull.reactions, id, 0)));
+      }
+      await importReactions(reactions);
     },
 
     async createReviews(reviews: Review[]): Promise<void> {
-      if (reviews.length > 0) log.info({ step: 'reviews', skipped: reviews.length }, 'reviews are not imported yet; skipped');
+      if (reviews.length === 0) return;
+      // The reviews API shows reviewers without their e-mail: they map by the names e-mail matches taught.
+      await clients.issueImports.importReviews({
+        repoId,
+        reviews: reviews.map((review) => reviewValues(review, author({ id: review.reviewerId, name: review.reviewerName, email: '' }))),
+      });
     },
   };
 }

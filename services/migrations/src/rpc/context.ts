@@ -3,7 +3,7 @@ import type { CairnConfig } from '@cairn/config';
 import type { Database } from '@cairn/db';
 import type { Logger } from '@cairn/log';
 import type { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
-import type { RemoteServiceService } from '@cairn/proto/cairn/git/v1/git_service';
+import type { MergeServiceService, RemoteServiceService } from '@cairn/proto/cairn/git/v1/git_service';
 import type { ImportServiceService as IssueImportService } from '@cairn/proto/cairn/issues/v1/import_service';
 import type { ImportServiceService as ReleaseImportService } from '@cairn/proto/cairn/repos/v1/import_service';
 import type { RepoServiceService, TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
@@ -18,6 +18,8 @@ export interface MigrationsClients {
   users: AsyncClientOf<typeof UserServiceService>;
   repos: AsyncClientOf<typeof RepoServiceService>;
   remotes: AsyncClientOf<typeof RemoteServiceService>;
+  /** git-storage's MergeService: imported pull requests' heads and patches (ImportPullHeads). */
+  pullHeads: AsyncClientOf<typeof MergeServiceService>;
   topics: AsyncClientOf<typeof TopicServiceService>;
   releaseImports: AsyncClientOf<typeof ReleaseImportService>;
   issueImports: AsyncClientOf<typeof IssueImportService>;

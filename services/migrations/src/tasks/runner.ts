@@ -5,12 +5,12 @@
  * (RemoteService.FetchRemote, through the outbound guard): a fetch is idempotent, so a resumed import fetches again
  * and only what is still missing moves, and git-storage publishes cairn.git.pushed (origin "migration") only for
  * references that changed — a resumed import publishes no push twice. From a gitea or gogs source the items follow
- * (topics, milestones, labels, releases, issues with comments and reactions: @cairn/migration's migrateItems from the
- * source's API into the owning services' idempotent ImportService RPCs), each batch recorded on the task row, so a
- * resumed import starts at its recorded item step. A failed import deletes the repository, as Gitea does.
+ * (topics, milestones, labels, releases, issues with comments and reactions, pull requests with their git heads
+ * and reviews: @cairn/migration's migrateItems from the source's API into the owning services' idempotent
+ * ImportService RPCs), each batch recorded on the task row, so a resumed import starts at its recorded item step. A failed import deletes the repository, as Gitea does.
  */
 import type { Logger } from '@cairn/log';
-import { type MigrationItems, type MigrationStep, createDownloader, hasItems, migrateItems } from '@cairn/migration';
+import { type MigrationItems, type MigrationStep, type PullRequest, createDownloader, hasItems, migrateItems } from '@cairn/migration';
 import { migrationPolicy } from '@cairn/outbound';
 import { type ClaimLoop, startClaimLoop } from '@cairn/service';
 import { CairnError, Code, isCairnError } from '@cairn/rpc';
@@ -169,15 +169,20 @@ async function importItems(context: MigrationsContext, task: TaskRow, log: Logge
     // Gitea's API form has no separate choice: release assets come with releases (services/migrations/migrate.go).
     releaseAssets: options.releases,
   };
-  const downloader = await createDownloader(service, {
+  const auth = { username: task.auth_username, password: task.auth_password, token: task.auth_token };
+  const downloader = await createDownloader(service, { cloneAddr: task.clone_addr, auth, policy: migrationPolicy(context.config.migrations) }).catch(
+    (error: unknown) => {
+      throw sourceFailure(error);
+    },
+  );
+  const pullSource = {
     cloneAddr: task.clone_addr,
-    auth: { username: task.auth_username, password: task.auth_password, token: task.auth_token },
-    policy: migrationPolicy(context.config.migrations),
-  }).catch((error: unknown) => {
-    throw sourceFailure(error);
-  });
+    auth,
+    timeoutSeconds: Math.ceil(context.config.git.timeout.migrate / 1000),
+    patch: (pull: PullRequest) => downloader.getPullPatch(pull),
+  };
   // Created before the progress, which records the authors it has matched with each step.
-  const uploader = createCairnUploader(context.clients, { repoId: task.repo_id, doerId: task.doer_id, service: task.service }, log, task.authors, {
+  const uploader = createCairnUploader(context.clients, { repoId: task.repo_id, doerId: task.doer_id, service: task.service, pullSource }, log, task.authors, {
     open: (asset) => downloader.openReleaseAsset(asset),
     maxBytes: context.config.attachment.maxSize * 1024 * 1024,
   });

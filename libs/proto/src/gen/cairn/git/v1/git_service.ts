@@ -799,6 +799,49 @@ export interface FindMergeCommitResponse {
   commit?: Commit | undefined;
 }
 
+export interface ImportedPullHead {
+  index: number;
+  /** The source's head commit ("" unknown). */
+  headSha: string;
+  /** The source's head branch name. */
+  headRef: string;
+  /** The base branch (for the merge base when `base_sha` is empty). */
+  baseRef: string;
+  baseSha: string;
+  /** The pull request is open and its head is in another repository of the source (a fork). */
+  fromFork: boolean;
+  headCloneUrl: string;
+  headOwner: string;
+  /** The source's patch (`git format-patch`), stored as pulls/<index>.patch; empty when the source has none. */
+  patch: Buffer;
+}
+
+export interface ImportPullHeadsRequest {
+  repository?:
+    | Repository
+    | undefined;
+  /** The source repository's clone address (credentials from `auth`). */
+  url: string;
+  auth?: RemoteAuth | undefined;
+  pulls: ImportedPullHead[];
+  /** 0 is [git.timeout] MIGRATE (600 s). */
+  timeoutSeconds: number;
+}
+
+export interface ImportedPullHeadResult {
+  index: number;
+  /** The head branch name to record: the source's ref, a fork's local branch, or "unknown repository" (Gitea's). */
+  headBranch: string;
+  /** What refs/pull/<index>/head points at ("" when the head commit is not here: no ref). */
+  headCommitId: string;
+  /** `base_sha`, else the merge base of the base branch and the head ("" when unknown). */
+  mergeBase: string;
+}
+
+export interface ImportPullHeadsResponse {
+  pulls: ImportedPullHeadResult[];
+}
+
 export interface RemoteAuth {
   username: string;
   password: string;
@@ -10480,6 +10523,582 @@ export const FindMergeCommitResponse: MessageFns<FindMergeCommitResponse> = {
   },
 };
 
+function createBaseImportedPullHead(): ImportedPullHead {
+  return {
+    index: 0,
+    headSha: "",
+    headRef: "",
+    baseRef: "",
+    baseSha: "",
+    fromFork: false,
+    headCloneUrl: "",
+    headOwner: "",
+    patch: Buffer.alloc(0),
+  };
+}
+
+export const ImportedPullHead: MessageFns<ImportedPullHead> = {
+  encode(message: ImportedPullHead, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.index !== 0) {
+      writer.uint32(8).int64(message.index);
+    }
+    if (message.headSha !== "") {
+      writer.uint32(18).string(message.headSha);
+    }
+    if (message.headRef !== "") {
+      writer.uint32(26).string(message.headRef);
+    }
+    if (message.baseRef !== "") {
+      writer.uint32(34).string(message.baseRef);
+    }
+    if (message.baseSha !== "") {
+      writer.uint32(42).string(message.baseSha);
+    }
+    if (message.fromFork !== false) {
+      writer.uint32(48).bool(message.fromFork);
+    }
+    if (message.headCloneUrl !== "") {
+      writer.uint32(58).string(message.headCloneUrl);
+    }
+    if (message.headOwner !== "") {
+      writer.uint32(66).string(message.headOwner);
+    }
+    if (message.patch.length !== 0) {
+      writer.uint32(74).bytes(message.patch);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportedPullHead {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportedPullHead();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.index = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.headSha = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.headRef = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.baseRef = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.baseSha = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.fromFork = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.headCloneUrl = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.headOwner = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.patch = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportedPullHead {
+    return {
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      headSha: isSet(object.headSha)
+        ? globalThis.String(object.headSha)
+        : isSet(object.head_sha)
+        ? globalThis.String(object.head_sha)
+        : "",
+      headRef: isSet(object.headRef)
+        ? globalThis.String(object.headRef)
+        : isSet(object.head_ref)
+        ? globalThis.String(object.head_ref)
+        : "",
+      baseRef: isSet(object.baseRef)
+        ? globalThis.String(object.baseRef)
+        : isSet(object.base_ref)
+        ? globalThis.String(object.base_ref)
+        : "",
+      baseSha: isSet(object.baseSha)
+        ? globalThis.String(object.baseSha)
+        : isSet(object.base_sha)
+        ? globalThis.String(object.base_sha)
+        : "",
+      fromFork: isSet(object.fromFork)
+        ? globalThis.Boolean(object.fromFork)
+        : isSet(object.from_fork)
+        ? globalThis.Boolean(object.from_fork)
+        : false,
+      headCloneUrl: isSet(object.headCloneUrl)
+        ? globalThis.String(object.headCloneUrl)
+        : isSet(object.head_clone_url)
+        ? globalThis.String(object.head_clone_url)
+        : "",
+      headOwner: isSet(object.headOwner)
+        ? globalThis.String(object.headOwner)
+        : isSet(object.head_owner)
+        ? globalThis.String(object.head_owner)
+        : "",
+      patch: isSet(object.patch) ? Buffer.from(bytesFromBase64(object.patch)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: ImportedPullHead): unknown {
+    const obj: any = {};
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.headSha !== "") {
+      obj.headSha = message.headSha;
+    }
+    if (message.headRef !== "") {
+      obj.headRef = message.headRef;
+    }
+    if (message.baseRef !== "") {
+      obj.baseRef = message.baseRef;
+    }
+    if (message.baseSha !== "") {
+      obj.baseSha = message.baseSha;
+    }
+    if (message.fromFork !== false) {
+      obj.fromFork = message.fromFork;
+    }
+    if (message.headCloneUrl !== "") {
+      obj.headCloneUrl = message.headCloneUrl;
+    }
+    if (message.headOwner !== "") {
+      obj.headOwner = message.headOwner;
+    }
+    if (message.patch.length !== 0) {
+      obj.patch = base64FromBytes(message.patch);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportedPullHead>, I>>(base?: I): ImportedPullHead {
+    return ImportedPullHead.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportedPullHead>, I>>(object: I): ImportedPullHead {
+    const message = createBaseImportedPullHead();
+    message.index = object.index ?? 0;
+    message.headSha = object.headSha ?? "";
+    message.headRef = object.headRef ?? "";
+    message.baseRef = object.baseRef ?? "";
+    message.baseSha = object.baseSha ?? "";
+    message.fromFork = object.fromFork ?? false;
+    message.headCloneUrl = object.headCloneUrl ?? "";
+    message.headOwner = object.headOwner ?? "";
+    message.patch = object.patch ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseImportPullHeadsRequest(): ImportPullHeadsRequest {
+  return { repository: undefined, url: "", auth: undefined, pulls: [], timeoutSeconds: 0 };
+}
+
+export const ImportPullHeadsRequest: MessageFns<ImportPullHeadsRequest> = {
+  encode(message: ImportPullHeadsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repository !== undefined) {
+      Repository.encode(message.repository, writer.uint32(10).fork()).join();
+    }
+    if (message.url !== "") {
+      writer.uint32(18).string(message.url);
+    }
+    if (message.auth !== undefined) {
+      RemoteAuth.encode(message.auth, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.pulls) {
+      ImportedPullHead.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.timeoutSeconds !== 0) {
+      writer.uint32(40).int32(message.timeoutSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportPullHeadsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportPullHeadsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.auth = RemoteAuth.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.pulls.push(ImportedPullHead.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.timeoutSeconds = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportPullHeadsRequest {
+    return {
+      repository: isSet(object.repository) ? Repository.fromJSON(object.repository) : undefined,
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      auth: isSet(object.auth) ? RemoteAuth.fromJSON(object.auth) : undefined,
+      pulls: globalThis.Array.isArray(object?.pulls) ? object.pulls.map((e: any) => ImportedPullHead.fromJSON(e)) : [],
+      timeoutSeconds: isSet(object.timeoutSeconds)
+        ? globalThis.Number(object.timeoutSeconds)
+        : isSet(object.timeout_seconds)
+        ? globalThis.Number(object.timeout_seconds)
+        : 0,
+    };
+  },
+
+  toJSON(message: ImportPullHeadsRequest): unknown {
+    const obj: any = {};
+    if (message.repository !== undefined) {
+      obj.repository = Repository.toJSON(message.repository);
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.auth !== undefined) {
+      obj.auth = RemoteAuth.toJSON(message.auth);
+    }
+    if (message.pulls?.length) {
+      obj.pulls = message.pulls.map((e) => ImportedPullHead.toJSON(e));
+    }
+    if (message.timeoutSeconds !== 0) {
+      obj.timeoutSeconds = Math.round(message.timeoutSeconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportPullHeadsRequest>, I>>(base?: I): ImportPullHeadsRequest {
+    return ImportPullHeadsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportPullHeadsRequest>, I>>(object: I): ImportPullHeadsRequest {
+    const message = createBaseImportPullHeadsRequest();
+    message.repository = (object.repository !== undefined && object.repository !== null)
+      ? Repository.fromPartial(object.repository)
+      : undefined;
+    message.url = object.url ?? "";
+    message.auth = (object.auth !== undefined && object.auth !== null)
+      ? RemoteAuth.fromPartial(object.auth)
+      : undefined;
+    message.pulls = object.pulls?.map((e) => ImportedPullHead.fromPartial(e)) || [];
+    message.timeoutSeconds = object.timeoutSeconds ?? 0;
+    return message;
+  },
+};
+
+function createBaseImportedPullHeadResult(): ImportedPullHeadResult {
+  return { index: 0, headBranch: "", headCommitId: "", mergeBase: "" };
+}
+
+export const ImportedPullHeadResult: MessageFns<ImportedPullHeadResult> = {
+  encode(message: ImportedPullHeadResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.index !== 0) {
+      writer.uint32(8).int64(message.index);
+    }
+    if (message.headBranch !== "") {
+      writer.uint32(18).string(message.headBranch);
+    }
+    if (message.headCommitId !== "") {
+      writer.uint32(26).string(message.headCommitId);
+    }
+    if (message.mergeBase !== "") {
+      writer.uint32(34).string(message.mergeBase);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportedPullHeadResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportedPullHeadResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.index = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.headBranch = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.headCommitId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.mergeBase = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportedPullHeadResult {
+    return {
+      index: isSet(object.index) ? globalThis.Number(object.index) : 0,
+      headBranch: isSet(object.headBranch)
+        ? globalThis.String(object.headBranch)
+        : isSet(object.head_branch)
+        ? globalThis.String(object.head_branch)
+        : "",
+      headCommitId: isSet(object.headCommitId)
+        ? globalThis.String(object.headCommitId)
+        : isSet(object.head_commit_id)
+        ? globalThis.String(object.head_commit_id)
+        : "",
+      mergeBase: isSet(object.mergeBase)
+        ? globalThis.String(object.mergeBase)
+        : isSet(object.merge_base)
+        ? globalThis.String(object.merge_base)
+        : "",
+    };
+  },
+
+  toJSON(message: ImportedPullHeadResult): unknown {
+    const obj: any = {};
+    if (message.index !== 0) {
+      obj.index = Math.round(message.index);
+    }
+    if (message.headBranch !== "") {
+      obj.headBranch = message.headBranch;
+    }
+    if (message.headCommitId !== "") {
+      obj.headCommitId = message.headCommitId;
+    }
+    if (message.mergeBase !== "") {
+      obj.mergeBase = message.mergeBase;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportedPullHeadResult>, I>>(base?: I): ImportedPullHeadResult {
+    return ImportedPullHeadResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportedPullHeadResult>, I>>(object: I): ImportedPullHeadResult {
+    const message = createBaseImportedPullHeadResult();
+    message.index = object.index ?? 0;
+    message.headBranch = object.headBranch ?? "";
+    message.headCommitId = object.headCommitId ?? "";
+    message.mergeBase = object.mergeBase ?? "";
+    return message;
+  },
+};
+
+function createBaseImportPullHeadsResponse(): ImportPullHeadsResponse {
+  return { pulls: [] };
+}
+
+export const ImportPullHeadsResponse: MessageFns<ImportPullHeadsResponse> = {
+  encode(message: ImportPullHeadsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.pulls) {
+      ImportedPullHeadResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportPullHeadsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportPullHeadsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pulls.push(ImportedPullHeadResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportPullHeadsResponse {
+    return {
+      pulls: globalThis.Array.isArray(object?.pulls)
+        ? object.pulls.map((e: any) => ImportedPullHeadResult.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ImportPullHeadsResponse): unknown {
+    const obj: any = {};
+    if (message.pulls?.length) {
+      obj.pulls = message.pulls.map((e) => ImportedPullHeadResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportPullHeadsResponse>, I>>(base?: I): ImportPullHeadsResponse {
+    return ImportPullHeadsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportPullHeadsResponse>, I>>(object: I): ImportPullHeadsResponse {
+    const message = createBaseImportPullHeadsResponse();
+    message.pulls = object.pulls?.map((e) => ImportedPullHeadResult.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseRemoteAuth(): RemoteAuth {
   return { username: "", password: "", token: "" };
 }
@@ -12235,6 +12854,27 @@ export const MergeServiceService = {
       Buffer.from(FindMergeCommitResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): FindMergeCommitResponse => FindMergeCommitResponse.decode(value),
   },
+  /**
+   * ImportPullHeads sets up the git side of migrated pull requests (Gitea's services/migrations/gitea_uploader.go
+   * updateGitForPullRequest): each patch is stored as `pulls/<index>.patch` in the repository's directory; the
+   * source's refs/pull/<index>/head are fetched from `url` for head commits the repository lacks; an open pull
+   * request from a fork has the fork's head branch fetched from its clone URL into refs/heads/<owner>/<ref> (Gitea's
+   * naming and collision rule); then refs/pull/<index>/head points at the head commit when that commit is here. Every
+   * connection goes through the outbound guard with the `[migrations]` policy (a refused fork address leaves that
+   * pull request without its fork branch, as a failed fetch does in Gitea). Nothing is published (no push events).
+   * Idempotent: a second call with the same pull requests changes nothing.
+   */
+  importPullHeads: {
+    path: "/cairn.git.v1.MergeService/ImportPullHeads" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ImportPullHeadsRequest): Buffer =>
+      Buffer.from(ImportPullHeadsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ImportPullHeadsRequest => ImportPullHeadsRequest.decode(value),
+    responseSerialize: (value: ImportPullHeadsResponse): Buffer =>
+      Buffer.from(ImportPullHeadsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ImportPullHeadsResponse => ImportPullHeadsResponse.decode(value),
+  },
 } as const;
 
 export interface MergeServiceServer extends UntypedServiceImplementation {
@@ -12287,6 +12927,17 @@ export interface MergeServiceServer extends UntypedServiceImplementation {
    * commit.
    */
   findMergeCommit: handleUnaryCall<FindMergeCommitRequest, FindMergeCommitResponse>;
+  /**
+   * ImportPullHeads sets up the git side of migrated pull requests (Gitea's services/migrations/gitea_uploader.go
+   * updateGitForPullRequest): each patch is stored as `pulls/<index>.patch` in the repository's directory; the
+   * source's refs/pull/<index>/head are fetched from `url` for head commits the repository lacks; an open pull
+   * request from a fork has the fork's head branch fetched from its clone URL into refs/heads/<owner>/<ref> (Gitea's
+   * naming and collision rule); then refs/pull/<index>/head points at the head commit when that commit is here. Every
+   * connection goes through the outbound guard with the `[migrations]` policy (a refused fork address leaves that
+   * pull request without its fork branch, as a failed fetch does in Gitea). Nothing is published (no push events).
+   * Idempotent: a second call with the same pull requests changes nothing.
+   */
+  importPullHeads: handleUnaryCall<ImportPullHeadsRequest, ImportPullHeadsResponse>;
 }
 
 export interface MergeServiceClient extends Client {
@@ -12455,6 +13106,31 @@ export interface MergeServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: FindMergeCommitResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ImportPullHeads sets up the git side of migrated pull requests (Gitea's services/migrations/gitea_uploader.go
+   * updateGitForPullRequest): each patch is stored as `pulls/<index>.patch` in the repository's directory; the
+   * source's refs/pull/<index>/head are fetched from `url` for head commits the repository lacks; an open pull
+   * request from a fork has the fork's head branch fetched from its clone URL into refs/heads/<owner>/<ref> (Gitea's
+   * naming and collision rule); then refs/pull/<index>/head points at the head commit when that commit is here. Every
+   * connection goes through the outbound guard with the `[migrations]` policy (a refused fork address leaves that
+   * pull request without its fork branch, as a failed fetch does in Gitea). Nothing is published (no push events).
+   * Idempotent: a second call with the same pull requests changes nothing.
+   */
+  importPullHeads(
+    request: ImportPullHeadsRequest,
+    callback: (error: ServiceError | null, response: ImportPullHeadsResponse) => void,
+  ): ClientUnaryCall;
+  importPullHeads(
+    request: ImportPullHeadsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ImportPullHeadsResponse) => void,
+  ): ClientUnaryCall;
+  importPullHeads(
+    request: ImportPullHeadsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ImportPullHeadsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -134,6 +134,84 @@ export interface ImportCommentsResponse {
   created: number;
 }
 
+export interface ImportedPullRequest {
+  /** The issue side (index, poster, title, body, state, lock, times, labels, milestone, assignees). */
+  issue?:
+    | ImportedIssue
+    | undefined;
+  /** The branch in this repository the pull request merges into. */
+  baseBranch: string;
+  /** The head branch's name here: the source's ref, or the local branch a fork's head was fetched into. */
+  headBranch: string;
+  /** The head commit refs/pull/<n>/head points at ("" when the source's head commit is not here). */
+  headCommitId: string;
+  mergeBase: string;
+  merged: boolean;
+  mergedAt?: Date | undefined;
+  mergeCommitId: string;
+  /** Who merged (Gitea records the importing user). */
+  mergerId: number;
+}
+
+export interface ImportPullRequestsRequest {
+  repoId: number;
+  pulls: ImportedPullRequest[];
+}
+
+export interface ImportPullRequestsResponse {
+  pulls: ImportedIssueId[];
+  created: number;
+}
+
+/** ImportedReviewComment is a code comment of a review (Gitea's CommentTypeCode). */
+export interface ImportedReviewComment {
+  body: string;
+  path: string;
+  /** Gitea's signed line: negative on the old side. */
+  line: number;
+  commitId: string;
+  /** The diff excerpt the comment is on (Gitea's patch: file headers and the hunk up to the line). */
+  patch: string;
+  created?: Date | undefined;
+  updated?: Date | undefined;
+}
+
+export interface ImportedReview {
+  /** The pull request's number (imported before). */
+  pullIndex: number;
+  /** The review's id in the source: what makes a second import of it a no-op. */
+  sourceId: number;
+  reviewer?:
+    | ImportedAuthor
+    | undefined;
+  /**
+   * Gitea's review state names: "APPROVED", "REQUEST_CHANGES" (or "CHANGES_REQUESTED"), "COMMENT" (or "COMMENTED"),
+   * "REQUEST_REVIEW"; a pending review (or an unknown state) is not imported.
+   */
+  state: string;
+  body: string;
+  commitId: string;
+  official: boolean;
+  submitted?: Date | undefined;
+  comments: ImportedReviewComment[];
+}
+
+export interface ImportReviewsRequest {
+  repoId: number;
+  reviews: ImportedReview[];
+}
+
+/** ImportedReviewId maps a source review id to the review here (0 when it was not imported: a pending review). */
+export interface ImportedReviewId {
+  sourceId: number;
+  id: number;
+}
+
+export interface ImportReviewsResponse {
+  reviews: ImportedReviewId[];
+  created: number;
+}
+
 function createBaseImportedAuthor(): ImportedAuthor {
   return { userId: 0, originalAuthor: "", originalAuthorId: 0 };
 }
@@ -1865,6 +1943,1078 @@ export const ImportCommentsResponse: MessageFns<ImportCommentsResponse> = {
   },
 };
 
+function createBaseImportedPullRequest(): ImportedPullRequest {
+  return {
+    issue: undefined,
+    baseBranch: "",
+    headBranch: "",
+    headCommitId: "",
+    mergeBase: "",
+    merged: false,
+    mergedAt: undefined,
+    mergeCommitId: "",
+    mergerId: 0,
+  };
+}
+
+export const ImportedPullRequest: MessageFns<ImportedPullRequest> = {
+  encode(message: ImportedPullRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.issue !== undefined) {
+      ImportedIssue.encode(message.issue, writer.uint32(10).fork()).join();
+    }
+    if (message.baseBranch !== "") {
+      writer.uint32(18).string(message.baseBranch);
+    }
+    if (message.headBranch !== "") {
+      writer.uint32(26).string(message.headBranch);
+    }
+    if (message.headCommitId !== "") {
+      writer.uint32(34).string(message.headCommitId);
+    }
+    if (message.mergeBase !== "") {
+      writer.uint32(42).string(message.mergeBase);
+    }
+    if (message.merged !== false) {
+      writer.uint32(48).bool(message.merged);
+    }
+    if (message.mergedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.mergedAt), writer.uint32(58).fork()).join();
+    }
+    if (message.mergeCommitId !== "") {
+      writer.uint32(66).string(message.mergeCommitId);
+    }
+    if (message.mergerId !== 0) {
+      writer.uint32(72).int64(message.mergerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportedPullRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportedPullRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.issue = ImportedIssue.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.baseBranch = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.headBranch = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.headCommitId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.mergeBase = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.merged = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.mergedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.mergeCommitId = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.mergerId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportedPullRequest {
+    return {
+      issue: isSet(object.issue) ? ImportedIssue.fromJSON(object.issue) : undefined,
+      baseBranch: isSet(object.baseBranch)
+        ? globalThis.String(object.baseBranch)
+        : isSet(object.base_branch)
+        ? globalThis.String(object.base_branch)
+        : "",
+      headBranch: isSet(object.headBranch)
+        ? globalThis.String(object.headBranch)
+        : isSet(object.head_branch)
+        ? globalThis.String(object.head_branch)
+        : "",
+      headCommitId: isSet(object.headCommitId)
+        ? globalThis.String(object.headCommitId)
+        : isSet(object.head_commit_id)
+        ? globalThis.String(object.head_commit_id)
+        : "",
+      mergeBase: isSet(object.mergeBase)
+        ? globalThis.String(object.mergeBase)
+        : isSet(object.merge_base)
+        ? globalThis.String(object.merge_base)
+        : "",
+      merged: isSet(object.merged) ? globalThis.Boolean(object.merged) : false,
+      mergedAt: isSet(object.mergedAt)
+        ? fromJsonTimestamp(object.mergedAt)
+        : isSet(object.merged_at)
+        ? fromJsonTimestamp(object.merged_at)
+        : undefined,
+      mergeCommitId: isSet(object.mergeCommitId)
+        ? globalThis.String(object.mergeCommitId)
+        : isSet(object.merge_commit_id)
+        ? globalThis.String(object.merge_commit_id)
+        : "",
+      mergerId: isSet(object.mergerId)
+        ? globalThis.Number(object.mergerId)
+        : isSet(object.merger_id)
+        ? globalThis.Number(object.merger_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ImportedPullRequest): unknown {
+    const obj: any = {};
+    if (message.issue !== undefined) {
+      obj.issue = ImportedIssue.toJSON(message.issue);
+    }
+    if (message.baseBranch !== "") {
+      obj.baseBranch = message.baseBranch;
+    }
+    if (message.headBranch !== "") {
+      obj.headBranch = message.headBranch;
+    }
+    if (message.headCommitId !== "") {
+      obj.headCommitId = message.headCommitId;
+    }
+    if (message.mergeBase !== "") {
+      obj.mergeBase = message.mergeBase;
+    }
+    if (message.merged !== false) {
+      obj.merged = message.merged;
+    }
+    if (message.mergedAt !== undefined) {
+      obj.mergedAt = message.mergedAt.toISOString();
+    }
+    if (message.mergeCommitId !== "") {
+      obj.mergeCommitId = message.mergeCommitId;
+    }
+    if (message.mergerId !== 0) {
+      obj.mergerId = Math.round(message.mergerId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportedPullRequest>, I>>(base?: I): ImportedPullRequest {
+    return ImportedPullRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportedPullRequest>, I>>(object: I): ImportedPullRequest {
+    const message = createBaseImportedPullRequest();
+    message.issue = (object.issue !== undefined && object.issue !== null)
+      ? ImportedIssue.fromPartial(object.issue)
+      : undefined;
+    message.baseBranch = object.baseBranch ?? "";
+    message.headBranch = object.headBranch ?? "";
+    message.headCommitId = object.headCommitId ?? "";
+    message.mergeBase = object.mergeBase ?? "";
+    message.merged = object.merged ?? false;
+    message.mergedAt = object.mergedAt ?? undefined;
+    message.mergeCommitId = object.mergeCommitId ?? "";
+    message.mergerId = object.mergerId ?? 0;
+    return message;
+  },
+};
+
+function createBaseImportPullRequestsRequest(): ImportPullRequestsRequest {
+  return { repoId: 0, pulls: [] };
+}
+
+export const ImportPullRequestsRequest: MessageFns<ImportPullRequestsRequest> = {
+  encode(message: ImportPullRequestsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repoId !== 0) {
+      writer.uint32(8).int64(message.repoId);
+    }
+    for (const v of message.pulls) {
+      ImportedPullRequest.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportPullRequestsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportPullRequestsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.pulls.push(ImportedPullRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportPullRequestsRequest {
+    return {
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : 0,
+      pulls: globalThis.Array.isArray(object?.pulls)
+        ? object.pulls.map((e: any) => ImportedPullRequest.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ImportPullRequestsRequest): unknown {
+    const obj: any = {};
+    if (message.repoId !== 0) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.pulls?.length) {
+      obj.pulls = message.pulls.map((e) => ImportedPullRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportPullRequestsRequest>, I>>(base?: I): ImportPullRequestsRequest {
+    return ImportPullRequestsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportPullRequestsRequest>, I>>(object: I): ImportPullRequestsRequest {
+    const message = createBaseImportPullRequestsRequest();
+    message.repoId = object.repoId ?? 0;
+    message.pulls = object.pulls?.map((e) => ImportedPullRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseImportPullRequestsResponse(): ImportPullRequestsResponse {
+  return { pulls: [], created: 0 };
+}
+
+export const ImportPullRequestsResponse: MessageFns<ImportPullRequestsResponse> = {
+  encode(message: ImportPullRequestsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.pulls) {
+      ImportedIssueId.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.created !== 0) {
+      writer.uint32(16).int32(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportPullRequestsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportPullRequestsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pulls.push(ImportedIssueId.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.created = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportPullRequestsResponse {
+    return {
+      pulls: globalThis.Array.isArray(object?.pulls) ? object.pulls.map((e: any) => ImportedIssueId.fromJSON(e)) : [],
+      created: isSet(object.created) ? globalThis.Number(object.created) : 0,
+    };
+  },
+
+  toJSON(message: ImportPullRequestsResponse): unknown {
+    const obj: any = {};
+    if (message.pulls?.length) {
+      obj.pulls = message.pulls.map((e) => ImportedIssueId.toJSON(e));
+    }
+    if (message.created !== 0) {
+      obj.created = Math.round(message.created);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportPullRequestsResponse>, I>>(base?: I): ImportPullRequestsResponse {
+    return ImportPullRequestsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportPullRequestsResponse>, I>>(object: I): ImportPullRequestsResponse {
+    const message = createBaseImportPullRequestsResponse();
+    message.pulls = object.pulls?.map((e) => ImportedIssueId.fromPartial(e)) || [];
+    message.created = object.created ?? 0;
+    return message;
+  },
+};
+
+function createBaseImportedReviewComment(): ImportedReviewComment {
+  return { body: "", path: "", line: 0, commitId: "", patch: "", created: undefined, updated: undefined };
+}
+
+export const ImportedReviewComment: MessageFns<ImportedReviewComment> = {
+  encode(message: ImportedReviewComment, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.body !== "") {
+      writer.uint32(10).string(message.body);
+    }
+    if (message.path !== "") {
+      writer.uint32(18).string(message.path);
+    }
+    if (message.line !== 0) {
+      writer.uint32(24).int64(message.line);
+    }
+    if (message.commitId !== "") {
+      writer.uint32(34).string(message.commitId);
+    }
+    if (message.patch !== "") {
+      writer.uint32(42).string(message.patch);
+    }
+    if (message.created !== undefined) {
+      Timestamp.encode(toTimestamp(message.created), writer.uint32(50).fork()).join();
+    }
+    if (message.updated !== undefined) {
+      Timestamp.encode(toTimestamp(message.updated), writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportedReviewComment {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportedReviewComment();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.line = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.commitId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.patch = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.created = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.updated = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportedReviewComment {
+    return {
+      body: isSet(object.body) ? globalThis.String(object.body) : "",
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+      line: isSet(object.line) ? globalThis.Number(object.line) : 0,
+      commitId: isSet(object.commitId)
+        ? globalThis.String(object.commitId)
+        : isSet(object.commit_id)
+        ? globalThis.String(object.commit_id)
+        : "",
+      patch: isSet(object.patch) ? globalThis.String(object.patch) : "",
+      created: isSet(object.created) ? fromJsonTimestamp(object.created) : undefined,
+      updated: isSet(object.updated) ? fromJsonTimestamp(object.updated) : undefined,
+    };
+  },
+
+  toJSON(message: ImportedReviewComment): unknown {
+    const obj: any = {};
+    if (message.body !== "") {
+      obj.body = message.body;
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    if (message.line !== 0) {
+      obj.line = Math.round(message.line);
+    }
+    if (message.commitId !== "") {
+      obj.commitId = message.commitId;
+    }
+    if (message.patch !== "") {
+      obj.patch = message.patch;
+    }
+    if (message.created !== undefined) {
+      obj.created = message.created.toISOString();
+    }
+    if (message.updated !== undefined) {
+      obj.updated = message.updated.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportedReviewComment>, I>>(base?: I): ImportedReviewComment {
+    return ImportedReviewComment.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportedReviewComment>, I>>(object: I): ImportedReviewComment {
+    const message = createBaseImportedReviewComment();
+    message.body = object.body ?? "";
+    message.path = object.path ?? "";
+    message.line = object.line ?? 0;
+    message.commitId = object.commitId ?? "";
+    message.patch = object.patch ?? "";
+    message.created = object.created ?? undefined;
+    message.updated = object.updated ?? undefined;
+    return message;
+  },
+};
+
+function createBaseImportedReview(): ImportedReview {
+  return {
+    pullIndex: 0,
+    sourceId: 0,
+    reviewer: undefined,
+    state: "",
+    body: "",
+    commitId: "",
+    official: false,
+    submitted: undefined,
+    comments: [],
+  };
+}
+
+export const ImportedReview: MessageFns<ImportedReview> = {
+  encode(message: ImportedReview, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pullIndex !== 0) {
+      writer.uint32(8).int64(message.pullIndex);
+    }
+    if (message.sourceId !== 0) {
+      writer.uint32(16).int64(message.sourceId);
+    }
+    if (message.reviewer !== undefined) {
+      ImportedAuthor.encode(message.reviewer, writer.uint32(26).fork()).join();
+    }
+    if (message.state !== "") {
+      writer.uint32(34).string(message.state);
+    }
+    if (message.body !== "") {
+      writer.uint32(42).string(message.body);
+    }
+    if (message.commitId !== "") {
+      writer.uint32(50).string(message.commitId);
+    }
+    if (message.official !== false) {
+      writer.uint32(56).bool(message.official);
+    }
+    if (message.submitted !== undefined) {
+      Timestamp.encode(toTimestamp(message.submitted), writer.uint32(66).fork()).join();
+    }
+    for (const v of message.comments) {
+      ImportedReviewComment.encode(v!, writer.uint32(74).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportedReview {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportedReview();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pullIndex = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.sourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reviewer = ImportedAuthor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.commitId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.official = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.submitted = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.comments.push(ImportedReviewComment.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportedReview {
+    return {
+      pullIndex: isSet(object.pullIndex)
+        ? globalThis.Number(object.pullIndex)
+        : isSet(object.pull_index)
+        ? globalThis.Number(object.pull_index)
+        : 0,
+      sourceId: isSet(object.sourceId)
+        ? globalThis.Number(object.sourceId)
+        : isSet(object.source_id)
+        ? globalThis.Number(object.source_id)
+        : 0,
+      reviewer: isSet(object.reviewer) ? ImportedAuthor.fromJSON(object.reviewer) : undefined,
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      body: isSet(object.body) ? globalThis.String(object.body) : "",
+      commitId: isSet(object.commitId)
+        ? globalThis.String(object.commitId)
+        : isSet(object.commit_id)
+        ? globalThis.String(object.commit_id)
+        : "",
+      official: isSet(object.official) ? globalThis.Boolean(object.official) : false,
+      submitted: isSet(object.submitted) ? fromJsonTimestamp(object.submitted) : undefined,
+      comments: globalThis.Array.isArray(object?.comments)
+        ? object.comments.map((e: any) => ImportedReviewComment.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ImportedReview): unknown {
+    const obj: any = {};
+    if (message.pullIndex !== 0) {
+      obj.pullIndex = Math.round(message.pullIndex);
+    }
+    if (message.sourceId !== 0) {
+      obj.sourceId = Math.round(message.sourceId);
+    }
+    if (message.reviewer !== undefined) {
+      obj.reviewer = ImportedAuthor.toJSON(message.reviewer);
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.body !== "") {
+      obj.body = message.body;
+    }
+    if (message.commitId !== "") {
+      obj.commitId = message.commitId;
+    }
+    if (message.official !== false) {
+      obj.official = message.official;
+    }
+    if (message.submitted !== undefined) {
+      obj.submitted = message.submitted.toISOString();
+    }
+    if (message.comments?.length) {
+      obj.comments = message.comments.map((e) => ImportedReviewComment.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportedReview>, I>>(base?: I): ImportedReview {
+    return ImportedReview.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportedReview>, I>>(object: I): ImportedReview {
+    const message = createBaseImportedReview();
+    message.pullIndex = object.pullIndex ?? 0;
+    message.sourceId = object.sourceId ?? 0;
+    message.reviewer = (object.reviewer !== undefined && object.reviewer !== null)
+      ? ImportedAuthor.fromPartial(object.reviewer)
+      : undefined;
+    message.state = object.state ?? "";
+    message.body = object.body ?? "";
+    message.commitId = object.commitId ?? "";
+    message.official = object.official ?? false;
+    message.submitted = object.submitted ?? undefined;
+    message.comments = object.comments?.map((e) => ImportedReviewComment.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseImportReviewsRequest(): ImportReviewsRequest {
+  return { repoId: 0, reviews: [] };
+}
+
+export const ImportReviewsRequest: MessageFns<ImportReviewsRequest> = {
+  encode(message: ImportReviewsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repoId !== 0) {
+      writer.uint32(8).int64(message.repoId);
+    }
+    for (const v of message.reviews) {
+      ImportedReview.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportReviewsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportReviewsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reviews.push(ImportedReview.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportReviewsRequest {
+    return {
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : 0,
+      reviews: globalThis.Array.isArray(object?.reviews)
+        ? object.reviews.map((e: any) => ImportedReview.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ImportReviewsRequest): unknown {
+    const obj: any = {};
+    if (message.repoId !== 0) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.reviews?.length) {
+      obj.reviews = message.reviews.map((e) => ImportedReview.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportReviewsRequest>, I>>(base?: I): ImportReviewsRequest {
+    return ImportReviewsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportReviewsRequest>, I>>(object: I): ImportReviewsRequest {
+    const message = createBaseImportReviewsRequest();
+    message.repoId = object.repoId ?? 0;
+    message.reviews = object.reviews?.map((e) => ImportedReview.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseImportedReviewId(): ImportedReviewId {
+  return { sourceId: 0, id: 0 };
+}
+
+export const ImportedReviewId: MessageFns<ImportedReviewId> = {
+  encode(message: ImportedReviewId, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sourceId !== 0) {
+      writer.uint32(8).int64(message.sourceId);
+    }
+    if (message.id !== 0) {
+      writer.uint32(16).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportedReviewId {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportedReviewId();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.sourceId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportedReviewId {
+    return {
+      sourceId: isSet(object.sourceId)
+        ? globalThis.Number(object.sourceId)
+        : isSet(object.source_id)
+        ? globalThis.Number(object.source_id)
+        : 0,
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+    };
+  },
+
+  toJSON(message: ImportedReviewId): unknown {
+    const obj: any = {};
+    if (message.sourceId !== 0) {
+      obj.sourceId = Math.round(message.sourceId);
+    }
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportedReviewId>, I>>(base?: I): ImportedReviewId {
+    return ImportedReviewId.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportedReviewId>, I>>(object: I): ImportedReviewId {
+    const message = createBaseImportedReviewId();
+    message.sourceId = object.sourceId ?? 0;
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
+function createBaseImportReviewsResponse(): ImportReviewsResponse {
+  return { reviews: [], created: 0 };
+}
+
+export const ImportReviewsResponse: MessageFns<ImportReviewsResponse> = {
+  encode(message: ImportReviewsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.reviews) {
+      ImportedReviewId.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.created !== 0) {
+      writer.uint32(16).int32(message.created);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ImportReviewsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseImportReviewsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reviews.push(ImportedReviewId.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.created = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ImportReviewsResponse {
+    return {
+      reviews: globalThis.Array.isArray(object?.reviews)
+        ? object.reviews.map((e: any) => ImportedReviewId.fromJSON(e))
+        : [],
+      created: isSet(object.created) ? globalThis.Number(object.created) : 0,
+    };
+  },
+
+  toJSON(message: ImportReviewsResponse): unknown {
+    const obj: any = {};
+    if (message.reviews?.length) {
+      obj.reviews = message.reviews.map((e) => ImportedReviewId.toJSON(e));
+    }
+    if (message.created !== 0) {
+      obj.created = Math.round(message.created);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ImportReviewsResponse>, I>>(base?: I): ImportReviewsResponse {
+    return ImportReviewsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ImportReviewsResponse>, I>>(object: I): ImportReviewsResponse {
+    const message = createBaseImportReviewsResponse();
+    message.reviews = object.reviews?.map((e) => ImportedReviewId.fromPartial(e)) || [];
+    message.created = object.created ?? 0;
+    return message;
+  },
+};
+
 export type ImportServiceService = typeof ImportServiceService;
 export const ImportServiceService = {
   /** Adds the labels whose names the repository has no label of yet. */
@@ -1919,6 +3069,37 @@ export const ImportServiceService = {
       Buffer.from(ImportCommentsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ImportCommentsResponse => ImportCommentsResponse.decode(value),
   },
+  /**
+   * Adds the pull requests whose numbers the repository has no issue of yet (Gitea's CreatePullRequests): the issue
+   * row (is_pull) with the source's number and the pull-request row (branches, head commit, merge base, merged
+   * fields). The head's git data (refs/pull/<n>/head, a fork's branch) is the caller's, before this. Answers the ids
+   * of every pull request of the batch, new or already there.
+   */
+  importPullRequests: {
+    path: "/cairn.issues.v1.ImportService/ImportPullRequests" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ImportPullRequestsRequest): Buffer =>
+      Buffer.from(ImportPullRequestsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ImportPullRequestsRequest => ImportPullRequestsRequest.decode(value),
+    responseSerialize: (value: ImportPullRequestsResponse): Buffer =>
+      Buffer.from(ImportPullRequestsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ImportPullRequestsResponse => ImportPullRequestsResponse.decode(value),
+  },
+  /**
+   * Adds the reviews whose source ids the repository has not taken in yet (Gitea's CreateReviews), each with its
+   * timeline entry and code comments in one go: a review already there is left alone with its comments.
+   */
+  importReviews: {
+    path: "/cairn.issues.v1.ImportService/ImportReviews" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ImportReviewsRequest): Buffer => Buffer.from(ImportReviewsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ImportReviewsRequest => ImportReviewsRequest.decode(value),
+    responseSerialize: (value: ImportReviewsResponse): Buffer =>
+      Buffer.from(ImportReviewsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ImportReviewsResponse => ImportReviewsResponse.decode(value),
+  },
 } as const;
 
 export interface ImportServiceServer extends UntypedServiceImplementation {
@@ -1936,6 +3117,18 @@ export interface ImportServiceServer extends UntypedServiceImplementation {
    * the batch, new or already there.
    */
   importComments: handleUnaryCall<ImportCommentsRequest, ImportCommentsResponse>;
+  /**
+   * Adds the pull requests whose numbers the repository has no issue of yet (Gitea's CreatePullRequests): the issue
+   * row (is_pull) with the source's number and the pull-request row (branches, head commit, merge base, merged
+   * fields). The head's git data (refs/pull/<n>/head, a fork's branch) is the caller's, before this. Answers the ids
+   * of every pull request of the batch, new or already there.
+   */
+  importPullRequests: handleUnaryCall<ImportPullRequestsRequest, ImportPullRequestsResponse>;
+  /**
+   * Adds the reviews whose source ids the repository has not taken in yet (Gitea's CreateReviews), each with its
+   * timeline entry and code comments in one go: a review already there is left alone with its comments.
+   */
+  importReviews: handleUnaryCall<ImportReviewsRequest, ImportReviewsResponse>;
 }
 
 export interface ImportServiceClient extends Client {
@@ -2008,6 +3201,46 @@ export interface ImportServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ImportCommentsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Adds the pull requests whose numbers the repository has no issue of yet (Gitea's CreatePullRequests): the issue
+   * row (is_pull) with the source's number and the pull-request row (branches, head commit, merge base, merged
+   * fields). The head's git data (refs/pull/<n>/head, a fork's branch) is the caller's, before this. Answers the ids
+   * of every pull request of the batch, new or already there.
+   */
+  importPullRequests(
+    request: ImportPullRequestsRequest,
+    callback: (error: ServiceError | null, response: ImportPullRequestsResponse) => void,
+  ): ClientUnaryCall;
+  importPullRequests(
+    request: ImportPullRequestsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ImportPullRequestsResponse) => void,
+  ): ClientUnaryCall;
+  importPullRequests(
+    request: ImportPullRequestsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ImportPullRequestsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Adds the reviews whose source ids the repository has not taken in yet (Gitea's CreateReviews), each with its
+   * timeline entry and code comments in one go: a review already there is left alone with its comments.
+   */
+  importReviews(
+    request: ImportReviewsRequest,
+    callback: (error: ServiceError | null, response: ImportReviewsResponse) => void,
+  ): ClientUnaryCall;
+  importReviews(
+    request: ImportReviewsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ImportReviewsResponse) => void,
+  ): ClientUnaryCall;
+  importReviews(
+    request: ImportReviewsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ImportReviewsResponse) => void,
   ): ClientUnaryCall;
 }
 
