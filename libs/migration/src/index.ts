@@ -9,3 +9,5 @@ export { ITEM_SERVICES, type DownloaderOptions, createDownloader, hasItems } fro
 export { MigrationSourceError, type SourceClient, type SourceClientOptions, createSourceClient, readLimited } from './source-http';
 export { DumpUploader, type DumpUploaderOptions } from './dump';
 export { DUMP_PATHS, type DumpRepoInfo, GIT_SERVICE_TYPES, type GitServiceName, dumpYaml, goTime } from './dump-format';
+export { DumpDownloader, type DumpDownloaderOptions, DumpFormatError } from './dump-reader';
+export { TarError, type TarLimits, TarReader, extractTar, readTar, tarDirectory } from './tar';
