@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { CairnConfig } from '@cairn/config';
 import type { Logger } from '@cairn/log';
 import { DumpDownloader, DumpFormatError, TarError, tarDirectory } from '@cairn/migration';
+import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { MigrationServiceService, type RestoreRepositoryRequest, TaskStatus } from '@cairn/proto/cairn/migrations/v1/migrations_service';
 import { createRpcClient, installKeyring, loadKeyring } from '@cairn/rpc';
 import { readLiveRuntimeFile } from '@cairn/supervisor';
@@ -36,6 +37,32 @@ function progressLine(step: string, itemsDone: number, message: string): string 
   return message !== '' ? `${step}: ${message}` : `${step}${itemsDone > 0 ? ` (${itemsDone})` : ''}`;
 }
 
+/**
+ * Gitea's GetAdminUser: the site admin with the lowest id, listed as the instance's site administration lists users
+ * (the CLI is the operator's edge; it reads as a site admin, as Cairn's internal readers do with user 1).
+ */
+async function firstAdmin(addr: string, config: CairnConfig, logger: Logger): Promise<{ userId: number; isAdmin: boolean; isRestricted: boolean }> {
+  const accounts = createRpcClient(UserServiceService, { target: addr, service: 'accounts', caller: 'cli', logger, deadlineMs: config.rpc.deadlineMs });
+  try {
+    const { users } = await accounts.listUsers({
+      viewer: { userId: 1, isAdmin: true, isRestricted: false },
+      keyword: '',
+      visibility: '',
+      isAdmin: true,
+      sourceId: 0,
+      loginName: '',
+      sort: 'id',
+      order: 'asc',
+      page: { page: 1, limit: 1 },
+    });
+    const admin = users[0];
+    if (admin === undefined) throw new CommandFailedError('Failed to restore repository: the instance has no site administrator to restore as');
+    return { userId: admin.id, isAdmin: true, isRestricted: false };
+  } finally {
+    accounts.close();
+  }
+}
+
 export async function runRestoreRepo(config: CairnConfig, values: FlagValues, cwd: string, logger: Logger, progress: (line: string) => void): Promise<string> {
   const dir = path.resolve(cwd, text(values, 'repo_dir') || './data');
   const owner = text(values, 'owner_name');
@@ -50,18 +77,20 @@ export async function runRestoreRepo(config: CairnConfig, values: FlagValues, cw
   }
   const runtime = readLiveRuntimeFile(config.workDir);
   const addr = runtime?.state === 'ready' ? runtime.services.migrations?.addr : undefined;
-  if (addr === undefined) throw new CommandFailedError(`restore-repo runs through the running instance: start cairn on the work dir ${config.workDir} first`);
+  const accountsAddr = runtime?.state === 'ready' ? runtime.services.accounts?.addr : undefined;
+  if (addr === undefined || accountsAddr === undefined) throw new CommandFailedError(`restore-repo runs through the running instance: start cairn on the work dir ${config.workDir} first`);
 
   installKeyring(loadKeyring(config.rpc.keysDir));
+  const actor = await firstAdmin(accountsAddr, config, logger);
   const client = createRpcClient(MigrationServiceService, { target: addr, service: 'migrations', caller: 'cli', logger, deadlineMs: config.rpc.deadlineMs });
   const units = text(values, 'units').split(',').map((unit) => unit.trim()).filter((unit) => unit !== '');
   async function* requests(): AsyncIterable<RestoreRepositoryRequest> {
-    yield { ownerName: owner, repoName: name, units, data: Buffer.alloc(0) };
-    for await (const chunk of tarDirectory(dir)) yield { ownerName: '', repoName: '', units: [], data: chunk };
+    yield { ownerName: owner, repoName: name, units, data: Buffer.alloc(0), actor };
+    for await (const chunk of tarDirectory(dir)) yield { ownerName: '', repoName: '', units: [], data: chunk, actor: undefined };
   }
   try {
     let ended: { status: TaskStatus; message: string } | undefined;
-    for await (const response of client.restoreRepository(requests())) {
+    for await (const response of client.restoreRepository(requests(), { actor })) {
       const task = response.task;
       if (task === undefined) continue;
       if (task.status === TaskStatus.TASK_STATUS_FINISHED || task.status === TaskStatus.TASK_STATUS_FAILED) ended = task;

@@ -1,8 +1,8 @@
 /**
  * RestoreRepository (Gitea's routers/private/restore_repo.go and services/migrations/dump.go RestoreRepository, run
- * by the instance as `cairn restore-repo` asks): the CLI streams a tar of the dump directory; it is checked while it
+ * by the instance as `cairn restore-repo` asks, as the first site admin the CLI asserts): the CLI streams a tar of the dump directory; it is checked while it
  * arrives (@cairn/migration's TarReader: relative paths, files and directories only, size limits) and stored in the
- * object store, the repository is created as the first site admin (Gitea's GetAdminUser) and a durable "restore" task
+ * object store, the repository is created as that admin and a durable "restore" task
  * is queued — a failure on the way keeps nothing (no repository, no object). The call then follows the task and
  * answers its progress until it ends; the task goes on if the CLI goes away.
  */
@@ -16,27 +16,7 @@ import { STATUS, findTask, insertTask } from '../store/tasks';
 import type { MigrationsContext } from './context';
 import { taskMessage } from './migration-service';
 
-/** Who reads the site's users to find its first admin (accounts shows a site admin everyone). */
-const SYSTEM = { userId: 1, isAdmin: true, isRestricted: false };
 const POLL_MS = 250;
-
-/** Gitea's GetAdminUser: the site admin with the lowest id. */
-async function firstAdmin(context: MigrationsContext): Promise<number> {
-  const { users } = await context.clients.users.listUsers({
-    viewer: SYSTEM,
-    keyword: '',
-    visibility: '',
-    isAdmin: true,
-    sourceId: 0,
-    loginName: '',
-    sort: 'id',
-    order: 'asc',
-    page: { page: 1, limit: 1 },
-  });
-  const admin = users[0];
-  if (admin === undefined) throw CairnError.notFound('the instance has no site administrator to restore as', { reason: 'no_admin' });
-  return admin.id;
-}
 
 interface StoredArchive {
   key: string;
@@ -110,8 +90,10 @@ async function* restore(context: MigrationsContext, requests: AsyncIterable<Rest
   const name = header.repoName.trim();
   if (owner === '' || name === '') throw CairnError.invalid('the owner name and the repository name are required');
   restoreOptions(header.units, { isPrivate: false, description: '' });
-  const doerId = await firstAdmin(context);
-  const actor = { userId: doerId, isAdmin: true, isRestricted: false };
+  // The CLI asserts the first site admin (Gitea's GetAdminUser), which the calls below pass on.
+  const actor = header.actor;
+  if (actor === undefined || actor.userId <= 0 || !actor.isAdmin) throw CairnError.denied('a restore runs as a site administrator');
+  const doerId = actor.userId;
   const creation = {
     actor,
     owner,

@@ -52,10 +52,9 @@ export const COMMIT_STATUS_CALLERS: Callers<typeof CommitStatusServiceService> =
 };
 
 export const REPO_CALLERS: Callers<typeof RepoServiceService> = {
-  // migrations creates an import's repository for the actor the gateway asserted, and a restore's (`cairn
-  // restore-repo`, from the CLI, which asserts no user) as the first site admin; its task runner, which goes on
+  // migrations creates an import's repository for the actor the gateway asserted; its task runner, which goes on
   // after a restart, reads, edits (the default branch) and deletes (a failed import) it as the import's doer.
-  createRepository: { callers: ['gateway', 'migrations'], asAnyone: ['migrations'] },
+  createRepository: ['gateway', 'migrations'],
   getRepository: { callers: ['gateway', 'issues', 'migrations'], asAnyone: ['issues', 'migrations'] },
   // hooks reads the repositories of events as a site admin (payloads carry owner-level permission).
   // notifications too, for the repository's name in issue mail.

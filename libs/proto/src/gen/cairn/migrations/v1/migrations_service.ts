@@ -240,6 +240,8 @@ export interface RestoreRepositoryRequest {
   units: string[];
   /** The archive's bytes (any message, the first included). */
   data: Buffer;
+  /** First message only: the doer, the first site admin (Gitea's GetAdminUser), as the CLI found and asserted it. */
+  actor?: Actor | undefined;
 }
 
 export interface RestoreRepositoryResponse {
@@ -2528,7 +2530,7 @@ export const SyncPushMirrorsResponse: MessageFns<SyncPushMirrorsResponse> = {
 };
 
 function createBaseRestoreRepositoryRequest(): RestoreRepositoryRequest {
-  return { ownerName: "", repoName: "", units: [], data: Buffer.alloc(0) };
+  return { ownerName: "", repoName: "", units: [], data: Buffer.alloc(0), actor: undefined };
 }
 
 export const RestoreRepositoryRequest: MessageFns<RestoreRepositoryRequest> = {
@@ -2544,6 +2546,9 @@ export const RestoreRepositoryRequest: MessageFns<RestoreRepositoryRequest> = {
     }
     if (message.data.length !== 0) {
       writer.uint32(34).bytes(message.data);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -2593,6 +2598,14 @@ export const RestoreRepositoryRequest: MessageFns<RestoreRepositoryRequest> = {
             message.data = Buffer.from(reader.bytes());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2619,6 +2632,7 @@ export const RestoreRepositoryRequest: MessageFns<RestoreRepositoryRequest> = {
         : "",
       units: globalThis.Array.isArray(object?.units) ? object.units.map((e: any) => globalThis.String(e)) : [],
       data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
     };
   },
 
@@ -2636,6 +2650,9 @@ export const RestoreRepositoryRequest: MessageFns<RestoreRepositoryRequest> = {
     if (message.data.length !== 0) {
       obj.data = base64FromBytes(message.data);
     }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
     return obj;
   },
 
@@ -2648,6 +2665,7 @@ export const RestoreRepositoryRequest: MessageFns<RestoreRepositoryRequest> = {
     message.repoName = object.repoName ?? "";
     message.units = object.units?.map((e) => e) || [];
     message.data = object.data ?? Buffer.alloc(0);
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
     return message;
   },
 };
@@ -2853,8 +2871,8 @@ export const MigrationServiceService = {
    * RestoreRepository restores a repository from a dump in Gitea's layout (Gitea's `restore-repo`, run by the
    * running instance: routers/private/restore_repo.go). Called by the CLI only. The requests are the header (first
    * message) and a tar of the dump directory (repo.yml, git/, …) in `data` chunks; the archive is checked (relative
-   * paths, files and directories only, size limits) and stored, then the repository is created as the first site
-   * admin (Gitea's GetAdminUser) and a durable task ("restore") imports the git data and the chosen items, resumed
+   * paths, files and directories only, size limits) and stored, then the repository is created as `actor` (a site
+   * admin: PERMISSION_DENIED otherwise) and a durable task ("restore") imports the git data and the chosen items, resumed
    * after a restart like an import. Responses: the task when it is queued and whenever its progress changes, the last
    * one when it ended (finished or failed). Errors before the task exists: NOT_FOUND (the owner; no site admin),
    * ALREADY_EXISTS (the repository), INVALID_ARGUMENT (the header, the units, the archive: reason "bad_archive");
@@ -2903,8 +2921,8 @@ export interface MigrationServiceServer extends UntypedServiceImplementation {
    * RestoreRepository restores a repository from a dump in Gitea's layout (Gitea's `restore-repo`, run by the
    * running instance: routers/private/restore_repo.go). Called by the CLI only. The requests are the header (first
    * message) and a tar of the dump directory (repo.yml, git/, …) in `data` chunks; the archive is checked (relative
-   * paths, files and directories only, size limits) and stored, then the repository is created as the first site
-   * admin (Gitea's GetAdminUser) and a durable task ("restore") imports the git data and the chosen items, resumed
+   * paths, files and directories only, size limits) and stored, then the repository is created as `actor` (a site
+   * admin: PERMISSION_DENIED otherwise) and a durable task ("restore") imports the git data and the chosen items, resumed
    * after a restart like an import. Responses: the task when it is queued and whenever its progress changes, the last
    * one when it ended (finished or failed). Errors before the task exists: NOT_FOUND (the owner; no site admin),
    * ALREADY_EXISTS (the repository), INVALID_ARGUMENT (the header, the units, the archive: reason "bad_archive");
@@ -3055,8 +3073,8 @@ export interface MigrationServiceClient extends Client {
    * RestoreRepository restores a repository from a dump in Gitea's layout (Gitea's `restore-repo`, run by the
    * running instance: routers/private/restore_repo.go). Called by the CLI only. The requests are the header (first
    * message) and a tar of the dump directory (repo.yml, git/, …) in `data` chunks; the archive is checked (relative
-   * paths, files and directories only, size limits) and stored, then the repository is created as the first site
-   * admin (Gitea's GetAdminUser) and a durable task ("restore") imports the git data and the chosen items, resumed
+   * paths, files and directories only, size limits) and stored, then the repository is created as `actor` (a site
+   * admin: PERMISSION_DENIED otherwise) and a durable task ("restore") imports the git data and the chosen items, resumed
    * after a restart like an import. Responses: the task when it is queued and whenever its progress changes, the last
    * one when it ended (finished or failed). Errors before the task exists: NOT_FOUND (the owner; no site admin),
    * ALREADY_EXISTS (the repository), INVALID_ARGUMENT (the header, the units, the archive: reason "bad_archive");
