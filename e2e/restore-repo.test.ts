@@ -14,7 +14,7 @@ import { ROOT, runCli } from './support/instance';
 jest.setTimeout(300_000);
 
 type Json = Record<string, unknown>;
-const FIXTURE = path.join(ROOT, 'libs', 'migration', 'testdata', 'gitea-dump');
+const FIXTURE = path.join(ROOT, 'e2e', 'fixtures', 'gitea-dump');
 
 /** Fixed identities and dates, so the commits' ids are the same on every run. */
 const GIT_ENV = {

@@ -5,7 +5,7 @@ import { DumpDownloader, DumpFormatError } from './dump-reader';
 import { DumpUploader } from './dump';
 
 /** The hand-written dump: as `gitea dump-repo` writes it (gopkg.in/yaml.v3 keys, quoting, times). */
-const FIXTURE = path.join(__dirname, '..', 'testdata', 'gitea-dump');
+const FIXTURE = path.join(__dirname, '..', '..', '..', 'e2e', 'fixtures', 'gitea-dump');
 
 describe('DumpDownloader', () => {
   let scratch: string;
