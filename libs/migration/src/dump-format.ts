@@ -331,3 +331,231 @@ export function dumpYaml(value: DumpValue[] | DumpRecord): string {
   // Below a top-level list yaml.v3's indentation is 2 per level; below a top-level map, 4.
   return doc.toString({ indent: isList ? 2 : 4, indentSeq: true, lineWidth: 0, singleQuote: true });
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading (Gitea's services/migrations/restore.go RepositoryRestorer): each record back to the model, with the same
+// keys as the writers above. Gitea's restorer unmarshals into its structs, so a missing key is the field's zero
+// value and an unknown key is ignored; the same here.
+
+/** A parsed YAML value as the `yaml` package answers it (YAML 1.2 core schema: times stay strings). */
+export type ParsedYaml = unknown;
+
+function recordOf(value: ParsedYaml): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** A list file's items (a missing or empty document is an empty list). */
+export function listOf(value: ParsedYaml): Record<string, unknown>[] {
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value)) throw new Error('expected a list');
+  return value.map(recordOf);
+}
+
+const str = (record: Record<string, unknown>, key: string): string => {
+  const value = record[key];
+  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+};
+const num = (record: Record<string, unknown>, key: string): number => {
+  const value = record[key];
+  const parsed = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : 0;
+  return Number.isFinite(parsed) ? parsed : 0;
+};
+/** Go's strconv.ParseBool for repo.yml's strings, and YAML booleans. */
+const bool = (record: Record<string, unknown>, key: string): boolean => {
+  const value = record[key];
+  return value === true || (typeof value === 'string' && ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value));
+};
+const optionalNum = (record: Record<string, unknown>, key: string): number | undefined => (record[key] === null || record[key] === undefined ? undefined : num(record, key));
+/** A time (Go's zero time when missing or unreadable, as Gitea's unmarshal leaves it). */
+const time = (record: Record<string, unknown>, key: string): Date => optionalTimeOf(record, key) ?? new Date(Date.UTC(1, 0, 1));
+function optionalTimeOf(record: Record<string, unknown>, key: string): Date | undefined {
+  const value = record[key];
+  if (value instanceof Date) return value;
+  if (typeof value !== 'string' || value === '') return undefined;
+  const parsed = new Date(value);
+  return Number.isNaN(parsed.getTime()) ? undefined : parsed;
+}
+const strings = (record: Record<string, unknown>, key: string): string[] =>
+  Array.isArray(record[key]) ? (record[key] as unknown[]).filter((item): item is string => typeof item === 'string') : [];
+const records = (record: Record<string, unknown>, key: string): Record<string, unknown>[] => (Array.isArray(record[key]) ? (record[key] as unknown[]).map(recordOf) : []);
+
+/** repo.yml (Gitea reads it as map[string]string); `service` is `git` for an unknown service_type. */
+export function repoFromRecord(value: ParsedYaml): DumpRepoInfo & { defaultBranch: string } {
+  const record = recordOf(value);
+  const type = num(record, 'service_type');
+  const service = (Object.keys(GIT_SERVICE_TYPES) as GitServiceName[]).find((name) => GIT_SERVICE_TYPES[name] === type) ?? 'git';
+  return {
+    name: str(record, 'name'),
+    owner: str(record, 'owner'),
+    description: str(record, 'description'),
+    cloneAddr: str(record, 'clone_addr'),
+    originalUrl: str(record, 'original_url'),
+    isPrivate: bool(record, 'is_private'),
+    service,
+    wiki: bool(record, 'wiki'),
+    issues: bool(record, 'issues'),
+    milestones: bool(record, 'milestones'),
+    labels: bool(record, 'labels'),
+    releases: bool(record, 'releases'),
+    comments: bool(record, 'comments'),
+    pulls: bool(record, 'pulls'),
+    assets: bool(record, 'assets'),
+    defaultBranch: str(record, 'default_branch'),
+  };
+}
+
+export const topicsFromRecord = (value: ParsedYaml): string[] => strings(recordOf(value), 'topics');
+
+export function labelFromRecord(record: Record<string, unknown>): Label {
+  return { name: str(record, 'name'), color: str(record, 'color'), description: str(record, 'description'), exclusive: bool(record, 'exclusive') };
+}
+
+export function milestoneFromRecord(record: Record<string, unknown>): Milestone {
+  return {
+    title: str(record, 'title'),
+    description: str(record, 'description'),
+    deadline: optionalTimeOf(record, 'deadline'),
+    created: time(record, 'created'),
+    updated: optionalTimeOf(record, 'updated'),
+    closed: optionalTimeOf(record, 'closed'),
+    state: str(record, 'state') === 'closed' ? 'closed' : 'open',
+  };
+}
+
+export function reactionFromRecord(record: Record<string, unknown>): Reaction {
+  return { userId: num(record, 'user_id'), userName: str(record, 'user_name'), content: str(record, 'content') };
+}
+
+export function releaseAssetFromRecord(record: Record<string, unknown>): ReleaseAsset {
+  const downloadUrl = record.download_url;
+  return {
+    id: num(record, 'id'),
+    name: str(record, 'name'),
+    contentType: record.content_type === null || record.content_type === undefined ? undefined : str(record, 'content_type'),
+    size: optionalNum(record, 'size'),
+    downloadCount: optionalNum(record, 'download_count'),
+    created: time(record, 'created'),
+    updated: time(record, 'updated'),
+    downloadUrl: typeof downloadUrl === 'string' ? downloadUrl : undefined,
+  };
+}
+
+export function releaseFromRecord(record: Record<string, unknown>): Release {
+  return {
+    tagName: str(record, 'tag_name'),
+    targetCommitish: str(record, 'target_commitish'),
+    name: str(record, 'name'),
+    body: str(record, 'body'),
+    draft: bool(record, 'draft'),
+    prerelease: bool(record, 'prerelease'),
+    publisherId: num(record, 'publisher_id'),
+    publisherName: str(record, 'publisher_name'),
+    publisherEmail: str(record, 'publisher_email'),
+    assets: records(record, 'assets').map(releaseAssetFromRecord),
+    created: time(record, 'created'),
+    published: time(record, 'published'),
+  };
+}
+
+export function issueFromRecord(record: Record<string, unknown>): Issue {
+  return {
+    number: num(record, 'number'),
+    posterId: num(record, 'poster_id'),
+    posterName: str(record, 'poster_name'),
+    posterEmail: str(record, 'poster_email'),
+    title: str(record, 'title'),
+    content: str(record, 'content'),
+    ref: str(record, 'ref'),
+    milestone: str(record, 'milestone'),
+    state: str(record, 'state') === 'closed' ? 'closed' : 'open',
+    isLocked: bool(record, 'is_locked'),
+    created: time(record, 'created'),
+    updated: time(record, 'updated'),
+    closed: optionalTimeOf(record, 'closed'),
+    labels: records(record, 'labels').map(labelFromRecord),
+    reactions: records(record, 'reactions').map(reactionFromRecord),
+    assignees: strings(record, 'assignees'),
+    foreignIndex: num(record, 'foreignindex'),
+  };
+}
+
+export function commentFromRecord(record: Record<string, unknown>): Comment {
+  const meta = record.meta;
+  return {
+    issueIndex: num(record, 'issue_index'),
+    index: num(record, 'index'),
+    commentType: str(record, 'comment_type'),
+    posterId: num(record, 'poster_id'),
+    posterName: str(record, 'poster_name'),
+    posterEmail: str(record, 'poster_email'),
+    created: time(record, 'created'),
+    updated: time(record, 'updated'),
+    content: str(record, 'content'),
+    reactions: records(record, 'reactions').map(reactionFromRecord),
+    meta: typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined,
+  };
+}
+
+function branchFromRecord(record: Record<string, unknown>): PullRequestBranch {
+  return { cloneUrl: str(record, 'clone_url'), ref: str(record, 'ref'), sha: str(record, 'sha'), repoName: str(record, 'repo_name'), ownerName: str(record, 'owner_name') };
+}
+
+export function pullRequestFromRecord(record: Record<string, unknown>): PullRequest {
+  return {
+    number: num(record, 'number'),
+    title: str(record, 'title'),
+    posterName: str(record, 'poster_name'),
+    posterId: num(record, 'poster_id'),
+    posterEmail: str(record, 'poster_email'),
+    content: str(record, 'content'),
+    milestone: str(record, 'milestone'),
+    state: str(record, 'state') === 'closed' ? 'closed' : 'open',
+    created: time(record, 'created'),
+    updated: time(record, 'updated'),
+    closed: optionalTimeOf(record, 'closed'),
+    labels: records(record, 'labels').map(labelFromRecord),
+    patchUrl: str(record, 'patch_url'),
+    merged: bool(record, 'merged'),
+    mergedTime: optionalTimeOf(record, 'merged_time'),
+    mergeCommitSha: str(record, 'merge_commit_sha'),
+    head: branchFromRecord(recordOf(record.head)),
+    base: branchFromRecord(recordOf(record.base)),
+    assignees: strings(record, 'assignees'),
+    isLocked: bool(record, 'is_locked'),
+    reactions: records(record, 'reactions').map(reactionFromRecord),
+    foreignIndex: num(record, 'foreignindex'),
+    isDraft: bool(record, 'is_draft'),
+  };
+}
+
+function reviewCommentFromRecord(record: Record<string, unknown>): ReviewComment {
+  return {
+    id: num(record, 'id'),
+    inReplyTo: num(record, 'in_reply_to'),
+    content: str(record, 'content'),
+    treePath: str(record, 'tree_path'),
+    diffHunk: str(record, 'diff_hunk'),
+    position: num(record, 'position'),
+    line: num(record, 'line'),
+    commitId: str(record, 'commit_id'),
+    posterId: num(record, 'poster_id'),
+    reactions: records(record, 'reactions').map(reactionFromRecord),
+    createdAt: time(record, 'created_at'),
+    updatedAt: time(record, 'updated_at'),
+  };
+}
+
+export function reviewFromRecord(record: Record<string, unknown>): Review {
+  return {
+    id: num(record, 'id'),
+    issueIndex: num(record, 'issue_index'),
+    reviewerId: num(record, 'reviewer_id'),
+    reviewerName: str(record, 'reviewer_name'),
+    official: bool(record, 'official'),
+    commitId: str(record, 'commit_id'),
+    content: str(record, 'content'),
+    createdAt: time(record, 'created_at'),
+    state: str(record, 'state'),
+    comments: records(record, 'comments').map(reviewCommentFromRecord),
+  };
+}

@@ -11,3 +11,5 @@ export { DumpUploader, type DumpUploaderOptions } from './dump';
 export { AssetPaths, safePathPart, safeTagPath } from './dump-assets';
 export { DUMP_PATHS, type DumpRepoInfo, GIT_SERVICE_TYPES, type GitServiceName, dumpYaml, goTime } from './dump-format';
 export { awardsToReactions, createGitlabDownloader, normalizeColor, parseGitlabAddr } from './gitlab-downloader';
+export { DumpDownloader, type DumpDownloaderOptions, DumpFormatError } from './dump-reader';
+export { TarError, type TarLimits, TarReader, extractTar, readTar, tarDirectory } from './tar';

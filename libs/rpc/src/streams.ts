@@ -59,7 +59,8 @@ class CallRecord {
   metadata(request?: unknown): grpc.Metadata {
     const metadata = new grpc.Metadata();
     metadata.set(REQUEST_ID_HEADER, this.requestId);
-    this.peer.credentials(metadata, request);
+    const actor = this.options?.actor;
+    this.peer.credentials(metadata, request ?? (actor === undefined ? undefined : { actor }));
     return metadata;
   }
 

@@ -86,6 +86,11 @@ export interface RpcCallOptions {
   deadlineMs?: number;
   /** Aborting cancels the call: it rejects with CANCELLED and the server's handler sees its signal abort. */
   signal?: AbortSignal;
+  /**
+   * The user an edge's client-streaming or bidi call acts for: asserted in the call's metadata, which goes before
+   * the first request (a unary or server-streaming call asserts the actor its request names).
+   */
+  actor?: { userId: number; isAdmin: boolean; isRestricted: boolean };
 }
 
 /**

@@ -5,6 +5,8 @@
 
 export interface FlagSpec {
   name: string;
+  /** A one-letter alias (`-r`), as Gitea's flags have some. */
+  short?: string;
   type: 'string' | 'boolean';
   required?: boolean;
   description: string;
@@ -57,7 +59,11 @@ export function parseCommandLine(argv: string[], commands: CommandSpec[]): Parse
   const values: FlagValues = {};
   const rest = argv.slice(words.length);
   for (let index = 0; index < rest.length; index++) {
-    const arg = rest[index];
+    const given = rest[index];
+    // `-r value` is `--repo_dir value` when the command declares the alias.
+    const alias = /^-([A-Za-z])(=.*)?$/.exec(given);
+    const aliased = alias === null ? undefined : command.flags.find((candidate) => candidate.short === alias[1]);
+    const arg = aliased === undefined ? given : `--${aliased.name}${alias?.[2] ?? ''}`;
     if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}"`, command);
     const equals = arg.indexOf('=');
     const name = arg.slice(2, equals < 0 ? undefined : equals);

@@ -59,10 +59,17 @@ describe('runCli', () => {
     expect(out.err).toMatch(/^cairn: config error: .*HTTP_PORT/);
   });
 
-  it('says plainly that restore-repo is not available yet', async () => {
+  it('restore-repo fails (exit 1) naming the directory when the dump is not there, before contacting any instance', async () => {
     const out = io();
-    expect(await runCli(['restore-repo', '--repo_dir', 'x'], out)).toBe(2);
-    expect(out.err).toBe('cairn: restore-repo is not available yet in this version of Cairn\n');
+    const missing = path.join(tmpdir(), 'cairn-cli-no-such-dump');
+    expect(await runCli(['restore-repo', '-r', missing, '--owner_name', 'alice', '--repo_name', 'tools'], out)).toBe(1);
+    expect(out.err).toBe(`cairn: Failed to restore repository: ${missing} does not exist\n`);
+  });
+
+  it('restore-repo needs --owner_name and --repo_name (exit 2)', async () => {
+    const out = io();
+    expect(await runCli(['restore-repo', '-r', 'x'], out)).toBe(2);
+    expect(out.err).toMatch(/missing required flags --owner_name, --repo_name/);
   });
 
   it('writes the service identity keys an operator distributes, never replacing one', async () => {

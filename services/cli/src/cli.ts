@@ -9,6 +9,7 @@ import { withUserService } from './accounts-access';
 import { UsageError, commandHelp, parseCommandLine, type CommandSpec } from './args';
 import { dumpRepoCommand, runDumpRepo } from './commands/dump-repo';
 import { keysGenerateCommand, runKeysGenerate } from './commands/keys-generate';
+import { restoreRepoCommand, runRestoreRepo } from './commands/restore-repo';
 import { userCreateCommand, runUserCreate } from './commands/user-create';
 import { CommandFailedError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './errors';
 
@@ -19,10 +20,10 @@ export interface CliIo {
   stderr: (text: string) => void;
 }
 
-const COMMANDS: CommandSpec[] = [userCreateCommand, keysGenerateCommand, dumpRepoCommand];
+const COMMANDS: CommandSpec[] = [userCreateCommand, keysGenerateCommand, dumpRepoCommand, restoreRepoCommand];
 
 /** Named in the run contract but not implemented yet: said plainly rather than pretending. */
-const NOT_AVAILABLE = new Set(['restore-repo']);
+const NOT_AVAILABLE = new Set<string>([]);
 
 /** `--verbose` anywhere: service logs (JSON) on stderr, for diagnosing a failure. */
 const VERBOSE_FLAG = '--verbose';
@@ -63,7 +64,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         ? runKeysGenerate(config, parsed.values, io.cwd)
         : parsed.command === dumpRepoCommand
           ? await runDumpRepo(config, parsed.values, io.cwd)
-          : await withUserService({ config, logger, notice }, (client) =>
+          : parsed.command === restoreRepoCommand
+            ? await runRestoreRepo(config, parsed.values, io.cwd, logger, (progress) => io.stdout(`${progress}\n`))
+            : await withUserService({ config, logger, notice }, (client) =>
             runUserCreate(client, parsed.values, { restricted: config.service.defaultUserIsRestricted }),
           );
     io.stdout(`${line}\n`);

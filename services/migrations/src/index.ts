@@ -13,6 +13,7 @@ import { ImportServiceService as ReleaseImportService } from '@cairn/proto/cairn
 import { RepoServiceService, TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 import { ImportServiceService as ReactionImportService } from '@cairn/proto/cairn/social/v1/import_service';
 import { type RpcClientHandle, createRpcClient } from '@cairn/rpc';
+import { openObjectStore } from '@cairn/storage';
 import { startGrpcService, type RunningService, type ServiceStartOptions } from '@cairn/service';
 import { BUS_USAGE } from './events/bus-usage';
 import { startMirrorConsumers } from './events/mirror-consumers';
@@ -62,7 +63,9 @@ export async function start(options: StartOptions): Promise<RunningService> {
     onStop(() => {
       for (const handle of handles) handle.close();
     });
-    const context: MigrationsContext = { db, logger, config, clients };
+    const objects = openObjectStore(config.attachment.storage);
+    onStop(() => objects.close());
+    const context: MigrationsContext = { db, logger, config, clients, objects };
     const runner = startTaskRunner(context);
     context.runner = runner;
     onStop(() => runner.stop());

@@ -7,12 +7,13 @@ import type { MigrationsContext } from './rpc/context';
 import { createMigrationRpcs } from './rpc/migration-service';
 import { createMirrorRpcs } from './rpc/mirror-service';
 import { createPushMirrorRpcs } from './rpc/push-mirror-service';
+import { createRestoreRpcs } from './rpc/restore-service';
 
 export function createMigrationsServer(context: MigrationsContext, logger: Logger): RpcServer {
   const server = createRpcServer({ service: 'migrations', logger });
   server.addService(
     MigrationServiceService,
-    { ...createMigrationRpcs(context), ...createMirrorRpcs(context), ...createPushMirrorRpcs(context) },
+    { ...createMigrationRpcs(context), ...createMirrorRpcs(context), ...createPushMirrorRpcs(context), ...createRestoreRpcs(context) },
     MIGRATION_CALLERS,
   );
   return server;

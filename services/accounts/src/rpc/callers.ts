@@ -65,7 +65,8 @@ export const USER_CALLERS: Callers<typeof UserServiceService> = {
   // migrations maps a migrated item's authors to local users by e-mail (its import's task runner acts for no edge).
   batchGetUsersByEmail: { callers: ['gateway', 'issues', 'hooks', 'migrations'], asAnyone: ['issues', 'hooks', 'migrations'] },
   searchUsers: ['gateway'],
-  listUsers: ['gateway'],
+  // `cairn restore-repo` finds its doer, the first site admin (Gitea's GetAdminUser).
+  listUsers: ['gateway', 'cli'],
   renameUser: ['gateway'],
   resolveName: ['gateway', 'repos', 'issues'],
   updateUser: ['gateway'],

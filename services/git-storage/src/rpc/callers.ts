@@ -55,6 +55,8 @@ export const REF_CALLERS: Callers<typeof RefServiceService> = {
 export const REMOTE_CALLERS: Callers<typeof RemoteServiceService> = {
   fetchRemote: { callers: ['migrations'], asAnyone: ['migrations'] },
   pushRemote: { callers: ['migrations'], asAnyone: ['migrations'] },
+  // A restore's git data, as the task's doer (the first site admin), from the migrations task runner.
+  fetchBundle: { callers: ['migrations'], asAnyone: ['migrations'] },
 };
 
 export const REPOSITORY_CALLERS: Callers<typeof RepositoryServiceService> = {

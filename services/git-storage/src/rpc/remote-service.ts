@@ -25,6 +25,7 @@ import { type RefUpdate, updateRefs } from '../git/ref-update';
 import { BRANCH_PREFIX, TAG_PREFIX } from '../git/refs';
 import { REMOTE_NAME, STAGING_PREFIX, runRemoteGit } from '../git/remote';
 import type { GitStorageContext } from './context';
+import { fetchBundle } from './fetch-bundle';
 
 /** What RemoteService needs beyond the node's git settings. */
 export interface RemoteSettings {
@@ -57,9 +58,12 @@ function failure(result: GitResult, proxy: OutboundProxy, target: RemoteTarget, 
   return CairnError.precondition(message, { reason: isAuthenticationFailure(result.stderr) ? 'auth_failed' : reason });
 }
 
-/** The refs under `prefix` (branches and tags: `prefix` + refs/heads/…, refs/tags/…), keyed by their name without it. */
-async function refsUnder(gitDir: string, prefix: string): Promise<RefState> {
-  const patterns = PUSHABLE_REF_PREFIXES.map((wanted) => `${prefix}${wanted}`);
+/**
+ * The refs under `prefix` (branches and tags, or the namespaces `wanted` names: `prefix` + refs/heads/…,
+ * refs/tags/…), keyed by their name without it.
+ */
+export async function refsUnder(gitDir: string, prefix: string, wanted: readonly string[] = PUSHABLE_REF_PREFIXES): Promise<RefState> {
+  const patterns = wanted.map((namespace) => `${prefix}${namespace}`);
   const { stdout } = await runGit(['for-each-ref', '--format=%(objectname) %(refname)', '--end-of-options', ...patterns], { gitDir });
   const refs: Record<string, string> = {};
   for (const line of stdout.toString('utf8').split('\n')) {
@@ -69,24 +73,26 @@ async function refsUnder(gitDir: string, prefix: string): Promise<RefState> {
   return refs;
 }
 
-async function deleteRefsUnder(gitDir: string, prefix: string): Promise<void> {
+export async function deleteRefsUnder(gitDir: string, prefix: string): Promise<void> {
   const { stdout } = await runGit(['for-each-ref', '--format=delete %(refname)', '--end-of-options', prefix], { gitDir });
   if (stdout.length > 0) await runGit(['update-ref', '--stdin'], { gitDir, stdin: stdout });
 }
 
 /**
- * Moves the repository's branches and tags to `remote` (one compare-and-swap transaction, retried when a push moved
- * a ref meanwhile), publishing the change when `push` is set. Answers the updates applied.
+ * Moves the repository's branches and tags (or the namespaces `wanted` names) to `remote` (one compare-and-swap
+ * transaction, retried when a push moved a ref meanwhile), publishing the change when `push` is set. Answers the
+ * updates applied.
  */
-async function applyRemoteRefs(
+export async function applyRemoteRefs(
   context: GitStorageContext,
   request: Pick<FetchRemoteRequest, 'repository' | 'prune' | 'origin'>,
   gitDir: string,
   remote: RefState,
   push: PushContext | undefined,
+  wanted: readonly string[] = PUSHABLE_REF_PREFIXES,
 ): Promise<RefUpdate[]> {
   for (let attempt = 1; ; attempt++) {
-    const updates = remoteRefUpdates(await refsUnder(gitDir, ''), remote, request.prune);
+    const updates = remoteRefUpdates(await refsUnder(gitDir, '', wanted), remote, request.prune);
     if (updates.length === 0) return [];
     const pushId = push === undefined ? undefined : await recordPush(context, request.repository, push, updates, request.origin);
     const result = await updateRefs(gitDir, updates);
@@ -154,6 +160,8 @@ export function createRemoteService(context: GitStorageContext): AsyncServiceOf<
         }
       });
     },
+
+    fetchBundle: (requests, ctx) => fetchBundle(context, requests, ctx),
 
     async pushRemote(request, ctx) {
       const target = remoteTarget(request.url, request.auth);

@@ -15,4 +15,6 @@ export const MIGRATION_CALLERS: Callers<typeof MigrationServiceService> = {
   getPushMirror: ['gateway'],
   deletePushMirror: ['gateway'],
   syncPushMirrors: ['gateway'],
+  // `cairn restore-repo`: the CLI, run by whoever holds the instance's keys (Gitea's restore-repo calls the private API).
+  restoreRepository: ['cli'],
 };

@@ -9,6 +9,7 @@ import type { ImportServiceService as ReleaseImportService } from '@cairn/proto/
 import type { RepoServiceService, TopicServiceService } from '@cairn/proto/cairn/repos/v1/repos_service';
 import type { ImportServiceService as ReactionImportService } from '@cairn/proto/cairn/social/v1/import_service';
 import type { AsyncClientOf } from '@cairn/rpc';
+import type { ObjectStore } from '@cairn/storage';
 
 /**
  * The services migrations calls: accounts (owners, authors by e-mail), repos (the repository, its topics and
@@ -36,6 +37,8 @@ export interface MigrationsContext {
   logger: Logger;
   config: Pick<CairnConfig, 'migrations' | 'mirror' | 'repository' | 'git' | 'server' | 'attachment'>;
   clients: MigrationsClients;
+  /** Where restores' dumps wait for their task (`restores/…`; the attachments' store, `[attachment]` / `[storage]`). */
+  objects?: ObjectStore;
   /** Unset before it starts. */
   runner?: TaskRunner;
   /** The mirror scheduler, for handlers and consumers that ask for a sync now; unset before it starts. */

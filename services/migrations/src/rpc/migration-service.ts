@@ -25,7 +25,7 @@ export function createMigrationRpcs(context: MigrationsContext): Pick<AsyncServi
     async getMigration(request) {
       const task = await findTaskByRepo(context.db.pool, request.repoId);
       if (task === undefined) throw CairnError.notFound('the repository has no migration task');
-      return { task: toMessage(task) };
+      return { task: taskMessage(task) };
     },
   };
 }
@@ -129,7 +129,8 @@ async function waitForEnd(context: MigrationsContext, taskId: number, signal: Ab
   }
 }
 
-function toMessage(task: TaskRow): MigrationTask {
+/** A task as MigrationService answers it (credentials never included). */
+export function taskMessage(task: TaskRow): MigrationTask {
   return {
     id: task.id,
     repoId: task.repo_id,

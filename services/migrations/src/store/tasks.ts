@@ -20,6 +20,9 @@ export const taskOptions = z.object({
   pull_requests: z.boolean(),
   releases: z.boolean(),
   lfs: z.boolean(),
+  // A restore's units beyond the import form's (Gitea's MigrateOptions.Comments, ReleaseAssets); unset: as issues / false.
+  comments: z.boolean().optional(),
+  release_assets: z.boolean().optional(),
 });
 export type TaskOptions = z.infer<typeof taskOptions>;
 
@@ -44,6 +47,7 @@ const taskRow = z.object({
   auth_username: z.string(),
   auth_password: z.string(),
   auth_token: z.string(),
+  archive_key: z.string(),
   attempts: z.number(),
   created_at: z.date(),
   started_at: z.date().nullable(),
@@ -59,13 +63,15 @@ export interface NewTask {
   service: string;
   options: TaskOptions;
   auth: { username: string; password: string; token: string };
+  /** A restore's dump in the object store (RestoreRepository). */
+  archiveKey?: string;
 }
 
 export async function insertTask(db: CommonQueryMethods, task: NewTask): Promise<number> {
   return db.oneFirst(sql.type(z.object({ id: z.number() }))`
-    INSERT INTO migration_tasks (repo_id, owner_id, doer_id, clone_addr, service, options, auth_username, auth_password, auth_token)
+    INSERT INTO migration_tasks (repo_id, owner_id, doer_id, clone_addr, service, options, auth_username, auth_password, auth_token, archive_key)
     VALUES (${task.repoId}, ${task.ownerId}, ${task.doerId}, ${task.cloneAddr}, ${task.service}, ${sql.jsonb(task.options)},
-            ${task.auth.username}, ${task.auth.password}, ${task.auth.token})
+            ${task.auth.username}, ${task.auth.password}, ${task.auth.token}, ${task.archiveKey ?? ''})
     RETURNING id`);
 }
 

@@ -10,7 +10,7 @@
  * ImportService RPCs), each batch recorded on the task row, so a resumed import starts at its recorded item step. A failed import deletes the repository, as Gitea does.
  */
 import type { Logger } from '@cairn/log';
-import { type MigrationItems, type MigrationStep, type PullRequest, createDownloader, hasItems, migrateItems } from '@cairn/migration';
+import { type Downloader, DumpFormatError, type MigrationItems, type MigrationStep, type PullRequest, TarError, createDownloader, hasItems, migrateItems } from '@cairn/migration';
 import { migrationPolicy } from '@cairn/outbound';
 import { type ClaimLoop, startClaimLoop } from '@cairn/service';
 import { CairnError, Code, isCairnError } from '@cairn/rpc';
@@ -19,6 +19,7 @@ import { createCairnUploader } from '../import/cairn-uploader';
 import type { MigrationsContext, TaskRunner } from '../rpc/context';
 import { newPullMirror, recordFirstSync } from '../mirrors/pull-mirror';
 import { insertPullMirror } from '../store/pull-mirrors';
+import { type RestoreSource, openRestoreSource } from './restore-source';
 import { STATUS, claimTasks, endTask, recordStep, releaseForRetry, renewLease, type TaskRow } from '../store/tasks';
 
 /** How long a claim holds a task without renewal; renewed every third of it while the task runs. */
@@ -58,11 +59,14 @@ async function runTask(context: MigrationsContext, task: TaskRow, leaseMs: numbe
     renewLease(context.db.pool, task.id, task.attempts, leaseMs).catch((error: unknown) => log.warn({ err: error }, 'renewing the import lease failed'));
   }, leaseMs / 3);
   renewal.unref();
+  let restore: RestoreSource | undefined;
   try {
+    // A restore's dump (`cairn restore-repo`), fetched and extracted again by a resumed task.
+    if (task.service === 'restore') restore = await openRestoreSource(context, task).catch(dumpFailure);
     // A task recorded at an item step has its git data already; it resumes there.
     const resumeFrom = itemStepOf(task);
-    if (resumeFrom === undefined) await importGit(context, task, log);
-    await importItems(context, task, log, resumeFrom);
+    if (resumeFrom === undefined) await (restore === undefined ? importGit(context, task, log) : importBundle(context, task, log, restore));
+    await importItems(context, task, log, resumeFrom, restore === undefined ? undefined : { downloader: restore.downloader, service: (await restore.downloader.repoInfo()).service });
     // A pull mirror's schedule starts in the transaction that ends its import (the import was its first sync).
     const mirror = task.options.mirror ? await newPullMirror(context, task) : undefined;
     const ended = await context.db.pool.transaction(async (tx) => {
@@ -71,6 +75,7 @@ async function runTask(context: MigrationsContext, task: TaskRow, leaseMs: numbe
       return true;
     });
     if (ended) {
+      await dropArchive(context, task);
       log.info({ duration_ms: Date.now() - started }, 'import finished');
       if (mirror !== undefined) await recordFirstSync(context, task.repo_id, log);
     }
@@ -93,11 +98,56 @@ async function runTask(context: MigrationsContext, task: TaskRow, leaseMs: numbe
         if (!(isCairnError(deleteError) && deleteError.code === Code.NOT_FOUND)) throw deleteError;
       });
     if (await endTask(context.db.pool, task.id, task.attempts, { status: STATUS.failed, message: failure.message, reason: failure.reason })) {
+      await dropArchive(context, task);
       log.warn({ err: error, reason: failure.reason, duration_ms: Date.now() - started }, 'import failed');
     }
   } finally {
     clearInterval(renewal);
+    await restore?.close();
   }
+}
+
+/** A dump that cannot be read ends the restore (no retry helps). */
+function dumpFailure(error: unknown): never {
+  if (error instanceof DumpFormatError || error instanceof TarError) throw CairnError.precondition(error.message);
+  throw error;
+}
+
+/** A restore's archive goes once its task has ended (finished or failed); a failed delete only leaves a stray object. */
+async function dropArchive(context: MigrationsContext, task: TaskRow): Promise<void> {
+  if (task.archive_key === '') return;
+  await context.objects?.delete(task.archive_key).catch((error: unknown) => context.logger.warn({ err: error, task_id: task.id }, 'deleting a restore archive failed'));
+}
+
+/**
+ * A restore's "git" step: the dump's git/ as a bundle into git-storage (every branch, tag and pull request head), its
+ * HEAD as the default branch (Gitea's restore clones git/ and takes its HEAD).
+ */
+async function importBundle(context: MigrationsContext, task: TaskRow, log: Logger, restore: RestoreSource): Promise<void> {
+  const { clients } = context;
+  if (!(await recordStep(context.db.pool, task.id, task.attempts, 'git', 0, 'restoring git data'))) {
+    throw new CairnError(Code.ABORTED, 'the task was taken over');
+  }
+  log.info({ step: 'git' }, 'import step');
+  const { repository } = await clients.repos.getRepository({ viewer: doerOf(task), id: task.repo_id, owner: '', name: '' });
+  const repo = repository?.repository;
+  if (repo === undefined) throw CairnError.notFound('the repository being restored into is gone');
+  const requests = await restore.bundle({
+    repository: { storage: '', repoId: task.repo_id },
+    push: { pusherId: task.doer_id, repoOwnerId: repo.ownerId, repoPrivate: repo.private, pusherName: '' },
+    origin: 'migration',
+  });
+  if (requests === undefined) return;
+  const fetched = await clients.remotes.fetchBundle(requests, { deadlineMs: context.config.git.timeout.migrate + FETCH_MARGIN_MS });
+  if (!(await recordStep(context.db.pool, task.id, task.attempts, 'git', fetched.updated.length, 'restoring git data'))) {
+    throw new CairnError(Code.ABORTED, 'the task was taken over');
+  }
+  const head = await restore.headBranch();
+  log.info({ step: 'git', refs: fetched.updated.length, head }, 'import step done');
+  if (head !== '' && head !== repo.defaultBranch && fetched.updated.some((update) => update.ref === `refs/heads/${head}`)) {
+    await clients.repos.updateRepository({ actor: doerOf(task), id: task.repo_id, defaultBranch: head, units: {} });
+  }
+  await settle(context, task, fetched.empty);
 }
 
 /**
@@ -154,38 +204,51 @@ function itemStepOf(task: TaskRow): { step: MigrationStep; done: number } | unde
  * topics always and the chosen items (comments come with issues, as Gitea's form sends them); each batch is recorded
  * on the task row (step, items_done, message), which is where a resumed import starts and what GetMigration shows.
  */
-async function importItems(context: MigrationsContext, task: TaskRow, log: Logger, resumeFrom: { step: MigrationStep; done: number } | undefined): Promise<void> {
+async function importItems(
+  context: MigrationsContext,
+  task: TaskRow,
+  log: Logger,
+  resumeFrom: { step: MigrationStep; done: number } | undefined,
+  /** A restore's dump and the service it was dumped from (repo.yml's service_type, as Gitea's restore takes it). */
+  dump?: { downloader: Downloader; service: string },
+): Promise<void> {
   const { options } = task;
-  if (!hasItems(task.service) || options.mirror) return;
-  const service = task.service;
+  if ((dump === undefined && !hasItems(task.service)) || options.mirror) return;
   const items: MigrationItems = {
     wiki: options.wiki,
     milestones: options.milestones,
     labels: options.labels,
     issues: options.issues,
-    comments: options.issues,
+    comments: options.comments ?? options.issues,
     pullRequests: options.pull_requests,
     releases: options.releases,
-    // Gitea's API form has no separate choice: release assets come with releases (services/migrations/migrate.go).
-    releaseAssets: options.releases,
+    // Gitea's API form has no separate choice: release assets come with releases (services/migrations/migrate.go); a
+    // restore takes them when its units name them.
+    releaseAssets: dump === undefined ? options.releases : options.release_assets === true,
   };
   const auth = { username: task.auth_username, password: task.auth_password, token: task.auth_token };
-  const downloader = await createDownloader(service, { cloneAddr: task.clone_addr, auth, policy: migrationPolicy(context.config.migrations) }).catch(
-    (error: unknown) => {
-      throw sourceFailure(error);
-    },
-  );
+  const downloader =
+    dump?.downloader ??
+    (await createDownloader(task.service as Parameters<typeof createDownloader>[0], { cloneAddr: task.clone_addr, auth, policy: migrationPolicy(context.config.migrations) }).catch(
+      (error: unknown) => {
+        throw sourceFailure(error);
+      },
+    ));
   const pullSource = {
-    cloneAddr: task.clone_addr,
+    // A restore's missing pull heads are not fetched from anywhere: the dump's git data is all there is.
+    cloneAddr: dump === undefined ? task.clone_addr : '',
     auth,
     timeoutSeconds: Math.ceil(context.config.git.timeout.migrate / 1000),
     patch: (pull: PullRequest) => downloader.getPullPatch(pull),
   };
   // Created before the progress, which records the authors it has matched with each step.
-  const uploader = createCairnUploader(context.clients, { repoId: task.repo_id, doerId: task.doer_id, service: task.service, pullSource }, log, task.authors, {
-    open: (asset) => downloader.openReleaseAsset(asset),
-    maxBytes: context.config.attachment.maxSize * 1024 * 1024,
-  });
+  const uploader = createCairnUploader(
+    context.clients,
+    { repoId: task.repo_id, doerId: task.doer_id, service: dump?.service ?? task.service, pullSource },
+    log,
+    task.authors,
+    { open: (asset) => downloader.openReleaseAsset(asset), maxBytes: context.config.attachment.maxSize * 1024 * 1024 },
+  );
   let current: MigrationStep | undefined;
   const progress = {
     resumeFrom,
@@ -204,6 +267,7 @@ async function importItems(context: MigrationsContext, task: TaskRow, log: Logge
   try {
     await migrateItems(downloader, uploader, items, progress);
   } catch (error) {
+    if (error instanceof DumpFormatError) dumpFailure(error);
     throw sourceFailure(error);
   }
   if (current !== undefined) log.info({ step: current }, 'import step done');

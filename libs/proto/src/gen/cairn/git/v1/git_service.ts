@@ -14,7 +14,9 @@ import {
   type ClientOptions,
   type ClientReadableStream,
   type ClientUnaryCall,
+  type ClientWritableStream,
   type handleBidiStreamingCall,
+  type handleClientStreamingCall,
   type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
@@ -862,6 +864,28 @@ export interface FetchRemoteRequest {
     | undefined;
   /** cairn.git.pushed's `origin`: "mirror" or "migration". */
   origin: string;
+}
+
+export interface FetchBundleRequest {
+  /** First message only. */
+  repository?:
+    | Repository
+    | undefined;
+  /** First message only: when set, the change is published as cairn.git.pushed by this pusher. */
+  push?:
+    | PushContext
+    | undefined;
+  /** First message only: cairn.git.pushed's `origin` ("migration"). */
+  origin: string;
+  /** The bundle's bytes (any message, the first included). */
+  data: Buffer;
+}
+
+export interface FetchBundleResponse {
+  /** Every reference the bundle changed. */
+  updated: RefUpdate[];
+  /** The repository has no branch afterwards. */
+  empty: boolean;
 }
 
 export interface FetchRemoteResponse {
@@ -11383,6 +11407,212 @@ export const FetchRemoteRequest: MessageFns<FetchRemoteRequest> = {
   },
 };
 
+function createBaseFetchBundleRequest(): FetchBundleRequest {
+  return { repository: undefined, push: undefined, origin: "", data: Buffer.alloc(0) };
+}
+
+export const FetchBundleRequest: MessageFns<FetchBundleRequest> = {
+  encode(message: FetchBundleRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repository !== undefined) {
+      Repository.encode(message.repository, writer.uint32(10).fork()).join();
+    }
+    if (message.push !== undefined) {
+      PushContext.encode(message.push, writer.uint32(18).fork()).join();
+    }
+    if (message.origin !== "") {
+      writer.uint32(26).string(message.origin);
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(34).bytes(message.data);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FetchBundleRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFetchBundleRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.push = PushContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.origin = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FetchBundleRequest {
+    return {
+      repository: isSet(object.repository) ? Repository.fromJSON(object.repository) : undefined,
+      push: isSet(object.push) ? PushContext.fromJSON(object.push) : undefined,
+      origin: isSet(object.origin) ? globalThis.String(object.origin) : "",
+      data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: FetchBundleRequest): unknown {
+    const obj: any = {};
+    if (message.repository !== undefined) {
+      obj.repository = Repository.toJSON(message.repository);
+    }
+    if (message.push !== undefined) {
+      obj.push = PushContext.toJSON(message.push);
+    }
+    if (message.origin !== "") {
+      obj.origin = message.origin;
+    }
+    if (message.data.length !== 0) {
+      obj.data = base64FromBytes(message.data);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FetchBundleRequest>, I>>(base?: I): FetchBundleRequest {
+    return FetchBundleRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FetchBundleRequest>, I>>(object: I): FetchBundleRequest {
+    const message = createBaseFetchBundleRequest();
+    message.repository = (object.repository !== undefined && object.repository !== null)
+      ? Repository.fromPartial(object.repository)
+      : undefined;
+    message.push = (object.push !== undefined && object.push !== null)
+      ? PushContext.fromPartial(object.push)
+      : undefined;
+    message.origin = object.origin ?? "";
+    message.data = object.data ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseFetchBundleResponse(): FetchBundleResponse {
+  return { updated: [], empty: false };
+}
+
+export const FetchBundleResponse: MessageFns<FetchBundleResponse> = {
+  encode(message: FetchBundleResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.updated) {
+      RefUpdate.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.empty !== false) {
+      writer.uint32(16).bool(message.empty);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FetchBundleResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFetchBundleResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.updated.push(RefUpdate.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.empty = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FetchBundleResponse {
+    return {
+      updated: globalThis.Array.isArray(object?.updated) ? object.updated.map((e: any) => RefUpdate.fromJSON(e)) : [],
+      empty: isSet(object.empty) ? globalThis.Boolean(object.empty) : false,
+    };
+  },
+
+  toJSON(message: FetchBundleResponse): unknown {
+    const obj: any = {};
+    if (message.updated?.length) {
+      obj.updated = message.updated.map((e) => RefUpdate.toJSON(e));
+    }
+    if (message.empty !== false) {
+      obj.empty = message.empty;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FetchBundleResponse>, I>>(base?: I): FetchBundleResponse {
+    return FetchBundleResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FetchBundleResponse>, I>>(object: I): FetchBundleResponse {
+    const message = createBaseFetchBundleResponse();
+    message.updated = object.updated?.map((e) => RefUpdate.fromPartial(e)) || [];
+    message.empty = object.empty ?? false;
+    return message;
+  },
+};
+
 function createBaseFetchRemoteResponse(): FetchRemoteResponse {
   return { updated: [], remoteHead: "", empty: false };
 }
@@ -13184,6 +13414,22 @@ export const RemoteServiceService = {
     responseSerialize: (value: PushRemoteResponse): Buffer => Buffer.from(PushRemoteResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): PushRemoteResponse => PushRemoteResponse.decode(value),
   },
+  /**
+   * FetchBundle takes a git bundle (`git bundle create - --all`, streamed in `data` chunks after the first message's
+   * fields) into the repository: verified (`git bundle verify`), then its branches, tags and refs/pull/* /head applied
+   * as FetchRemote applies a fetch (staged, one compare-and-swap transaction, never pruning, published as one
+   * cairn.git.pushed when `push` is set). No network is involved (a restored dump's git data). Errors:
+   * INVALID_ARGUMENT reason "bad_bundle" (not a bundle, or one whose prerequisites the repository lacks).
+   */
+  fetchBundle: {
+    path: "/cairn.git.v1.RemoteService/FetchBundle" as const,
+    requestStream: true as const,
+    responseStream: false as const,
+    requestSerialize: (value: FetchBundleRequest): Buffer => Buffer.from(FetchBundleRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FetchBundleRequest => FetchBundleRequest.decode(value),
+    responseSerialize: (value: FetchBundleResponse): Buffer => Buffer.from(FetchBundleResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FetchBundleResponse => FetchBundleResponse.decode(value),
+  },
 } as const;
 
 export interface RemoteServiceServer extends UntypedServiceImplementation {
@@ -13202,6 +13448,14 @@ export interface RemoteServiceServer extends UntypedServiceImplementation {
    * branches and tags; Gitea's push mirror). Same errors as FetchRemote ("push_failed" instead of "fetch_failed").
    */
   pushRemote: handleUnaryCall<PushRemoteRequest, PushRemoteResponse>;
+  /**
+   * FetchBundle takes a git bundle (`git bundle create - --all`, streamed in `data` chunks after the first message's
+   * fields) into the repository: verified (`git bundle verify`), then its branches, tags and refs/pull/* /head applied
+   * as FetchRemote applies a fetch (staged, one compare-and-swap transaction, never pruning, published as one
+   * cairn.git.pushed when `push` is set). No network is involved (a restored dump's git data). Errors:
+   * INVALID_ARGUMENT reason "bad_bundle" (not a bundle, or one whose prerequisites the repository lacks).
+   */
+  fetchBundle: handleClientStreamingCall<FetchBundleRequest, FetchBundleResponse>;
 }
 
 export interface RemoteServiceClient extends Client {
@@ -13248,6 +13502,29 @@ export interface RemoteServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: PushRemoteResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * FetchBundle takes a git bundle (`git bundle create - --all`, streamed in `data` chunks after the first message's
+   * fields) into the repository: verified (`git bundle verify`), then its branches, tags and refs/pull/* /head applied
+   * as FetchRemote applies a fetch (staged, one compare-and-swap transaction, never pruning, published as one
+   * cairn.git.pushed when `push` is set). No network is involved (a restored dump's git data). Errors:
+   * INVALID_ARGUMENT reason "bad_bundle" (not a bundle, or one whose prerequisites the repository lacks).
+   */
+  fetchBundle(
+    callback: (error: ServiceError | null, response: FetchBundleResponse) => void,
+  ): ClientWritableStream<FetchBundleRequest>;
+  fetchBundle(
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FetchBundleResponse) => void,
+  ): ClientWritableStream<FetchBundleRequest>;
+  fetchBundle(
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FetchBundleResponse) => void,
+  ): ClientWritableStream<FetchBundleRequest>;
+  fetchBundle(
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FetchBundleResponse) => void,
+  ): ClientWritableStream<FetchBundleRequest>;
 }
 
 export const RemoteServiceClient = makeGenericClientConstructor(

@@ -10,8 +10,10 @@ import {
   type CallOptions,
   type ChannelCredentials,
   Client,
+  type ClientDuplexStream,
   type ClientOptions,
   type ClientUnaryCall,
+  type handleBidiStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -225,6 +227,26 @@ export interface SyncPushMirrorsRequest {
 }
 
 export interface SyncPushMirrorsResponse {
+}
+
+export interface RestoreRepositoryRequest {
+  /** First message only: the repository to create. */
+  ownerName: string;
+  repoName: string;
+  /**
+   * First message only: Gitea's unit names (wiki, issues, labels, releases, release_assets, milestones,
+   * pull_requests, comments); none is all.
+   */
+  units: string[];
+  /** The archive's bytes (any message, the first included). */
+  data: Buffer;
+  /** First message only: the doer, the first site admin (Gitea's GetAdminUser), as the CLI found and asserted it. */
+  actor?: Actor | undefined;
+}
+
+export interface RestoreRepositoryResponse {
+  repoId: number;
+  task?: MigrationTask | undefined;
 }
 
 function createBaseMigrateRequest(): MigrateRequest {
@@ -2507,6 +2529,238 @@ export const SyncPushMirrorsResponse: MessageFns<SyncPushMirrorsResponse> = {
   },
 };
 
+function createBaseRestoreRepositoryRequest(): RestoreRepositoryRequest {
+  return { ownerName: "", repoName: "", units: [], data: Buffer.alloc(0), actor: undefined };
+}
+
+export const RestoreRepositoryRequest: MessageFns<RestoreRepositoryRequest> = {
+  encode(message: RestoreRepositoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerName !== "") {
+      writer.uint32(10).string(message.ownerName);
+    }
+    if (message.repoName !== "") {
+      writer.uint32(18).string(message.repoName);
+    }
+    for (const v of message.units) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(34).bytes(message.data);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RestoreRepositoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRestoreRepositoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ownerName = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.repoName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.units.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RestoreRepositoryRequest {
+    return {
+      ownerName: isSet(object.ownerName)
+        ? globalThis.String(object.ownerName)
+        : isSet(object.owner_name)
+        ? globalThis.String(object.owner_name)
+        : "",
+      repoName: isSet(object.repoName)
+        ? globalThis.String(object.repoName)
+        : isSet(object.repo_name)
+        ? globalThis.String(object.repo_name)
+        : "",
+      units: globalThis.Array.isArray(object?.units) ? object.units.map((e: any) => globalThis.String(e)) : [],
+      data: isSet(object.data) ? Buffer.from(bytesFromBase64(object.data)) : Buffer.alloc(0),
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: RestoreRepositoryRequest): unknown {
+    const obj: any = {};
+    if (message.ownerName !== "") {
+      obj.ownerName = message.ownerName;
+    }
+    if (message.repoName !== "") {
+      obj.repoName = message.repoName;
+    }
+    if (message.units?.length) {
+      obj.units = message.units;
+    }
+    if (message.data.length !== 0) {
+      obj.data = base64FromBytes(message.data);
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RestoreRepositoryRequest>, I>>(base?: I): RestoreRepositoryRequest {
+    return RestoreRepositoryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RestoreRepositoryRequest>, I>>(object: I): RestoreRepositoryRequest {
+    const message = createBaseRestoreRepositoryRequest();
+    message.ownerName = object.ownerName ?? "";
+    message.repoName = object.repoName ?? "";
+    message.units = object.units?.map((e) => e) || [];
+    message.data = object.data ?? Buffer.alloc(0);
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    return message;
+  },
+};
+
+function createBaseRestoreRepositoryResponse(): RestoreRepositoryResponse {
+  return { repoId: 0, task: undefined };
+}
+
+export const RestoreRepositoryResponse: MessageFns<RestoreRepositoryResponse> = {
+  encode(message: RestoreRepositoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repoId !== 0) {
+      writer.uint32(8).int64(message.repoId);
+    }
+    if (message.task !== undefined) {
+      MigrationTask.encode(message.task, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RestoreRepositoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRestoreRepositoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.repoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.task = MigrationTask.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RestoreRepositoryResponse {
+    return {
+      repoId: isSet(object.repoId)
+        ? globalThis.Number(object.repoId)
+        : isSet(object.repo_id)
+        ? globalThis.Number(object.repo_id)
+        : 0,
+      task: isSet(object.task) ? MigrationTask.fromJSON(object.task) : undefined,
+    };
+  },
+
+  toJSON(message: RestoreRepositoryResponse): unknown {
+    const obj: any = {};
+    if (message.repoId !== 0) {
+      obj.repoId = Math.round(message.repoId);
+    }
+    if (message.task !== undefined) {
+      obj.task = MigrationTask.toJSON(message.task);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RestoreRepositoryResponse>, I>>(base?: I): RestoreRepositoryResponse {
+    return RestoreRepositoryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RestoreRepositoryResponse>, I>>(object: I): RestoreRepositoryResponse {
+    const message = createBaseRestoreRepositoryResponse();
+    message.repoId = object.repoId ?? 0;
+    message.task = (object.task !== undefined && object.task !== null)
+      ? MigrationTask.fromPartial(object.task)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * Migrations (Gitea's services/migrations, services/mirror, routers/api/v1/repo/migrate.go and mirror.go): imports of
  * repositories from other hosting services as durable tasks, pull mirrors kept in sync on a schedule, push mirrors.
@@ -2613,6 +2867,28 @@ export const MigrationServiceService = {
       Buffer.from(SyncPushMirrorsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SyncPushMirrorsResponse => SyncPushMirrorsResponse.decode(value),
   },
+  /**
+   * RestoreRepository restores a repository from a dump in Gitea's layout (Gitea's `restore-repo`, run by the
+   * running instance: routers/private/restore_repo.go). Called by the CLI only. The requests are the header (first
+   * message) and a tar of the dump directory (repo.yml, git/, …) in `data` chunks; the archive is checked (relative
+   * paths, files and directories only, size limits) and stored, then the repository is created as `actor` (a site
+   * admin: PERMISSION_DENIED otherwise) and a durable task ("restore") imports the git data and the chosen items, resumed
+   * after a restart like an import. Responses: the task when it is queued and whenever its progress changes, the last
+   * one when it ended (finished or failed). Errors before the task exists: NOT_FOUND (the owner; no site admin),
+   * ALREADY_EXISTS (the repository), INVALID_ARGUMENT (the header, the units, the archive: reason "bad_archive");
+   * nothing is kept then.
+   */
+  restoreRepository: {
+    path: "/cairn.migrations.v1.MigrationService/RestoreRepository" as const,
+    requestStream: true as const,
+    responseStream: true as const,
+    requestSerialize: (value: RestoreRepositoryRequest): Buffer =>
+      Buffer.from(RestoreRepositoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RestoreRepositoryRequest => RestoreRepositoryRequest.decode(value),
+    responseSerialize: (value: RestoreRepositoryResponse): Buffer =>
+      Buffer.from(RestoreRepositoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RestoreRepositoryResponse => RestoreRepositoryResponse.decode(value),
+  },
 } as const;
 
 export interface MigrationServiceServer extends UntypedServiceImplementation {
@@ -2641,6 +2917,18 @@ export interface MigrationServiceServer extends UntypedServiceImplementation {
   deletePushMirror: handleUnaryCall<DeletePushMirrorRequest, DeletePushMirrorResponse>;
   /** SyncPushMirrors queues a push of every push mirror of the repository now. */
   syncPushMirrors: handleUnaryCall<SyncPushMirrorsRequest, SyncPushMirrorsResponse>;
+  /**
+   * RestoreRepository restores a repository from a dump in Gitea's layout (Gitea's `restore-repo`, run by the
+   * running instance: routers/private/restore_repo.go). Called by the CLI only. The requests are the header (first
+   * message) and a tar of the dump directory (repo.yml, git/, …) in `data` chunks; the archive is checked (relative
+   * paths, files and directories only, size limits) and stored, then the repository is created as `actor` (a site
+   * admin: PERMISSION_DENIED otherwise) and a durable task ("restore") imports the git data and the chosen items, resumed
+   * after a restart like an import. Responses: the task when it is queued and whenever its progress changes, the last
+   * one when it ended (finished or failed). Errors before the task exists: NOT_FOUND (the owner; no site admin),
+   * ALREADY_EXISTS (the repository), INVALID_ARGUMENT (the header, the units, the archive: reason "bad_archive");
+   * nothing is kept then.
+   */
+  restoreRepository: handleBidiStreamingCall<RestoreRepositoryRequest, RestoreRepositoryResponse>;
 }
 
 export interface MigrationServiceClient extends Client {
@@ -2781,6 +3069,25 @@ export interface MigrationServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SyncPushMirrorsResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * RestoreRepository restores a repository from a dump in Gitea's layout (Gitea's `restore-repo`, run by the
+   * running instance: routers/private/restore_repo.go). Called by the CLI only. The requests are the header (first
+   * message) and a tar of the dump directory (repo.yml, git/, …) in `data` chunks; the archive is checked (relative
+   * paths, files and directories only, size limits) and stored, then the repository is created as `actor` (a site
+   * admin: PERMISSION_DENIED otherwise) and a durable task ("restore") imports the git data and the chosen items, resumed
+   * after a restart like an import. Responses: the task when it is queued and whenever its progress changes, the last
+   * one when it ended (finished or failed). Errors before the task exists: NOT_FOUND (the owner; no site admin),
+   * ALREADY_EXISTS (the repository), INVALID_ARGUMENT (the header, the units, the archive: reason "bad_archive");
+   * nothing is kept then.
+   */
+  restoreRepository(): ClientDuplexStream<RestoreRepositoryRequest, RestoreRepositoryResponse>;
+  restoreRepository(
+    options: Partial<CallOptions>,
+  ): ClientDuplexStream<RestoreRepositoryRequest, RestoreRepositoryResponse>;
+  restoreRepository(
+    metadata: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientDuplexStream<RestoreRepositoryRequest, RestoreRepositoryResponse>;
 }
 
 export const MigrationServiceClient = makeGenericClientConstructor(
@@ -2791,6 +3098,14 @@ export const MigrationServiceClient = makeGenericClientConstructor(
   service: typeof MigrationServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
