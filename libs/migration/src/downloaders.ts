@@ -6,6 +6,7 @@ import type { OutboundPolicy, Resolver } from '@cairn/outbound';
 import type { Downloader } from './base';
 import type { GitServiceName } from './dump-format';
 import { createGiteaDownloader } from './gitea-downloader';
+import { createGithubDownloader } from './github-downloader';
 
 export interface DownloaderOptions {
   /** The source repository's web address as the user gave it (e.g. https://host/alice/tools(.git)). */
@@ -22,6 +23,7 @@ const FACTORIES: Partial<Record<GitServiceName, Factory>> = {
   gitea: createGiteaDownloader,
   // Gitea's gogs downloader reads the same API v1 (createGiteaDownloader recognizes gogs by its missing /version).
   gogs: createGiteaDownloader,
+  github: createGithubDownloader,
 };
 
 /** The services whose items (issues, releases, …) can be migrated. */
