@@ -11,3 +11,4 @@ export { loadGiteaApi, readStatusAllowances, type GiteaApi, type ResponseToCheck
 export { createGpgKeyring, type GpgKeyring, type GpgKeyListing, type GpgPrimaryKeyListing } from './gpg';
 export { startTestS3Server, type TestS3Server } from './s3rver';
 export { type CgiHead, cgiBodyOffset, gitHttpBackend, parseCgiHead } from './git-cgi';
+export { GITHUB_OWNER, GITHUB_REPO, type GithubFixture, type GithubFixtureOptions, type GithubFixtureRequest, type GithubRateLimit, startGithubFixture } from './github-fixture';
