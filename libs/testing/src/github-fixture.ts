@@ -70,7 +70,7 @@ export interface GithubFixture {
 
 const at = (day: string, time = '10:00:00') => `2024-${day}T${time}Z`;
 
-function makeGitRepository(root: string): { projectRoot: string; shas: GithubFixture['shas']; patch: string } {
+function makeGitRepository(root: string): { projectRoot: string; shas: GithubFixture['shas']; patches: Record<number, string> } {
   const work = path.join(root, 'work');
   const projectRoot = path.join(root, 'served');
   const git = (args: string[], date = '2024-01-01T00:00:00Z') =>
@@ -101,10 +101,11 @@ function makeGitRepository(root: string): { projectRoot: string; shas: GithubFix
   writeFileSync(path.join(work, 'widget.txt'), 'a blue widget\n');
   git(['commit', '-q', '-am', 'Blue widgets'], '2024-01-03T00:00:00Z');
   const shas = { initial: git(['rev-parse', 'main~1']), widget: git(['rev-parse', 'main']), feature: git(['rev-parse', 'feature']) };
-  const patch = `${git(['format-patch', '--stdout', 'main..feature'])}\n`;
+  // Pull request #4 is feature onto main, #5 was main's second commit.
+  const patches = { 4: `${git(['format-patch', '--stdout', 'main..feature'])}\n`, 5: `${git(['format-patch', '--stdout', 'main~1..main'])}\n` };
   git(['checkout', '-q', 'main']);
   execFileSync('git', ['clone', '-q', '--bare', work, path.join(projectRoot, GITHUB_OWNER, `${GITHUB_REPO}.git`)]);
-  return { projectRoot, shas, patch };
+  return { projectRoot, shas, patches };
 }
 
 /** GitHub's answers for octo-org/widgets, as its REST API v3 shapes them (abridged to what a client reads, plus the usual ids). */
@@ -422,7 +423,7 @@ async function listen(server: http.Server): Promise<string> {
 export async function startGithubFixture(options: GithubFixtureOptions = {}): Promise<GithubFixture> {
   const perPageCap = options.perPage ?? 2;
   const root = mkdtempSync(path.join(os.tmpdir(), 'github-fixture-'));
-  const { projectRoot, shas, patch } = makeGitRepository(root);
+  const { projectRoot, shas, patches } = makeGitRepository(root);
   const git = gitHttpBackend(projectRoot);
   const assetBytes = Buffer.from('widgets 1.0.0, gzipped (not really)\n');
   const pendingLimits = new Map(Object.entries(options.rateLimited ?? {}));
@@ -481,9 +482,10 @@ export async function startGithubFixture(options: GithubFixtureOptions = {}): Pr
       });
       response.end(JSON.stringify(body));
     };
-    if (target.pathname === `${repoPrefix}/pull/4.patch`) {
+    const patchOf = new RegExp(`^${repoPrefix}/pull/(\\d+)\\.patch$`).exec(target.pathname);
+    if (patchOf !== null && patches[Number(patchOf[1]) as 4 | 5] !== undefined) {
       response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-      return response.end(patch);
+      return response.end(patches[Number(patchOf[1]) as 4 | 5]);
     }
     if (!target.pathname.startsWith('/api/v3/')) return send(404, { message: 'Not Found' });
     if (options.token !== undefined && ![`Bearer ${options.token}`, `token ${options.token}`].includes(request.headers.authorization ?? '')) {
