@@ -7,6 +7,7 @@ import type { Downloader } from './base';
 import type { GitServiceName } from './dump-format';
 import { createGiteaDownloader } from './gitea-downloader';
 import { createGitlabDownloader } from './gitlab-downloader';
+import { createGithubDownloader } from './github-downloader';
 
 export interface DownloaderOptions {
   /** The source repository's web address as the user gave it (e.g. https://host/alice/tools(.git)). */
@@ -24,6 +25,7 @@ const FACTORIES: Partial<Record<GitServiceName, Factory>> = {
   // Gitea's gogs downloader reads the same API v1 (createGiteaDownloader recognizes gogs by its missing /version).
   gogs: createGiteaDownloader,
   gitlab: createGitlabDownloader,
+  github: createGithubDownloader,
 };
 
 /** The services whose items (issues, releases, …) can be migrated. */

@@ -5,6 +5,7 @@
 export * from './base';
 export { type MigrateItemsOptions, type MigrationProgress, type MigrationStep, migrateItems } from './driver';
 export { type GiteaDownloaderOptions, createGiteaDownloader, parseCloneAddr } from './gitea-downloader';
+export { createGithubDownloader, parseGithubCloneAddr } from './github-downloader';
 export { ITEM_SERVICES, type DownloaderOptions, createDownloader, hasItems } from './downloaders';
 export { MigrationSourceError, type SourceClient, type SourceClientOptions, createSourceClient, readLimited } from './source-http';
 export { DumpUploader, type DumpUploaderOptions } from './dump';

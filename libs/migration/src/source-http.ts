@@ -39,11 +39,16 @@ export interface SourceAnswer {
   headers: IncomingHttpHeaders;
 }
 
+export interface RequestOptions {
+  /** Headers of this request on top of the source's (names compared case-insensitively), e.g. GitHub's preview or octet-stream Accept. */
+  headers?: Record<string, string>;
+}
+
 export interface SourceClient {
   /** GETs `url` (absolute) as JSON; `what` names it in errors (e.g. "GET /repos/a/b/issues"). */
-  getJson(url: string, what: string): Promise<SourceAnswer>;
+  getJson(url: string, what: string, options?: RequestOptions): Promise<SourceAnswer>;
   /** GETs `url` as a stream (release assets, patches), with the source's headers unless `anonymous`. */
-  open(url: string, what: string, options?: { anonymous?: boolean }): Promise<Readable>;
+  open(url: string, what: string, options?: RequestOptions & { anonymous?: boolean }): Promise<Readable>;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -96,6 +101,13 @@ export function sourceMessage(body: Buffer): string {
   return raw.slice(0, 200).trim();
 }
 
+/** `base` with `extra` laid over it, header names lower-cased so an override replaces rather than doubles. */
+function mergeHeaders(base: Record<string, string>, extra: Record<string, string> = {}): Record<string, string> {
+  const merged: Record<string, string> = {};
+  for (const [name, value] of [...Object.entries(base), ...Object.entries(extra)]) merged[name.toLowerCase()] = value;
+  return merged;
+}
+
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createSourceClient(options: SourceClientOptions): SourceClient {
@@ -110,11 +122,12 @@ export function createSourceClient(options: SourceClientOptions): SourceClient {
   }
 
   return {
-    async getJson(url: string, what: string): Promise<SourceAnswer> {
+    async getJson(url: string, what: string, requestOptions: RequestOptions = {}): Promise<SourceAnswer> {
+      const headers = mergeHeaders(options.headers, requestOptions.headers);
       for (let attempt = 0; ; attempt++) {
         await waitForQuota();
         const response = await outboundRequest(options.policy, url, {
-          headers: options.headers,
+          headers,
           timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           maxResponseBytes: MAX_RESPONSE_BYTES,
           resolver: options.resolver,
@@ -137,11 +150,12 @@ export function createSourceClient(options: SourceClientOptions): SourceClient {
       }
     },
 
-    async open(url: string, what: string, openOptions: { anonymous?: boolean } = {}): Promise<Readable> {
+    async open(url: string, what: string, openOptions: RequestOptions & { anonymous?: boolean } = {}): Promise<Readable> {
+      const headers = mergeHeaders(openOptions.anonymous === true ? {} : options.headers, openOptions.headers);
       for (let attempt = 0; ; attempt++) {
         await waitForQuota();
         const response = await outboundStream(options.policy, url, {
-          headers: openOptions.anonymous === true ? {} : options.headers,
+          headers,
           timeoutMs: options.streamTimeoutMs ?? DEFAULT_STREAM_TIMEOUT_MS,
           resolver: options.resolver,
         });

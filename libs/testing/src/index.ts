@@ -20,3 +20,4 @@ export {
   type GitlabFixtureRequest,
   startGitlabFixture,
 } from './gitlab-fixture';
+export { GITHUB_OWNER, GITHUB_REPO, type GithubFixture, type GithubFixtureOptions, type GithubFixtureRequest, type GithubRateLimit, startGithubFixture } from './github-fixture';
