@@ -10,7 +10,7 @@
  * resumed import starts at its recorded item step. A failed import deletes the repository, as Gitea does.
  */
 import type { Logger } from '@cairn/log';
-import { type MigrationItems, type MigrationStep, createDownloader, hasItems, migrateItems } from '@cairn/migration';
+import { MIGRATION_STEPS, type MigrationItems, type MigrationStep, createDownloader, hasItems, migrateItems } from '@cairn/migration';
 import { migrationPolicy } from '@cairn/outbound';
 import { type ClaimLoop, startClaimLoop } from '@cairn/service';
 import { CairnError, Code, isCairnError } from '@cairn/rpc';
@@ -143,7 +143,7 @@ async function importGit(context: MigrationsContext, task: TaskRow, log: Logger)
   await settle(context, task, fetched.empty);
 }
 
-const ITEM_STEPS: ReadonlySet<string> = new Set<MigrationStep>(['topics', 'milestones', 'labels', 'releases', 'issues', 'comments', 'pull_requests', 'reviews']);
+const ITEM_STEPS: ReadonlySet<string> = new Set<MigrationStep>(MIGRATION_STEPS);
 
 function itemStepOf(task: TaskRow): { step: MigrationStep; done: number } | undefined {
   return ITEM_STEPS.has(task.step) ? { step: task.step as MigrationStep, done: task.items_done } : undefined;
