@@ -141,9 +141,9 @@ export const fixtures = {
 /** The repository-wide comment list: every issue's comments oldest first, each naming its issue, and one on pull 4. */
 function repoComments(): unknown[] {
   const onIssues = Object.entries(fixtures.comments).flatMap(([number, list]) =>
-    list.map((comment) => ({ ...(comment as Record<string, unknown>), issue_url: `http://source.example/alice/tools/issues/${number}` })),
+    list.map((comment): Record<string, unknown> => ({ ...(comment as Record<string, unknown>), issue_url: `http://source.example/alice/tools/issues/${number}` })),
   );
-  const onPull = { ...(fixtures.comments[1][0] as Record<string, unknown>), id: 54, body: 'On the pull', created_at: '2024-02-05T10:00:00Z', pull_request_url: 'http://source.example/alice/tools/pulls/4' };
+  const onPull: Record<string, unknown> = { ...(fixtures.comments[1][0] as Record<string, unknown>), id: 54, body: 'On the pull', created_at: '2024-02-05T10:00:00Z', pull_request_url: 'http://source.example/alice/tools/pulls/4' };
   return [...onIssues, onPull].sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));
 }
 
