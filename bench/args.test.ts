@@ -18,6 +18,7 @@ describe('parseArgs', () => {
       events: 200,
       connections: 32,
       pipelining: 1,
+      issues: 10_000,
       only: [],
       strict: false,
       profile: false,

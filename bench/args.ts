@@ -13,6 +13,8 @@ export interface Settings {
   events: number;
   connections: number;
   pipelining: number;
+  /** Single scenarios that import: issues seeded and imported (migrate-issues). */
+  issues: number;
   /** Scenario names to run; empty: all. */
   only: string[];
   /** Exit 1 when a target is missed (default: report "MISSED" and exit 0). */
@@ -44,6 +46,8 @@ export const USAGE = `usage: npm run bench -- [options]
                       alternated runs (default 200; CAIRN_BENCH_EVENTS)
   --connections <n>   concurrent connections (default 32; CAIRN_BENCH_CONNECTIONS)
   --pipelining <n>    requests in flight per connection (default 1; CAIRN_BENCH_PIPELINING)
+  --issues <n>        migrate-issues: issues seeded (2 comments each) and imported (default 10000;
+                      CAIRN_BENCH_ISSUES)
   --only <name>       run only this scenario (repeatable, or comma-separated)
   --strict            exit 1 when a target is missed
   --profile           write CPU profiles of Cairn's processes to bench/results/profiles/
@@ -64,7 +68,7 @@ function parseNumber(what: string, text: string, kind: NumberKind): number {
   return value;
 }
 
-const NUMERIC_OPTIONS: Record<string, { key: 'durationSec' | 'warmupSec' | 'rounds' | 'timedRounds' | 'events' | 'connections' | 'pipelining'; env: string; kind: NumberKind }> = {
+const NUMERIC_OPTIONS: Record<string, { key: 'durationSec' | 'warmupSec' | 'rounds' | 'timedRounds' | 'events' | 'connections' | 'pipelining' | 'issues'; env: string; kind: NumberKind }> = {
   duration: { key: 'durationSec', env: 'CAIRN_BENCH_DURATION', kind: 'positive' },
   warmup: { key: 'warmupSec', env: 'CAIRN_BENCH_WARMUP', kind: 'non-negative' },
   rounds: { key: 'rounds', env: 'CAIRN_BENCH_ROUNDS', kind: 'positive-integer' },
@@ -72,6 +76,7 @@ const NUMERIC_OPTIONS: Record<string, { key: 'durationSec' | 'warmupSec' | 'roun
   events: { key: 'events', env: 'CAIRN_BENCH_EVENTS', kind: 'positive-integer' },
   connections: { key: 'connections', env: 'CAIRN_BENCH_CONNECTIONS', kind: 'positive-integer' },
   pipelining: { key: 'pipelining', env: 'CAIRN_BENCH_PIPELINING', kind: 'positive-integer' },
+  issues: { key: 'issues', env: 'CAIRN_BENCH_ISSUES', kind: 'positive-integer' },
 };
 
 /**
@@ -87,6 +92,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv, scena
     events: 200,
     connections: 32,
     pipelining: 1,
+    issues: 10_000,
     only: [],
     strict: false,
     profile: false,

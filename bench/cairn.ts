@@ -24,6 +24,8 @@ export interface CairnInstance {
   url: string;
   /** A service's process id (every service is its own process on NATS). */
   servicePid(name: string): number;
+  /** The services that run as processes. */
+  serviceNames(): string[];
   /** Runs the CLI against this instance; rejects unless it exits 0. */
   cli(args: string[]): Promise<string>;
   stop(): Promise<void>;
@@ -68,6 +70,8 @@ export async function startCairn(options: CairnOptions): Promise<CairnInstance> 
     CAIRN__log__LEVEL: 'warn',
     // The webhook-latency scenario's receiver listens on loopback, which the default policy (`external`) refuses.
     CAIRN__webhook__ALLOWED_HOST_LIST: 'loopback',
+    // The migrate-issues scenario imports from this instance itself (loopback), which `[migrations]` refuses by default.
+    CAIRN__migrations__ALLOW_LOCALNETWORKS: 'true',
   };
   const serviceEnv: NodeJS.ProcessEnv =
     options.profileDir === undefined
@@ -113,7 +117,11 @@ export async function startCairn(options: CairnOptions): Promise<CairnInstance> 
       if (pid === undefined) throw new Error(`the supervisor's runtime file names no process for ${name}`);
       return pid;
     };
-    return { url, servicePid, cli: (args) => runCli(args, env), stop: () => stop() };
+    const serviceNames = (): string[] =>
+      Object.entries(readRuntime(workDir)?.services ?? {})
+        .filter(([, service]) => service.process?.pid !== undefined)
+        .map(([name]) => name);
+    return { url, servicePid, serviceNames, cli: (args) => runCli(args, env), stop: () => stop() };
   } catch (error) {
     await stop(true);
     throw error;

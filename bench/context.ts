@@ -43,6 +43,7 @@ export function createContext(cairn: CairnInstance, options: { databaseUrl: stri
     natsUrl: options.natsUrl,
     poolSize: options.poolSize,
     servicePid: (name) => cairn.servicePid(name),
+    serviceNames: () => cairn.serviceNames(),
     benchUser: () => (user ??= createBenchUser(cairn)),
     startBaseline: startBaselineProcess,
   };

@@ -59,6 +59,7 @@ describe('git-clone scenario', () => {
     natsUrl: 'nats://unused',
     poolSize: 10,
     servicePid: () => process.pid,
+    serviceNames: () => [],
     benchUser: async () => OWNER,
     startBaseline: async (name, env) => {
       const record = { name, env, stopped: false };

@@ -91,6 +91,7 @@ describe('release-asset scenario', () => {
     natsUrl: 'nats://unused',
     poolSize: 10,
     servicePid: () => process.pid,
+    serviceNames: () => [],
     benchUser: async () => OWNER,
     startBaseline: async (name, env) => {
       expect(name).toBe('file-server');

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Settings } from './args';
-import type { HttpMethod, LatencyTargets, Targets, TimedTargets } from './scenarios/types';
+import type { Figure, HttpMethod, LatencyTargets, Targets, TimedTargets } from './scenarios/types';
 import type { LatencyFigures, ServerFigures, TimedFigures } from './stats';
 import type { LatencyVerdict, TimedVerdict, Verdict } from './targets';
 
@@ -34,12 +34,22 @@ export interface LatencyHeader {
   targets: LatencyTargets;
 }
 
+export interface SingleHeader {
+  kind: 'single';
+  name: string;
+  description: string;
+  /** The work measured, as the scenario prints it. */
+  work: string;
+}
+
 type Failed = { status: 'failed'; error: string };
 
 export type LoadResult = LoadHeader & ({ status: 'measured'; cairn: ServerFigures; baseline: ServerFigures; verdict: Verdict } | Failed);
 export type TimedResult = TimedHeader & ({ status: 'measured'; cairn: TimedFigures; baseline: TimedFigures; verdict: TimedVerdict } | Failed);
 export type LatencyResult = LatencyHeader & ({ status: 'measured'; cairn: LatencyFigures; baseline: LatencyFigures; verdict: LatencyVerdict } | Failed);
-export type ScenarioResult = LoadResult | TimedResult | LatencyResult;
+/** No baseline, no target: the figures alone. */
+export type SingleResult = SingleHeader & ({ status: 'measured'; figures: Figure[] } | Failed);
+export type ScenarioResult = LoadResult | TimedResult | LatencyResult | SingleResult;
 
 export interface MachineInfo {
   cpus: number;

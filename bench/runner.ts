@@ -12,8 +12,8 @@ import { BENCH_ROOT_URL, createContext } from './context';
 import { createBenchDatabase } from './database';
 import { runLoad } from './load';
 import { RESULTS_DIR } from './paths';
-import type { LatencyHeader, LatencyResult, LoadHeader, LoadResult, ScenarioResult, TimedHeader, TimedResult } from './report';
-import type { BenchContext, BenchRequest, LatencyScenario, LoadScenario, Scenario, Side, TimedScenario, TimedSubjects } from './scenarios/types';
+import type { LatencyHeader, LatencyResult, LoadHeader, LoadResult, ScenarioResult, SingleHeader, SingleResult, TimedHeader, TimedResult } from './report';
+import type { BenchContext, BenchRequest, LatencyScenario, LoadScenario, Scenario, Side, SingleScenario, TimedScenario, TimedSubjects } from './scenarios/types';
 import { runProblem, summarise, summariseLatencies, summariseTimes, type CheckedRun } from './stats';
 import { MIB, type PeakWatch, watchPeak } from './memory';
 import { evaluate, evaluateLatency, evaluateTimed } from './targets';
@@ -35,7 +35,11 @@ function latencyHeader({ name, description, event, targets }: LatencyScenario): 
   return { kind: 'latency', name, description, event, targets };
 }
 
-function header(scenario: Scenario): LoadHeader | TimedHeader | LatencyHeader {
+function singleHeader({ name, description, work }: SingleScenario): SingleHeader {
+  return { kind: 'single', name, description, work };
+}
+
+function header(scenario: Scenario): LoadHeader | TimedHeader | LatencyHeader | SingleHeader {
   switch (scenario.kind) {
     case 'load':
       return loadHeader(scenario);
@@ -43,6 +47,8 @@ function header(scenario: Scenario): LoadHeader | TimedHeader | LatencyHeader {
       return timedHeader(scenario);
     case 'latency':
       return latencyHeader(scenario);
+    case 'single':
+      return singleHeader(scenario);
   }
 }
 
@@ -204,6 +210,13 @@ export async function measureLatency(scenario: LatencyScenario, context: BenchCo
   }
 }
 
+/** Once, cold: no warm-up (that would make it warm), no rounds, no baseline. */
+export async function measureSingle(scenario: SingleScenario, context: BenchContext, settings: Settings, signal: AbortSignal, say: Say): Promise<SingleResult> {
+  say(`${scenario.name}: running once`);
+  const figures = await scenario.run(context, { issues: settings.issues }, signal, say);
+  return { ...singleHeader(scenario), status: 'measured', figures };
+}
+
 function measureScenario(scenario: Scenario, context: BenchContext, settings: Settings, signal: AbortSignal, say: Say): Promise<ScenarioResult> {
   switch (scenario.kind) {
     case 'load':
@@ -212,6 +225,8 @@ function measureScenario(scenario: Scenario, context: BenchContext, settings: Se
       return measureTimed(scenario, context, settings, signal, say);
     case 'latency':
       return measureLatency(scenario, context, settings, signal, say);
+    case 'single':
+      return measureSingle(scenario, context, settings, signal, say);
   }
 }
 

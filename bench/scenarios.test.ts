@@ -11,7 +11,7 @@ import { toApiUser as gatewayToApiUser } from '@cairn/gitea-json';
 import { goJson } from './baselines/gitea-json';
 import { toApiUser, type UserRow } from './baselines/user-json';
 import { SCENARIOS } from './scenarios';
-import type { BenchContext, LatencyScenario, LoadScenario, Scenario, TimedScenario } from './scenarios/types';
+import type { BenchContext, LatencyScenario, LoadScenario, Scenario, SingleScenario, TimedScenario } from './scenarios/types';
 
 const SCENARIOS_DIR = path.join(__dirname, 'scenarios');
 const BASELINES_DIR = path.join(__dirname, 'baselines');
@@ -25,6 +25,7 @@ function fakeContext(started: Array<{ name: string; env: Record<string, string> 
     natsUrl: 'nats://127.0.0.1:4222',
     poolSize: 10,
     servicePid: () => process.pid,
+    serviceNames: () => [],
     benchUser: async () => ({ username: 'bench', password: 'pw', token: 'f'.repeat(40) }),
     startBaseline: async (name, env) => {
       started.push({ name, env });
@@ -54,9 +55,11 @@ describe('scenario registry', () => {
   const loadScenarios = SCENARIOS.filter((scenario): scenario is LoadScenario => scenario.kind === 'load');
   const timedScenarios = SCENARIOS.filter((scenario): scenario is TimedScenario => scenario.kind === 'timed');
   const latencyScenarios = SCENARIOS.filter((scenario): scenario is LatencyScenario => scenario.kind === 'latency');
+  const singleScenarios = SCENARIOS.filter((scenario): scenario is SingleScenario => scenario.kind === 'single');
 
   it('has every kind', () => {
-    expect(loadScenarios.length + timedScenarios.length + latencyScenarios.length).toBe(SCENARIOS.length);
+    expect(loadScenarios.length + timedScenarios.length + latencyScenarios.length + singleScenarios.length).toBe(SCENARIOS.length);
+    expect(singleScenarios.map((scenario) => scenario.name)).toContain('migrate-issues');
     expect(timedScenarios.map((scenario) => scenario.name)).toContain('git-clone');
     expect(latencyScenarios.map((scenario) => scenario.name)).toContain('webhook-latency');
   });
@@ -96,6 +99,13 @@ describe('scenario registry', () => {
     expect(scenario.event.trim()).not.toBe('');
     expect(typeof scenario.prepare).toBe('function');
     expect(scenario.targets.maxP99Ratio).toBeGreaterThan(0);
+  });
+
+  // What their `run` does is tested with each one (migrate-issues: migrate-issues.test.ts).
+  it.each(singleScenarios.map((scenario) => [scenario.name, scenario] as const))('single scenario %s has every field the runner needs', (_name, scenario) => {
+    expect(scenario.description.trim()).not.toBe('');
+    expect(scenario.work.trim()).not.toBe('');
+    expect(typeof scenario.run).toBe('function');
   });
 });
 

@@ -1,5 +1,5 @@
 /** The text printed after a run: a small table per scenario and a one-line summary. */
-import type { LatencyResult, LoadResult, ScenarioResult, TimedResult } from './report';
+import type { LatencyResult, LoadResult, ScenarioResult, SingleResult, TimedResult } from './report';
 import type { LatencyFigures, TimedFigures } from './stats';
 import { formatMiB, formatRatio, latencyMisses, misses, timedMisses } from './targets';
 
@@ -81,6 +81,20 @@ function formatLatency(result: LatencyResult): string {
   return `${title}\n${indent(formatTable(rows, ['left', 'right', 'right', 'right', 'right', 'right']))}`;
 }
 
+/** Figures by group, each value with as many decimals as its size needs. */
+function formatSingle(result: SingleResult): string {
+  const title = `${result.name}: ${result.work} — ${result.description}`;
+  if (result.status === 'failed') return `${title}\n  FAILED: ${result.error}`;
+  const value = (n: number): string => (!Number.isFinite(n) ? 'n/a' : Number.isInteger(n) ? String(n) : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+  const rows: string[][] = [];
+  let group: string | undefined;
+  for (const figure of result.figures) {
+    rows.push([figure.group === group ? '' : figure.group, figure.name, value(figure.value), figure.unit]);
+    group = figure.group;
+  }
+  return `${title}\n${indent(formatTable(rows, ['left', 'left', 'right', 'left']))}`;
+}
+
 export function formatScenario(result: ScenarioResult): string {
   switch (result.kind) {
     case 'load':
@@ -89,6 +103,8 @@ export function formatScenario(result: ScenarioResult): string {
       return formatTimed(result);
     case 'latency':
       return formatLatency(result);
+    case 'single':
+      return formatSingle(result);
   }
 }
 
@@ -100,6 +116,8 @@ function missesOf(result: ScenarioResult & { status: 'measured' }): string[] {
       return timedMisses(result.verdict, result.targets);
     case 'latency':
       return latencyMisses(result.verdict, result.targets);
+    case 'single':
+      return [];
   }
 }
 

@@ -104,6 +104,7 @@ describe('webhook-latency scenario', () => {
     natsUrl: testNatsUrl(),
     poolSize: 10,
     servicePid: () => process.pid,
+    serviceNames: () => [],
     benchUser: async () => OWNER,
     startBaseline: async (name, env) => {
       expect(name).toBe('webhook-relay');

@@ -1,6 +1,7 @@
 /** Every scenario, in the order they run. A new scenario: a module in this folder, listed here. */
 import { gitCloneScenario } from './git-clone';
 import { issuesPage1Scenario, issuesPage500Scenario } from './issue-list';
+import { migrateIssuesScenario } from './migrate-issues';
 import { notificationsNewScenario, notificationsPage1Scenario } from './notifications';
 import { releaseAssetScenario } from './release-asset';
 import type { Scenario } from './types';
@@ -23,6 +24,7 @@ export const SCENARIOS: readonly Scenario[] = [
   notificationsNewScenario,
   notificationsPage1Scenario,
   webhookLatencyScenario,
+  migrateIssuesScenario,
 ];
 
-export type { BenchContext, BenchRequest, LatencyScenario, LoadScenario, RunningBaseline, Scenario, Targets, TimedScenario, TimedTargets } from './types';
+export type { BenchContext, BenchRequest, LatencyScenario, LoadScenario, RunningBaseline, Scenario, SingleScenario, Targets, TimedScenario, TimedTargets } from './types';

@@ -1,12 +1,14 @@
 /**
- * What a scenario is, and what the harness gives it. Three kinds:
+ * What a scenario is, and what the harness gives it. Four kinds:
  * - a load scenario names one request, seeds what the request needs, and starts a baseline server doing the
  *   same work without Cairn's services; the harness drives both with the same load (requests/s, p99);
  * - a timed scenario prepares a command against Cairn and the same command against a baseline; the harness
  *   runs them one at a time, alternately, and compares their wall times;
  * - a latency scenario prepares an event that Cairn carries to a receiver (a comment → its webhook delivery) and
  *   the same kind of event through a baseline pipeline; the harness sends them one at a time, alternately in
- *   rounds, and compares the percentiles of their send → received latencies.
+ *   rounds, and compares the percentiles of their send → received latencies;
+ * - a single scenario does one long piece of work once, cold (an import of 10,000 issues), where no baseline
+ *   process exists to compare with: it reports its own figures (rates, times, the CPU split), with no ratio.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -76,6 +78,8 @@ export interface BenchContext {
   poolSize: number;
   /** The process id of one of Cairn's services (`gateway`, `repos`, …), as the supervisor's runtime file says. */
   servicePid(name: string): number;
+  /** The names of Cairn's services that run as processes (the supervisor's runtime file). */
+  serviceNames(): string[];
   /** The shared bench account, created on first use (CLI + token over the API). */
   benchUser(): Promise<BenchUser>;
   /** Runs `bench/baselines/<name>.ts` (compiled) in a child process with `env`; resolves once it listens. */
@@ -168,4 +172,31 @@ export interface LatencyScenario {
   targets: LatencyTargets;
 }
 
-export type Scenario = LoadScenario | TimedScenario | LatencyScenario;
+/** One figure a single scenario reports, e.g. `{ group: 'rate', name: 'issues', value: 52.1, unit: 'issues/s' }`. */
+export interface Figure {
+  /** Figures print grouped, in order of first appearance (`result`, `step`, `cpu`, …). */
+  group: string;
+  name: string;
+  value: number;
+  unit: string;
+}
+
+/** What a single scenario's run may be told by the command line. */
+export interface SingleOptions {
+  /** `--issues`: how many issues an import scenario seeds and imports. */
+  issues: number;
+}
+
+export interface SingleScenario {
+  kind: 'single';
+  /** Short name: `--only <name>` and the key in the results. */
+  name: string;
+  /** One line saying what is measured, and that there is no baseline. */
+  description: string;
+  /** The work measured, as printed. */
+  work: string;
+  /** Seeds, does the work once and measures it; cleans up what it made outside Cairn itself. */
+  run(context: BenchContext, options: SingleOptions, signal: AbortSignal, say: (line: string) => void): Promise<Figure[]>;
+}
+
+export type Scenario = LoadScenario | TimedScenario | LatencyScenario | SingleScenario;

@@ -180,6 +180,12 @@ export interface Review {
   comments: ReviewComment[];
 }
 
+/** A comment from a repository-wide listing, and whether it is on a pull request (else on an issue). */
+export interface RepoComment {
+  comment: Comment;
+  onPullRequest: boolean;
+}
+
 /** Which items a migration moves (Gitea's MigrateOptions; `mirror` moves git data only). */
 export interface MigrationItems {
   wiki: boolean;
@@ -212,6 +218,13 @@ export interface Downloader {
   getIssues(page: number, perPage: number): Promise<Page<Issue>>;
   /** Every comment of one issue or pull request, oldest first. */
   getComments(issueNumber: number): Promise<Comment[]>;
+  /**
+   * Optional (Gitea's SupportGetRepoComments/GetAllComments, services/migrations/github.go): one page (1-based) of
+   * every plain comment of the repository, issues' and pull requests' alike, oldest first, in an order new comments
+   * only extend. A downloader that has it saves a request per issue: the driver then moves comments in one walk after
+   * the issues and pull requests, as Gitea's migrate.go does.
+   */
+  getAllComments?(page: number, perPage: number): Promise<Page<RepoComment>>;
   getPullRequests(page: number, perPage: number): Promise<Page<PullRequest>>;
   getReviews(pullNumber: number): Promise<Review[]>;
   /** A release asset's bytes (Gitea's ReleaseAsset.DownloadFunc/DownloadURL), through the guard with the source's auth. */

@@ -1,5 +1,5 @@
 /** The driver with an in-memory source and a recording destination: Gitea's order, resume, items switched off. */
-import type { Comment, Downloader, Issue, MigrationItems, Page, PullRequest, Release, Review, Uploader } from './base';
+import type { Comment, Downloader, Issue, MigrationItems, Page, PullRequest, Release, RepoComment, Review, Uploader } from './base';
 import { type MigrationStep, migrateItems } from './driver';
 
 const at = new Date('2024-01-01T00:00:00Z');
@@ -98,12 +98,28 @@ const everything: MigrationItems = {
   releaseAssets: true,
 };
 
-async function run(items: MigrationItems, resumeFrom?: { step: MigrationStep; done: number }) {
+/** The same source listing its comments repository-wide too, oldest first: 1, 2 (issue 5), 3 (issue 3), 4 (pull 7). */
+function repoWideSource(calls: string[]): Downloader {
+  const all: RepoComment[] = [
+    { comment: comment(5, 1), onPullRequest: false },
+    { comment: comment(5, 2), onPullRequest: false },
+    { comment: comment(3, 3), onPullRequest: false },
+    { comment: comment(7, 4), onPullRequest: true },
+  ];
+  return {
+    ...source(calls),
+    getAllComments: async (page, perPage) => (
+      calls.push(`get all comments ${page}`), { items: all.slice((page - 1) * perPage, page * perPage), isEnd: page * perPage >= all.length }
+    ),
+  };
+}
+
+async function run(items: MigrationItems, resumeFrom?: { step: MigrationStep; done: number }, from = source) {
   const calls: string[] = [];
   const created = { releases: [] as Release[] };
   const records: string[] = [];
   const progress = { resumeFrom, record: async (step: MigrationStep, done: number) => void records.push(`${step} ${done}`) };
-  await migrateItems(source(calls), destination(calls, created), items, progress, { perPage: 2 });
+  await migrateItems(from(calls), destination(calls, created), items, progress, { perPage: 2 });
   return { uploads: calls.filter((call) => !call.startsWith('get ')), calls, records, created };
 }
 
@@ -166,6 +182,35 @@ describe('migrateItems', () => {
     expect((await run(everything, { step: 'comments', done: 1 })).uploads.slice(0, 3)).toEqual(['issues 3,2', 'comments 3', 'issues 1']);
     expect((await run({ ...everything, comments: false }, { step: 'issues', done: 1 })).uploads.slice(0, 2)).toEqual(['issues 3,2', 'issues 1']);
     expect((await run(everything, { step: 'reviews', done: 1 })).uploads).toEqual([]);
+  });
+
+  it('moves comments in one repository-wide walk after the pull requests when the source lists them', async () => {
+    const { uploads, records, calls } = await run(everything, undefined, repoWideSource);
+    expect(uploads.slice(6)).toEqual(['issues 5,4', 'issues 3,2', 'issues 1', 'pulls 7,6', 'comments 1,2', 'comments 3,4']);
+    expect(records.slice(6)).toEqual(['issues 1', 'issues 2', 'issues 3', 'pull_requests 1', 'reviews 1', 'repo_comments 1', 'repo_comments 2']);
+    expect(calls.some((call) => call.startsWith('get comments'))).toBe(false);
+    expect(calls).toContain('get reviews 7');
+  });
+
+  it('leaves out repository-wide comments of pull requests when they are not moved', async () => {
+    const { uploads } = await run({ ...everything, pullRequests: false }, undefined, repoWideSource);
+    expect(uploads.slice(6)).toEqual(['issues 5,4', 'issues 3,2', 'issues 1', 'comments 1,2', 'comments 3']);
+  });
+
+  it('resumes the repository-wide walk after its recorded page: nothing lost, nothing sent twice', async () => {
+    const first = await run(everything, undefined, repoWideSource);
+    const resumed = await run(everything, { step: 'repo_comments', done: 1 }, repoWideSource);
+    expect(resumed.uploads).toEqual(['comments 3,4']);
+    expect(resumed.calls.filter((call) => call.startsWith('get '))).toEqual(['get all comments 2']);
+    // Every comment once over the first run's page 1 and the resumed run.
+    const sent = [...first.uploads.filter((u) => u === 'comments 1,2'), ...resumed.uploads].flatMap((u) => u.slice('comments '.length).split(','));
+    expect(sent).toEqual(['1', '2', '3', '4']);
+  });
+
+  it('gets every comment when a task recorded by the per-issue walk resumes with a repository-wide source', async () => {
+    // Page 1's issues were in, its comments not: the repository-wide walk brings them.
+    const { uploads } = await run(everything, { step: 'issues', done: 1 }, repoWideSource);
+    expect(uploads).toEqual(['issues 3,2', 'issues 1', 'pulls 7,6', 'comments 1,2', 'comments 3,4']);
   });
 
   it('stops when the signal is aborted', async () => {

@@ -1,7 +1,9 @@
 /**
  * Moves a repository's items from a downloader to an uploader in Gitea's order (services/migrations/migrate.go
  * migrateRepository): topics, milestones, labels, releases, issues with each page's comments, pull requests with each
- * page's comments and reviews. Git data is the runner's business, before this. Progress is recorded after every
+ * page's comments and reviews; from a downloader that lists a repository's comments at once (getAllComments), the
+ * comments instead follow the pull requests in one repository-wide walk (Gitea's supportAllComments), which saves a
+ * request per issue and pull request. Git data is the runner's business, before this. Progress is recorded after every
  * upload so a restarted migration resumes where it stopped; the uploader is idempotent, so what a crash between an
  * upload and its record repeats is harmless.
  */
@@ -10,11 +12,14 @@ import type { Downloader, MigrationItems, Page, Uploader } from './base';
 /**
  * The steps in order. `issues`/`comments` (and `pull_requests`/`reviews`) share one paged walk, as in Gitea, where a
  * page's comments follow its issues: `issues` n means page n's issues are uploaded, `comments` n that page n is
- * complete. Listed (not paged) steps count items.
+ * complete. `repo_comments` n: page n of the repository-wide comment walk is uploaded. Listed (not paged) steps count
+ * items.
  */
-export type MigrationStep = 'topics' | 'milestones' | 'labels' | 'releases' | 'issues' | 'comments' | 'pull_requests' | 'reviews';
+export type MigrationStep = 'topics' | 'milestones' | 'labels' | 'releases' | 'issues' | 'comments' | 'pull_requests' | 'reviews' | 'repo_comments';
 
-const STEPS: readonly MigrationStep[] = ['topics', 'milestones', 'labels', 'releases', 'issues', 'comments', 'pull_requests', 'reviews'];
+/** Every step, in order (a task row's step names one of these). */
+export const MIGRATION_STEPS: readonly MigrationStep[] = ['topics', 'milestones', 'labels', 'releases', 'issues', 'comments', 'pull_requests', 'reviews', 'repo_comments'];
+const STEPS = MIGRATION_STEPS;
 
 export interface MigrationProgress {
   /** Where a resumed migration starts: the step and how many of its items (or pages, for paged steps) were done. */
@@ -134,8 +139,12 @@ export async function migrateItems(
     };
     await listed('releases', 'releases', fetch, (batch) => uploader.createReleases(batch));
   }
+  // Decided by the downloader's kind, so a resumed import walks as the interrupted one did. A task recorded at
+  // `issues`/`comments` by the per-issue walk and resumed here still gets every comment: the repository-wide walk
+  // brings them all (what was already taken in is left alone).
+  const getAllComments = items.comments ? downloader.getAllComments?.bind(downloader) : undefined;
   if (items.issues) {
-    const comments = items.comments
+    const comments = items.comments && getAllComments === undefined
       ? async (issues: { number: number }[]) => {
           const count = await batched(issues, (issue) => downloader.getComments(issue.number), (batch) => uploader.createComments(batch));
           return `${count} comments`;
@@ -147,9 +156,10 @@ export async function migrateItems(
     // Gitea moves a pull request page's comments and reviews only when comments are chosen.
     const follow = items.comments
       ? async (pulls: { number: number }[]) => {
-          const comments = await batched(pulls, (pull) => downloader.getComments(pull.number), (batch) => uploader.createComments(batch));
+          const comments =
+            getAllComments === undefined ? await batched(pulls, (pull) => downloader.getComments(pull.number), (batch) => uploader.createComments(batch)) : undefined;
           const reviews = await batched(pulls, (pull) => downloader.getReviews(pull.number), (batch) => uploader.createReviews(batch));
-          return `${comments} comments and ${reviews} reviews`;
+          return comments === undefined ? `${reviews} reviews` : `${comments} comments and ${reviews} reviews`;
         }
       : undefined;
     await paged(
@@ -160,5 +170,17 @@ export async function migrateItems(
       (batch) => uploader.createPullRequests(batch),
       follow,
     );
+  }
+  if (getAllComments !== undefined && reached('repo_comments')) {
+    // Comments of items not moved are left out (Gitea's github.go filterPRComments); page n recorded once uploaded,
+    // so a resumed walk starts after it and a page sent again is taken in once (the uploader keys comments by id).
+    for (let page = doneIn('repo_comments') + 1; ; page++) {
+      signal?.throwIfAborted();
+      const { items: fetched, isEnd } = await getAllComments(page, perPage);
+      const batch = fetched.filter((item) => (item.onPullRequest ? items.pullRequests : items.issues)).map((item) => item.comment);
+      if (batch.length > 0) await uploader.createComments(batch);
+      await progress.record('repo_comments', page, `migrated page ${page} of comments (${batch.length})`);
+      if (isEnd) break;
+    }
   }
 }

@@ -114,6 +114,12 @@ export const apiComment = z.object({
   updated_at: time,
 });
 
+/** A comment of the repository-wide list: it names its issue or pull request by URL. */
+export const apiRepoComment = apiComment.extend({
+  issue_url: text,
+  pull_request_url: text,
+});
+
 const apiBranch = z
   .object({
     ref: text,

@@ -166,6 +166,35 @@ describe('createGiteaDownloader', () => {
     expect(server.requests.every((request) => request.authorization === `Basic ${Buffer.from('alice:pw').toString('base64')}`)).toBe(true);
   });
 
+  it('lists the repository’s comments page by page, each on its issue or pull request, with reactions', async () => {
+    const server = await serve({ maxItems: 2 });
+    const source = await createGiteaDownloader({ cloneAddr: `${server.url}/alice/tools`, auth: noAuth, policy: loopback });
+    if (source.getAllComments === undefined) throw new Error('a paging source lists comments repository-wide');
+    const pages = [await source.getAllComments(1, 50), await source.getAllComments(2, 50)];
+    expect(pages.map((page) => [page.items.map((item) => [item.comment.issueIndex, item.comment.index, item.onPullRequest]), page.isEnd])).toEqual([
+      [
+        [
+          [1, 53, false],
+          [3, 51, false],
+        ],
+        false,
+      ],
+      [
+        [
+          [3, 52, false],
+          [4, 54, true],
+        ],
+        true,
+      ],
+    ]);
+    expect(pages[0].items[1].comment).toEqual(expect.objectContaining({ posterName: 'bob', content: 'Me too', reactions: [{ userId: 3, userName: 'carol', content: 'laugh' }] }));
+    const listed = server.requests.filter((request) => request.path === '/api/v1/repos/alice/tools/issues/comments');
+    expect(listed.map((request) => [request.query.get('page'), request.query.get('limit')])).toEqual([
+      ['1', '2'],
+      ['2', '2'],
+    ]);
+  });
+
   it('follows the source’s page maximum through every page of a list', async () => {
     const server = await serve({ maxItems: 1, root: '/forge' });
     const source = await createGiteaDownloader({ cloneAddr: `${server.url}/forge/alice/tools.git`, auth: noAuth, policy: loopback });

@@ -7,7 +7,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import type { Comment, Downloader, Issue, Label, MigrationRepository, Milestone, Page, PullRequest, Reaction, Release, ReleaseAsset, Review } from './base';
+import type { Comment, Downloader, Issue, Label, MigrationRepository, Milestone, Page, PullRequest, Reaction, Release, ReleaseAsset, RepoComment, Review } from './base';
 import type { DownloaderOptions } from './downloaders';
 import { MigrationSourceError, type SourceAnswer, createSourceClient, header, readLimited } from './source-http';
 import * as api from './gitea-api';
@@ -150,6 +150,31 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
     return list('closed', number - openPages);
   }
 
+  async function toComment(issueNumber: number, comment: z.output<typeof api.apiComment>): Promise<Comment> {
+    return {
+      issueIndex: issueNumber,
+      index: comment.id,
+      commentType: '',
+      ...poster(comment),
+      created: comment.created_at ?? epoch,
+      updated: comment.updated_at ?? comment.created_at ?? epoch,
+      content: comment.body,
+      reactions: await reactions(`${repoPath}/issues/comments/${comment.id}/reactions`),
+    };
+  }
+
+  /** The issue or pull request a listed comment is on, from its URL (`…/issues/7` or `…/pulls/7`; Gitea sets one). */
+  function parentOf(comment: z.output<typeof api.apiRepoComment>): { number: number; onPullRequest: boolean } | undefined {
+    const numbered = (url: string): number | undefined => {
+      const match = /\/(\d+)\/?$/.exec(url);
+      return match === null ? undefined : Number(match[1]);
+    };
+    const pull = comment.pull_request_url === '' ? undefined : numbered(comment.pull_request_url);
+    if (pull !== undefined) return { number: pull, onPullRequest: true };
+    const issue = comment.issue_url === '' ? undefined : numbered(comment.issue_url);
+    return issue === undefined ? undefined : { number: issue, onPullRequest: false };
+  }
+
   return {
     async getRepoInfo(): Promise<MigrationRepository> {
       const info = await read(api.apiRepository, repoPath);
@@ -249,19 +274,28 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
       for (const comment of list) {
         // gogs lists event records as comments without a body or poster (Gitea's gogs.go skips them).
         if (gogs && (comment.body === '' || comment.user.id === 0)) continue;
-        comments.push({
-          issueIndex: issueNumber,
-          index: comment.id,
-          commentType: '',
-          ...poster(comment),
-          created: comment.created_at ?? epoch,
-          updated: comment.updated_at ?? comment.created_at ?? epoch,
-          content: comment.body,
-          reactions: await reactions(`${repoPath}/issues/comments/${comment.id}/reactions`),
-        });
+        comments.push(await toComment(issueNumber, comment));
       }
       return comments;
     },
+
+    // The repository's comment list (`GET /repos/{owner}/{repo}/issues/comments`, oldest first, paged since 1.12, as
+    // Gitea's routers/api/v1/repo/issue_comment.go ListRepoIssueComments): one request per page instead of one per
+    // issue. Each comment names its issue or pull request by URL. gogs and older sources keep the per-issue walk.
+    ...(paging
+      ? {
+          async getAllComments(number: number, perPage: number): Promise<Page<RepoComment>> {
+            const found = await page(api.apiRepoComment, `${repoPath}/issues/comments`, {}, number, Math.min(perPage, maxPerPage));
+            const comments: RepoComment[] = [];
+            for (const comment of found.items) {
+              const parent = parentOf(comment);
+              if (parent === undefined) throw new MigrationSourceError(200, `GET ${repoPath}/issues/comments: comment ${comment.id} names no issue or pull request`);
+              comments.push({ comment: await toComment(parent.number, comment), onPullRequest: parent.onPullRequest });
+            }
+            return { items: comments, isEnd: found.isEnd };
+          },
+        }
+      : {}),
 
     async getPullRequests(number: number, perPage: number): Promise<Page<PullRequest>> {
       if (gogs) return { items: [], isEnd: true };

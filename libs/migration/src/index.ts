@@ -3,7 +3,7 @@
  * driver that moves items from a downloader to an uploader in Gitea's order (services/migrations/migrate.go).
  */
 export * from './base';
-export { type MigrateItemsOptions, type MigrationProgress, type MigrationStep, migrateItems } from './driver';
+export { MIGRATION_STEPS, type MigrateItemsOptions, type MigrationProgress, type MigrationStep, migrateItems } from './driver';
 export { type GiteaDownloaderOptions, createGiteaDownloader, parseCloneAddr } from './gitea-downloader';
 export { createGithubDownloader, parseGithubCloneAddr } from './github-downloader';
 export { ITEM_SERVICES, type DownloaderOptions, createDownloader, hasItems } from './downloaders';

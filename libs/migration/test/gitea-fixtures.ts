@@ -138,6 +138,15 @@ export const fixtures = {
   commentReactions: { 51: [{ user: carol, content: 'laugh', created_at: '2024-02-03T13:00:00Z' }] } as Record<number, unknown[]>,
 };
 
+/** The repository-wide comment list: every issue's comments oldest first, each naming its issue, and one on pull 4. */
+function repoComments(): unknown[] {
+  const onIssues = Object.entries(fixtures.comments).flatMap(([number, list]) =>
+    list.map((comment): Record<string, unknown> => ({ ...(comment as Record<string, unknown>), issue_url: `http://source.example/alice/tools/issues/${number}` })),
+  );
+  const onPull: Record<string, unknown> = { ...(fixtures.comments[1][0] as Record<string, unknown>), id: 54, body: 'On the pull', created_at: '2024-02-05T10:00:00Z', pull_request_url: 'http://source.example/alice/tools/pulls/4' };
+  return [...onIssues, onPull].sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));
+}
+
 export interface FixtureServer {
   url: string;
   /** Connections accepted so far. */
@@ -198,6 +207,7 @@ export async function startFixtureServer(options: FixtureOptions = {}): Promise<
     if (path === '/repos/alice/tools/issues') return list(fixtures.issues);
     if (path === '/repos/alice/tools/pulls') return list([]);
     if ((match = /^\/repos\/alice\/tools\/issues\/(\d+)\/reactions$/.exec(path))) return send(200, fixtures.issueReactions[Number(match[1])] ?? []);
+    if (path === '/repos/alice/tools/issues/comments') return list(repoComments());
     if ((match = /^\/repos\/alice\/tools\/issues\/(\d+)\/comments$/.exec(path))) return list(fixtures.comments[Number(match[1])] ?? []);
     if ((match = /^\/repos\/alice\/tools\/issues\/comments\/(\d+)\/reactions$/.exec(path))) return send(200, fixtures.commentReactions[Number(match[1])] ?? []);
     return send(404, { message: 'The target couldn\'t be found.', errors: [] });

@@ -4,13 +4,15 @@
  * the lease lapses, and the import resumes from its recorded step. Git data is fetched by git-storage
  * (RemoteService.FetchRemote, through the outbound guard): a fetch is idempotent, so a resumed import fetches again
  * and only what is still missing moves, and git-storage publishes cairn.git.pushed (origin "migration") only for
- * references that changed — a resumed import publishes no push twice. From a gitea or gogs source the items follow
+ * references that changed — a resumed import publishes no push twice. From a source with items (gitea, gogs, github,
+ * gitlab; a restore's dump) the items follow
  * (topics, milestones, labels, releases, issues with comments and reactions, pull requests with their git heads
  * and reviews: @cairn/migration's migrateItems from the source's API into the owning services' idempotent
- * ImportService RPCs), each batch recorded on the task row, so a resumed import starts at its recorded item step. A failed import deletes the repository, as Gitea does.
+ * ImportService RPCs), each batch recorded on the task row, so a resumed import starts at its recorded item step. A
+ * failed import deletes the repository, as Gitea does.
  */
 import type { Logger } from '@cairn/log';
-import { type Downloader, DumpFormatError, type MigrationItems, type MigrationStep, type PullRequest, TarError, createDownloader, hasItems, migrateItems } from '@cairn/migration';
+import { type Downloader, DumpFormatError, MIGRATION_STEPS, type MigrationItems, type MigrationStep, type PullRequest, TarError, createDownloader, hasItems, migrateItems } from '@cairn/migration';
 import { migrationPolicy } from '@cairn/outbound';
 import { type ClaimLoop, startClaimLoop } from '@cairn/service';
 import { CairnError, Code, isCairnError } from '@cairn/rpc';
@@ -193,7 +195,7 @@ async function importGit(context: MigrationsContext, task: TaskRow, log: Logger)
   await settle(context, task, fetched.empty);
 }
 
-const ITEM_STEPS: ReadonlySet<string> = new Set<MigrationStep>(['topics', 'milestones', 'labels', 'releases', 'issues', 'comments', 'pull_requests', 'reviews']);
+const ITEM_STEPS: ReadonlySet<string> = new Set<MigrationStep>(MIGRATION_STEPS);
 
 function itemStepOf(task: TaskRow): { step: MigrationStep; done: number } | undefined {
   return ITEM_STEPS.has(task.step) ? { step: task.step as MigrationStep, done: task.items_done } : undefined;
