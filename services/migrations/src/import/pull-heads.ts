@@ -16,6 +16,15 @@ import type { UploadTarget } from './cairn-uploader';
 /** Patches sent in one ImportPullHeads call at most (the RPC's messages are limited to 64 MiB). */
 const CALL_PATCH_BYTES = 32 << 20;
 
+/**
+ * A commit id as git-storage takes it, else '' (none): a source or a dump may name a head that is no object id (a
+ * hand-edited dump's zero id, a number YAML read as one); Gitea's rev-list check then finds nothing and sets no ref.
+ */
+function objectId(sha: string): string {
+  const id = sha.trim().toLowerCase();
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id) && !/^0+$/.test(id) ? id : '';
+}
+
 /** Gitea's IsForkPullRequest: the head's repository is not the base's. */
 export function isForkPull(pull: PullRequest): boolean {
   const head = `${pull.head.ownerName}/${pull.head.repoName}`.toLowerCase();
@@ -42,10 +51,10 @@ export async function importPullGit(
     }
     heads.push({
       index: pull.number,
-      headSha: pull.head.sha,
+      headSha: objectId(pull.head.sha),
       headRef: pull.head.ref,
       baseRef: pull.base.ref,
-      baseSha: pull.mergeBase || pull.base.sha,
+      baseSha: objectId(pull.mergeBase ?? '') || objectId(pull.base.sha),
       fromFork: isForkPull(pull) && pull.state !== 'closed',
       headCloneUrl: pull.head.cloneUrl,
       headOwner: pull.head.ownerName,
