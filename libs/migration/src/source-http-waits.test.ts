@@ -31,7 +31,8 @@ describe('createSourceClient rate-limit waits', () => {
   let base = '';
   /** Paths asked, in order; each path's first answer is what `first` says, later ones 200. */
   const asked: string[] = [];
-  let first: (path: string) => { status: number; headers: Record<string, string> } = () => ({ status: 200, headers: {} });
+  type Answer = { status: number; headers: Record<string, string> };
+  let first: (path: string) => Answer = () => ({ status: 200, headers: {} });
 
   beforeAll(async () => {
     server = http.createServer((request, response) => {
@@ -54,7 +55,7 @@ describe('createSourceClient rate-limit waits', () => {
   });
 
   it('holds requests made during a Retry-After wait, and waits once for all of them', async () => {
-    first = (path) => (path === '/limited' ? { status: 429, headers: { 'retry-after': '7' } } : { status: 200, headers: {} });
+    first = (path): Answer => (path === '/limited' ? { status: 429, headers: { 'retry-after': '7' } } : { status: 200, headers: {} });
     const timer = controlledSleep();
     const client = createSourceClient({ policy, headers: {}, sleep: timer.sleep });
     const called = timer.called();
@@ -76,7 +77,7 @@ describe('createSourceClient rate-limit waits', () => {
 
   it('waits once for requests made at once after an answer used the quota up', async () => {
     const reset = Math.ceil(Date.now() / 1000) + 30;
-    first = (path) => (path === '/spent' ? { status: 200, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) } } : { status: 200, headers: {} });
+    first = (path): Answer => (path === '/spent' ? { status: 200, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) } } : { status: 200, headers: {} });
     const timer = controlledSleep();
     const client = createSourceClient({ policy, headers: {}, sleep: timer.sleep });
     await client.getJson(`${base}/spent`, 'GET /spent');
