@@ -222,6 +222,24 @@ describe('createGiteaDownloader', () => {
     expect(server.requests.filter((request) => request.path.endsWith('/topics'))).toHaveLength(2);
   });
 
+  it('keeps a page’s reactions in the issues’ order when one is waited out, and fails the page when one fails', async () => {
+    const limited = await serve({
+      before: { '/api/v1/repos/alice/tools/issues/3/reactions': [{ status: 429, headers: { 'retry-after': '0' }, body: { message: 'slow down' } }] },
+    });
+    const source = await createGiteaDownloader({ cloneAddr: `${limited.url}/alice/tools`, auth: noAuth, policy: loopback });
+    const page = await source.getIssues(1, 3);
+    expect(page.items.map((issue) => [issue.number, issue.reactions.map((reaction) => reaction.content)])).toEqual([
+      [3, ['+1', 'heart']],
+      [2, []],
+      [1, []],
+    ]);
+    expect(limited.requests.filter((request) => request.path.endsWith('/issues/3/reactions'))).toHaveLength(2);
+
+    const failing = await serve({ before: { '/api/v1/repos/alice/tools/issues/2/reactions': [{ status: 500, body: { message: 'database is down' } }] } });
+    const broken = await createGiteaDownloader({ cloneAddr: `${failing.url}/alice/tools`, auth: noAuth, policy: loopback });
+    await expect(broken.getIssues(1, 3)).rejects.toThrow('GET /repos/alice/tools/issues/2/reactions: the source answered 500: database is down');
+  });
+
   it('never contacts a host the policy refuses (default [migrations]: no loopback)', async () => {
     const server = await serve();
     const policy = migrationPolicy({ allowedDomains: [], blockedDomains: [], allowLocalnetworks: false });

@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Comment, Downloader, Issue, Label, MigrationRepository, Milestone, Page, PullRequest, Reaction, Release, ReleaseAsset, RepoComment, Review } from './base';
 import type { DownloaderOptions } from './downloaders';
+import { ITEM_REQUESTS_AT_ONCE, mapLimit } from './map-limit';
 import { MigrationSourceError, type SourceAnswer, createSourceClient, header, readLimited } from './source-http';
 import * as api from './gitea-api';
 
@@ -117,6 +118,7 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
     }
   }
 
+  /** Reactions have no list of their own: a request per item (Gitea's getIssueReactions, getCommentReactions). */
   async function reactions(path: string): Promise<Reaction[]> {
     if (!reactionsKnown) return [];
     const list = await optional([], () => read(api.listOf(api.apiReaction), path));
@@ -150,7 +152,11 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
     return list('closed', number - openPages);
   }
 
-  async function toComment(issueNumber: number, comment: z.output<typeof api.apiComment>): Promise<Comment> {
+  /** Each item's reactions, a few requests at once rather than Gitea's one after another, in the items' order. */
+  const reactionsOf = <T>(items: readonly T[], path: (item: T) => string): Promise<Reaction[][]> =>
+    mapLimit(items, ITEM_REQUESTS_AT_ONCE, (item) => reactions(path(item)));
+
+  function toComment(issueNumber: number, comment: z.output<typeof api.apiComment>, reacted: Reaction[]): Comment {
     return {
       issueIndex: issueNumber,
       index: comment.id,
@@ -159,9 +165,10 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
       created: comment.created_at ?? epoch,
       updated: comment.updated_at ?? comment.created_at ?? epoch,
       content: comment.body,
-      reactions: await reactions(`${repoPath}/issues/comments/${comment.id}/reactions`),
+      reactions: reacted,
     };
   }
+  const commentReactions = (comments: readonly z.output<typeof api.apiComment>[]) => reactionsOf(comments, (comment) => `${repoPath}/issues/comments/${comment.id}/reactions`);
 
   /** The issue or pull request a listed comment is on, from its URL (`…/issues/7` or `…/pulls/7`; Gitea sets one). */
   function parentOf(comment: z.output<typeof api.apiRepoComment>): { number: number; onPullRequest: boolean } | undefined {
@@ -243,10 +250,10 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
       const found = gogs
         ? await gogsIssues(number)
         : await page(api.apiIssue, `${repoPath}/issues`, { state: 'all', type: 'issues' }, number, limit);
-      const issues: Issue[] = [];
-      for (const issue of found.items) {
-        if (issue.pull_request !== null && issue.pull_request !== undefined) continue;
-        issues.push({
+      const listed = found.items.filter((issue) => issue.pull_request === null || issue.pull_request === undefined);
+      const reacted = await reactionsOf(listed, (issue) => `${repoPath}/issues/${issue.number}/reactions`);
+      const issues = listed.map(
+        (issue, at): Issue => ({
           number: issue.number,
           ...poster(issue),
           title: issue.title,
@@ -260,23 +267,19 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
           // gogs gives no closing time: the last update stands in (Gitea's convertGogsIssue).
           closed: issue.closed_at ?? (gogs && issue.state === 'closed' ? issue.updated_at : undefined),
           labels: issue.labels.map(label),
-          reactions: await reactions(`${repoPath}/issues/${issue.number}/reactions`),
+          reactions: reacted[at],
           assignees: issue.assignees,
           foreignIndex: issue.number,
-        });
-      }
+        }),
+      );
       return { items: issues, isEnd: found.isEnd };
     },
 
     async getComments(issueNumber: number): Promise<Comment[]> {
-      const list = await all(api.apiComment, `${repoPath}/issues/${issueNumber}/comments`);
-      const comments: Comment[] = [];
-      for (const comment of list) {
-        // gogs lists event records as comments without a body or poster (Gitea's gogs.go skips them).
-        if (gogs && (comment.body === '' || comment.user.id === 0)) continue;
-        comments.push(await toComment(issueNumber, comment));
-      }
-      return comments;
+      // gogs lists event records as comments without a body or poster (Gitea's gogs.go skips them).
+      const list = (await all(api.apiComment, `${repoPath}/issues/${issueNumber}/comments`)).filter((comment) => !(gogs && (comment.body === '' || comment.user.id === 0)));
+      const reacted = await commentReactions(list);
+      return list.map((comment, at) => toComment(issueNumber, comment, reacted[at]));
     },
 
     // The repository's comment list (`GET /repos/{owner}/{repo}/issues/comments`, oldest first, paged since 1.12, as
@@ -286,12 +289,13 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
       ? {
           async getAllComments(number: number, perPage: number): Promise<Page<RepoComment>> {
             const found = await page(api.apiRepoComment, `${repoPath}/issues/comments`, {}, number, Math.min(perPage, maxPerPage));
-            const comments: RepoComment[] = [];
-            for (const comment of found.items) {
+            const parents = found.items.map((comment) => {
               const parent = parentOf(comment);
               if (parent === undefined) throw new MigrationSourceError(200, `GET ${repoPath}/issues/comments: comment ${comment.id} names no issue or pull request`);
-              comments.push({ comment: await toComment(parent.number, comment), onPullRequest: parent.onPullRequest });
-            }
+              return parent;
+            });
+            const reacted = await commentReactions(found.items);
+            const comments = found.items.map((comment, at): RepoComment => ({ comment: toComment(parents[at].number, comment, reacted[at]), onPullRequest: parents[at].onPullRequest }));
             return { items: comments, isEnd: found.isEnd };
           },
         }
@@ -301,9 +305,9 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
       if (gogs) return { items: [], isEnd: true };
       const limit = Math.min(perPage, maxPerPage);
       const found = await optional({ items: [], isEnd: true }, () => page(api.apiPullRequest, `${repoPath}/pulls`, { state: 'all' }, number, limit));
-      const pulls: PullRequest[] = [];
-      for (const pull of found.items) {
-        pulls.push({
+      const reacted = await reactionsOf(found.items, (pull) => `${repoPath}/issues/${pull.number}/reactions`);
+      const pulls = found.items.map(
+        (pull, at): PullRequest => ({
           number: pull.number,
           title: pull.title,
           ...poster(pull),
@@ -330,12 +334,12 @@ export async function createGiteaDownloader(options: GiteaDownloaderOptions): Pr
           base: { cloneUrl: pull.base.repo?.clone_url ?? '', ref: pull.base.ref, sha: pull.base.sha, repoName: repo, ownerName: owner },
           assignees: pull.assignees,
           isLocked: pull.is_locked,
-          reactions: await reactions(`${repoPath}/issues/${pull.number}/reactions`),
+          reactions: reacted[at],
           foreignIndex: pull.number,
           isDraft: pull.draft,
           mergeBase: pull.merge_base,
-        });
-      }
+        }),
+      );
       return { items: pulls, isEnd: found.isEnd };
     },
 

@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Comment, Downloader, Issue, Label, MigrationRepository, Milestone, Page, PullRequest, PullRequestBranch, Reaction, Release, Review, ReviewComment } from './base';
 import type { DownloaderOptions } from './downloaders';
+import { ITEM_REQUESTS_AT_ONCE, mapLimit } from './map-limit';
 import { MigrationSourceError, type RequestOptions, createSourceClient, header, readLimited } from './source-http';
 import * as api from './github-api';
 
@@ -81,6 +82,9 @@ export async function createGithubDownloader(options: DownloaderOptions): Promis
     const list = await all(api.apiReaction, path);
     return list.map((reaction) => ({ userId: reaction.user.id, userName: reaction.user.login, content: reaction.content }));
   }
+  /** Each item's reactions, a few requests at once rather than Gitea's one after another, in the items' order. */
+  const reactionsOf = <T>(items: readonly T[], path: (item: T) => string, total: (item: T) => number | undefined): Promise<Reaction[][]> =>
+    mapLimit(items, ITEM_REQUESTS_AT_ONCE, (item) => reactions(path(item), total(item)));
 
   // GitHub labels have no exclusive scope.
   const label = (value: z.output<typeof api.apiLabel>): Label => ({ name: value.name, color: value.color.replace(/^#/, ''), description: value.description, exclusive: false });
@@ -97,11 +101,15 @@ export async function createGithubDownloader(options: DownloaderOptions): Promis
 
   async function reviewComments(pullNumber: number, reviewId: number): Promise<ReviewComment[]> {
     const list = await all(api.apiReviewComment, `${repoPath}/pulls/${pullNumber}/reviews/${reviewId}/comments`);
-    const comments: ReviewComment[] = [];
-    for (const comment of list) {
+    const reacted = await reactionsOf(
+      list,
+      (comment) => `${repoPath}/pulls/comments/${comment.id}/reactions`,
+      (comment) => comment.reactions,
+    );
+    return list.map((comment, at): ReviewComment => {
       // A comment on the old side of the diff has a negative line, as Gitea's own downloader gives it.
       const line = comment.line ?? comment.original_line ?? 0;
-      comments.push({
+      return {
         id: comment.id,
         inReplyTo: comment.in_reply_to_id,
         content: comment.body,
@@ -111,12 +119,11 @@ export async function createGithubDownloader(options: DownloaderOptions): Promis
         line: comment.side === 'LEFT' ? -line : line,
         commitId: comment.commit_id,
         posterId: comment.user.id,
-        reactions: await reactions(`${repoPath}/pulls/comments/${comment.id}/reactions`, comment.reactions),
+        reactions: reacted[at],
         createdAt: comment.created_at ?? epoch,
         updatedAt: comment.updated_at ?? comment.created_at ?? epoch,
-      });
-    }
-    return comments;
+      };
+    });
   }
 
   return {
@@ -188,11 +195,15 @@ export async function createGithubDownloader(options: DownloaderOptions): Promis
     async getIssues(number: number, perPage: number): Promise<Page<Issue>> {
       const limit = Math.min(Math.max(perPage, 1), MAX_PER_PAGE);
       const found = await page(api.apiIssue, `${repoPath}/issues`, { state: 'all', sort: 'created', direction: 'asc' }, number, limit);
-      const issues: Issue[] = [];
-      for (const issue of found.items) {
-        // GitHub lists pull requests among issues (Gitea's IsPullRequest check): they come with getPullRequests.
-        if (issue.pull_request !== null && issue.pull_request !== undefined) continue;
-        issues.push({
+      // GitHub lists pull requests among issues (Gitea's IsPullRequest check): they come with getPullRequests.
+      const listed = found.items.filter((issue) => issue.pull_request === null || issue.pull_request === undefined);
+      const reacted = await reactionsOf(
+        listed,
+        (issue) => `${repoPath}/issues/${issue.number}/reactions`,
+        (issue) => issue.reactions,
+      );
+      const issues = listed.map(
+        (issue, at): Issue => ({
           number: issue.number,
           ...poster(issue.user),
           title: issue.title,
@@ -205,11 +216,11 @@ export async function createGithubDownloader(options: DownloaderOptions): Promis
           updated: issue.updated_at ?? issue.created_at ?? epoch,
           closed: issue.closed_at,
           labels: issue.labels.map(label),
-          reactions: await reactions(`${repoPath}/issues/${issue.number}/reactions`, issue.reactions),
+          reactions: reacted[at],
           assignees: issue.assignees.map((user) => user.login),
           foreignIndex: issue.number,
-        });
-      }
+        }),
+      );
       return { items: issues, isEnd: found.isEnd };
     },
 
@@ -217,9 +228,13 @@ export async function createGithubDownloader(options: DownloaderOptions): Promis
     // issue, so this is GitHub's per-issue listing.
     async getComments(issueNumber: number): Promise<Comment[]> {
       const list = await all(api.apiComment, `${repoPath}/issues/${issueNumber}/comments`, { sort: 'created', direction: 'asc' });
-      const comments: Comment[] = [];
-      for (const comment of list) {
-        comments.push({
+      const reacted = await reactionsOf(
+        list,
+        (comment) => `${repoPath}/issues/comments/${comment.id}/reactions`,
+        (comment) => comment.reactions,
+      );
+      return list.map(
+        (comment, at): Comment => ({
           issueIndex: issueNumber,
           index: comment.id,
           commentType: '',
@@ -227,18 +242,22 @@ export async function createGithubDownloader(options: DownloaderOptions): Promis
           created: comment.created_at ?? epoch,
           updated: comment.updated_at ?? comment.created_at ?? epoch,
           content: comment.body,
-          reactions: await reactions(`${repoPath}/issues/comments/${comment.id}/reactions`, comment.reactions),
-        });
-      }
-      return comments;
+          reactions: reacted[at],
+        }),
+      );
     },
 
     async getPullRequests(number: number, perPage: number): Promise<Page<PullRequest>> {
       const limit = Math.min(Math.max(perPage, 1), MAX_PER_PAGE);
       const found = await page(api.apiPullRequest, `${repoPath}/pulls`, { state: 'all', sort: 'created', direction: 'asc' }, number, limit);
-      const pulls: PullRequest[] = [];
-      for (const pull of found.items) {
-        pulls.push({
+      // The pull request list has no reaction counts: each is asked.
+      const reacted = await reactionsOf(
+        found.items,
+        (pull) => `${repoPath}/issues/${pull.number}/reactions`,
+        () => undefined,
+      );
+      const pulls = found.items.map(
+        (pull, at): PullRequest => ({
           number: pull.number,
           title: pull.title,
           ...poster(pull.user),
@@ -260,11 +279,11 @@ export async function createGithubDownloader(options: DownloaderOptions): Promis
           base: branchOf(pull.base, ''),
           assignees: pull.assignees.map((user) => user.login),
           isLocked: pull.locked || (pull.active_lock_reason !== null && pull.active_lock_reason !== undefined),
-          reactions: await reactions(`${repoPath}/issues/${pull.number}/reactions`, undefined),
+          reactions: reacted[at],
           foreignIndex: pull.number,
           isDraft: pull.draft,
-        });
-      }
+        }),
+      );
       return { items: pulls, isEnd: found.isEnd };
     },
 

@@ -14,6 +14,7 @@ import type { Comment, Downloader, Issue, Label, MigrationRepository, Milestone,
 import type { DownloaderOptions } from './downloaders';
 import { listOf } from './gitea-api';
 import * as api from './gitlab-api';
+import { ITEM_REQUESTS_AT_ONCE, mapLimit } from './map-limit';
 import { MigrationSourceError, type SourceAnswer, createSourceClient, header, readLimited, sourceMessage } from './source-http';
 
 /** GitLab answers at most 100 items a page (gitlab.go maxPerPage). */
@@ -303,10 +304,11 @@ export async function createGitlabDownloader(options: DownloaderOptions): Promis
         if (offset === undefined) largestIssue = Math.max(largestIssue, issue.iid);
       }
       if (found.isEnd && walkedTo === number) walked = true;
-      const issues: Issue[] = [];
-      for (const issue of found.items) {
-        if (issue.confidential) continue;
-        issues.push({
+      const listed = found.items.filter((issue) => !issue.confidential);
+      // A request per issue for its awards, a few at once (Gitea asks them one after another).
+      const reacted = await mapLimit(listed, ITEM_REQUESTS_AT_ONCE, (issue) => awards(`${project}/issues/${issue.iid}/award_emoji`));
+      const issues = listed.map(
+        (issue, at): Issue => ({
           number: issue.iid,
           posterId: issue.author.id,
           posterName: issue.author.username,
@@ -321,26 +323,24 @@ export async function createGitlabDownloader(options: DownloaderOptions): Promis
           updated: issue.updated_at ?? issue.created_at ?? epoch,
           closed: issue.closed_at,
           labels: named(issue.labels),
-          reactions: await awards(`${project}/issues/${issue.iid}/award_emoji`),
+          reactions: reacted[at],
           assignees: issue.assignees,
           foreignIndex: issue.iid,
-        });
-      }
+        }),
+      );
       return { items: issues, isEnd: found.isEnd };
     },
 
     async getComments(issueNumber: number): Promise<Comment[]> {
       const { kind, iid } = await sourceOf(issueNumber);
       const at = `${project}/${kind}/${iid}`;
-      const comments: Comment[] = [];
-      for (const discussion of await all(api.glDiscussion, `${at}/discussions`)) {
-        // Threads are flattened, as Gitea's issue comments have none.
-        for (const note of discussion.notes) {
-          if (note.internal || note.confidential) continue;
-          const comment = noteToComment(issueNumber, note);
-          comments.push(note.system ? comment : { ...comment, reactions: await awards(`${at}/notes/${note.id}/award_emoji`) });
-        }
-      }
+      // Threads are flattened, as Gitea's issue comments have none.
+      const notes = (await all(api.glDiscussion, `${at}/discussions`)).flatMap((discussion) => discussion.notes.filter((note) => !(note.internal || note.confidential)));
+      // A system note has no awards; the others' are asked a few at once.
+      const comments = await mapLimit(notes, ITEM_REQUESTS_AT_ONCE, async (note): Promise<Comment> => {
+        const comment = noteToComment(issueNumber, note);
+        return note.system ? comment : { ...comment, reactions: await awards(`${at}/notes/${note.id}/award_emoji`) };
+      });
       // Closing, reopening and merging are state events (GitLab 13.2+), not notes.
       for (const event of await optional([], () => all(api.glStateEvent, `${at}/resource_state_events`))) {
         const commentType = STATE_EVENT_TYPES[event.state];
@@ -366,11 +366,11 @@ export async function createGitlabDownloader(options: DownloaderOptions): Promis
       const shift = await issueOffset();
       // The list's view is incomplete (gitlab.com issue 29620): each merge request is read on its own (gitlab.go).
       const found = await page(api.glMergeRequestRef, `${project}/merge_requests`, { state: 'all', sort: 'asc', view: 'simple' }, number, Math.min(perPage, MAX_PER_PAGE));
-      const pulls: PullRequest[] = [];
-      for (const { iid } of found.items) {
+      // Two requests per merge request (itself, its awards), a few merge requests at once.
+      const pulls = await mapLimit(found.items, ITEM_REQUESTS_AT_ONCE, async ({ iid }): Promise<PullRequest> => {
         const pull = await read(api.glMergeRequest, `${project}/merge_requests/${iid}`);
         const merged = pull.state === 'merged';
-        pulls.push({
+        return {
           number: shift + pull.iid,
           title: pull.title,
           posterName: pull.author.username,
@@ -396,8 +396,8 @@ export async function createGitlabDownloader(options: DownloaderOptions): Promis
           reactions: await awards(`${project}/merge_requests/${pull.iid}/award_emoji`),
           foreignIndex: pull.iid,
           isDraft: pull.draft || pull.work_in_progress,
-        });
-      }
+        };
+      });
       return { items: pulls, isEnd: found.isEnd };
     },
 

@@ -4,7 +4,8 @@
  * headers (never sent on to another host by a redirect), and rate limits waited out — a 403/429 with `Retry-After`,
  * `X-RateLimit-Remaining: 0` with `X-RateLimit-Reset` (GitHub's, Gitea's), or `RateLimit-Reset` (GitLab's) — a
  * bounded number of times, and an exhausted quota on a successful answer waited out before the next request (Gitea's
- * github downloader waitAndPickClient). A non-2xx answer is a MigrationSourceError with the source's own message.
+ * github downloader waitAndPickClient). A wait is the client's: requests made at once wait it out once, together. A
+ * non-2xx answer is a MigrationSourceError with the source's own message.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
@@ -112,13 +113,34 @@ const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTim
 
 export function createSourceClient(options: SourceClientOptions): SourceClient {
   const sleep = options.sleep ?? realSleep;
-  /** Set by an answer that used up the quota: the next request waits until then. */
+  /** Set by an answer that used up the quota or asked to wait: every request waits until then. */
   let blockedUntil = 0;
+  /**
+   * The wait in progress, which every request coming to it joins: requests made at once (a page's reactions) wait
+   * once, together, and none goes out meanwhile to be refused again.
+   */
+  let pause: Promise<void> | undefined;
+
+  /** A later answer never shortens a wait an earlier one asked for. */
+  function blockUntil(at: number): void {
+    blockedUntil = Math.max(blockedUntil, at);
+  }
 
   async function waitForQuota(): Promise<void> {
-    const wait = Math.min(blockedUntil - Date.now(), MAX_WAIT_MS);
-    if (wait > 0) await sleep(wait);
-    blockedUntil = 0;
+    for (;;) {
+      if (pause !== undefined) {
+        await pause;
+        continue;
+      }
+      const until = blockedUntil;
+      const wait = Math.min(until - Date.now(), MAX_WAIT_MS);
+      if (wait <= 0) return;
+      pause = sleep(wait).finally(() => {
+        pause = undefined;
+        // Waited out (also when a test's sleep returns at once), unless an answer meanwhile asked for longer.
+        if (blockedUntil <= until) blockedUntil = 0;
+      });
+    }
   }
 
   return {
@@ -133,7 +155,8 @@ export function createSourceClient(options: SourceClientOptions): SourceClient {
           resolver: options.resolver,
         });
         if (response.status >= 200 && response.status < 300) {
-          blockedUntil = quotaReset(response.headers) ?? 0;
+          const reset = quotaReset(response.headers);
+          if (reset !== undefined) blockUntil(reset);
           if (response.body.length >= MAX_RESPONSE_BYTES) throw new MigrationSourceError(response.status, `${what}: the answer is larger than ${MAX_RESPONSE_BYTES} bytes`);
           try {
             return { json: JSON.parse(response.body.toString('utf8')) as unknown, headers: response.headers };
@@ -143,7 +166,7 @@ export function createSourceClient(options: SourceClientOptions): SourceClient {
         }
         const wait = rateLimitWait(response.status, response.headers, Date.now());
         if (wait !== undefined && attempt < RATE_LIMIT_RETRIES) {
-          await sleep(wait);
+          blockUntil(Date.now() + wait);
           continue;
         }
         throw new MigrationSourceError(response.status, `${what}: the source answered ${response.status}: ${sourceMessage(response.body)}`);
@@ -165,7 +188,7 @@ export function createSourceClient(options: SourceClientOptions): SourceClient {
         const body = Buffer.concat(chunks);
         const wait = rateLimitWait(response.status, response.headers, Date.now());
         if (wait !== undefined && attempt < RATE_LIMIT_RETRIES) {
-          await sleep(wait);
+          blockUntil(Date.now() + wait);
           continue;
         }
         throw new MigrationSourceError(response.status, `${what}: the source answered ${response.status}: ${sourceMessage(body)}`);
