@@ -199,8 +199,8 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('gives the gateway (which writes and reads attachments) and repos (which removes them) one attachments volume', () => {
-    for (const name of ['gateway', 'repos']) {
+  it('gives the gateway (which writes and reads attachments), repos (which removes them) and migrations (restore archives) one attachments volume', () => {
+    for (const name of ['gateway', 'repos', 'migrations']) {
       const { storage } = configOf(name).config.attachment;
       expect([name, storage]).toEqual([name, { type: 'local', path: `${WORK_DIR}/attachments` }]);
       expect([name, mountsOf(name)[`${WORK_DIR}/attachments`]]).toEqual([name, 'attachments']);

@@ -387,6 +387,17 @@ describe('deploy/k8s kustomize base', () => {
     }
   });
 
+  // app.ini's [attachment] is an S3-compatible bucket: whoever opens the object store needs its keys, nobody else —
+  // the gateway (attachments), repos (removes deleted ones) and migrations (restore archives, restores/<id>).
+  it('gives the object store keys to the gateway, repos and migrations only', () => {
+    const holders = ofKind('Secret')
+      .filter((secret) => Object.keys(node(secret.body.stringData, `Secret ${secret.name} stringData`)).includes('CAIRN__attachment__MINIO_ACCESS_KEY_ID'))
+      .map((secret) => secret.name)
+      .sort();
+    expect(holders).toEqual(['cairn-gateway', 'cairn-migrations', 'cairn-repos']);
+    for (const name of holders) expect(Object.keys(node(get('Secret', name).body.stringData, name))).toContain('CAIRN__attachment__MINIO_SECRET_ACCESS_KEY');
+  });
+
   // The gateway serves every request, hooks delivers webhooks, migrations runs imports: drains take one pod of each at a time.
   it.each(['gateway', 'hooks', 'migrations'])('has a PodDisruptionBudget that selects the %s pods only', (name) => {
     const selectorOf = (pdb: Manifest) => node(spec(pdb).selector, 'selector').matchLabels;

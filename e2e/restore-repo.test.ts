@@ -5,50 +5,19 @@
  * naming the file and field; an existing name is refused with nothing created; no archive object is left behind.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Fixture, USER_PASSWORD, startFixture } from './support/fixture';
-import { ROOT, runCli } from './support/instance';
+import { GITEA_DUMP, buildGitData, restoreObjectsIn } from './support/gitea-dump';
+import { runCli } from './support/instance';
 
 jest.setTimeout(300_000);
 
 type Json = Record<string, unknown>;
-const FIXTURE = path.join(ROOT, 'e2e', 'fixtures', 'gitea-dump');
-
-/** Fixed identities and dates, so the commits' ids are the same on every run. */
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 'Carol',
-  GIT_AUTHOR_EMAIL: 'carol@example.com',
-  GIT_COMMITTER_NAME: 'Carol',
-  GIT_COMMITTER_EMAIL: 'carol@example.com',
-  GIT_AUTHOR_DATE: '2024-01-02T03:04:05Z',
-  GIT_COMMITTER_DATE: '2024-01-02T03:04:05Z',
-  GIT_CONFIG_NOSYSTEM: '1',
-  HOME: tmpdir(),
-};
-
-/** The fixture's git/: main (2 commits), fix (1 more), tag v1.0, refs/pull/2/head = fix, HEAD main. */
-function buildGitData(dumpDir: string, scratch: string): Record<string, string> {
-  const work = path.join(scratch, 'work');
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' }).trim();
-  git(scratch, 'init', '--quiet', '--initial-branch=main', work);
-  writeFileSync(path.join(work, 'README.md'), '# tools\n');
-  git(work, 'add', 'README.md');
-  git(work, 'commit', '--quiet', '-m', 'first');
-  writeFileSync(path.join(work, 'tool.sh'), 'echo tools\n');
-  git(work, 'add', 'tool.sh');
-  git(work, 'commit', '--quiet', '-m', 'second');
-  git(work, 'tag', 'v1.0');
-  git(work, 'checkout', '--quiet', '-b', 'fix');
-  writeFileSync(path.join(work, 'tool.sh'), 'echo fixed\n');
-  git(work, 'commit', '--quiet', '-am', 'fix the crash');
-  const bare = path.join(dumpDir, 'git');
-  git(scratch, 'init', '--quiet', '--bare', '--initial-branch=main', bare);
-  git(work, 'push', '--quiet', bare, 'main', 'fix', 'v1.0', 'fix:refs/pull/2/head');
-  return { main: git(work, 'rev-parse', 'main'), fix: git(work, 'rev-parse', 'fix'), tag: git(work, 'rev-parse', 'v1.0^{commit}') };
-}
+const FIXTURE = GITEA_DUMP;
+/** The round trip's release asset. */
+const ASSET = Buffer.from('release notes\n');
 
 describe('cairn restore-repo', () => {
   let fixture: Fixture;
@@ -62,20 +31,17 @@ describe('cairn restore-repo', () => {
   };
   const restore = (dir: string, owner: string, name: string, ...extra: string[]) =>
     runCli(['restore-repo', '-r', dir, '--owner_name', owner, '--repo_name', name, ...extra], fixture.env);
-  /** Local object-store files of restores (the default `[attachment]` store is under the work dir). */
-  const restoreObjects = (): string[] => {
-    const found: string[] = [];
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) {
-          if (entry.name === 'restores') found.push(...readdirSync(full));
-          else walk(full);
-        }
-      }
-    };
-    walk(fixture.workDir);
-    return found;
+  const restoreObjects = () => restoreObjectsIn(fixture.workDir);
+  /** The restored repository's bare git directory (git-storage's layout under the work dir). */
+  const repositoryDir = (id: number): string => {
+    const found = execFileSync('find', [fixture.workDir, '-type', 'd', '-name', `${id}.git`], { encoding: 'utf8' }).trim().split('\n').filter((line) => line !== '');
+    expect(found).toHaveLength(1);
+    return found[0];
+  };
+  const download = async (url: string): Promise<Buffer> => {
+    const answer = await fetch(url, { headers: fixture.root });
+    expect({ url, status: answer.status }).toEqual({ url, status: 200 });
+    return Buffer.from(await answer.arrayBuffer());
   };
 
   beforeAll(async () => {
@@ -141,8 +107,27 @@ describe('cairn restore-repo', () => {
     ]);
     const releases = await get<Json[]>('/repos/alice/restored/releases');
     expect(releases.map((release) => [release.tag_name, release.name, release.body])).toEqual([['v1.0', 'First', 'Notes']]);
-    // PULLS / ASSETS (session 12): once pull requests and release assets import, compare here — pull #2 (head fix,
-    // base main, its patch from git/pulls/2.patch) and the asset tools.txt of v1.0.
+    expect(releases[0].assets).toEqual([expect.objectContaining({ name: 'tools.txt', size: 6, download_count: 2, created_at: '2024-01-09T00:00:00Z' })]);
+    const asset = ((releases[0].assets as Json[]) ?? [])[0];
+    expect(await download(asset.browser_download_url as string)).toEqual(readFileSync(path.join(FIXTURE, 'release_assets', '5', 'tools.txt')));
+
+    // Pull request #2: head fix (the dump's refs/pull/2/head), base main, carol's; its patch kept as Gitea keeps it.
+    const pulls = await get<Json[]>('/repos/alice/restored/pulls?state=all');
+    expect(pulls.map((pull) => [pull.number, pull.title, pull.state, pull.body, (pull.user as Json).login, (pull.milestone as Json | null)?.title])).toEqual([
+      [2, 'Fix the crash', 'open', 'Fixes #1', 'carol', 'v1'],
+    ]);
+    // The dump names no head commit (a zero id): the API's head.sha stays empty, refs/pull/2/head is the dump's.
+    expect(pulls[0].head).toMatchObject({ ref: 'fix' });
+    expect(pulls[0].base).toMatchObject({ ref: 'main' });
+    const gitDir = repositoryDir((repo as Json).id as number);
+    expect(execFileSync('git', ['--git-dir', gitDir, 'rev-parse', 'refs/pull/2/head'], { encoding: 'utf8' }).trim()).toBe(commits.fix);
+    expect(readFileSync(path.join(gitDir, 'pulls', '2.patch'), 'utf8')).toBe(readFileSync(path.join(FIXTURE, 'git', 'pulls', '2.patch'), 'utf8'));
+    // reviews/2.yml: carol's approval as carol; dave (no local user) on the restoring admin's row, as an import does.
+    const reviews = await get<Json[]>('/repos/alice/restored/pulls/2/reviews');
+    expect(reviews.map((review) => [review.state, review.body, (review.user as Json).login, review.official, review.submitted_at])).toEqual([
+      ['APPROVED', 'Looks right', 'carol', true, '2024-01-07T00:00:00Z'],
+      ['REQUEST_CHANGES', 'Please add a test', 'root', false, '2024-01-07T01:00:00Z'],
+    ]);
 
     // The task has ended: its archive is gone.
     expect(restoreObjects()).toEqual([]);
@@ -163,7 +148,22 @@ describe('cairn restore-repo', () => {
     await fixture.api.request('POST', '/api/v1/repos/alice/tools/issues', { headers: fixture.as('carol'), body: { title: 'Typo', body: 'teh' } });
     await ok('POST', '/repos/alice/tools/issues/1/comments', { body: 'me too' });
     await fixture.api.request('POST', '/api/v1/repos/alice/tools/issues/1/reactions', { headers: fixture.as('carol'), body: { content: 'heart' } });
-    await ok('POST', '/repos/alice/tools/releases', { tag_name: 'v1.0', target_commitish: 'main', name: 'First', body: 'Notes' });
+    const release = await ok('POST', '/repos/alice/tools/releases', { tag_name: 'v1.0', target_commitish: 'main', name: 'First', body: 'Notes' });
+    const uploaded = await fetch(`${fixture.instance.httpUrl}/api/v1/repos/alice/tools/releases/${release.id as number}/assets?name=notes.txt`, {
+      method: 'POST',
+      headers: alice,
+      body: (() => {
+        const form = new FormData();
+        form.append('attachment', new Blob([ASSET]), 'notes.txt');
+        return form;
+      })(),
+    });
+    expect(uploaded.status).toBe(201);
+    // Pull request #3 from a branch, reviewed by carol.
+    await ok('POST', '/repos/alice/tools/contents/fix.txt', { content: Buffer.from('fixed\n').toString('base64'), message: 'fix', branch: 'main', new_branch: 'fix' });
+    await ok('POST', '/repos/alice/tools/pulls', { title: 'Fix it', body: 'Fixes #1', head: 'fix', base: 'main' });
+    const reviewed = await fixture.api.request('POST', '/api/v1/repos/alice/tools/pulls/3/reviews', { headers: fixture.as('carol'), body: { event: 'COMMENT', body: 'nice' } });
+    expect(reviewed.status).toBe(200);
 
     const out = path.join(scratch, 'round-trip');
     const dumped = await runCli(
@@ -191,7 +191,14 @@ describe('cairn restore-repo', () => {
     // The publisher is not compared: the Cairn uploader's createReleases (the import's, not restore's) does not map a
     // release's publisher to a local user yet, so the copy's author is the doer, as for an import.
     await both('/releases', list(['tag_name', 'name', 'body', 'draft', 'prerelease', 'target_commitish']));
-    // PULLS (session 12): compare /pulls?state=all once pull requests import.
+    await both('/pulls?state=all', list(['number', 'title', 'body', 'state', 'user.login', 'head.ref', 'head.sha', 'base.ref', 'base.sha', 'merged', 'created_at']));
+    await both('/pulls/3/reviews', list(['state', 'body', 'user.login', 'official', 'submitted_at']));
+    // The release asset: same name, size and bytes through the API download.
+    const assetsOf = async (repo: string) => ((await get<Json[]>(`/repos/alice/${repo}/releases`))[0].assets ?? []) as Json[];
+    const [originalAsset] = await assetsOf('tools');
+    const [copiedAsset] = await assetsOf('tools-copy');
+    expect([copiedAsset?.name, copiedAsset?.size]).toEqual(['notes.txt', ASSET.length]);
+    expect(await download(copiedAsset.browser_download_url as string)).toEqual(await download(originalAsset.browser_download_url as string));
     expect(restoreObjects()).toEqual([]);
   });
 

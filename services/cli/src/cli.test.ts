@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli, type CliIo } from './cli';
+import { serviceOf } from './commands/dump-repo';
 import { createUserRequest } from './commands/user-create';
 
 // runCli must not reach a database here: the command's path to accounts is replaced.
@@ -70,6 +71,27 @@ describe('runCli', () => {
     const out = io();
     expect(await runCli(['restore-repo', '-r', 'x'], out)).toBe(2);
     expect(out.err).toMatch(/missing required flags --owner_name, --repo_name/);
+  });
+
+  it('restore-repo refuses an unknown --units name (exit 2) before the dump is read or anything is sent', async () => {
+    const out = io();
+    // The dump directory does not exist either: the usage error comes first.
+    const missing = path.join(tmpdir(), 'cairn-cli-no-such-dump');
+    expect(await runCli(['restore-repo', '-r', missing, '--owner_name', 'alice', '--repo_name', 'tools', '--units', 'issues, Wikis'], out)).toBe(2);
+    expect(out.err).toBe('cairn: invalid unit: wikis (see "cairn restore-repo --help")\n');
+  });
+
+  it('dump-repo defaults --git_service by clone_addr as Gitea does, keeping a given one', () => {
+    expect(serviceOf('', 'https://github.com/alice/tools.git')).toBe('github');
+    expect(serviceOf('', 'HTTPS://GitLab.com/alice/tools')).toBe('gitlab');
+    expect(serviceOf('', 'https://gitea.com/alice/tools')).toBe('gitea');
+    // Only those https prefixes (cmd/dump_repo.go): another host or http is plain git.
+    expect(serviceOf('', 'http://github.com/alice/tools')).toBe('git');
+    expect(serviceOf('', 'https://github.com.example.net/alice/tools')).toBe('git');
+    expect(serviceOf('', 'https://git.example.com/alice/tools')).toBe('git');
+    expect(serviceOf('git', 'https://github.com/alice/tools')).toBe('git');
+    expect(serviceOf('GitLab', 'https://git.example.com/alice/tools')).toBe('gitlab');
+    expect(() => serviceOf('onedev', 'https://git.example.com/alice/tools')).toThrow('--git_service onedev is not available');
   });
 
   it('writes the service identity keys an operator distributes, never replacing one', async () => {

@@ -20,6 +20,7 @@ import { startMirrorConsumers } from './events/mirror-consumers';
 import { startMirrorScheduler } from './mirrors/scheduler';
 import type { MigrationsClients, MigrationsContext } from './rpc/context';
 import { createMigrationsServer } from './server';
+import { startArchiveSweep } from './tasks/archive-sweep';
 import { startTaskRunner } from './tasks/runner';
 
 export { BUS_USAGE } from './events/bus-usage';
@@ -69,6 +70,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
     const runner = startTaskRunner(context);
     context.runner = runner;
     onStop(() => runner.stop());
+    const sweep = startArchiveSweep(context);
+    onStop(() => sweep.stop());
     // Mirrors: the scheduler, then the consumers that wake it (stopped first: the consumers, then the scheduler).
     await prepareOutbox(db);
     const mirrors = startMirrorScheduler(context);

@@ -24,9 +24,8 @@ import {
 import { OutboundRefusedError, type OutboundPolicy, checkRemoteHost, guardedGitEnvironment, migrationPolicy, startOutboundProxy } from '@cairn/outbound';
 import { UsageError, type CommandSpec, type FlagValues } from '../args';
 import { CommandFailedError } from '../errors';
+import { UNITS, type UnitName, parseUnitNames } from './units';
 
-/** Gitea's unit names for `--units` (dump.go updateOptionsUnits). */
-const UNITS = ['wiki', 'issues', 'labels', 'releases', 'release_assets', 'milestones', 'pull_requests', 'comments'] as const;
 /** The sources this version reads: plain git and every source with a downloader. */
 const SERVICES: readonly GitServiceName[] = ['git', ...ITEM_SERVICES];
 
@@ -34,7 +33,7 @@ export const dumpRepoCommand: CommandSpec = {
   path: ['dump-repo'],
   summary: "dump a repository from a source (git, gitea, gogs) to a local directory in Gitea's dump format",
   flags: [
-    { name: 'git_service', type: 'string', description: `the source's kind: ${SERVICES.join(', ')} (default git; gitea for https://gitea.com/)` },
+    { name: 'git_service', type: 'string', description: `the source's kind: ${SERVICES.join(', ')} (default by clone_addr: github for https://github.com/, gitlab for https://gitlab.com/, gitea for https://gitea.com/, otherwise git)` },
     { name: 'repo_dir', type: 'string', description: 'the directory to write to; must not exist or be empty (default ./data)' },
     { name: 'clone_addr', type: 'string', required: true, description: 'the source repository, e.g. https://host/owner/repo.git' },
     { name: 'auth_username', type: 'string', description: 'the user name at the source' },
@@ -58,10 +57,9 @@ const text = (values: FlagValues, name: string): string => (typeof values[name] 
 
 /** `--units` as Gitea's updateOptionsUnits: empty means all (release assets included). */
 function parseUnits(list: string): MigrationItems {
-  const units = list.split(',').map((unit) => unit.trim().toLowerCase()).filter((unit) => unit !== '');
-  for (const unit of units) if (!(UNITS as readonly string[]).includes(unit)) throw new UsageError(`invalid unit: ${unit}`, dumpRepoCommand);
+  const units = parseUnitNames(list, dumpRepoCommand);
   const all = units.length === 0;
-  const has = (unit: (typeof UNITS)[number]) => all || units.includes(unit);
+  const has = (unit: UnitName) => all || units.includes(unit);
   return {
     wiki: false,
     issues: has('issues'),
@@ -74,9 +72,21 @@ function parseUnits(list: string): MigrationItems {
   };
 }
 
-function serviceOf(values: FlagValues, cloneAddr: URL): GitServiceName {
-  const given = text(values, 'git_service').toLowerCase();
-  if (given === '') return cloneAddr.host === 'gitea.com' ? 'gitea' : 'git';
+/**
+ * The source's kind as Gitea's cmd/dump_repo.go recognizes it from clone_addr's prefix (https://github.com/,
+ * https://gitlab.com/, https://gitea.com/, case-insensitive) when --git_service is not given; otherwise plain git
+ * (Gitea refuses "git_service missed or clone_addr cannot be recognized"). A given --git_service is kept (Gitea
+ * overrides it for those hosts), so `--git_service git` still dumps only git data from them.
+ */
+const HOST_SERVICES: ReadonlyArray<readonly [string, GitServiceName]> = [
+  ['https://github.com/', 'github'],
+  ['https://gitlab.com/', 'gitlab'],
+  ['https://gitea.com/', 'gitea'],
+];
+
+export function serviceOf(gitService: string, cloneAddr: string): GitServiceName {
+  const given = gitService.toLowerCase();
+  if (given === '') return HOST_SERVICES.find(([prefix]) => cloneAddr.toLowerCase().startsWith(prefix))?.[1] ?? 'git';
   if (!(SERVICES as readonly string[]).includes(given)) {
     throw new UsageError(`--git_service ${given} is not available in this version of Cairn: use ${SERVICES.join(', ')}`, dumpRepoCommand);
   }
@@ -165,7 +175,7 @@ export async function runDumpRepo(config: CairnConfig, values: FlagValues, cwd: 
     throw new UsageError(`--clone_addr ${cloneAddr} is not a valid URL`, dumpRepoCommand);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('--clone_addr: only http and https sources are supported', dumpRepoCommand);
-  const service = serviceOf(values, url);
+  const service = serviceOf(text(values, 'git_service'), cloneAddr);
   const items = parseUnits(text(values, 'units'));
   const auth = { username: text(values, 'auth_username'), password: text(values, 'auth_password'), token: text(values, 'auth_token') };
   const secrets = [auth.password, auth.token];

@@ -15,8 +15,8 @@ import { createRpcClient, installKeyring, loadKeyring } from '@cairn/rpc';
 import { readLiveRuntimeFile } from '@cairn/supervisor';
 import type { CommandSpec, FlagValues } from '../args';
 import { CommandFailedError } from '../errors';
+import { UNITS, parseUnitNames } from './units';
 
-const UNITS = 'wiki, issues, labels, releases, release_assets, milestones, pull_requests, comments';
 
 export const restoreRepoCommand: CommandSpec = {
   path: ['restore-repo'],
@@ -25,7 +25,7 @@ export const restoreRepoCommand: CommandSpec = {
     { name: 'repo_dir', short: 'r', type: 'string', description: 'the dump directory holding repo.yml (default ./data)' },
     { name: 'owner_name', type: 'string', required: true, description: 'the owner (an existing user or organization) of the restored repository' },
     { name: 'repo_name', type: 'string', required: true, description: 'the name of the restored repository (must not exist)' },
-    { name: 'units', type: 'string', description: `what to restore besides git data, comma separated: ${UNITS} (default all)` },
+    { name: 'units', type: 'string', description: `what to restore besides git data, comma separated: ${UNITS.join(', ')} (default all)` },
     { name: 'validation', type: 'boolean', description: "check the dump's YAML against Gitea's schemas before restoring" },
   ],
 };
@@ -67,6 +67,8 @@ export async function runRestoreRepo(config: CairnConfig, values: FlagValues, cw
   const dir = path.resolve(cwd, text(values, 'repo_dir') || './data');
   const owner = text(values, 'owner_name');
   const name = text(values, 'repo_name');
+  // An unknown unit is the command line's mistake, found before the dump is read or anything is sent.
+  const units = parseUnitNames(text(values, 'units'), restoreRepoCommand);
   try {
     // Reads repo.yml and, when asked, checks the YAML before anything is sent.
     await DumpDownloader.open(dir, { validation: values.validation === true });
@@ -83,7 +85,6 @@ export async function runRestoreRepo(config: CairnConfig, values: FlagValues, cw
   installKeyring(loadKeyring(config.rpc.keysDir));
   const actor = await firstAdmin(accountsAddr, config, logger);
   const client = createRpcClient(MigrationServiceService, { target: addr, service: 'migrations', caller: 'cli', logger, deadlineMs: config.rpc.deadlineMs });
-  const units = text(values, 'units').split(',').map((unit) => unit.trim()).filter((unit) => unit !== '');
   async function* requests(): AsyncIterable<RestoreRepositoryRequest> {
     yield { ownerName: owner, repoName: name, units, data: Buffer.alloc(0), actor };
     for await (const chunk of tarDirectory(dir)) yield { ownerName: '', repoName: '', units: [], data: chunk, actor: undefined };

@@ -8,6 +8,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { uuidv7 } from '@cairn/bus';
 import type { FetchBundleRequest, FetchBundleResponse, PushContext, Repository } from '@cairn/proto/cairn/git/v1/git_service';
@@ -29,21 +30,43 @@ interface BundleHeader {
   origin: string;
 }
 
-/** Writes the streamed bundle to `file`; answers the first message's fields. */
-async function receiveBundle(requests: AsyncIterable<FetchBundleRequest>, file: string): Promise<BundleHeader> {
+/**
+ * Writes the streamed bundle to `out`; answers the first message's fields. A write error (a full disk) ends the call
+ * with it instead of waiting for a 'drain' that a failed stream never emits.
+ */
+export async function receiveBundle(requests: AsyncIterable<FetchBundleRequest>, out: Writable): Promise<BundleHeader> {
+  let failure: Error | undefined;
+  out.on('error', (error: Error) => {
+    failure ??= error;
+  });
+  const failed = (error: Error) => CairnError.unavailable(`the bundle could not be stored: ${error.message}`, { cause: error });
   let header: BundleHeader | undefined;
-  const out = createWriteStream(file, { flags: 'wx' });
   try {
     for await (const request of requests) {
       if (header === undefined) {
         if (request.repository === undefined) throw CairnError.invalid('the first message names the repository');
         header = { repository: request.repository, push: request.push === undefined ? undefined : requirePush(request.push), origin: request.origin };
       }
-      if (request.data.length > 0 && !out.write(request.data)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+      if (request.data.length > 0) {
+        // A write's callback runs once its chunk is written or has failed (also on a destroyed stream), so waiting
+        // for it when the buffer is full is waiting for the drain or the error.
+        let accepted = true;
+        const written = new Promise<void>((resolve) => {
+          accepted = out.write(request.data, (error?: Error | null) => {
+            if (error) failure ??= error;
+            resolve();
+          });
+        });
+        if (!accepted) await written;
+      }
+      if (failure !== undefined) throw failed(failure);
     }
-  } finally {
     out.end();
-    await finished(out).catch(() => undefined);
+    await finished(out);
+  } catch (error) {
+    out.destroy();
+    if (failure !== undefined && !(error instanceof CairnError)) throw failed(failure);
+    throw error;
   }
   if (header === undefined) throw CairnError.invalid('no request was sent');
   return header;
@@ -54,7 +77,7 @@ export async function fetchBundle(context: GitStorageContext, requests: AsyncIte
   await mkdir(scratch, { recursive: true });
   try {
     const file = path.join(scratch, 'restore.bundle');
-    const header = await receiveBundle(requests, file);
+    const header = await receiveBundle(requests, createWriteStream(file, { flags: 'wx' }));
     const gitDir = await openRepository(context.root, header.repository);
     const verified = await runGit(['bundle', 'verify', '--quiet', file], { gitDir, okExitCodes: [0, 1, 128], signal: ctx.signal });
     if (verified.exitCode !== 0) {

@@ -13,10 +13,14 @@ import { uuidv7 } from '@cairn/bus';
 import { parse } from 'yaml';
 import { REPO_YML_MAX_BYTES, RESTORE_ARCHIVE_LIMITS, restoreOptions } from '../domain/restore';
 import { STATUS, findTask, insertTask } from '../store/tasks';
+import { touchArchive } from '../store/restore-archives';
+import { dropArchive } from '../tasks/archive-sweep';
 import type { MigrationsContext } from './context';
 import { taskMessage } from './migration-service';
 
 const POLL_MS = 250;
+/** How often an arriving archive's restore_archives row is touched, so the stray sweep (an hour) never takes it. */
+const ARCHIVE_TOUCH_MS = 60_000;
 
 interface StoredArchive {
   key: string;
@@ -32,9 +36,15 @@ async function storeArchive(context: MigrationsContext, header: RestoreRepositor
   const repoYml: Buffer[] = [];
   let repoYmlBytes = 0;
   let sawRepoYml = false;
+  const key = `restores/${uuidv7()}`;
+  let touched = Date.now();
   async function* checked(): AsyncIterable<Uint8Array> {
     let request: RestoreRepositoryRequest | undefined = header;
     while (request !== undefined) {
+      if (Date.now() - touched >= ARCHIVE_TOUCH_MS) {
+        touched = Date.now();
+        await touchArchive(context.db.pool, key);
+      }
       for (const event of reader.push(Buffer.from(request.data))) {
         if (event.kind === 'entry') {
           current = event.entry.type === 'file' ? event.entry.path : '';
@@ -52,11 +62,13 @@ async function storeArchive(context: MigrationsContext, header: RestoreRepositor
     reader.end();
     if (!sawRepoYml) throw new TarError('the dump has no repo.yml at its top');
   }
-  const key = `restores/${uuidv7()}`;
+  // Recorded before the first byte, so an archive whose task never comes (this process dies) is swept.
+  await touchArchive(context.db.pool, key);
   try {
     await objects.put(key, checked(), { maxBytes: RESTORE_ARCHIVE_LIMITS.maxBytes });
+    await touchArchive(context.db.pool, key);
   } catch (error) {
-    await objects.delete(key).catch(() => undefined);
+    await dropArchive(context, key);
     if (error instanceof TarError) throw CairnError.invalid(`the dump cannot be restored: ${error.message}`, { reason: 'bad_archive' });
     throw error;
   }
@@ -65,7 +77,7 @@ async function storeArchive(context: MigrationsContext, header: RestoreRepositor
   try {
     parsed = parse(Buffer.concat(repoYml).toString('utf8'));
   } catch (error) {
-    await objects.delete(key).catch(() => undefined);
+    await dropArchive(context, key);
     throw CairnError.invalid(`repo.yml: not valid YAML: ${error instanceof Error ? error.message : String(error)}`, { reason: 'bad_archive' });
   }
   const record = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
@@ -117,8 +129,6 @@ async function* restore(context: MigrationsContext, requests: AsyncIterable<Rest
   // The owner first (NOT_FOUND before any byte is stored), as Gitea's uploader looks the owner up first.
   await clients.repos.createRepository({ ...creation, validateOnly: true });
   const archive = await storeArchive(context, header, iterator);
-  const objects = context.objects;
-  const dropArchive = () => objects?.delete(archive.key).catch(() => undefined);
   let repoId: number;
   let ownerId: number;
   try {
@@ -133,7 +143,7 @@ async function* restore(context: MigrationsContext, requests: AsyncIterable<Rest
     repoId = repo.id;
     ownerId = repo.ownerId;
   } catch (error) {
-    await dropArchive();
+    await dropArchive(context, archive.key);
     throw error;
   }
   let taskId: number;
@@ -150,7 +160,7 @@ async function* restore(context: MigrationsContext, requests: AsyncIterable<Rest
     });
   } catch (error) {
     await clients.repos.deleteRepository({ actor, id: repoId }).catch(() => undefined);
-    await dropArchive();
+    await dropArchive(context, archive.key);
     throw error;
   }
   ctx.logger.info({ task_id: taskId, repo_id: repoId, archive: archive.key }, 'restore queued');

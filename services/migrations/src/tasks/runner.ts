@@ -21,6 +21,7 @@ import { createCairnUploader } from '../import/cairn-uploader';
 import type { MigrationsContext, TaskRunner } from '../rpc/context';
 import { newPullMirror, recordFirstSync } from '../mirrors/pull-mirror';
 import { insertPullMirror } from '../store/pull-mirrors';
+import { dropArchive } from './archive-sweep';
 import { type RestoreSource, openRestoreSource } from './restore-source';
 import { STATUS, claimTasks, endTask, recordStep, releaseForRetry, renewLease, type TaskRow } from '../store/tasks';
 
@@ -77,7 +78,7 @@ async function runTask(context: MigrationsContext, task: TaskRow, leaseMs: numbe
       return true;
     });
     if (ended) {
-      await dropArchive(context, task);
+      await dropArchive(context, task.archive_key);
       log.info({ duration_ms: Date.now() - started }, 'import finished');
       if (mirror !== undefined) await recordFirstSync(context, task.repo_id, log);
     }
@@ -100,7 +101,7 @@ async function runTask(context: MigrationsContext, task: TaskRow, leaseMs: numbe
         if (!(isCairnError(deleteError) && deleteError.code === Code.NOT_FOUND)) throw deleteError;
       });
     if (await endTask(context.db.pool, task.id, task.attempts, { status: STATUS.failed, message: failure.message, reason: failure.reason })) {
-      await dropArchive(context, task);
+      await dropArchive(context, task.archive_key);
       log.warn({ err: error, reason: failure.reason, duration_ms: Date.now() - started }, 'import failed');
     }
   } finally {
@@ -113,12 +114,6 @@ async function runTask(context: MigrationsContext, task: TaskRow, leaseMs: numbe
 function dumpFailure(error: unknown): never {
   if (error instanceof DumpFormatError || error instanceof TarError) throw CairnError.precondition(error.message);
   throw error;
-}
-
-/** A restore's archive goes once its task has ended (finished or failed); a failed delete only leaves a stray object. */
-async function dropArchive(context: MigrationsContext, task: TaskRow): Promise<void> {
-  if (task.archive_key === '') return;
-  await context.objects?.delete(task.archive_key).catch((error: unknown) => context.logger.warn({ err: error, task_id: task.id }, 'deleting a restore archive failed'));
 }
 
 /**
