@@ -116,8 +116,8 @@ describe('cairn restore-repo', () => {
     expect(pulls.map((pull) => [pull.number, pull.title, pull.state, pull.body, (pull.user as Json).login, (pull.milestone as Json | null)?.title])).toEqual([
       [2, 'Fix the crash', 'open', 'Fixes #1', 'carol', 'v1'],
     ]);
-    // The dump names no head commit (a zero id): the API's head.sha stays empty, refs/pull/2/head is the dump's.
-    expect(pulls[0].head).toMatchObject({ ref: 'fix' });
+    // The dump names no head commit (a zero id): the head is the dump's refs/pull/2/head, as Gitea's API reads it.
+    expect(pulls[0].head).toMatchObject({ ref: 'fix', sha: commits.fix });
     expect(pulls[0].base).toMatchObject({ ref: 'main' });
     const gitDir = repositoryDir((repo as Json).id as number);
     expect(execFileSync('git', ['--git-dir', gitDir, 'rev-parse', 'refs/pull/2/head'], { encoding: 'utf8' }).trim()).toBe(commits.fix);

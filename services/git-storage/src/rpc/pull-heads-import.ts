@@ -116,7 +116,10 @@ export async function importPullHeads(context: GitStorageContext, request: Impor
 
     // 3. refs/pull/<n>/head at the head commit when it is here, and the merge base.
     const results: ImportedPullHeadResult[] = [];
-    const shas = request.pulls.map((pull) => pull.headSha || heads.get(pull.index)?.sha || '');
+    // A pull request whose source named no head commit keeps the refs/pull/<n>/head the git data brought (a dump's
+    // bundle), as Gitea's API reads a pull's head from that ref (convert.ToAPIPullRequest).
+    const kept = await peelToCommits(gitDir, request.pulls.map((pull) => pullRef(pull.index)));
+    const shas = request.pulls.map((pull, i) => pull.headSha || heads.get(pull.index)?.sha || kept[i] || '');
     const here = await present(shas.filter((sha) => sha !== ''));
     for (const [i, pull] of request.pulls.entries()) {
       const sha = shas[i];

@@ -18,5 +18,8 @@ describe('classifyFailure', () => {
   it('tries a passing failure again until the attempts run out', () => {
     expect(classifyFailure(new CairnError(Code.UNAVAILABLE, 'git-storage is unavailable'), 1).kind).toBe('retry');
     expect(classifyFailure(new CairnError(Code.UNAVAILABLE, 'git-storage is unavailable'), MAX_ATTEMPTS)).toMatchObject({ kind: 'failed', reason: 'migration_failed' });
+    // A missed deadline (an import RPC held by a lock, a slow fetch) is tried again too, within the attempts.
+    expect(classifyFailure(new CairnError(Code.DEADLINE_EXCEEDED, 'issues did not answer in time'), 1).kind).toBe('retry');
+    expect(classifyFailure(new CairnError(Code.DEADLINE_EXCEEDED, 'issues did not answer in time'), MAX_ATTEMPTS).kind).toBe('failed');
   });
 });

@@ -14,7 +14,11 @@ export const RETRY_BACKOFF_MS = 3_000;
 
 export type StepFailure = { kind: 'retry'; message: string } | { kind: 'failed'; reason: 'auth_failed' | 'migration_failed'; message: string };
 
-const FINAL_CODES = new Set([Code.INVALID_ARGUMENT, Code.PERMISSION_DENIED, Code.FAILED_PRECONDITION, Code.DEADLINE_EXCEEDED, Code.NOT_FOUND, Code.UNIMPLEMENTED]);
+/**
+ * Errors a second claim would meet again. DEADLINE_EXCEEDED is not one: a slow moment of a Cairn service (an import
+ * RPC waiting on a lock) or a git fetch past its timeout may pass, and the attempts bound the retries.
+ */
+const FINAL_CODES = new Set([Code.INVALID_ARGUMENT, Code.PERMISSION_DENIED, Code.FAILED_PRECONDITION, Code.NOT_FOUND, Code.UNIMPLEMENTED]);
 
 export function classifyFailure(error: unknown, attempts: number): StepFailure {
   const cairn = isCairnError(error) ? error : undefined;
