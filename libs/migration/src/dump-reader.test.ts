@@ -64,7 +64,11 @@ describe('DumpDownloader', () => {
     const { items: pulls } = await dump.getPullRequests(1, 50);
     expect(pulls[0]).toMatchObject({ number: 2, title: 'Fix the crash', head: { ref: 'fix' }, base: { ref: 'main' }, patchUrl: 'git/pulls/2.patch' });
     expect((await dump.getPullPatch(pulls[0]))?.toString()).toContain('Subject: [PATCH] Fix the crash');
-    expect(await dump.getReviews(2)).toEqual([]);
+    expect(await dump.getReviews(2)).toEqual([
+      { id: 9, issueIndex: 2, reviewerId: 7, reviewerName: 'carol', official: true, commitId: '', content: 'Looks right', createdAt: new Date('2024-01-07T00:00:00Z'), state: 'APPROVED', comments: [] },
+      { id: 10, issueIndex: 2, reviewerId: 8, reviewerName: 'dave', official: false, commitId: '', content: 'Please add a test', createdAt: new Date('2024-01-07T01:00:00Z'), state: 'CHANGES_REQUESTED', comments: [] },
+    ]);
+    expect(await dump.getReviews(1)).toEqual([]);
   });
 
   it('pages lists by slicing, the last page saying it is the end', async () => {
