@@ -70,6 +70,15 @@ export interface GithubFixture {
   close(): Promise<void>;
 }
 
+/** A pull request's head or base as GitHub shows it. */
+interface PullBranch {
+  label: string;
+  ref: string;
+  sha: string;
+  user: unknown;
+  repo: unknown;
+}
+
 const at = (day: string, time = '10:00:00') => `2024-${day}T${time}Z`;
 
 function makeGitRepository(root: string): { projectRoot: string; shas: GithubFixture['shas']; patches: Record<number, string> } {
@@ -268,7 +277,7 @@ function buildData(url: string, shas: GithubFixture['shas'], assetSize: number) 
       ? { id: 1296269, node_id: 'R_1', name: GITHUB_REPO, full_name: `${GITHUB_OWNER}/${GITHUB_REPO}`, owner: org, private: false, html_url: html, clone_url: `${html}.git`, default_branch: 'main' }
       : null,
   });
-  const pull = (number: number, fields: Record<string, unknown>) => {
+  const pull = (number: number, fields: { head: PullBranch; base: PullBranch } & Record<string, unknown>) => {
     const source = issues.find((item) => item.number === number);
     return {
       url: `${repoApi}/pulls/${number}`,
@@ -299,6 +308,8 @@ function buildData(url: string, shas: GithubFixture['shas'], assetSize: number) 
       draft: false,
       author_association: 'MEMBER',
       ...fields,
+      head: fields.head,
+      base: fields.base,
     };
   };
   const reviewComment = (id: number, reviewId: number, who: ReturnType<typeof user>, body: string) => ({
