@@ -65,6 +65,7 @@ describe('cairn dump-repo --git_service github', () => {
     expect(pulls.map((pull) => [pull.number, (pull.head as Yaml).ref, (pull.head as Yaml).sha, pull.merged])).toEqual([
       [4, 'feature', github.shas.feature, false],
       [5, 'add-widget', github.shas.widget, true],
+      [7, 'hubot-fix', github.shas.fork, false],
     ]);
     expect(readFileSync(path.join(dir, 'git', 'pulls', '4.patch'), 'utf8')).toContain('Subject: [PATCH] Blue widgets');
     expect(existsSync(path.join(dir, 'reviews', '4.yml'))).toBe(true);

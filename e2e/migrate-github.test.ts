@@ -2,17 +2,26 @@
  * Imports from GitHub end to end (POST /repos/migrate, service github), against the GitHub stand-in of @cairn/testing
  * (github-fixture.ts: GitHub's API v3 under /api/v3 as GitHub Enterprise serves it, paged by 2 with Link headers, and
  * the repository's git data over smart HTTP): git branches and tags, topics, labels, milestones, issues (the pull
- * requests GitHub lists among them left out) with comments and reactions, and a release are compared through Cairn's
- * API with the fixture's answers. octocat shows its e-mail, which is a local user's: it becomes that user; hubot and
+ * requests GitHub lists among them left out) with comments and reactions, pull requests (one from a fork, whose
+ * branch is fetched from the fork's clone URL) with their reviews, comments and diffs, and a release with its asset
+ * are compared through Cairn's API with the fixture's answers and git data. octocat shows its e-mail, which is a local user's: it becomes that user; hubot and
  * monalisa show none and are kept as original authors, a deleted account as GitHub's "ghost". On an instance with the
  * default host policy the same source is refused before anything connects to it.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { type GithubFixture, startGithubFixture } from '@cairn/testing';
 import { type Fixture, startFixture } from './support/fixture';
 
 jest.setTimeout(240_000);
 
 type Json = Record<string, unknown>;
+
+/** git's output; asynchronous, as the fixture's git server answers in this process. */
+const git = async (...args: string[]): Promise<string> => (await promisify(execFile)('git', args, { encoding: 'utf8' })).stdout;
 
 const TOKEN = 'ghp_e2eFixtureToken';
 const loginOf = (value: unknown) => (value as Json | null)?.login;
@@ -42,7 +51,7 @@ describe('POST /repos/migrate from GitHub (the fixture server, ALLOW_LOCALNETWOR
       milestones: true,
       issues: true,
       releases: true,
-      // Not pull_requests yet: on this base their comments would be sent for pull requests never imported (PULLS).
+      pull_requests: true,
     });
     expect([migrated.status, migrated.body]).toEqual([201, expect.objectContaining({ full_name: 'bob/widgets', default_branch: 'main' })]);
   });
@@ -54,8 +63,10 @@ describe('POST /repos/migrate from GitHub (the fixture server, ALLOW_LOCALNETWOR
 
   it('brings the git data: branches and tags at the source’s commits', async () => {
     const branches = await list('/repos/bob/widgets/branches');
+    // hubot/hubot-fix: the open fork pull request's branch, fetched from the fork (Gitea's <owner>/<ref>).
     expect(branches.map((branch) => [branch.name, (branch.commit as Json).id]).sort()).toEqual([
       ['feature', github.shas.feature],
+      ['hubot/hubot-fix', github.shas.fork],
       ['main', github.shas.widget],
     ]);
     const tags = await list('/repos/bob/widgets/tags');
@@ -151,23 +162,110 @@ describe('POST /repos/migrate from GitHub (the fixture server, ALLOW_LOCALNETWOR
     expect(releases.map(({ tag_name, target_commitish, name, body, draft, prerelease, author }) => ({ tag_name, target_commitish, name, body, draft, prerelease, author: loginOf(author) }))).toEqual([
       { tag_name: 'v1.0.0', target_commitish: 'main', name: 'Widgets 1.0', body: 'The first widgets.', draft: false, prerelease: false, author: 'octocat' },
     ]);
-    // Release assets are not imported yet (runner.ts: releaseAssets false); once they are, compare
-    // releases[0].assets with github.data.releases[0].assets (name, size) and the bytes with github.assetBytes here.
+    // Its asset (Gitea imports assets with releases): name and size as GitHub lists them, the bytes through the API's
+    // asset list and the download URL it shows.
+    const release = releases[0];
+    const assets = await list(`/repos/bob/widgets/releases/${release.id as number}/assets`);
+    expect(assets.map(({ name, size }) => ({ name, size }))).toEqual(github.data.releases[0].assets.map(({ name, size }) => ({ name, size })));
+    expect(release.assets).toEqual(assets);
+    const download = await fetch(assets[0].browser_download_url as string, { headers: fixture.as('bob') });
+    expect(download.status).toBe(200);
+    expect(Buffer.from(await download.arrayBuffer()).equals(github.assetBytes)).toBe(true);
   });
 
   it('read the source through its API with the token, every list page by page', async () => {
     const api = github.requests.filter((request) => request.server === 'api' && request.path.startsWith('/api/v3/'));
     expect(new Set(api.map((request) => request.authorization))).toEqual(new Set([`Bearer ${TOKEN}`]));
     const issuePages = api.filter((request) => request.path === '/api/v3/repos/octo-org/widgets/issues').map((request) => request.query.get('page'));
-    expect(issuePages).toEqual(['1', '2', '3']);
+    expect(issuePages).toEqual(['1', '2', '3', '4']);
     const status = await fetch(`${fixture.instance.httpUrl}/api/v1/repos/bob/widgets/migration`, { headers: fixture.as('bob') });
     expect(await status.json()).toMatchObject({ status: 4, message: '' });
   });
 
-  // PULLS imports pull requests and reviews in parallel (session 12); once they import, add `pull_requests: true` to
-  // the import above and compare /repos/bob/widgets/pulls with github.data.pulls (#4 open feature→main with its patch,
-  // #5 merged) and the reviews of #4 (monalisa APPROVED with a comment on widget.txt, ghost CHANGES_REQUESTED) here.
-  it.todo('imports pull requests with their head refs, patches and reviews');
+  it('imports pull requests: states, merged fields, heads (a fork’s branch fetched), authors, comments and diffs', async () => {
+    const pulls = new Map((await list('/repos/bob/widgets/pulls?state=all&limit=50')).map((pull) => [pull.number as number, pull]));
+    expect([...pulls.keys()].sort()).toEqual(github.data.pulls.map((pull) => pull.number));
+    for (const source of github.data.pulls) {
+      const pull = pulls.get(source.number) as Json;
+      expect({
+        number: source.number,
+        title: pull.title,
+        body: pull.body,
+        state: pull.state,
+        merged: pull.merged,
+        merged_at: time(pull.merged_at),
+        merge_commit_sha: pull.merge_commit_sha,
+        base: (pull.base as Json).ref,
+        base_sha: (pull.base as Json).sha,
+        head_sha: (pull.head as Json).sha,
+        created_at: time(pull.created_at),
+        closed_at: time(pull.closed_at),
+      }).toEqual({
+        number: source.number,
+        title: source.title,
+        body: source.body ?? '',
+        state: source.state,
+        merged: source.merged_at !== null,
+        merged_at: time(source.merged_at),
+        merge_commit_sha: source.merge_commit_sha,
+        base: source.base.ref,
+        // The base branch's tip in the copy (main has not moved).
+        base_sha: github.shas.widget,
+        head_sha: source.head.sha,
+        created_at: time(source.created_at),
+        closed_at: time(source.closed_at),
+      });
+    }
+    // A same-repository head keeps its branch name, and one whose branch is gone (#5's add-widget) shows its
+    // refs/pull ref, as the source's own copy would; the fork's branch was fetched as <owner>/<ref> (Gitea's naming).
+    expect([4, 5, 7].map((n) => (pulls.get(n)?.head as Json).ref)).toEqual(['feature', 'refs/pull/5/head', 'hubot/hubot-fix']);
+    const branch = await call('GET', '/repos/bob/widgets/branches/hubot%2Fhubot-fix', fixture.as('bob'));
+    expect([branch.status, ((branch.body as Json).commit as Json | undefined)?.id]).toEqual([200, github.shas.fork]);
+    expect(github.requests.some((request) => request.path === '/hubot/widgets.git/info/refs')).toBe(true);
+    // refs/pull/<n>/head exists where the head commit is here (every one here), as the copy's git serves it.
+    const bob = fixture.as('bob');
+    const pullRefs = await git('-c', `http.extraHeader=Authorization: ${bob.authorization}`, 'ls-remote', `${fixture.instance.httpUrl}/bob/widgets.git`, 'refs/pull/*');
+    expect(pullRefs.trim().split('\n').sort()).toEqual([4, 5, 7].map((n) => `${(pulls.get(n)?.head as Json).sha as string}\trefs/pull/${n}/head`).sort());
+    // Authors: hubot and monalisa have no local account (original authors); #5 is octocat's (matched by e-mail).
+    const authors: unknown[][] = [];
+    for (const n of [4, 5, 7]) {
+      const issue = (await call('GET', `/repos/bob/widgets/issues/${n}`, fixture.as('bob'))).body;
+      authors.push([loginOf(pulls.get(n)?.user), issue.original_author]);
+    }
+    expect(authors).toEqual([
+      ['bob', 'hubot'],
+      ['octocat', ''],
+      ['bob', 'hubot'],
+    ]);
+    // The pull requests' comments, with their authors.
+    expect((await list('/repos/bob/widgets/issues/4/comments')).map((c) => [c.body, loginOf(c.user), c.original_author])).toEqual([['Looks good', 'bob', 'monalisa']]);
+    expect((await list('/repos/bob/widgets/issues/7/comments')).map((c) => [c.body, loginOf(c.user), c.original_author])).toEqual([['Green it is', 'octocat', '']]);
+
+    // Each imported pull request's diff is its head's against its base in the fixture's git data.
+    const mirror = mkdtempSync(path.join(tmpdir(), 'cairn-github-e2e-'));
+    try {
+      await git('clone', '-q', '--mirror', github.cloneAddr, mirror);
+      for (const source of github.data.pulls) {
+        const expected = await git('--git-dir', mirror, 'diff', '-M', source.base.sha, source.head.sha);
+        const diff = await fetch(`${fixture.instance.httpUrl}/api/v1/repos/bob/widgets/pulls/${source.number}.diff`, { headers: fixture.as('bob') });
+        expect([source.number, diff.status, await diff.text()]).toEqual([source.number, 200, expected]);
+      }
+    } finally {
+      rmSync(mirror, { recursive: true, force: true });
+    }
+  });
+
+  it('imports the reviews of #4 with GitHub’s states, the review comment, and the review request', async () => {
+    const reviews = await list('/repos/bob/widgets/pulls/4/reviews');
+    expect(reviews.map((review) => ({ user: loginOf(review.user), state: review.state, body: review.body, commit_id: review.commit_id, submitted_at: time(review.submitted_at), comments_count: review.comments_count }))).toEqual([
+      { user: 'bob', state: 'APPROVED', body: 'Ship it', commit_id: github.shas.feature, submitted_at: time('2024-02-04T15:00:00Z'), comments_count: 1 },
+      { user: 'bob', state: 'REQUEST_CHANGES', body: 'Not blue enough', commit_id: github.shas.feature, submitted_at: time('2024-02-04T16:00:00Z'), comments_count: 0 },
+      { user: 'octocat', state: 'REQUEST_REVIEW', body: '', commit_id: '', submitted_at: expect.anything(), comments_count: 0 },
+    ]);
+    const code = await list(`/repos/bob/widgets/pulls/4/reviews/${reviews[0].id as number}/comments`);
+    expect(code.map(({ path: file, body, position, commit_id }) => ({ path: file, body, position, commit_id }))).toEqual([{ path: 'widget.txt', body: 'Nice colour', position: 1, commit_id: github.shas.feature }]);
+    expect(await list('/repos/bob/widgets/pulls/5/reviews')).toEqual([]);
+  });
 });
 
 describe('POST /repos/migrate from GitHub under the default host policy', () => {

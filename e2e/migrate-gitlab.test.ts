@@ -3,15 +3,25 @@
  * (API v4 answers in GitLab's shapes, paged 2 at a time, one 429 with Retry-After on the way, the git data over smart
  * HTTP) allowed by ALLOW_LOCALNETWORKS. The copy is compared through Cairn's API with the fixture's data: git refs,
  * topics, labels (GitLab's scoped labels exclusive), milestones, issues (merge request numbers after them), comments,
- * reactions (Gitea's names), releases, and original authors (GitLab shows no e-mail addresses: every author is kept
- * as an original author under the importing user). Confidential issues and internal notes never arrive.
+ * reactions (Gitea's names), releases, merge requests as pull requests (one from a fork, its branch fetched from the
+ * fork's clone URL) with approvals as reviews, comments and diffs, and original authors (GitLab shows no e-mail
+ * addresses: every author is kept as an original author under the importing user). Confidential issues and internal
+ * notes never arrive.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { GITLAB_TOKEN, type GitlabFixture, startGitlabFixture } from '@cairn/testing';
 import { type Fixture, startFixture } from './support/fixture';
 
 jest.setTimeout(240_000);
 
 type Json = Record<string, unknown>;
+
+/** git's output; asynchronous, as the fixture's git server answers in this process. */
+const git = async (...args: string[]): Promise<string> => (await promisify(execFile)('git', args, { encoding: 'utf8' })).stdout;
 
 describe('POST /repos/migrate with items from a gitlab source (fixture server)', () => {
   let fixture: Fixture;
@@ -37,7 +47,7 @@ describe('POST /repos/migrate with items from a gitlab source (fixture server)',
     await gitlab?.close();
   });
 
-  it('imports git data, topics, labels, milestones, issues with comments and reactions, and releases', async () => {
+  it('imports git data, topics, labels, milestones, issues with comments and reactions, releases, and merge requests with approvals', async () => {
     const erin = fixture.as('erin');
     const migrated = await call('POST', '/repos/migrate', erin, {
       clone_addr: `${gitlab.projectUrl}.git`,
@@ -47,8 +57,7 @@ describe('POST /repos/migrate with items from a gitlab source (fixture server)',
       labels: true,
       milestones: true,
       issues: true,
-      // PULL REQUESTS: add `pull_requests: true` once helper "pulls" lands (until then the uploader skips pull
-      // requests, and the comments of #7 find no issue to go to).
+      pull_requests: true,
       releases: true,
     });
     expect([migrated.status, migrated.body]).toEqual([201, expect.objectContaining({ full_name: 'erin/tools', default_branch: 'main' })]);
@@ -57,10 +66,12 @@ describe('POST /repos/migrate with items from a gitlab source (fixture server)',
 
     // Git data: the fixture's branches and tags at their commits.
     const branches = await list('/repos/erin/tools/branches', erin);
+    // carol/carol-fix: the open fork merge request's branch, fetched from the fork (Gitea's <owner>/<ref>).
     expect(Object.fromEntries(branches.map((branch) => [branch.name, (branch.commit as Json).id]))).toEqual({
       main: gitlab.commits.merge,
       feature: gitlab.commits.feature,
       wip: gitlab.commits.second,
+      'carol/carol-fix': gitlab.commits.fork,
     });
     const tags = await list('/repos/erin/tools/tags', erin);
     expect(Object.fromEntries(tags.map((tag) => [tag.name, (tag.commit as Json).sha]))).toEqual({ 'v0.9.0': gitlab.commits.initial, 'v1.0.0': gitlab.commits.second });
@@ -139,9 +150,67 @@ describe('POST /repos/migrate with items from a gitlab source (fixture server)',
       { tag_name: 'v0.9.0', name: 'v0.9.0', body: '', draft: false, prerelease: false, author: 'erin' },
     ]);
 
-    // PULL REQUESTS (helper "pulls" imports them in parallel): merge request !1 becomes #7 and !2 #8 (after the
-    // largest issue number, 6); once pulls are imported, compare /repos/erin/tools/pulls here with the fixture's
-    // merge requests (head feature/wip, base main, merged state, approvals as reviews, comments of #7).
+    // Merge requests after the largest issue number (6, confidential yet counted): !1 is #7, !2 #8, !3 (carol's fork) #9.
+    const pulls = (await list('/repos/erin/tools/pulls?state=all', erin)).sort((a, b) => (a.number as number) - (b.number as number));
+    const pullShape = pulls.map((pull) => ({
+      number: pull.number,
+      title: pull.title,
+      body: pull.body,
+      state: pull.state,
+      draft: pull.draft,
+      merged: pull.merged,
+      merged_at: pull.merged_at,
+      merge_commit_sha: pull.merge_commit_sha,
+      head: (pull.head as Json).ref,
+      head_sha: (pull.head as Json).sha,
+      base: (pull.base as Json).ref,
+      labels: (pull.labels as Json[]).map((label) => label.name),
+      milestone: (pull.milestone as Json | null)?.title ?? null,
+      created_at: pull.created_at,
+    }));
+    // A draft is a title prefix here, Gitea's WIP prefixes ("WIP:", "[WIP]"), and Gitea's uploader ignores the source's
+    // draft flag: GitLab's "Draft:" title is kept as it is and the copy is no draft.
+    expect(pullShape).toEqual([
+      { number: 7, title: 'Merge request 1', body: 'Description of !1', state: 'closed', draft: false, merged: true, merged_at: '2024-03-02T10:00:00Z', merge_commit_sha: gitlab.commits.merge, head: 'feature', head_sha: gitlab.commits.feature, base: 'main', labels: ['bug'], milestone: 'v1.0', created_at: '2024-03-01T08:00:00Z' },
+      { number: 8, title: 'Draft: Merge request 2', body: 'Description of !2', state: 'open', draft: false, merged: false, merged_at: null, merge_commit_sha: null, head: 'wip', head_sha: gitlab.commits.second, base: 'main', labels: [], milestone: null, created_at: '2024-03-02T08:00:00Z' },
+      { number: 9, title: 'Fix from a fork', body: 'Description of !3', state: 'open', draft: false, merged: false, merged_at: null, merge_commit_sha: null, head: 'carol/carol-fix', head_sha: gitlab.commits.fork, base: 'main', labels: [], milestone: null, created_at: '2024-03-03T08:00:00Z' },
+    ]);
+    // Every pull request's head is here, so refs/pull/<n>/head points at it (as the copy's git serves it).
+    const pullRefs = await git('-c', `http.extraHeader=Authorization: ${erin.authorization}`, 'ls-remote', `${fixture.instance.httpUrl}/erin/tools.git`, 'refs/pull/*');
+    expect(pullRefs.trim().split('\n').sort()).toEqual(pulls.map((pull) => `${(pull.head as Json).sha as string}\trefs/pull/${pull.number as number}/head`).sort());
+    // Authors are original authors (GitLab shows no e-mail).
+    const pullAuthors: unknown[][] = [];
+    for (const pull of pulls) {
+      const issue = (await call('GET', `/repos/erin/tools/issues/${pull.number as number}`, erin)).body;
+      pullAuthors.push([pull.number, loginOf(issue.user), issue.original_author, issue.original_author_id]);
+    }
+    expect(pullAuthors).toEqual([
+      [7, 'erin', 'bob', 2],
+      [8, 'erin', 'carol', 3],
+      [9, 'erin', 'carol', 3],
+    ]);
+    // Approvals as APPROVED reviews (carol approved !1; !2's edition has none); the comments of #7 (the system note
+    // about the target branch and the merge event are not plain comments).
+    const reviews = await list('/repos/erin/tools/pulls/7/reviews', erin);
+    expect(reviews.map((review) => [loginOf(review.user), review.state, review.body])).toEqual([['erin', 'APPROVED', '']]);
+    expect(await list('/repos/erin/tools/pulls/8/reviews', erin)).toEqual([]);
+    expect((await list('/repos/erin/tools/issues/7/comments', erin)).map((comment) => [comment.body, loginOf(comment.user), comment.original_author])).toEqual([['LGTM', 'erin', 'alice']]);
+    // Each pull request's diff is its head's against its base in the fixture's git data.
+    const mirror = mkdtempSync(path.join(tmpdir(), 'cairn-gitlab-e2e-'));
+    try {
+      await git('clone', '-q', '--mirror', `${gitlab.projectUrl}.git`, mirror);
+      for (const pull of pulls) {
+        const head = (pull.head as Json).sha as string;
+        // The merged one's base is the one GitLab recorded (diff_refs); an open one's is checked again on import, so
+        // its diff starts at the merge base with main (!2's wip is in main by now: nothing left to show).
+        const base = pull.merged === true ? gitlab.commits.initial : (await git('--git-dir', mirror, 'merge-base', 'main', head)).trim();
+        const expected = await git('--git-dir', mirror, 'diff', '-M', base, head);
+        const diff = await fetch(`${fixture.instance.httpUrl}/api/v1/repos/erin/tools/pulls/${pull.number as number}.diff`, { headers: erin });
+        expect([pull.number, diff.status, await diff.text()]).toEqual([pull.number, 200, expected]);
+      }
+    } finally {
+      rmSync(mirror, { recursive: true, force: true });
+    }
 
     // The confidential issue and the internal note were never read, nor did their text arrive.
     expect(gitlab.requests.some((request) => request.path.includes('/issues/6/'))).toBe(false);

@@ -6,8 +6,9 @@
  * downloader reads comments repository-wide, after every issue): when the import asks for it, every issue and the
  * first comments page are imported and recorded, and the migrations process is killed with SIGKILL. The supervisor restarts it, the new process takes the task over once the dead claim's lease lapses
  * and resumes at the recorded item step. Afterwards the copy equals the source through the API: every issue once
- * with its number, every comment once and in order, every reaction, label and milestone once, authors mapped the
- * same way as without the crash; the task row shows the takeover.
+ * with its number, every comment once and in order, every reaction, label and milestone once, the pull request
+ * with its review and comment once, the release's asset once with its bytes, authors mapped the same way as without
+ * the crash; the task row shows the takeover.
  */
 import { testNatsUrl, uniqueName } from '@cairn/testing';
 import { Client } from 'pg';
@@ -25,6 +26,8 @@ const RUNNING = 1;
 const FINISHED = 4;
 /** The source's page size (and so the importer's): small, so that every list has several pages. */
 const PAGE = 2;
+/** The release asset's bytes. */
+const ASSET = Buffer.from('tracker build\n');
 
 describe('an item import when the migrations process is killed between pages', () => {
   let fx: Fixture;
@@ -101,7 +104,19 @@ describe('an item import when the migrations process is killed between pages', (
       await ok('POST', `/repos/alice/tracker/issues/${n}/reactions`, alice, { content: '+1' }, 201);
       await ok('POST', `/repos/alice/tracker/issues/${n}/reactions`, carol, { content: 'heart' }, 201);
     }
-    await ok('POST', '/repos/alice/tracker/releases', alice, { tag_name: 'v1.0', target_commitish: 'main', name: 'First', body: 'notes' }, 201);
+    const release = await ok('POST', '/repos/alice/tracker/releases', alice, { tag_name: 'v1.0', target_commitish: 'main', name: 'First', body: 'notes' }, 201);
+    const uploaded = await fetch(`${fx.instance.httpUrl}/api/v1/repos/alice/tracker/releases/${release.id as number}/assets?name=tracker.bin`, {
+      method: 'POST',
+      headers: { ...alice, 'content-type': 'application/octet-stream' },
+      body: ASSET,
+    });
+    expect(uploaded.status).toBe(201);
+    // #6: alice's pull request from a branch of the repository, reviewed and commented on by carol.
+    await ok('POST', '/repos/alice/tracker/contents/fix.txt', alice, { content: Buffer.from('fixed\n').toString('base64'), message: 'Fix it', new_branch: 'fix' }, 201);
+    await ok('POST', '/repos/alice/tracker/pulls', alice, { title: 'Fix it', body: 'the fix', head: 'fix', base: 'main' }, 201);
+    await waitFor('the pull request to be checked', async () => ((await ok('GET', '/repos/alice/tracker/pulls/6', alice, undefined, 200)).mergeable === true ? true : undefined));
+    await ok('POST', '/repos/alice/tracker/pulls/6/reviews', carol, { event: 'COMMENT', body: 'a thought' }, 200);
+    await ok('POST', '/repos/alice/tracker/issues/6/comments', carol, { body: 'on the pull request' }, 201);
     token = (await ok('POST', '/users/bob/tokens', fx.as('bob'), { name: 'import', scopes: ['all'] }, 201)).sha1 as string;
   });
 
@@ -131,6 +146,7 @@ describe('an item import when the migrations process is killed between pages', (
       labels: true,
       milestones: true,
       issues: true,
+      pull_requests: true,
       releases: true,
     });
 
@@ -216,7 +232,22 @@ describe('an item import when the migrations process is killed between pages', (
       expect([n, reactionShape(await listAll(`/repos/bob/copy/issues/${n}/reactions`, bob))]).toEqual([n, ['alice:+1', 'carol(gitea):heart']]);
     }
 
-    // The release once.
-    expect((await listAll('/repos/bob/copy/releases', bob)).map((release) => release.tag_name)).toEqual(['v1.0']);
+    // The release once, with its asset once and the asset's bytes.
+    const releases = await listAll('/repos/bob/copy/releases', bob);
+    expect(releases.map((release) => release.tag_name)).toEqual(['v1.0']);
+    const assets = await listWhole(`/repos/bob/copy/releases/${releases[0].id as number}/assets`, bob);
+    expect(assets.map(({ name, size }) => ({ name, size }))).toEqual([{ name: 'tracker.bin', size: ASSET.length }]);
+    const download = await fetch(assets[0].browser_download_url as string, { headers: bob });
+    expect(Buffer.from(await download.arrayBuffer()).equals(ASSET)).toBe(true);
+
+    // The pull request once, at its head, with its review and its comment once each.
+    const sourcePull = await ok('GET', '/repos/alice/tracker/pulls/6', bob, undefined, 200);
+    const copyPulls = await listAll('/repos/bob/copy/pulls?state=all', bob);
+    expect(copyPulls.map((pull) => [pull.number, pull.title, pull.state, (pull.head as Json).ref, (pull.head as Json).sha])).toEqual([
+      [6, 'Fix it', 'open', 'fix', (sourcePull.head as Json).sha],
+    ]);
+    const reviews = await listAll('/repos/bob/copy/pulls/6/reviews', bob);
+    expect(reviews.map((review) => [review.state, review.body, loginOf(review.user)])).toEqual([['COMMENT', 'a thought', 'bob']]);
+    expect((await listWhole('/repos/bob/copy/issues/6/comments', bob)).map((comment) => [comment.body, comment.original_author])).toEqual([['on the pull request', 'carol']]);
   });
 });

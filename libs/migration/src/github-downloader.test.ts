@@ -100,11 +100,13 @@ describe('createGithubDownloader', () => {
   it('pages issues without the pull requests GitHub lists among them, with reactions and deleted users as ghost', async () => {
     const fixture = await serve();
     const source = await connect(fixture);
-    const pages = [await source.getIssues(1, 50), await source.getIssues(2, 50), await source.getIssues(3, 50)];
+    const pages = [await source.getIssues(1, 50), await source.getIssues(2, 50), await source.getIssues(3, 50), await source.getIssues(4, 50)];
+    // Pull requests #4, #5 and #7 are listed among the issues and left out of them.
     expect(pages.map((page) => [page.items.map((issue) => issue.number), page.isEnd])).toEqual([
       [[1, 2], false],
       [[3], false],
-      [[6], true],
+      [[6], false],
+      [[], true],
     ]);
     expect(pages[0].items[0]).toEqual({
       number: 1,
@@ -144,7 +146,7 @@ describe('createGithubDownloader', () => {
     expect(pages[1].items[0]).toMatchObject({ posterId: 10137, posterName: 'ghost', content: '', reactions: [{ userId: 10137, userName: 'ghost', content: 'eyes' }] });
     expect(pages[2].items[0]).toMatchObject({ posterName: 'hubot', milestone: 'v2.0', reactions: [{ userId: 583231, userName: 'octocat', content: 'rocket' }] });
     expect(apiRequests(fixture, '/issues').map((request) => Object.fromEntries(request.query))).toEqual(
-      [1, 2, 3].map((page) => ({ state: 'all', sort: 'created', direction: 'asc', per_page: '50', page: String(page) })),
+      [1, 2, 3, 4].map((page) => ({ state: 'all', sort: 'created', direction: 'asc', per_page: '50', page: String(page) })),
     );
     // Issue 2's roll-up counts no reaction: not asked for.
     expect(apiRequests(fixture, '/issues/2/reactions')).toHaveLength(0);
@@ -181,7 +183,7 @@ describe('createGithubDownloader', () => {
     const fixture = await serve();
     const source = await connect(fixture);
     const { items, isEnd } = await source.getPullRequests(1, 50);
-    expect(isEnd).toBe(true);
+    expect(isEnd).toBe(false);
     const repoUrl = `${fixture.cloneAddr}.git`;
     expect(items[0]).toEqual({
       number: 4,
@@ -210,10 +212,20 @@ describe('createGithubDownloader', () => {
     });
     expect(items[1]).toMatchObject({ number: 5, state: 'closed', merged: true, mergedTime: new Date('2024-02-05T12:00:00Z'), mergeCommitSha: fixture.shas.widget, closed: new Date('2024-02-05T12:00:00Z') });
     expect(apiRequests(fixture, '/pulls').map((request) => Object.fromEntries(request.query))).toEqual([{ state: 'all', sort: 'created', direction: 'asc', per_page: '50', page: '1' }]);
+    // #7 is from hubot's fork: its head names the fork, whose clone URL the import fetches the branch from.
+    const last = await source.getPullRequests(2, 50);
+    expect([last.items.map((pull) => pull.number), last.isEnd]).toEqual([[7], true]);
+    expect(last.items[0]).toMatchObject({
+      state: 'open',
+      head: { cloneUrl: `${fixture.url}/hubot/widgets.git`, ref: 'hubot-fix', sha: fixture.shas.fork, repoName: 'widgets', ownerName: 'hubot' },
+      base: { ref: 'main', repoName: 'widgets', ownerName: 'octo-org' },
+    });
 
     const patch = (await source.getPullPatch(items[0]))?.toString('utf8') ?? '';
     expect(patch).toContain(`From ${fixture.shas.feature} `);
     expect(patch).toContain('Subject: [PATCH] Blue widgets');
+    // A pull request the source has no patch for (404) has none; the import goes on without it.
+    expect(await source.getPullPatch({ ...items[0], number: 99, patchUrl: `${fixture.cloneAddr}/pull/99.patch` })).toBeUndefined();
 
     expect(await source.getReviews(4)).toEqual([
       {
@@ -244,7 +256,8 @@ describe('createGithubDownloader', () => {
         ],
       },
       expect.objectContaining({ id: 8002, reviewerId: 10137, reviewerName: 'ghost', state: 'CHANGES_REQUESTED', content: 'Not blue enough', comments: [] }),
-      expect.objectContaining({ reviewerId: 583231, reviewerName: 'octocat', state: 'REQUEST_REVIEW', comments: [] }),
+      // GitHub gives a review request no id: one derived from the pull request and the user (review-ids.ts).
+      expect.objectContaining({ id: 2 ** 52 + 4 * 2 ** 31 + 583231, reviewerId: 583231, reviewerName: 'octocat', state: 'REQUEST_REVIEW', comments: [] }),
     ]);
     expect(await source.getReviews(5)).toEqual([]);
   });

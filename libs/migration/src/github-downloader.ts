@@ -11,8 +11,9 @@ import type { z } from 'zod';
 import type { Comment, Downloader, Issue, Label, MigrationRepository, Milestone, Page, PullRequest, PullRequestBranch, Reaction, Release, Review, ReviewComment } from './base';
 import type { DownloaderOptions } from './downloaders';
 import { ITEM_REQUESTS_AT_ONCE, mapLimit } from './map-limit';
-import { MigrationSourceError, type RequestOptions, createSourceClient, header, readLimited } from './source-http';
+import { MigrationSourceError, type RequestOptions, createSourceClient, header, readLimited, unlessMissing } from './source-http';
 import * as api from './github-api';
+import { derivedReviewId } from './review-ids';
 
 /** GitHub's page maximum (Gitea's maxPerPage). */
 const MAX_PER_PAGE = 100;
@@ -305,11 +306,12 @@ export async function createGithubDownloader(options: DownloaderOptions): Promis
           comments: await reviewComments(pullNumber, review.id),
         });
       }
-      // Requested reviewers who have not answered yet (teams are not users: Gitea skips them too).
+      // Requested reviewers who have not answered yet (teams are not users: Gitea skips them too). GitHub gives such a
+      // request no id: one is derived from the pull request and the user (review-ids.ts), the same at every read.
       const { data: requested } = await read(api.apiRequestedReviewers, `${repoPath}/pulls/${pullNumber}/requested_reviewers`);
       for (const user of requested.users) {
         reviews.push({
-          id: 0,
+          id: derivedReviewId(pullNumber, user.id),
           issueIndex: pullNumber,
           reviewerId: user.id,
           reviewerName: user.login,
@@ -335,7 +337,8 @@ export async function createGithubDownloader(options: DownloaderOptions): Promis
     async getPullPatch(pull: PullRequest): Promise<Buffer | undefined> {
       if (pull.patchUrl === '') return undefined;
       const what = `the patch of pull request #${pull.number}`;
-      return readLimited(await client.open(pull.patchUrl, what, { headers: { accept: 'text/plain' } }), MAX_PATCH_BYTES, what);
+      // A pull request whose head is gone may have no patch: 404 is none (Gitea's uploader then keeps no patch).
+      return unlessMissing(async () => readLimited(await client.open(pull.patchUrl, what, { headers: { accept: 'text/plain' } }), MAX_PATCH_BYTES, what));
     },
   };
 }

@@ -16,13 +16,15 @@ export const glVersion = z.object({ version: text });
 export const glProject = z.object({
   id: count,
   name: text,
+  /** The project's URL name (`tools` of alice/tools). */
+  path: text,
   description: text,
   default_branch: text,
   visibility: text,
   web_url: text,
   http_url_to_repo: text,
   owner: glUser.nullish(),
-  namespace: z.object({ path: text, kind: text }).nullish(),
+  namespace: z.object({ path: text, full_path: text, kind: text }).nullish(),
   /** Topics since GitLab 14.5; `tag_list` before (deprecated, still sent by 16.x). */
   topics: names,
   tag_list: names,
@@ -125,6 +127,9 @@ export const glMergeRequest = z.object({
   assignees: usernames,
   source_branch: text,
   target_branch: text,
+  /** The project the source branch is in: another than the target's for a merge request from a fork. */
+  source_project_id: count,
+  target_project_id: count,
   sha: text,
   merge_commit_sha: text,
   squash_commit_sha: text,

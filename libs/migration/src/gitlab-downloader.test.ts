@@ -220,7 +220,7 @@ describe('createGitlabDownloader', () => {
     for (let page = 1; !(await source.getIssues(page, 50)).isEnd; page++);
     const first = await source.getPullRequests(1, 50);
     // Issue 6 is confidential, yet its number is taken: merge request !1 is #7.
-    expect([first.items.map((pull) => pull.number), first.isEnd]).toEqual([[7, 8], true]);
+    expect([first.items.map((pull) => pull.number), first.isEnd]).toEqual([[7, 8], false]);
     expect(first.items[0]).toEqual({
       number: 7,
       title: 'Merge request 1',
@@ -238,8 +238,9 @@ describe('createGitlabDownloader', () => {
       merged: true,
       mergedTime: new Date('2024-03-02T10:00:00Z'),
       mergeCommitSha: fixture.commits.merge,
-      head: { cloneUrl: `${fixture.projectUrl}/-/merge_requests/1`, ref: 'feature', sha: fixture.commits.feature, repoName: 'tools', ownerName: 'bob' },
-      base: { cloneUrl: '', ref: 'main', sha: fixture.commits.initial, repoName: 'tools', ownerName: 'bob' },
+      // Head and base name the project (its namespace and URL name); the head's clone URL is where its branch is.
+      head: { cloneUrl: `${fixture.projectUrl}.git`, ref: 'feature', sha: fixture.commits.feature, repoName: 'tools', ownerName: 'alice' },
+      base: { cloneUrl: `${fixture.projectUrl}.git`, ref: 'main', sha: fixture.commits.initial, repoName: 'tools', ownerName: 'alice' },
       assignees: ['alice'],
       isLocked: false,
       reactions: [{ userId: 1, userName: 'alice', content: 'rocket' }],
@@ -248,6 +249,15 @@ describe('createGitlabDownloader', () => {
     });
     expect(first.items[1]).toMatchObject({ number: 8, state: 'open', merged: false, isDraft: true, head: { ref: 'wip', sha: fixture.commits.second } });
     expect(at(fixture, '/api/v4/projects/42/merge_requests')[0].query.get('view')).toBe('simple');
+    // !3 comes from carol's fork (project 43): its head names the fork and its clone URL, read once.
+    const second = await source.getPullRequests(2, 50);
+    expect([second.items.map((pull) => pull.number), second.isEnd]).toEqual([[9], true]);
+    expect(second.items[0]).toMatchObject({
+      state: 'open',
+      head: { cloneUrl: `${fixture.url}/carol/tools.git`, ref: 'carol-fix', sha: fixture.commits.fork, repoName: 'tools', ownerName: 'carol' },
+      base: { ref: 'main', repoName: 'tools', ownerName: 'alice' },
+    });
+    expect(at(fixture, '/api/v4/projects/43')).toHaveLength(1);
 
     expect((await source.getComments(7)).map((comment) => [comment.issueIndex, comment.index, comment.commentType, comment.meta])).toEqual([
       [7, 701, '', undefined],
@@ -255,11 +265,14 @@ describe('createGitlabDownloader', () => {
       [7, 901, 'merge_pull', undefined],
     ]);
     expect(await source.getReviews(7)).toEqual([
-      { id: 3, issueIndex: 7, reviewerId: 3, reviewerName: 'carol', official: false, commitId: '', content: '', createdAt: new Date('2024-03-01T08:00:00Z'), state: 'APPROVED', comments: [] },
+      // Approvals have no id: one derived from the pull request and the approver (review-ids.ts).
+      { id: 2 ** 52 + 7 * 2 ** 31 + 3, issueIndex: 7, reviewerId: 3, reviewerName: 'carol', official: false, commitId: '', content: '', createdAt: new Date('2024-03-01T08:00:00Z'), state: 'APPROVED', comments: [] },
     ]);
     // An edition without approvals answers 404: no reviews.
     expect(await source.getReviews(8)).toEqual([]);
     expect((await source.getPullPatch(first.items[0]))?.toString()).toContain('Subject: [PATCH] Add a feature');
+    // The source has no patch for !2 (404): none, and the import goes on.
+    expect(await source.getPullPatch(first.items[1])).toBeUndefined();
     expect(at(fixture, '/api/v4/projects/42/merge_requests/1/approvals')).toHaveLength(1);
   });
 

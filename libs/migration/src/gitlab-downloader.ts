@@ -10,12 +10,13 @@
 import type { Readable } from 'node:stream';
 import { outboundRequest } from '@cairn/outbound';
 import type { z } from 'zod';
-import type { Comment, Downloader, Issue, Label, MigrationRepository, Milestone, Page, PullRequest, Reaction, Release, ReleaseAsset, Review } from './base';
+import type { Comment, Downloader, Issue, Label, MigrationRepository, Milestone, Page, PullRequest, PullRequestBranch, Reaction, Release, ReleaseAsset, Review } from './base';
 import type { DownloaderOptions } from './downloaders';
 import { listOf } from './gitea-api';
 import * as api from './gitlab-api';
 import { ITEM_REQUESTS_AT_ONCE, mapLimit } from './map-limit';
-import { MigrationSourceError, type SourceAnswer, createSourceClient, header, readLimited, sourceMessage } from './source-http';
+import { derivedReviewId } from './review-ids';
+import { MigrationSourceError, type SourceAnswer, createSourceClient, header, readLimited, sourceMessage, unlessMissing } from './source-http';
 
 /** GitLab answers at most 100 items a page (gitlab.go maxPerPage). */
 const MAX_PER_PAGE = 100;
@@ -126,12 +127,7 @@ export async function createGitlabDownloader(options: DownloaderOptions): Promis
   }
   /** An endpoint an edition or version lacks (approvals, state events): 404 means none. */
   async function optional<T>(fallback: T, load: () => Promise<T>): Promise<T> {
-    try {
-      return await load();
-    } catch (error) {
-      if (error instanceof MigrationSourceError && error.status === 404) return fallback;
-      throw error;
-    }
+    return (await unlessMissing(load)) ?? fallback;
   }
 
   // A sub-path install (https://host/gitlab/group/repo): move path parts into the root until /version answers, a
@@ -174,8 +170,25 @@ export async function createGitlabDownloader(options: DownloaderOptions): Promis
 
   // The project by its path once; by its id afterwards (gitlab.go keeps repoID: escaped paths gave it trouble).
   const found = await read(api.glProject, `/projects/${encodeURIComponent(path.join('/'))}`);
-  const project = `/projects/${found.id}`;
-  const projectName = found.name;
+  const projectId = found.id;
+  const project = `/projects/${projectId}`;
+  /** Where a pull request's branch lives: a project's namespace, URL name and clone URL. */
+  type BranchHome = Pick<PullRequestBranch, 'cloneUrl' | 'repoName' | 'ownerName'>;
+  const homeOf = (info: z.output<typeof api.glProject>): BranchHome => ({
+    cloneUrl: info.http_url_to_repo,
+    repoName: info.path !== '' ? info.path : info.name,
+    ownerName: info.namespace?.full_path || info.namespace?.path || info.owner?.username || '',
+  });
+  const home = homeOf(found);
+  /** Forks' homes by project id (several merge requests may come from one fork); null: not readable (gone, private). */
+  const forks = new Map<number, BranchHome | null>();
+  async function forkHome(projectId: number): Promise<BranchHome | null> {
+    if (!forks.has(projectId)) {
+      const fork = await optional(undefined, () => read(api.glProject, `/projects/${projectId}`));
+      forks.set(projectId, fork === undefined ? null : homeOf(fork));
+    }
+    return forks.get(projectId) ?? null;
+  }
 
   /** One page; its end where X-Next-Page is empty, or (a proxy that drops it) at a short page. */
   async function page<S extends z.ZodTypeAny>(item: S, at: string, query: Query, number: number, perPage: number): Promise<Page<z.output<S>>> {
@@ -370,6 +383,13 @@ export async function createGitlabDownloader(options: DownloaderOptions): Promis
       const pulls = await mapLimit(found.items, ITEM_REQUESTS_AT_ONCE, async ({ iid }): Promise<PullRequest> => {
         const pull = await read(api.glMergeRequest, `${project}/merge_requests/${iid}`);
         const merged = pull.state === 'merged';
+        // Gitea's gitlab.go names the author as the head's owner and never sees a fork; Cairn reads the source
+        // project of a merge request from a fork, so that the import fetches the fork's branch (pull-heads.ts). A
+        // fork it cannot read (deleted, private) keeps the author as owner: still another repository than the base.
+        const fromFork = pull.source_project_id !== 0 && pull.source_project_id !== projectId;
+        const fork = fromFork ? await forkHome(pull.source_project_id) : undefined;
+        const headHome: BranchHome = !fromFork ? home : (fork ?? { cloneUrl: '', repoName: home.repoName, ownerName: pull.author.username });
+        const head: PullRequestBranch = { ...headHome, ref: pull.source_branch, sha: pull.sha };
         return {
           number: shift + pull.iid,
           title: pull.title,
@@ -388,8 +408,8 @@ export async function createGitlabDownloader(options: DownloaderOptions): Promis
           merged,
           mergedTime: pull.merged_at ?? (merged ? pull.updated_at : undefined),
           mergeCommitSha: pull.merge_commit_sha !== '' ? pull.merge_commit_sha : pull.squash_commit_sha,
-          head: { cloneUrl: pull.web_url, ref: pull.source_branch, sha: pull.sha, repoName: projectName, ownerName: pull.author.username },
-          base: { cloneUrl: '', ref: pull.target_branch, sha: pull.diff_refs.base_sha, repoName: projectName, ownerName: pull.author.username },
+          head,
+          base: { ...home, ref: pull.target_branch, sha: pull.diff_refs.base_sha },
           assignees: pull.assignees,
           // "locked" is a merge in progress (gitlab.go); a locked discussion is Gitea's lock.
           isLocked: pull.state === 'locked' || pull.discussion_locked,
@@ -408,8 +428,9 @@ export async function createGitlabDownloader(options: DownloaderOptions): Promis
       if (approvals === undefined) return [];
       const createdAt = approvals.created_at ?? approvals.updated_at ?? new Date();
       return approvals.approved_by.map(({ user }) => ({
-        // GitLab's approvals have no id: the approver's, one approval per user and merge request, keys it.
-        id: user.id,
+        // GitLab's approvals have no id; an approver approves a merge request once, so one is derived from the pull
+        // request's number and the approver (review-ids.ts): the same at every read, unique within the repository.
+        id: derivedReviewId(pullNumber, user.id),
         issueIndex: pullNumber,
         reviewerId: user.id,
         reviewerName: user.username,
@@ -433,7 +454,8 @@ export async function createGitlabDownloader(options: DownloaderOptions): Promis
       if (pull.patchUrl === '') return undefined;
       const what = `the patch of pull request #${pull.number}`;
       const own = pull.patchUrl.startsWith(`${base}/`);
-      return readLimited(await client.open(pull.patchUrl, what, { anonymous: !own }), MAX_PATCH_BYTES, what);
+      // A merge request whose source branch is gone may have no patch: 404 is none.
+      return unlessMissing(async () => readLimited(await client.open(pull.patchUrl, what, { anonymous: !own }), MAX_PATCH_BYTES, what));
     },
   };
 }

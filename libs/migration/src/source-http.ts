@@ -22,6 +22,16 @@ export class MigrationSourceError extends Error {
   }
 }
 
+/** What `load` answers, or undefined where the source answers 404 (a patch it has not, an endpoint an edition lacks). */
+export async function unlessMissing<T>(load: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await load();
+  } catch (error) {
+    if (error instanceof MigrationSourceError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
 export interface SourceClientOptions {
   policy: OutboundPolicy;
   /** Sent with every request (auth, accept, API version). */

@@ -56,8 +56,10 @@ export interface GithubFixture {
   objectsUrl: string;
   /** The API's answers (built with this server's URLs and the repository's SHAs). */
   data: ReturnType<typeof buildData>;
-  /** The commits: main's two, the feature branch's head. */
-  shas: { initial: string; widget: string; feature: string };
+  /** The commits: main's two, the feature branch's head, the head of hubot's fork's branch hubot-fix. */
+  shas: { initial: string; widget: string; feature: string; fork: string };
+  /** The pull requests' patches (what `<repo>/pull/<n>.patch` answers), by number. */
+  patches: Record<number, string>;
   /** The release asset's bytes. */
   assetBytes: Buffer;
   /** The rate-limited answers given, by path: when they were answered and what they asked to wait until. */
@@ -66,6 +68,15 @@ export interface GithubFixture {
   /** Connections accepted by the API server. */
   connections(): number;
   close(): Promise<void>;
+}
+
+/** A pull request's head or base as GitHub shows it. */
+interface PullBranch {
+  label: string;
+  ref: string;
+  sha: string;
+  user: unknown;
+  repo: unknown;
 }
 
 const at = (day: string, time = '10:00:00') => `2024-${day}T${time}Z`;
@@ -100,11 +111,28 @@ function makeGitRepository(root: string): { projectRoot: string; shas: GithubFix
   git(['checkout', '-q', '-b', 'feature']);
   writeFileSync(path.join(work, 'widget.txt'), 'a blue widget\n');
   git(['commit', '-q', '-am', 'Blue widgets'], '2024-01-03T00:00:00Z');
-  const shas = { initial: git(['rev-parse', 'main~1']), widget: git(['rev-parse', 'main']), feature: git(['rev-parse', 'feature']) };
-  // Pull request #4 is feature onto main, #5 was main's second commit.
-  const patches = { 4: `${git(['format-patch', '--stdout', 'main..feature'])}\n`, 5: `${git(['format-patch', '--stdout', 'main~1..main'])}\n` };
+  // hubot's fork has a branch of its own, hubot-fix: pull request #7's head, which only the fork has.
+  git(['checkout', '-q', '-b', 'hubot-fix', 'main']);
+  writeFileSync(path.join(work, 'green.txt'), 'a green widget\n');
+  git(['add', '.']);
+  git(['commit', '-q', '-m', 'Green widgets'], '2024-01-04T00:00:00Z');
+  const shas = { initial: git(['rev-parse', 'main~1']), widget: git(['rev-parse', 'main']), feature: git(['rev-parse', 'feature']), fork: git(['rev-parse', 'hubot-fix']) };
+  // Pull request #4 is feature onto main, #5 was main's second commit, #7 hubot-fix (the fork's) onto main.
+  const patches: Record<number, string> = {
+    4: `${git(['format-patch', '--stdout', 'main..feature'])}\n`,
+    5: `${git(['format-patch', '--stdout', 'main~1..main'])}\n`,
+    7: `${git(['format-patch', '--stdout', 'main..hubot-fix'])}\n`,
+  };
   git(['checkout', '-q', 'main']);
-  execFileSync('git', ['clone', '-q', '--bare', work, path.join(projectRoot, GITHUB_OWNER, `${GITHUB_REPO}.git`)]);
+  const served = path.join(projectRoot, GITHUB_OWNER, `${GITHUB_REPO}.git`);
+  execFileSync('git', ['clone', '-q', '--bare', '--single-branch', '--branch', 'main', work, served]);
+  execFileSync('git', ['--git-dir', served, 'fetch', '-q', work, 'refs/heads/feature:refs/heads/feature', 'refs/tags/v1.0.0:refs/tags/v1.0.0']);
+  const fork = path.join(projectRoot, 'hubot', `${GITHUB_REPO}.git`);
+  execFileSync('git', ['clone', '-q', '--bare', '--single-branch', '--branch', 'main', work, fork]);
+  execFileSync('git', ['--git-dir', fork, 'fetch', '-q', work, 'refs/heads/hubot-fix:refs/heads/hubot-fix']);
+  // GitHub keeps every pull request's head as refs/pull/<n>/head of the base repository (the fork's too).
+  execFileSync('git', ['--git-dir', served, 'fetch', '-q', work, `refs/heads/hubot-fix:refs/pull/7/head`, 'refs/heads/feature:refs/pull/4/head']);
+  execFileSync('git', ['--git-dir', served, 'update-ref', 'refs/pull/5/head', shas.widget]);
   return { projectRoot, shas, patches };
 }
 
@@ -221,6 +249,7 @@ function buildData(url: string, shas: GithubFixture['shas'], assetSize: number) 
     issue(4, { title: 'Blue widgets', user: hubot, labels: [enhancement], comments: 1, pull_request: pullRef(4) }),
     issue(5, { title: 'Add widget', state: 'closed', closed_at: at('02-05', '12:00:00'), pull_request: { ...pullRef(5), merged_at: at('02-05', '12:00:00') } }),
     issue(6, { title: 'Support green widgets', body: 'Green, please.', user: hubot, labels: [enhancement], milestone: v2 }, { rocket: 1 }),
+    issue(7, { title: 'Green widgets', body: 'From my fork.', user: hubot, comments: 1, pull_request: pullRef(7) }),
   ];
   const reaction = (id: number, who: ReturnType<typeof user> | null, content: string, created: string) => ({ id, node_id: `REA_${id}`, user: who, content, created_at: created });
   const comment = (id: number, issueNumber: number, who: ReturnType<typeof user> | null, body: string, created: string, counts: Record<string, number> = {}) => ({
@@ -236,6 +265,9 @@ function buildData(url: string, shas: GithubFixture['shas'], assetSize: number) 
     body,
     reactions: rollup(`${repoApi}/issues/comments/${id}`, counts),
   });
+  // hubot's fork of the repository, where pull request #7 comes from.
+  const hubotFork = { id: 1296270, node_id: 'R_2', name: GITHUB_REPO, full_name: `hubot/${GITHUB_REPO}`, owner: hubot, private: false, fork: true, html_url: `${url}/hubot/${GITHUB_REPO}`, clone_url: `${url}/hubot/${GITHUB_REPO}.git`, default_branch: 'main' };
+  const forkBranch = (ref: string, sha: string) => ({ label: `hubot:${ref}`, ref, sha, user: hubot, repo: hubotFork });
   const branch = (ref: string, sha: string, withRepo: boolean) => ({
     label: `${GITHUB_OWNER}:${ref}`,
     ref,
@@ -245,7 +277,7 @@ function buildData(url: string, shas: GithubFixture['shas'], assetSize: number) 
       ? { id: 1296269, node_id: 'R_1', name: GITHUB_REPO, full_name: `${GITHUB_OWNER}/${GITHUB_REPO}`, owner: org, private: false, html_url: html, clone_url: `${html}.git`, default_branch: 'main' }
       : null,
   });
-  const pull = (number: number, fields: Record<string, unknown>) => {
+  const pull = (number: number, fields: { head: PullBranch; base: PullBranch } & Record<string, unknown>) => {
     const source = issues.find((item) => item.number === number);
     return {
       url: `${repoApi}/pulls/${number}`,
@@ -276,6 +308,8 @@ function buildData(url: string, shas: GithubFixture['shas'], assetSize: number) 
       draft: false,
       author_association: 'MEMBER',
       ...fields,
+      head: fields.head,
+      base: fields.base,
     };
   };
   const reviewComment = (id: number, reviewId: number, who: ReturnType<typeof user>, body: string) => ({
@@ -397,11 +431,13 @@ function buildData(url: string, shas: GithubFixture['shas'], assetSize: number) 
       2: [comment(1004, 2, octocat, 'Fixed in main.', at('02-02', '13:00:00'))],
       3: [comment(1005, 3, ghost, 'I was here first', at('02-03', '13:00:00'))],
       4: [comment(1006, 4, monalisa, 'Looks good', at('02-04', '13:00:00'))],
+      7: [comment(1007, 7, octocat, 'Green it is', at('02-07', '13:00:00'))],
     } as Record<number, unknown[]>,
     commentReactions: { 1001: [reaction(11, octocat, 'laugh', at('02-01', '13:30:00'))] } as Record<number, unknown[]>,
     pulls: [
       pull(4, { head: branch('feature', shas.feature, true), base: branch('main', shas.widget, true), requested_reviewers: [octocat] }),
       pull(5, { head: branch('add-widget', shas.widget, true), base: branch('main', shas.initial, true), merged_at: at('02-05', '12:00:00'), merge_commit_sha: shas.widget }),
+      pull(7, { head: forkBranch('hubot-fix', shas.fork), base: branch('main', shas.widget, true) }),
     ],
     reviews: {
       4: [
@@ -462,10 +498,12 @@ export async function startGithubFixture(options: GithubFixtureOptions = {}): Pr
     const fixture = data;
     if (fixture === undefined) return void response.writeHead(503).end();
     const repoPrefix = `/${GITHUB_OWNER}/${GITHUB_REPO}`;
-    // Git over smart HTTP, with or without `.git` (GitHub answers both).
-    if (target.pathname.startsWith(`${repoPrefix}.git/`) || /^\/[^/]+\/[^/]+\/(info\/refs|git-upload-pack)$/.test(target.pathname)) {
+    // Git over smart HTTP, with or without `.git` (GitHub answers both): the repository and hubot's fork.
+    const gitRepo = /^\/(octo-org|hubot)\/widgets(\.git)?\/(info\/refs|git-upload-pack)$/.exec(target.pathname);
+    if (gitRepo !== null) {
       record('api', request, target);
-      if (!target.pathname.startsWith(`${repoPrefix}.git/`)) request.url = `${repoPrefix}.git${(request.url ?? '').slice(repoPrefix.length)}`;
+      const prefix = `/${gitRepo[1]}/${GITHUB_REPO}`;
+      if (gitRepo[2] === undefined) request.url = `${prefix}.git${(request.url ?? '').slice(prefix.length)}`;
       return git(request, response);
     }
     record('api', request, target);
@@ -483,9 +521,9 @@ export async function startGithubFixture(options: GithubFixtureOptions = {}): Pr
       response.end(JSON.stringify(body));
     };
     const patchOf = new RegExp(`^${repoPrefix}/pull/(\\d+)\\.patch$`).exec(target.pathname);
-    if (patchOf !== null && patches[Number(patchOf[1]) as 4 | 5] !== undefined) {
+    if (patchOf !== null && patches[Number(patchOf[1])] !== undefined) {
       response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-      return response.end(patches[Number(patchOf[1]) as 4 | 5]);
+      return response.end(patches[Number(patchOf[1])]);
     }
     if (!target.pathname.startsWith('/api/v3/')) return send(404, { message: 'Not Found' });
     if (options.token !== undefined && ![`Bearer ${options.token}`, `token ${options.token}`].includes(request.headers.authorization ?? '')) {
@@ -564,6 +602,7 @@ export async function startGithubFixture(options: GithubFixtureOptions = {}): Pr
     objectsUrl,
     data,
     shas,
+    patches,
     assetBytes,
     limited,
     requests,

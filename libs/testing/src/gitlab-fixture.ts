@@ -47,6 +47,8 @@ export interface GitlabCommits {
   second: string;
   feature: string;
   merge: string;
+  /** The head of carol's fork (carol/tools, project 43): branch carol-fix, one commit on main's second. */
+  fork: string;
 }
 
 export interface GitlabFixture {
@@ -109,8 +111,20 @@ function makeRepository(root: string): GitlabCommits {
   git(work, ['merge', '-q', '--no-ff', '-m', "Merge branch 'feature' into 'main'", 'feature'], '2024-01-04T10:00:00Z');
   const merge = git(work, ['rev-parse', 'HEAD']);
   git(work, ['push', '-q', bare, 'main', 'feature', `${second}:refs/heads/wip`, 'v0.9.0', 'v1.0.0']);
+  // carol's fork: the project's main and a branch of her own, merge request !3's source.
+  git(work, ['checkout', '-q', '-b', 'carol-fix', second]);
+  fs.writeFileSync(path.join(work, 'fix.txt'), 'fixed by carol\n');
+  git(work, ['add', '.']);
+  git(work, ['commit', '-q', '-m', 'Fix from a fork'], '2024-01-05T10:00:00Z');
+  const fork = git(work, ['rev-parse', 'HEAD']);
+  const forkBare = path.join(root, 'carol', 'tools.git');
+  fs.mkdirSync(path.dirname(forkBare), { recursive: true });
+  git(root, ['init', '-q', '--bare', '-b', 'main', forkBare]);
+  git(work, ['push', '-q', forkBare, 'main', 'carol-fix']);
+  // GitLab keeps every merge request's head as refs/merge-requests/<iid>/head of the target project.
+  git(work, ['push', '-q', bare, `${feature}:refs/merge-requests/1/head`, `${second}:refs/merge-requests/2/head`, `${fork}:refs/merge-requests/3/head`]);
   fs.rmSync(work, { recursive: true, force: true });
-  return { initial, second, feature, merge };
+  return { initial, second, feature, merge, fork };
 }
 
 type Json = Record<string, unknown>;
@@ -294,6 +308,15 @@ function answers(web: string, commits: GitlabCommits) {
     assignees: [alice],
   });
   const draft = mergeRequest(2, carol, { title: 'Draft: Merge request 2', draft: true, work_in_progress: true, source_branch: 'wip', sha: commits.second });
+  // From carol's fork (project 43), open.
+  const fromFork = mergeRequest(3, carol, {
+    title: 'Fix from a fork',
+    source_branch: 'carol-fix',
+    source_project_id: 43,
+    sha: commits.fork,
+    diff_refs: { base_sha: commits.second, head_sha: commits.fork, start_sha: commits.second },
+  });
+  const forkWeb = `${web}/carol/tools`;
 
   return {
     version: { version: '16.11.2', revision: 'fixture' },
@@ -323,6 +346,21 @@ function answers(web: string, commits: GitlabCommits) {
       issues_enabled: true,
       merge_requests_enabled: true,
       empty_repo: false,
+    } as Json,
+    forkProject: {
+      id: 43,
+      description: 'Handy tools',
+      name: 'tools',
+      name_with_namespace: 'Carol / tools',
+      path: 'tools',
+      path_with_namespace: 'carol/tools',
+      default_branch: 'main',
+      http_url_to_repo: `${forkWeb}.git`,
+      web_url: forkWeb,
+      namespace: { id: 8, name: 'Carol', path: 'carol', kind: 'user', full_path: 'carol', parent_id: null, avatar_url: null, web_url: `${web}/carol` },
+      visibility: 'public',
+      owner: carol,
+      forked_from_project: { id: 42, path_with_namespace: 'alice/tools' },
     } as Json,
     milestones: [v1, v0],
     labels: [bug, high, low],
@@ -400,8 +438,8 @@ function answers(web: string, commits: GitlabCommits) {
     } as Record<number, Json[]>,
     noteAwards: { 501: [award(401, 'thumbsdown', alice, 501, 'Note')], 502: [award(402, 'heart', bob, 502, 'Note'), award(403, 'eyes', alice, 502, 'Note')] } as Record<number, Json[]>,
     issueStateEvents: { 2: [stateEvent(801, alice, 'closed', '2024-02-05T10:00:00.000Z', 'Issue', 1002)] } as Record<number, Json[]>,
-    mergeRequests: [merged, draft],
-    simpleMergeRequests: [simple(merged), simple(draft)],
+    mergeRequests: [merged, draft, fromFork],
+    simpleMergeRequests: [simple(merged), simple(draft), simple(fromFork)],
     mergeRequestAwards: { 1: [award(601, 'rocket', alice, 2001, 'MergeRequest')] } as Record<number, Json[]>,
     mergeRequestDiscussions: {
       1: [
@@ -477,6 +515,7 @@ export async function startGitlabFixture(options: GitlabFixtureOptions = {}): Pr
       else send(res, 200, data.version);
       return;
     }
+    if (at === '/projects/43' || at.toLowerCase() === '/projects/carol%2ftools') return send(res, 200, data.forkProject);
     const project = /^\/projects\/(42|alice%2Ftools)(\/.*)?$/i.exec(at);
     if (project === null) return notFound();
     const rest = project[2] ?? '';
@@ -520,7 +559,7 @@ export async function startGitlabFixture(options: GitlabFixtureOptions = {}): Pr
     if (early !== undefined) return send(res, early.status, early.body, early.headers);
     if (!url.pathname.startsWith(`${root}/`)) return send(res, 404, { message: '404 Not found' });
     const at = url.pathname.slice(root.length);
-    if (at.startsWith('/alice/tools.git/')) {
+    if (at.startsWith('/alice/tools.git/') || at.startsWith('/carol/tools.git/')) {
       // git http-backend finds the repository by PATH_INFO under its root: the sub-path is not part of it.
       req.url = `${at}${url.search}`;
       return backend(req, res);
