@@ -12,6 +12,7 @@ import { failedImport } from '../domain/failure';
 import { assertImportAllowed } from '../domain/settings';
 import { STATUS, findTask, findTaskByRepo, insertTask, type TaskRow } from '../store/tasks';
 import type { MigrationsContext } from './context';
+import { repositoryCreation } from './repository-creation';
 
 /** How often a waiting Migrate looks at its task. */
 const WAIT_POLL_MS = 250;
@@ -96,26 +97,16 @@ async function migrate(context: MigrationsContext, request: MigrateRequest, ctx:
 }
 
 function creation(request: MigrateRequest, owner: string, extra: { validateOnly?: boolean; originalUrl?: string }) {
-  return {
+  return repositoryCreation({
     actor: request.actor,
     owner,
     name: request.repoName.trim(),
     description: request.description,
     private: request.private,
-    autoInit: false,
-    gitignores: '',
-    license: '',
-    readme: '',
-    defaultBranch: '',
-    template: false,
-    objectFormatName: '',
-    trustModel: '',
-    issueLabels: '',
-    validateOnly: extra.validateOnly ?? false,
     mirror: request.mirror,
     mirrorInterval: request.mirrorInterval,
-    originalUrl: extra.originalUrl ?? '',
-  };
+    ...extra,
+  });
 }
 
 /** The task once ended; if the caller goes first (its deadline), the task goes on and the call ends. */

@@ -16,6 +16,7 @@ import { STATUS, findTask, insertTask } from '../store/tasks';
 import { touchArchive } from '../store/restore-archives';
 import { dropArchive } from '../tasks/archive-sweep';
 import type { MigrationsContext } from './context';
+import { repositoryCreation } from './repository-creation';
 import { taskMessage } from './migration-service';
 
 const POLL_MS = 250;
@@ -106,26 +107,7 @@ async function* restore(context: MigrationsContext, requests: AsyncIterable<Rest
   const actor = header.actor;
   if (actor === undefined || actor.userId <= 0 || !actor.isAdmin) throw CairnError.denied('a restore runs as a site administrator');
   const doerId = actor.userId;
-  const creation = {
-    actor,
-    owner,
-    name,
-    description: '',
-    private: false,
-    autoInit: false,
-    gitignores: '',
-    license: '',
-    readme: '',
-    defaultBranch: '',
-    template: false,
-    objectFormatName: '',
-    trustModel: '',
-    issueLabels: '',
-    validateOnly: false,
-    mirror: false,
-    mirrorInterval: '',
-    originalUrl: '',
-  };
+  const creation = repositoryCreation({ actor, owner, name, description: '', private: false });
   // The owner first (NOT_FOUND before any byte is stored), as Gitea's uploader looks the owner up first.
   await clients.repos.createRepository({ ...creation, validateOnly: true });
   const archive = await storeArchive(context, header, iterator);
