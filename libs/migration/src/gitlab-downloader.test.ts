@@ -1,7 +1,7 @@
 /** The gitlab downloader against a loopback server answering as GitLab's API v4 (@cairn/testing gitlab-fixture). */
 import { OutboundRefusedError, migrationPolicy } from '@cairn/outbound';
 import { GITLAB_OAUTH_TOKEN, GITLAB_TOKEN, type GitlabFixture, type GitlabFixtureOptions, startGitlabFixture } from '@cairn/testing';
-import { awardsToReactions, createGitlabDownloader, normalizeColor } from './gitlab-downloader';
+import { awardsToReactions, createGitlabDownloader, normalizeColor, targetBranchChange } from './gitlab-downloader';
 import { readLimited } from './source-http';
 
 const loopback = migrationPolicy({ allowedDomains: [], blockedDomains: [], allowLocalnetworks: true });
@@ -320,5 +320,19 @@ describe('createGitlabDownloader', () => {
     const refusing = migrationPolicy({ allowedDomains: [], blockedDomains: [], allowLocalnetworks: false });
     await expect(createGitlabDownloader({ cloneAddr: fixture.projectUrl, auth: tokenAuth, policy: refusing })).rejects.toBeInstanceOf(OutboundRefusedError);
     expect(fixture.connections()).toBe(before);
+  });
+});
+
+describe('targetBranchChange', () => {
+  it("reads GitLab's target branch notes as Gitea's regular expression does, without one", () => {
+    expect(targetBranchChange('changed target branch from `main` to `release/1.x`')).toEqual({ from: 'main', to: 'release/1.x' });
+    // The first group is the shortest (Gitea's `(.*?)`), the second takes the rest up to the closing backtick.
+    expect(targetBranchChange('changed target branch from `a` to `b` to `c`')).toEqual({ from: 'a', to: 'b` to `c' });
+    expect(targetBranchChange('changed target branch from `` to ``')).toEqual({ from: '', to: '' });
+    for (const other of ['changed target branch from `a` to `b', 'changed target branch from `a` to `b`\n', 'changed the description', 'changed target branch from `a`']) {
+      expect(targetBranchChange(other)).toBeUndefined();
+    }
+    // A long note that almost matches is answered (a backtracking pattern would take quadratic time here).
+    expect(targetBranchChange(`changed target branch from \`${'` to '.repeat(200_000)}x`)).toBeUndefined();
   });
 });

@@ -62,7 +62,20 @@ export function awardsToReactions(awards: readonly z.output<typeof api.glAward>[
   return reactions;
 }
 
-const TARGET_BRANCH_CHANGE = /^changed target branch from `(.*?)` to `(.*?)`$/;
+const TARGET_BRANCH_PREFIX = 'changed target branch from `';
+const TARGET_BRANCH_SEPARATOR = '` to `';
+
+/**
+ * Gitea's `^changed target branch from `(.*?)` to `(.*?)`$` (gitlab.go, RE2: linear), read without a backtracking
+ * regular expression, which a long note of the source could make quadratic: one line, the prefix, the first
+ * separator, a closing backtick.
+ */
+export function targetBranchChange(body: string): { from: string; to: string } | undefined {
+  if (!body.startsWith(TARGET_BRANCH_PREFIX) || !body.endsWith('`') || /[\n\r\u2028\u2029]/.test(body)) return undefined;
+  const inner = body.slice(TARGET_BRANCH_PREFIX.length, -1);
+  const at = inner.indexOf(TARGET_BRANCH_SEPARATOR);
+  return at < 0 ? undefined : { from: inner.slice(0, at), to: inner.slice(at + TARGET_BRANCH_SEPARATOR.length) };
+}
 
 /** A note as a comment; a system note's event is recognized where Gitea has a comment type for it (gitlab.go convertNoteToComment). */
 function noteToComment(issueIndex: number, note: z.output<typeof api.glNote>): Comment {
@@ -79,8 +92,8 @@ function noteToComment(issueIndex: number, note: z.output<typeof api.glNote>): C
     reactions: [],
   };
   if (note.system) {
-    const target = TARGET_BRANCH_CHANGE.exec(note.body);
-    if (target !== null) return { ...comment, commentType: 'change_target_branch', meta: { OldRef: target[1], NewRef: target[2] } };
+    const target = targetBranchChange(note.body);
+    if (target !== undefined) return { ...comment, commentType: 'change_target_branch', meta: { OldRef: target.from, NewRef: target.to } };
     if (note.body.startsWith('enabled an automatic merge')) return { ...comment, commentType: 'pull_scheduled_merge' };
     if (note.body === 'canceled the automatic merge') return { ...comment, commentType: 'pull_cancel_scheduled_merge' };
   }
