@@ -301,7 +301,8 @@ export async function createGithubDownloader(options: DownloaderOptions): Promis
           content: review.body,
           createdAt: review.submitted_at ?? epoch,
           // GitHub's states are Gitea's migration states (convertGithubReview passes them on): PENDING, APPROVED,
-          // CHANGES_REQUESTED, COMMENTED; DISMISSED too, which Gitea's uploader takes as a comment.
+          // CHANGES_REQUESTED, COMMENTED; DISMISSED too, which Gitea's uploader (convertReviewState's default) takes
+          // as a pending review — and pending reviews are not imported here.
           state: review.state,
           comments: await reviewComments(pullNumber, review.id),
         });
