@@ -4,6 +4,7 @@
  * gitea_uploader.go CreateReleases keeps both). Rows live in `attachments` (migration 0005) like uploaded ones.
  */
 import { sql, z, type CommonQueryMethods, type DatabaseTransactionConnection } from '@cairn/db';
+import type { ReleaseAttachment } from './releases';
 
 const releaseAssetsRow = z.object({ id: z.number(), tag_name: z.string(), names: z.array(z.string()) });
 
@@ -57,16 +58,8 @@ export async function assetOccurrence(db: CommonQueryMethods, releaseId: number,
   return row ?? undefined;
 }
 
-export interface ImportedAsset {
-  uuid: string;
-  repoId: number;
-  releaseId: number;
-  uploaderId: number;
-  name: string;
-  size: number;
-  downloadCount: number;
-  created: Date;
-}
+/** An imported asset is a release attachment before it has an id. */
+export type ImportedAsset = Omit<ReleaseAttachment, 'id'>;
 
 export async function insertImportedAsset(tx: DatabaseTransactionConnection, asset: ImportedAsset): Promise<ImportedAssetRow> {
   return tx.one(sql.type(assetRow)`
