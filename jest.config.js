@@ -11,7 +11,7 @@ module.exports = {
     // slonik 47 requires p-limit 6, which is ESM-only; jest on Node 20 cannot require it, so use the CJS copy.
     '^p-limit$': '<rootDir>/node_modules/p-limit',
     '^@cairn/proto/(.*)$': '<rootDir>/libs/proto/src/gen/$1',
-    '^@cairn/(config|log|db|bus|rpc|http|testing|metrics|service|text|storage|outbound|gitea-json|migration)$': '<rootDir>/libs/$1/src',
+    '^@cairn/(config|log|db|bus|rpc|http|testing|metrics|service|text|storage|outbound|gitea-json|migration|events)$': '<rootDir>/libs/$1/src',
   },
   setupFiles: ['<rootDir>/jest.setup.ts'],
   testTimeout: 30000,

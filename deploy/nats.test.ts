@@ -139,7 +139,7 @@ function serverConfig(): string {
   /** How many messages the stream `owner` owns holds (asked as the owner: others may not look). */
   async function storedMessages(owner: typeof SOCIAL_USAGE): Promise<number> {
     const jsm = await jetstreamManager(await connectAs(owner.service));
-    const stream = owner.owns!.name;
+    const stream = owner.owns![0].name;
     return (await jsm.streams.info(stream)).state.messages;
   }
 
@@ -164,13 +164,13 @@ function serverConfig(): string {
     expect(await storedMessages(ACCOUNTS_USAGE)).toBe(0);
     // Nor may it consume with another service's durable, or change accounts' stream.
     const jsm = await jetstreamManager(await connectAs('social'));
-    expect(await refusal(jsm.consumers.add(ACCOUNTS_USAGE.owns!.name, { durable_name: 'issues-accounts', filter_subject: 'cairn.user.deleted' }))).toMatch(
+    expect(await refusal(jsm.consumers.add(ACCOUNTS_USAGE.owns![0].name, { durable_name: 'issues-accounts', filter_subject: 'cairn.user.deleted' }))).toMatch(
       /permissions violation for publish to "\$JS\.API\.CONSUMER\.CREATE\.CAIRN_ACCOUNTS\.issues-accounts/i,
     );
-    expect(await refusal(jsm.streams.update(ACCOUNTS_USAGE.owns!.name, { subjects: ['cairn.>'] }))).toMatch(
+    expect(await refusal(jsm.streams.update(ACCOUNTS_USAGE.owns![0].name, { subjects: ['cairn.>'] }))).toMatch(
       /permissions violation for publish to "\$JS\.API\.STREAM\.UPDATE\.CAIRN_ACCOUNTS"/i,
     );
-    expect(await refusal(jsm.streams.delete(ACCOUNTS_USAGE.owns!.name))).toMatch(/permissions violation for publish to "\$JS\.API\.STREAM\.DELETE/i);
+    expect(await refusal(jsm.streams.delete(ACCOUNTS_USAGE.owns![0].name))).toMatch(/permissions violation for publish to "\$JS\.API\.STREAM\.DELETE/i);
     // Nor turn its own durable into a push consumer delivering repos' events as cairn.user.deleted (the server
     // would deliver them, and accounts' stream capture them, were the config accepted).
     const own = SOCIAL_USAGE.consumers[0];
@@ -179,7 +179,7 @@ function serverConfig(): string {
     ).toMatch(/permissions violation for publish to "\$JS\.API\.CONSUMER\.CREATE\./i);
     // Nor have its own stream republish onto accounts' subjects.
     expect(
-      await refusal(jsm.streams.update(SOCIAL_USAGE.owns!.name, { republish: { src: '>', dest: 'cairn.user.deleted' } })),
+      await refusal(jsm.streams.update(SOCIAL_USAGE.owns![0].name, { republish: { src: '>', dest: 'cairn.user.deleted' } })),
     ).toMatch(/permissions violation for publish to "\$JS\.API\.STREAM\.UPDATE\.CAIRN_SOCIAL"/i);
     expect(await storedMessages(ACCOUNTS_USAGE)).toBe(0);
   });
@@ -198,14 +198,14 @@ function serverConfig(): string {
 
   it('lets social publish its own subjects and run its own consumers with its real bus', async () => {
     const repos = guardBus(await busAs(REPOS_USAGE), REPOS_USAGE);
-    await repos.ensureStream(REPOS_USAGE.owns!.name, [...REPOS_USAGE.owns!.subjects]);
+    await repos.ensureStream(REPOS_USAGE.owns![0].name, [...REPOS_USAGE.owns![0].subjects]);
     const social = guardBus(await busAs(SOCIAL_USAGE), SOCIAL_USAGE);
-    await social.ensureStream(SOCIAL_USAGE.owns!.name, [...SOCIAL_USAGE.owns!.subjects]);
+    await social.ensureStream(SOCIAL_USAGE.owns![0].name, [...SOCIAL_USAGE.owns![0].subjects]);
     await social.publish('cairn.star.created', 'star-1', encoder.encode('{}'));
     expect(await storedMessages(SOCIAL_USAGE)).toBe(1);
 
     const received: BusMessage[] = [];
-    const consumer = SOCIAL_USAGE.consumers.find((candidate) => candidate.stream === REPOS_USAGE.owns!.name)!;
+    const consumer = SOCIAL_USAGE.consumers.find((candidate) => candidate.stream === REPOS_USAGE.owns![0].name)!;
     await social.consume({ ...consumer, handler: async (message) => void received.push(message) });
     await repos.publish('cairn.repo.deleted', 'repo-1', encoder.encode('{}'));
     await waitFor('the repository event', () => received.length === 1);
@@ -219,10 +219,10 @@ function serverConfig(): string {
 
   it('lets hooks, which publishes nothing, run its own consumers with its real bus', async () => {
     const repos = guardBus(await busAs(REPOS_USAGE), REPOS_USAGE);
-    await repos.ensureStream(REPOS_USAGE.owns!.name, [...REPOS_USAGE.owns!.subjects]);
+    await repos.ensureStream(REPOS_USAGE.owns![0].name, [...REPOS_USAGE.owns![0].subjects]);
     const hooks = guardBus(await busAs(HOOKS_USAGE), HOOKS_USAGE);
     const received: BusMessage[] = [];
-    const consumer = HOOKS_USAGE.consumers.find((candidate) => candidate.stream === REPOS_USAGE.owns!.name)!;
+    const consumer = HOOKS_USAGE.consumers.find((candidate) => candidate.stream === REPOS_USAGE.owns![0].name)!;
     await hooks.consume({ ...consumer, handler: async (message) => void received.push(message) });
     await repos.publish('cairn.repo.created', 'repo-hooks-1', encoder.encode('{}'));
     // The durable may also hold what earlier tests published to the stream.
@@ -235,7 +235,7 @@ function serverConfig(): string {
 
   it('lets accounts publish its own subjects and nobody else\'s', async () => {
     const accounts = await busAs(ACCOUNTS_USAGE);
-    await accounts.ensureStream(ACCOUNTS_USAGE.owns!.name, [...ACCOUNTS_USAGE.owns!.subjects]);
+    await accounts.ensureStream(ACCOUNTS_USAGE.owns![0].name, [...ACCOUNTS_USAGE.owns![0].subjects]);
     const before = await storedMessages(ACCOUNTS_USAGE);
     await accounts.publish('cairn.user.deleted', 'user-1', encoder.encode('{}'));
     expect(await storedMessages(ACCOUNTS_USAGE)).toBe(before + 1);

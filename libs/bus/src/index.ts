@@ -4,7 +4,7 @@
  * (`connectNatsBus`) or, in embedded mode, PostgreSQL (`createInProcessBus`), which keep the same
  * contract — and consumers apply each event once (`processOnce`).
  */
-export type { BroadcastHandler, Bus, BusHandler, BusMessage, ConsumeOptions, StreamLimits, Subscription } from './types';
+export type { BroadcastHandler, Bus, BusHandler, BusHeaders, BusMessage, ConsumeOptions, StreamKind, StreamLimits, Subscription } from './types';
 export { DEFAULT_BUS_PREFIX, assertBusPrefix, busNames, prefixedBus, type BusNames } from './namespace';
 export { connectNatsBus, provisionJetStream, type NatsBusOptions } from './nats-bus';
 export { createInProcessBus, type InProcessBusOptions } from './in-process-bus';

@@ -61,8 +61,8 @@ export function prefixedBus(bus: Bus, prefix: string): Bus {
   // Filters are the installation's, so every delivered subject has a code name.
   const delivered = <M extends { subject: string }>(message: M): M => ({ ...message, subject: names.codeSubject(message.subject) ?? message.subject });
   return {
-    ensureStream: (name, subjects) => bus.ensureStream(names.stream(name), subjects.map(names.subject)),
-    publish: (subject, id, data) => bus.publish(names.subject(subject), id, data),
+    ensureStream: (name, subjects, kind) => bus.ensureStream(names.stream(name), subjects.map(names.subject), kind),
+    publish: (subject, id, data, headers) => bus.publish(names.subject(subject), id, data, headers),
     consume: (options) =>
       bus.consume({
         ...options,

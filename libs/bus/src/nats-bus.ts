@@ -179,8 +179,9 @@ export async function provisionJetStream(options: Omit<NatsBusOptions, 'logger'>
     const jsm = await jetstreamManager(nc, { timeout });
     for (const usage of usages) {
       assertBusUsage(usage);
-      const owns = usage.owns;
-      if (owns !== undefined) await ensureStreamWith(jsm, names.stream(owns.name), owns.subjects.map(names.subject), options.streamLimits ?? NO_LIMITS);
+      for (const owns of usage.owns ?? []) {
+        await ensureStreamWith(jsm, names.stream(owns.name), owns.subjects.map(names.subject), options.streamLimits ?? NO_LIMITS);
+      }
     }
     for (const usage of usages) {
       for (const consumer of usage.consumers) {

@@ -1,5 +1,6 @@
 import { sql, type Database, type DatabaseTransactionConnection } from '@cairn/db';
 import { assertSubject } from './subjects';
+import type { BusHeaders } from './types';
 import { isUuid, uuidv7 } from './uuidv7';
 
 /** Advisory-lock class for creating the outbox tables, so services starting together do not race. */
@@ -32,6 +33,8 @@ export async function prepareOutbox(db: Database): Promise<void> {
         created_at   timestamptz NOT NULL DEFAULT now(),
         published_at timestamptz
       )`);
+    // Added with the public event stream (its CloudEvents headers); older outboxes gain it here.
+    await tx.query(sql.unsafe`ALTER TABLE ${outbox} ADD COLUMN IF NOT EXISTS headers jsonb`);
     await tx.query(sql.unsafe`
       CREATE INDEX IF NOT EXISTS cairn_outbox_unpublished ON ${outbox} (seq) WHERE published_at IS NULL`);
     await tx.query(sql.unsafe`
@@ -58,6 +61,8 @@ export interface OutboxEvent {
   data: Uint8Array;
   /** The event id (a UUID, normally the payload's `EventMeta.event_id`); a new UUIDv7 if absent. */
   id?: string;
+  /** Published with the message (the public stream's CloudEvents attributes); none if absent. */
+  headers?: BusHeaders;
 }
 
 /**
@@ -73,7 +78,10 @@ export async function enqueueEvent(tx: DatabaseTransactionConnection, event: Out
   const data = Buffer.from(event.data.buffer, event.data.byteOffset, event.data.byteLength);
   // One statement for the row and its NOTIFY: a round trip fewer in every writing transaction.
   await tx.query(sql.unsafe`
-    WITH queued AS (INSERT INTO cairn_outbox (id, subject, data) VALUES (${id}, ${event.subject}, ${sql.binary(data)}) RETURNING seq)
+    WITH queued AS (
+      INSERT INTO cairn_outbox (id, subject, data, headers)
+      VALUES (${id}, ${event.subject}, ${sql.binary(data)}, ${event.headers === undefined ? null : JSON.stringify(event.headers)}::jsonb)
+      RETURNING seq)
     SELECT pg_notify(${OUTBOX_CHANNEL_PREFIX} || current_schema(), '') FROM queued`);
   return id;
 }

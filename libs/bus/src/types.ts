@@ -1,11 +1,19 @@
 /** The bus contract both adapters (NATS JetStream, in-process on PostgreSQL) implement. */
 
+/**
+ * Message headers besides the id (which travels as `Nats-Msg-Id`): the public event stream's CloudEvents attributes
+ * (`ce-*`, @cairn/events). Internal events carry none.
+ */
+export type BusHeaders = Readonly<Record<string, string>>;
+
 /** One stored event as a consumer sees it. */
 export interface BusMessage {
   /** Event id (UUIDv7), the publisher's deduplication key. */
   id: string;
   subject: string;
   data: Uint8Array;
+  /** The headers it was published with (never the id header); `{}` when none. */
+  headers?: BusHeaders;
   /** 1 on first delivery, grows with every redelivery. */
   deliveryCount: number;
 }
@@ -18,7 +26,15 @@ export interface StreamLimits {
   maxAgeMs: number;
   /** Once the stream holds more than this, its oldest messages are dropped; 0: no limit. */
   maxBytes: number;
+  /** `[bus] STREAM_REPLICAS`: copies of the stream in a clustered NATS (JetStream num_replicas); default 1. */
+  replicas?: number;
 }
+
+/**
+ * Which limits a stream gets: `internal` (Cairn's own events: `[bus] STREAM_MAX_AGE`, `STREAM_MAX_BYTES`) or
+ * `events` (the public event stream's, kept longer for outside consumers: `[bus] EVENTS_MAX_AGE`, `EVENTS_MAX_BYTES`).
+ */
+export type StreamKind = 'internal' | 'events';
 
 export interface ConsumeOptions {
   /** A stream its producer defines (ensureStream); the consumer waits for it if it does not exist yet. */
@@ -33,6 +49,12 @@ export interface ConsumeOptions {
   ackWaitMs?: number;
   /** Deliveries before a message is given up on. Default unlimited. */
   maxDeliver?: number;
+  /**
+   * At most this many messages delivered and not yet acknowledged, over every process sharing the durable (JetStream
+   * max_ack_pending); a failed message waiting for its redelivery still counts. 1: handled strictly in stream order,
+   * failures and replicas included. Default unlimited (the adapter's own prefetch only).
+   */
+  maxAckPending?: number;
 }
 
 /** Handler of a broadcast subscription; a throw is logged and dropped (nothing is redelivered). */
@@ -48,9 +70,9 @@ export interface Bus {
    * Creates or updates a stream capturing `subjects`, with the bus's StreamLimits. Only the stream's producer (the
    * service that owns it) calls this; consumers bind to the stream as the producer defined it.
    */
-  ensureStream(name: string, subjects: string[]): Promise<void>;
+  ensureStream(name: string, subjects: string[], kind?: StreamKind): Promise<void>;
   /** Stores one message; `id` is the deduplication key. Resolves once stored, rejects if it cannot be. */
-  publish(subject: string, id: string, data: Uint8Array): Promise<void>;
+  publish(subject: string, id: string, data: Uint8Array, headers?: BusHeaders): Promise<void>;
   /**
    * Binds a durable consumer to its stream and starts it. While the stream does not exist, or does not capture the
    * filter yet (a producer not started or not upgraded yet), it resolves at once and binds in the background when

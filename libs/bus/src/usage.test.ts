@@ -4,7 +4,7 @@ import { type BusUsage, assertBusUsage, guardBus, natsPermissions } from './usag
 
 const usage: BusUsage = {
   service: 'social',
-  owns: { name: 'CAIRN_SOCIAL', subjects: ['cairn.star.>'] },
+  owns: [{ name: 'CAIRN_SOCIAL', subjects: ['cairn.star.>'] }],
   consumers: [{ stream: 'CAIRN_REPOS', durable: 'social-repos', filterSubject: 'cairn.repo.>' }],
   broadcasts: ['cairn.user.deleted'],
 };

@@ -8,12 +8,14 @@
  */
 import { busNames } from './namespace';
 import { assertSubjectFilter, subjectFiltersOverlap, subjectMatches } from './subjects';
-import type { Bus } from './types';
+import type { Bus, StreamKind } from './types';
 
 /** A JetStream stream and the subjects it captures. */
 export interface StreamSpec {
   name: string;
   subjects: readonly string[];
+  /** Which `[bus]` limits it gets (types.ts StreamKind); default `internal`. */
+  kind?: StreamKind;
 }
 
 /** A durable consumer on some stream (its producer's, or the service's own): the stream's name and a filter, never its subjects. */
@@ -24,16 +26,17 @@ export interface ConsumerSpec {
   /** As in ConsumeOptions (provisionJetStream creates the durable with them); default 30 s and unlimited. */
   ackWaitMs?: number;
   maxDeliver?: number;
+  maxAckPending?: number;
 }
 
 export interface BusUsage {
   /** The service's name, also its NATS user name. */
   service: string;
   /**
-   * The stream the service owns: the only stream it defines (creates or updates), and its outbox relay publishes only
-   * subjects this stream captures. Other services' streams it only binds its consumers to.
+   * The streams the service owns: the only streams it defines (creates or updates), and its outbox relay publishes
+   * only subjects they capture. Other services' streams it only binds its consumers to.
    */
-  owns?: StreamSpec;
+  owns?: readonly StreamSpec[];
   consumers: readonly ConsumerSpec[];
   /** Filters of ephemeral broadcast subscriptions (`Bus.subscribe`). */
   broadcasts: readonly string[];
@@ -67,8 +70,9 @@ const JS_API = '$JS.API';
  */
 export function natsPermissions(usage: BusUsage, prefix?: string): NatsPermissions {
   const names = busNames(prefix);
-  const publish = new Set<string>([`${JS_API}.INFO`, ...(usage.owns?.subjects ?? []).map(names.subject)]);
-  const streams = [...(usage.owns ? [usage.owns.name] : []), ...usage.consumers.map((consumer) => consumer.stream)];
+  const owned = usage.owns ?? [];
+  const publish = new Set<string>([`${JS_API}.INFO`, ...owned.flatMap((stream) => stream.subjects).map(names.subject)]);
+  const streams = [...owned.map((stream) => stream.name), ...usage.consumers.map((consumer) => consumer.stream)];
   for (const stream of streams) publish.add(`${JS_API}.STREAM.INFO.${names.stream(stream)}`);
   for (const consumer of usage.consumers) {
     const [stream, durable] = [names.stream(consumer.stream), names.durable(consumer.durable)];
@@ -87,7 +91,8 @@ export function natsJetStreamAdminPermissions(user: string): NatsPermissions {
 
 /** Throws unless `usage` is well formed (filters valid, a consumer's filter overlapping its stream, names unique). */
 export function assertBusUsage(usage: BusUsage): void {
-  usage.owns?.subjects.forEach(assertSubjectFilter);
+  const owned = usage.owns ?? [];
+  owned.forEach((stream) => stream.subjects.forEach(assertSubjectFilter));
   usage.broadcasts.forEach(assertSubjectFilter);
   const durables = new Set<string>();
   for (const { stream, durable, filterSubject } of usage.consumers) {
@@ -97,7 +102,7 @@ export function assertBusUsage(usage: BusUsage): void {
     if (durables.has(`${stream}.${durable}`)) throw new Error(`${usage.service}: durable ${durable} on ${stream} declared twice`);
     durables.add(`${stream}.${durable}`);
     // Only the own stream's subjects are known here; another's are its producer's (checked when binding, binding.ts).
-    const subjects = usage.owns?.name === stream ? usage.owns.subjects : undefined;
+    const subjects = owned.find((spec) => spec.name === stream)?.subjects;
     if (subjects !== undefined && !subjects.some((subject) => subjectFiltersOverlap(subject, filterSubject))) {
       throw new Error(`${usage.service}: consumer ${durable} filters ${filterSubject}, which ${stream} does not capture`);
     }
@@ -130,17 +135,18 @@ export function guardBus(bus: Bus, usage: BusUsage): Bus {
   assertBusUsage(usage);
   const { subscribe } = guardBroadcasts(bus, usage);
   return {
-    ensureStream(name, subjects) {
+    ensureStream(name, subjects, kind) {
       // Only the producer defines its stream: a consumer's copy of another's subjects could drop one of them.
-      const declared = usage.owns?.name === name ? usage.owns : undefined;
-      if (declared === undefined || !sameSubjects(declared.subjects, subjects)) {
+      const declared = usage.owns?.find((stream) => stream.name === name);
+      if (declared === undefined || !sameSubjects(declared.subjects, subjects) || (declared.kind ?? 'internal') !== (kind ?? 'internal')) {
         return Promise.reject(refusal(usage, `create stream ${name} with subjects ${subjects.join(', ')}`));
       }
-      return bus.ensureStream(name, subjects);
+      return bus.ensureStream(name, subjects, kind);
     },
-    publish(subject, id, data) {
-      if (!usage.owns?.subjects.some((filter) => subjectMatches(filter, subject))) return Promise.reject(refusal(usage, `publish ${subject}`));
-      return bus.publish(subject, id, data);
+    publish(subject, id, data, headers) {
+      const owned = usage.owns ?? [];
+      if (!owned.some((stream) => stream.subjects.some((filter) => subjectMatches(filter, subject)))) return Promise.reject(refusal(usage, `publish ${subject}`));
+      return bus.publish(subject, id, data, headers);
     },
     consume(options) {
       const declared = usage.consumers.some(
@@ -149,7 +155,8 @@ export function guardBus(bus: Bus, usage: BusUsage): Bus {
           consumer.durable === options.durable &&
           consumer.filterSubject === options.filterSubject &&
           consumer.ackWaitMs === options.ackWaitMs &&
-          consumer.maxDeliver === options.maxDeliver,
+          consumer.maxDeliver === options.maxDeliver &&
+          consumer.maxAckPending === options.maxAckPending,
       );
       if (!declared) return Promise.reject(refusal(usage, `consume ${options.filterSubject} from ${options.stream} as ${options.durable}`));
       return bus.consume(options);

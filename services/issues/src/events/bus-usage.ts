@@ -16,7 +16,7 @@ import {
 /** issues on the bus (see @cairn/bus usage.ts): its own stream; repositories, owners and pushes from the others. */
 export const BUS_USAGE: BusUsage = {
   service: 'issues',
-  owns: { name: ISSUES_STREAM, subjects: ISSUES_SUBJECTS },
+  owns: [{ name: ISSUES_STREAM, subjects: ISSUES_SUBJECTS }],
   consumers: [
     { stream: REPOS_STREAM, durable: REPOS_CONSUMER, filterSubject: ConsumedSubject.repoDeleted },
     { stream: REPOS_STREAM, durable: AUTO_MERGE_CONSUMER, filterSubject: ConsumedSubject.commitStatusCreated },

@@ -20,7 +20,7 @@ import {
  */
 export const BUS_USAGE: BusUsage = {
   service: 'repos',
-  owns: { name: REPOS_STREAM, subjects: REPOS_SUBJECTS },
+  owns: [{ name: REPOS_STREAM, subjects: REPOS_SUBJECTS }],
   consumers: [
     { stream: ACCOUNTS_STREAM, durable: ACCOUNTS_CONSUMER, filterSubject: ACCOUNTS_FILTER },
     { stream: GIT_STREAM, durable: GIT_CONSUMER, filterSubject: GitSubject.pushed },

@@ -14,7 +14,7 @@ import { SOCIAL_STREAM, SOCIAL_SUBJECTS } from './subjects';
 /** social on the bus (see @cairn/bus usage.ts): its own stream; binds to (never creates) the streams it consumes. */
 export const BUS_USAGE: BusUsage = {
   service: 'social',
-  owns: { name: SOCIAL_STREAM, subjects: SOCIAL_SUBJECTS },
+  owns: [{ name: SOCIAL_STREAM, subjects: SOCIAL_SUBJECTS }],
   consumers: [
     { stream: REPOS_STREAM, durable: REPOS_CONSUMER, filterSubject: ConsumedSubject.repoEvents },
     { stream: ACCOUNTS_STREAM, durable: USERS_CONSUMER, filterSubject: ConsumedSubject.userEvents },
