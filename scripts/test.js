@@ -13,12 +13,15 @@ const run = (cmd, args) => {
   if (result.status !== 0) process.exit(result.status ?? 1);
 };
 
-// 1. Generated code is reproducible from proto/ (regenerate, then nothing may differ).
+// 1. Generated code is reproducible from its sources (proto/, libs/events/src/payloads.ts): regenerate, then
+// nothing may differ.
 run('npm', ['run', '--silent', 'generate']);
-const stale = execFileSync('git', ['status', '--porcelain', '--', 'libs/proto/src/gen'], { cwd: root }).toString();
-if (stale.trim() !== '') {
-  console.error('Generated code in libs/proto/src/gen is stale; run `npm run generate` and commit:\n' + stale);
-  process.exit(1);
+for (const generated of ['libs/proto/src/gen', 'libs/events/src/gen']) {
+  const stale = execFileSync('git', ['status', '--porcelain', '--', generated], { cwd: root }).toString();
+  if (stale.trim() !== '') {
+    console.error(`Generated code in ${generated} is stale; run \`npm run generate\` and commit:\n` + stale);
+    process.exit(1);
+  }
 }
 // 2. Build (type-checks every package's sources) and type-check the tests.
 run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only']);

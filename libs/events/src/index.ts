@@ -15,4 +15,15 @@ export {
   parseEventsSubject,
 } from './subjects';
 export { CLOUDEVENTS_SPEC_VERSION, CLOUDEVENTS_CONTENT_TYPE, type CloudEvent, cloudEventHeaders, cloudEventType, readCloudEvent } from './cloudevents';
-export { EVENT_TYPES, type EventType } from './catalogue';
+export { EVENT_TYPES, type EventType, PUBLIC_EVENTS, type PublicEventSpec, type PublicEventType, publicEventSpec } from './catalogue';
+export type * from './payloads';
+export {
+  asyncApiDocument,
+  asyncApiChannelAddresses,
+  cloudEventTypesOf,
+  type AsyncApiChannel,
+  type AsyncApiDocument,
+  type AsyncApiOptions,
+  type JsonObject,
+  type JsonValue,
+} from './asyncapi';

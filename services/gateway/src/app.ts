@@ -6,6 +6,7 @@
  */
 import type http from 'node:http';
 import type { CairnConfig } from '@cairn/config';
+import { asyncApiDocument } from '@cairn/events';
 import { HttpError, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE, goJson } from '@cairn/http';
 import type { Logger } from '@cairn/log';
 import type { Subscription } from '@cairn/bus';
@@ -99,7 +100,8 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
 
   router.use(API_PREFIX, createApiRouter({ services, routes: api.routes, authenticate }));
 
-  // `[api] ENABLE_SWAGGER` switches the description, its page and /api/v1/swagger off together, as in Gitea.
+  // `[api] ENABLE_SWAGGER` switches the description, its page and /api/v1/swagger off together, as in Gitea (and the
+  // event stream's description with them).
   if (config.api.enableSwagger) {
     router.get('/swagger.v1.json', markRoute('/swagger.v1.json'), (_req, res) => {
       res.setHeader('Content-Type', JSON_CONTENT_TYPE);
@@ -109,6 +111,14 @@ export async function createGateway(deps: GatewayDependencies): Promise<Gateway>
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
       res.setHeader('Content-Security-Policy', SWAGGER_PAGE_CSP);
       res.end(SWAGGER_PAGE_HTML);
+    });
+    // The public event stream's AsyncAPI document, with this installation's subjects and `ce-source`; the NATS
+    // server's address is left to the operator (an internal address, maybe with credentials, is not published).
+    let asyncApiJson: string | undefined;
+    router.get('/api/asyncapi.json', markRoute('/api/asyncapi.json'), (_req, res) => {
+      asyncApiJson ??= JSON.stringify(asyncApiDocument({ prefix: config.bus.prefix, rootUrl: config.server.rootUrl }));
+      res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+      res.end(asyncApiJson);
     });
   }
 

@@ -21,6 +21,7 @@ import {
   toApiPullRequest,
   toApiRepoLabel,
 } from '@cairn/gitea-json';
+import type { ChangesPayload, HookIssueAction, IssueCommentPayload, IssuePayload, PullRequestPayload, ReviewPayload } from '@cairn/events';
 import type { IssueCommentEvent, IssueEvent, PullRequestEvent, PullReviewEvent } from '@cairn/proto/cairn/issues/v1/events';
 import type { Issue, Label } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
@@ -78,11 +79,11 @@ async function pullOfIssue(services: PayloadServices, item: RepositoryWithPermis
 }
 
 interface ChangeOptions {
-  action: string;
-  changes?: Readonly<Record<string, unknown>>;
+  action: HookIssueAction;
+  changes?: ChangesPayload;
   /** PullRequestPayload only. */
   requestedReviewer?: ApiUser | null;
-  review?: { type: string; content: string } | null;
+  review?: ReviewPayload | null;
 }
 
 /** IssuePayload (`action, number, changes?, issue, repository, sender, commit_id`). */
@@ -95,7 +96,7 @@ function issuePayload(scene: IssueScene, issue: ApiIssue, senderId: number, opti
     repository: scene.repository,
     sender: scene.user(senderId),
     commit_id: '',
-  };
+  } satisfies IssuePayload;
 }
 
 /** PullRequestPayload (`action, number, changes?, pull_request, requested_reviewer, repository, sender, commit_id, review`). */
@@ -110,7 +111,7 @@ function pullPayload(scene: IssueScene, pull: ApiPullRequest, senderId: number, 
     sender: scene.user(senderId),
     commit_id: '',
     review: options.review ?? null,
-  };
+  } satisfies PullRequestPayload;
 }
 
 /** One change of an issue or of a pull request's issue half, as the payload of the right kind. */
@@ -147,8 +148,8 @@ function labelsOf(scene: IssueScene, rootUrl: string, labels: readonly Label[]):
 }
 
 /** `changes` of an edit (Gitea's ChangesPayload): the title's and body's former values. */
-function editChanges(event: IssueEvent): Record<string, { from: string }> | undefined {
-  const changes: Record<string, { from: string }> = {};
+function editChanges(event: IssueEvent): ChangesPayload | undefined {
+  const changes: ChangesPayload = {};
   if (event.changed.includes('title')) changes.title = { from: event.previousTitle };
   if (event.changed.includes('body')) changes.body = { from: event.previousBody };
   return Object.keys(changes).length === 0 ? undefined : changes;
@@ -238,7 +239,7 @@ export function commentPlans(services: PayloadServices, change: string, event: I
             repository: ready.repository,
             sender: ready.user(senderId),
             is_pull: issue.isPull,
-          },
+          } satisfies IssueCommentPayload,
         };
       },
     },

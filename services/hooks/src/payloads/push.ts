@@ -9,6 +9,7 @@
  * `commits` keeps the newest setting.UI.FeedMaxCommitNum (5) of them; `total_commits` counts them all.
  */
 import { type ApiPayloadCommit, type ApiRepository, type ApiUser, gitRepositoryOf, repoLinks, toPayloadCommit } from '@cairn/gitea-json';
+import type { CreatePayload, DeletePayload, PushPayload } from '@cairn/events';
 import type { Commit } from '@cairn/proto/cairn/git/v1/git_service';
 import type { GitPushed, RefUpdate } from '@cairn/proto/cairn/git/v1/events';
 import type { Repository } from '@cairn/proto/cairn/repos/v1/repos_service';
@@ -131,7 +132,7 @@ export function pushPlans(services: PayloadServices, event: GitPushed, eventId: 
         build: async () => {
           const loaded = await scene();
           if (loaded === undefined) return undefined;
-          return { payload: { ref: shortName, ref_type: refType, pusher_type: 'user', repository: loaded.apiRepository, sender: loaded.pusher } };
+          return { payload: { ref: shortName, ref_type: refType, pusher_type: 'user', repository: loaded.apiRepository, sender: loaded.pusher } satisfies DeletePayload };
         },
       });
       continue;
@@ -144,7 +145,7 @@ export function pushPlans(services: PayloadServices, event: GitPushed, eventId: 
         build: async () => {
           const loaded = await scene();
           if (loaded === undefined) return undefined;
-          return { payload: { sha: update.newSha, ref: shortName, ref_type: refType, repository: loaded.apiRepository, sender: loaded.pusher } };
+          return { payload: { sha: update.newSha, ref: shortName, ref_type: refType, repository: loaded.apiRepository, sender: loaded.pusher } satisfies CreatePayload };
         },
       });
     }
@@ -172,7 +173,7 @@ export function pushPlans(services: PayloadServices, event: GitPushed, eventId: 
             repository: loaded.apiRepository,
             pusher: loaded.pusher,
             sender: loaded.pusher,
-          },
+          } satisfies PushPayload,
         };
       },
     });

@@ -2,10 +2,10 @@
  * repository, fork, release and status payloads from repos' events, as Gitea's services/webhook/notifier.go builds
  * them (CreateRepository, DeleteRepository, ForkRepository, sendReleaseHook, CreateCommitStatus).
  */
+import type { CommitStatusPayload, DeletedRepository, ForkPayload, ReleasePayload, RepositoryPayload } from '@cairn/events';
 import { goTime } from '@cairn/http';
 import { gitRepositoryOf, repoApiUrl, repoHtmlUrl, repoLinks, toApiRelease } from '@cairn/gitea-json';
 import type { CommitStatusCreated, ReleaseDeleted, ReleasePublished, ReleaseUpdated, RepoCreated, RepoDeleted, RepoForked } from '@cairn/proto/cairn/repos/v1/events';
-import type { GiteaPayload } from '../delivery/formats/types';
 import type { EventPlan } from './plan';
 import { payloadCommits } from './push';
 import { type PayloadServices, apiRepository, apiUsers, loadRepositories, loadRepository, repositoryOf } from './services';
@@ -34,7 +34,7 @@ export function repoCreatedPlan(services: PayloadServices, event: RepoCreated, e
             const item = await loadRepository(services, created.id);
             if (item === undefined) return undefined;
             const [repository, user] = await Promise.all([apiRepository(services, item), apiUsers(services, [created.ownerId, senderId])]);
-            return { payload: { action: 'created', repository, organization: user(created.ownerId), sender: user(senderId) } };
+            return { payload: { action: 'created', repository, organization: user(created.ownerId), sender: user(senderId) } satisfies RepositoryPayload };
           },
         },
       ],
@@ -61,7 +61,7 @@ export function repoDeletedPlan(services: PayloadServices, event: RepoDeleted, e
           build: async () => {
             const user = await apiUsers(services, [event.ownerId, senderId]);
             const names = { ownerName: event.ownerName, name: event.name };
-            const repository: GiteaPayload = {
+            const repository: DeletedRepository = {
               id: event.repoId,
               owner: user(event.ownerId),
               name: event.name,
@@ -70,7 +70,7 @@ export function repoDeletedPlan(services: PayloadServices, event: RepoDeleted, e
               html_url: repoHtmlUrl(rootUrl, names),
               url: repoApiUrl(rootUrl, names),
             };
-            return { payload: { action: 'deleted', repository, organization: user(event.ownerId), sender: user(senderId) } };
+            return { payload: { action: 'deleted', repository, organization: user(event.ownerId), sender: user(senderId) } satisfies RepositoryPayload };
           },
         },
       ],
@@ -108,7 +108,7 @@ export function repoForkedPlans(services: PayloadServices, event: RepoForked, ev
           eventType: 'fork',
           build: async () => {
             const loaded = await both();
-            return loaded === undefined ? undefined : { payload: { forkee: loaded.forkee, repository: loaded.repository, sender: loaded.user(senderId) } };
+            return loaded === undefined ? undefined : { payload: { forkee: loaded.forkee, repository: loaded.repository, sender: loaded.user(senderId) } satisfies ForkPayload };
           },
         },
       ],
@@ -127,7 +127,7 @@ export function repoForkedPlans(services: PayloadServices, event: RepoForked, ev
             const loaded = await both();
             return loaded === undefined
               ? undefined
-              : { payload: { action: 'created', repository: loaded.repository, organization: loaded.user(fork.ownerId), sender: loaded.user(senderId) } };
+              : { payload: { action: 'created', repository: loaded.repository, organization: loaded.user(fork.ownerId), sender: loaded.user(senderId) } satisfies RepositoryPayload };
           },
         },
       ],
@@ -163,7 +163,7 @@ export function releasePlan(
               apiRepository(services, item),
               apiUsers(services, [senderId]),
             ]);
-            return { payload: { action, release: apiRelease, repository: apiRepo, sender: user(senderId) } };
+            return { payload: { action, release: apiRelease, repository: apiRepo, sender: user(senderId) } satisfies ReleasePayload };
           },
         },
       ],
@@ -210,7 +210,7 @@ export function statusPlan(services: PayloadServices, event: CommitStatusCreated
                 state: event.state,
                 target_url: event.targetUrl,
                 updated_at: at,
-              },
+              } satisfies CommitStatusPayload,
             };
           },
         },
