@@ -65,8 +65,26 @@ function alternatives(document: SchemaDocument, schema: JsonSchema): JsonSchema[
   return resolved.anyOf === undefined ? [resolved] : resolved.anyOf.flatMap((member) => alternatives(document, member));
 }
 
+/**
+ * The values a schema's alternatives allow (enums, consts, across an anyOf such as `IssueAction | 'synchronized'`);
+ * undefined when some alternative allows any value of its type.
+ */
+export function schemaValues(document: SchemaDocument, schema: JsonSchema): unknown[] | undefined {
+  const lists = alternatives(document, schema).map((alternative) => (alternative.const !== undefined ? [alternative.const] : alternative.enum));
+  return lists.some((list) => list === undefined) ? undefined : lists.flatMap((list) => list ?? []);
+}
+
 function typeName(types: Set<string>): string {
   return [...types].sort().join('|');
+}
+
+function minBy<T>(items: readonly T[], score: (item: T) => number): T | undefined {
+  let best: { item: T; score: number } | undefined;
+  for (const item of items) {
+    const value = score(item);
+    if (best === undefined || value < best.score) best = { item, score: value };
+  }
+  return best?.item;
 }
 
 class Checker {
@@ -95,14 +113,24 @@ class Checker {
   }
 
   compare(lockedSchema: JsonSchema, currentSchema: JsonSchema, path: string): void {
+    // A const is a one-value enum: every value the lock names must still be possible (new ones may be added, and a
+    // value no longer constrained at all is fine too).
+    const [beforeValues, nowValues] = [schemaValues(this.locked, lockedSchema), schemaValues(this.current, currentSchema)];
+    if (beforeValues !== undefined && nowValues !== undefined) {
+      const key = (value: unknown) => JSON.stringify(value);
+      const kept = new Set(nowValues.map(key));
+      for (const value of new Set(beforeValues.map(key))) if (!kept.has(value)) this.report(path, `enum value ${value} removed`);
+    }
     const lockedAlternatives = alternatives(this.locked, lockedSchema);
     for (const now of alternatives(this.current, currentSchema)) {
       const nowTypes = typesOf(now);
       // The lock's alternative whose types cover this one's: a value of a type the lock never allowed breaks readers.
-      const match = lockedAlternatives.find((before) => {
+      const candidates = lockedAlternatives.filter((before) => {
         const beforeTypes = typesOf(before);
         return beforeTypes.has('any') || [...nowTypes].every((type) => beforeTypes.has(type) || (type === 'integer' && beforeTypes.has('number')));
       });
+      // Of several (`ApiRepository | DeletedRepository`), the one this alternative keeps best is the one it stands for.
+      const match = candidates.length < 2 ? candidates[0] : minBy(candidates, (before) => this.trial(before, now));
       if (match === undefined) {
         this.report(path, `type changed from ${typeName(new Set(lockedAlternatives.flatMap((before) => [...typesOf(before)])))} to ${typeName(nowTypes)}`);
         continue;
@@ -111,18 +139,17 @@ class Checker {
     }
   }
 
+  /** How many breaks comparing `now` with `before` alone would find. */
+  private trial(before: JsonSchema, now: JsonSchema): number {
+    const checker = new Checker(this.locked, this.current, this.definition);
+    checker.compareSame(before, now, '');
+    return checker.breaks.length;
+  }
+
   private compareSame(before: JsonSchema, now: JsonSchema, path: string): void {
     const pair = `${this.id(before)}:${this.id(now)}`;
     if (this.seen.has(pair)) return;
     this.seen.add(pair);
-    // A const is a one-value enum: every value the lock names must still be possible (new ones may be added).
-    const values = (schema: JsonSchema): unknown[] | undefined => (schema.const !== undefined ? [schema.const] : schema.enum);
-    const [beforeValues, nowValues] = [values(before), values(now)];
-    if (beforeValues !== undefined && nowValues !== undefined) {
-      for (const value of beforeValues) {
-        if (!nowValues.some((other) => JSON.stringify(other) === JSON.stringify(value))) this.report(path, `enum value ${JSON.stringify(value)} removed`);
-      }
-    }
     if (before.properties !== undefined) {
       const nowProperties = now.properties ?? {};
       const nowRequired = new Set(now.required ?? []);

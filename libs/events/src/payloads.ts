@@ -19,8 +19,8 @@ import type {
   ApiUser,
 } from '@cairn/gitea-json';
 
-/** Gitea's HookIssueAction, as Cairn's issue and pull request payloads use it. */
-export type HookIssueAction =
+/** Gitea's HookIssueAction values an issue's payload takes. */
+export type IssueAction =
   | 'opened'
   | 'edited'
   | 'closed'
@@ -30,12 +30,11 @@ export type HookIssueAction =
   | 'unassigned'
   | 'label_updated'
   | 'label_cleared'
-  | 'synchronized'
   | 'milestoned'
-  | 'demilestoned'
-  | 'reviewed'
-  | 'review_requested'
-  | 'review_request_removed';
+  | 'demilestoned';
+
+/** Gitea's HookIssueAction values a pull request's payload takes: an issue's and those of pull requests only. */
+export type PullRequestAction = IssueAction | 'synchronized' | 'reviewed' | 'review_requested' | 'review_request_removed';
 
 /** Gitea's HookIssueCommentAction. */
 export type HookIssueCommentAction = 'created' | 'edited' | 'deleted';
@@ -112,7 +111,7 @@ export interface ForkPayload {
 
 /** `issues`, `issue_assign`, `issue_label`, `issue_milestone`: a change of an issue. */
 export interface IssuePayload {
-  action: HookIssueAction;
+  action: IssueAction;
   number: number;
   changes?: ChangesPayload;
   issue: ApiIssue;
@@ -137,7 +136,7 @@ export interface IssueCommentPayload {
  * request. `requested_reviewer` is set for review requests only, `review` for submitted reviews only.
  */
 export interface PullRequestPayload {
-  action: HookIssueAction;
+  action: PullRequestAction;
   number: number;
   changes?: ChangesPayload;
   pull_request: ApiPullRequest;

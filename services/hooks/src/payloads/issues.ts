@@ -21,7 +21,7 @@ import {
   toApiPullRequest,
   toApiRepoLabel,
 } from '@cairn/gitea-json';
-import type { ChangesPayload, HookIssueAction, IssueCommentPayload, IssuePayload, PullRequestPayload, ReviewPayload } from '@cairn/events';
+import type { ChangesPayload, IssueAction, IssueCommentPayload, IssuePayload, PullRequestAction, PullRequestPayload, ReviewPayload } from '@cairn/events';
 import type { IssueCommentEvent, IssueEvent, PullRequestEvent, PullReviewEvent } from '@cairn/proto/cairn/issues/v1/events';
 import type { Issue, Label } from '@cairn/proto/cairn/issues/v1/issues_service';
 import type { PullRequest } from '@cairn/proto/cairn/issues/v1/pulls_service';
@@ -78,8 +78,8 @@ async function pullOfIssue(services: PayloadServices, item: RepositoryWithPermis
   return pull;
 }
 
-interface ChangeOptions {
-  action: HookIssueAction;
+interface ChangeOptions<A extends PullRequestAction = PullRequestAction> {
+  action: A;
   changes?: ChangesPayload;
   /** PullRequestPayload only. */
   requestedReviewer?: ApiUser | null;
@@ -87,7 +87,7 @@ interface ChangeOptions {
 }
 
 /** IssuePayload (`action, number, changes?, issue, repository, sender, commit_id`). */
-function issuePayload(scene: IssueScene, issue: ApiIssue, senderId: number, options: ChangeOptions): GiteaPayload {
+function issuePayload(scene: IssueScene, issue: ApiIssue, senderId: number, options: ChangeOptions<IssueAction>): GiteaPayload {
   return {
     action: options.action,
     number: issue.number,
@@ -122,7 +122,7 @@ function issueChangePlan(
   issue: Issue,
   senderId: number,
   types: { issue: HookEventType; pull: HookEventType },
-  options: (scene: IssueScene) => ChangeOptions,
+  options: (scene: IssueScene) => ChangeOptions<IssueAction>,
 ): PlannedPayload {
   return {
     key,
@@ -161,7 +161,7 @@ export function issuePlans(services: PayloadServices, change: string, event: Iss
   if (issue === undefined) return [];
   const senderId = event.meta?.actorId ?? 0;
   const scene = sceneLoader(services, issue.repoId, [senderId]);
-  const plan = (key: string, types: { issue: HookEventType; pull: HookEventType }, options: (scene: IssueScene) => ChangeOptions) =>
+  const plan = (key: string, types: { issue: HookEventType; pull: HookEventType }, options: (scene: IssueScene) => ChangeOptions<IssueAction>) =>
     issueChangePlan(services, scene, key, issue, senderId, types, options);
   const lifecycle = { issue: 'issues', pull: 'pull_request' } as const;
   switch (change) {
