@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run events-lock -w @cairn/events`: freezes the generated payload schemas as schema/<EVENTS_VERSION>.json, the
+// `npm run events-lock`: freezes the generated payload schemas as schema/<EVENTS_VERSION>.json, the
 // promise compat.test.ts holds later payloads to. Run once per version, when it is introduced; a lock is never
 // rewritten (a breaking change takes a new version instead: docs/contributing.md).
 'use strict';

@@ -7,7 +7,7 @@ import { EVENTS_VERSION } from './subjects';
 describe('the payload schemas of the current version', () => {
   it(`keep the promise of schema/${EVENTS_VERSION}.json`, () => {
     const file = path.join(__dirname, '..', 'schema', `${EVENTS_VERSION}.json`);
-    if (!existsSync(file)) throw new Error(`no lock for ${EVENTS_VERSION}: run \`npm run events-lock -w @cairn/events\` and commit ${path.relative(process.cwd(), file)}`);
+    if (!existsSync(file)) throw new Error(`no lock for ${EVENTS_VERSION}: run \`npm run events-lock\` and commit ${path.relative(process.cwd(), file)}`);
     const lock = JSON.parse(readFileSync(file, 'utf8')) as SchemaDocument;
     const breaks = schemaBreaks(lock, generated as SchemaDocument);
     if (breaks.length > 0) throw new Error(describeBreaks(breaks, EVENTS_VERSION));
