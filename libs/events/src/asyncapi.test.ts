@@ -51,7 +51,7 @@ describe('asyncApiDocument', () => {
     expect(objectAt(label, 'headers', 'allOf')[1]).toEqual({
       properties: { 'ce-type': { enum: ['io.cairn.issue_label.label_updated', 'io.cairn.issue_label.label_cleared'] }, 'ce-source': { const: ROOT_URL } },
     });
-    expect(objectAt(document, 'components', 'messages', 'push').payload).toEqual({ $ref: '#/components/schemas/PushPayload' });
+    expect(objectAt(document, 'components', 'messages', 'push')).toMatchObject({ payload: { $ref: '#/components/schemas/PushPayload' }, bindings: { nats: {} } });
     const headers = objectAt(document, 'components', 'schemas', 'CloudEventHeaders');
     expect(headers.required).toEqual(['ce-specversion', 'ce-id', 'ce-source', 'ce-type', 'ce-time', 'ce-subject', 'ce-datacontenttype']);
     expect(objectAt(headers, 'properties', 'ce-specversion')).toEqual({ type: 'string', const: '1.0' });

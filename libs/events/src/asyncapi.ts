@@ -97,6 +97,8 @@ function message(spec: PublicEventSpec, rootUrl: string): JsonObject {
       allOf: [schemaRef('CloudEventHeaders'), { properties: { 'ce-type': { enum: cloudEventTypesOf(spec) }, 'ce-source': { const: rootUrl } } }],
     },
     payload,
+    // The NATS message and channel bindings are reserved (no properties yet); operations name their version.
+    bindings: { nats: {} },
     'x-gitea-event': spec.event,
     'x-gitea-event-type': spec.type,
   };
