@@ -90,8 +90,13 @@ function filesUnder(dir: string, skip: readonly string[], prefix = ''): string[]
   });
 }
 
-/** What never runs in the image: TypeScript sources (compiled to dist), tests, package and compiler settings. */
+/**
+ * What never runs in the image: TypeScript sources and the JSON they import (both compiled to dist), tests, package
+ * and compiler settings, and what only generation and tests read (code generators in `scripts/`, schema locks in
+ * `schema/`).
+ */
 function isBuildOnly(file: string): boolean {
+  if (file.startsWith('scripts/') || file.startsWith('schema/') || (file.startsWith('src/') && file.endsWith('.json'))) return true;
   return file.endsWith('.ts') || file === 'package.json' || /^tsconfig[^/]*\.json$/.test(file) || file.endsWith('.tsbuildinfo');
 }
 
