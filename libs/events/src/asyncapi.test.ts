@@ -82,6 +82,7 @@ describe('asyncApiDocument', () => {
       protocol: 'nats',
     });
     expect(JSON.stringify(asyncApiDocument({ prefix: 'cairn', rootUrl: ROOT_URL, natsUrl: 'nats://team:secret@nats.internal:4222' }))).not.toContain('secret');
+    expect(objectAt(asyncApiDocument({ prefix: 'cairn', rootUrl: ROOT_URL, natsUrl: 'nats://a:4222, nats://b:4222' }), 'servers', 'nats', 'host')).toBe('a:4222');
     expect(objectAt(asyncApiDocument({ prefix: 'cairn', rootUrl: ROOT_URL }), 'servers', 'nats')).toMatchObject({ host: '{host}', variables: { host: { default: 'localhost:4222' } } });
   });
 

@@ -19,7 +19,10 @@ export interface AsyncApiOptions {
   prefix: string;
   /** `[server] ROOT_URL`: every event's `ce-source`. */
   rootUrl: string;
-  /** The NATS server consumers connect to; without it the document's server has a `host` variable. */
+  /**
+   * The NATS server consumers connect to (`nats://…`, or a comma-separated list of them); without it the document's
+   * server has a `host` variable.
+   */
   natsUrl?: string;
 }
 
@@ -107,8 +110,8 @@ function message(spec: PublicEventSpec, rootUrl: string): JsonObject {
 function server(natsUrl: string | undefined): JsonObject {
   const base = { protocol: 'nats', description: 'The NATS server with JetStream that carries the stream.' };
   if (natsUrl === undefined) return { ...base, host: '{host}', variables: { host: { default: DEFAULT_NATS_HOST, description: 'host:port of the NATS server' } } };
-  // Only the host: a URL's credentials are never published.
-  return { ...base, host: new URL(natsUrl).host };
+  // Only the host of the first server (`[bus] URL` may list several): a URL's credentials are never published.
+  return { ...base, host: new URL(natsUrl.split(',')[0].trim()).host };
 }
 
 /** Channel ids: `<visibility>.<event>`. */
