@@ -6,11 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DiscardPolicy, RetentionPolicy, StorageType, type JetStreamClient, jetstreamManager } from '@nats-io/jetstream';
-import { type NatsConnection, connect, headers as natsHeaders, nanos } from '@nats-io/transport-node';
+import { type ConnectionOptions, type NatsConnection, connect, headers as natsHeaders, nanos } from '@nats-io/transport-node';
 import { busNames } from '@cairn/bus';
 import { EVENTS_STREAMS, type EventType, type EventVisibility, cloudEventHeaders, cloudEventType, eventsSubject } from '@cairn/events';
 import { testNatsUrl } from '@cairn/testing';
-import { deleteStreamsOf } from './nats-streams';
 
 export interface PublishedEvent {
   id: string;
@@ -22,18 +21,23 @@ export interface PublishedEvent {
 
 export interface TestEventStreams {
   readonly prefix: string;
-  /** Publishes one event; `id` again republishes (a relay's retry), which JetStream's duplicate window drops. */
-  publish(visibility: EventVisibility, eventType: EventType, payload: GiteaIssuesPayload, id?: string): Promise<PublishedEvent>;
+  /**
+   * Publishes one event. `id` again republishes it: with the same message id (a relay's retry) JetStream's duplicate
+   * window drops it; with another `msgId` (a publish after the window) it is stored again, for consumers to dedupe.
+   */
+  publish(visibility: EventVisibility, eventType: EventType, payload: GiteaIssuesPayload, options?: { id?: string; msgId?: string }): Promise<PublishedEvent>;
   close(): Promise<void>;
 }
 
-export async function createTestEventStreams(prefix: string): Promise<TestEventStreams> {
+/** The streams on the machine's NATS, or on the server `connection` names (as a user who may create them). */
+export async function createTestEventStreams(prefix: string, connection: ConnectionOptions = { servers: testNatsUrl() }): Promise<TestEventStreams> {
   const names = busNames(prefix);
-  const nc: NatsConnection = await connect({ servers: testNatsUrl() });
+  const streamNames = EVENTS_STREAMS.map((spec) => names.stream(spec.name));
+  const nc: NatsConnection = await connect(connection);
   const jsm = await jetstreamManager(nc);
-  for (const spec of EVENTS_STREAMS) {
+  for (const [index, spec] of EVENTS_STREAMS.entries()) {
     await jsm.streams.add({
-      name: names.stream(spec.name),
+      name: streamNames[index],
       subjects: spec.subjects.map((subject) => names.subject(subject)),
       storage: StorageType.File,
       retention: RetentionPolicy.Limits,
@@ -45,7 +49,7 @@ export async function createTestEventStreams(prefix: string): Promise<TestEventS
   const js: JetStreamClient = jsm.jetstream();
   return {
     prefix,
-    async publish(visibility, eventType, payload, id = randomUUID()) {
+    async publish(visibility, eventType, payload, { id = randomUUID(), msgId = id } = {}) {
       const subject = names.subject(eventsSubject(visibility, eventType));
       const ce = cloudEventHeaders({
         id,
@@ -56,12 +60,12 @@ export async function createTestEventStreams(prefix: string): Promise<TestEventS
       });
       const headers = natsHeaders();
       for (const [name, value] of Object.entries(ce)) headers.set(name, value);
-      await js.publish(subject, JSON.stringify(payload), { msgID: id, headers });
+      await js.publish(subject, JSON.stringify(payload), { msgID: msgId, headers });
       return { id, subject, headers: ce, payload };
     },
     async close() {
+      for (const name of streamNames) await jsm.streams.delete(name).catch(() => undefined);
       await nc.close();
-      await deleteStreamsOf([prefix]);
     },
   };
 }
