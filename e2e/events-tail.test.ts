@@ -3,79 +3,46 @@
  * test as the hooks service fills them: new events only by default, `--since` replays from a duration or a time,
  * `--subject` narrows to one stream or event type, `--json` prints parseable events, SIGINT and SIGTERM end it with 0.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eventually, testNatsUrl, uniqueName } from '@cairn/testing';
-import { CLI_MAIN, ROOT } from './support/instance';
+import { killConsumers, startTail as startConsumer } from './support/event-consumers';
 import { type PublishedEvent, type TestEventStreams, createTestEventStreams, issuesPayload } from './support/public-events';
 
 jest.setTimeout(60_000);
 
-interface Tail {
-  child: ChildProcess;
-  stdout(): string[];
-  stderr(): string;
-  stop(signal: NodeJS.Signals): Promise<number | null>;
-}
-
 describe('cairn events tail', () => {
   let streams: TestEventStreams;
   let workDir: string;
-  const tails: Tail[] = [];
   /** Published before any tail started. */
   let before: PublishedEvent;
 
   beforeAll(async () => {
-    if (!existsSync(CLI_MAIN)) throw new Error(`${CLI_MAIN} is missing: build first (npx turbo run build)`);
     streams = await createTestEventStreams(uniqueName('tail'));
     workDir = mkdtempSync(path.join(tmpdir(), 'cairn-tail-'));
     before = await streams.publish('public', 'issues', issuesPayload('alice/tools', 1, { title: 'before the tail' }));
   });
 
   afterAll(async () => {
-    for (const tail of tails) if (tail.child.exitCode === null) tail.child.kill('SIGKILL');
+    killConsumers();
     await streams?.close();
     rmSync(workDir, { recursive: true, force: true });
   });
 
-  /** Starts the CLI and waits until it follows the stream (its notice on stderr). */
-  async function startTail(args: string[]): Promise<Tail> {
-    const env = { ...process.env, CAIRN_WORK_DIR: workDir, CAIRN__bus__URL: testNatsUrl(), CAIRN__bus__PREFIX: streams.prefix };
-    const child = spawn(process.execPath, [CLI_MAIN, 'events', 'tail', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const tail: Tail = {
-      child,
-      stdout: () => out.split('\n').filter((line) => line !== ''),
-      stderr: () => err,
-      async stop(signal) {
-        child.kill(signal);
-        return exited;
-      },
-    };
-    tails.push(tail);
-    await eventually(() => {
-      if (child.exitCode !== null) throw new Error(`the tail exited ${child.exitCode}: ${err}`);
-      expect(err).toContain('cairn: following ');
-    });
-    return tail;
-  }
+  const startTail = (args: string[]) =>
+    startConsumer(args, { CAIRN_WORK_DIR: workDir, CAIRN__bus__URL: testNatsUrl(), CAIRN__bus__PREFIX: streams.prefix });
 
   const line = (event: PublishedEvent) =>
     [event.headers['ce-time'], event.headers['ce-type'], event.headers['ce-subject'], event.subject, event.id].join('  ');
 
   it('shows new events of both streams, one line each, and exits 0 on SIGINT', async () => {
     const tail = await startTail([]);
-    expect(tail.stderr()).toBe(`cairn: following ${streams.prefix}.events.v1.> (new events); Ctrl-C to stop\n`);
+    expect(tail.errors()).toBe(`cairn: following ${streams.prefix}.events.v1.> (new events); Ctrl-C to stop\n`);
     const opened = await streams.publish('public', 'issues', issuesPayload('alice/tools', 2));
     const secret = await streams.publish('private', 'issue_comment', issuesPayload('alice/secret', 1, { action: 'created', private: true }));
-    await eventually(() => expect(tail.stdout()).toEqual(expect.arrayContaining([line(opened), line(secret)])));
-    expect(tail.stdout()).toHaveLength(2);
+    await eventually(() => expect(tail.lines()).toEqual(expect.arrayContaining([line(opened), line(secret)])));
+    expect(tail.lines()).toHaveLength(2);
     expect(line(opened)).toMatch(new RegExp(`^\\S+Z  io\\.cairn\\.issues\\.opened  alice/tools  ${streams.prefix}\\.events\\.v1\\.public\\.issues  [0-9a-f-]{36}$`));
     expect(await tail.stop('SIGINT')).toBe(0);
   });
@@ -86,7 +53,7 @@ describe('cairn events tail', () => {
     await streams.publish('private', 'issues', issuesPayload('alice/secret', 2, { private: true }));
     // Everything public from the last hour, in stream order (earlier tests' events included), then the new one.
     const events = await eventually(() => {
-      const parsed = tail.stdout().map((text) => JSON.parse(text) as { subject: string; headers: Record<string, string>; data: { number: number } });
+      const parsed = tail.lines().map((text) => JSON.parse(text) as { subject: string; headers: Record<string, string>; data: { number: number } });
       expect(parsed.at(-1)?.headers['ce-id']).toBe(later.id);
       return parsed;
     });
@@ -104,7 +71,7 @@ describe('cairn events tail', () => {
     const hidden = await streams.publish('private', 'issue_comment', issuesPayload('alice/secret', 2, { action: 'created', private: true }));
     await streams.publish('public', 'issues', issuesPayload('alice/tools', 4));
     const tail = await startTail(['--since', from.toISOString(), '--subject', `${streams.prefix}.events.v1.*.issue_comment`]);
-    await eventually(() => expect([...tail.stdout()].sort()).toEqual([line(comment), line(hidden)].sort()));
+    await eventually(() => expect([...tail.lines()].sort()).toEqual([line(comment), line(hidden)].sort()));
     expect(await tail.stop('SIGINT')).toBe(0);
   });
 });

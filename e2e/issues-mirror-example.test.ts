@@ -4,54 +4,18 @@
  * whose ce-id it applied before (republished, or replayed with --since), goes on where it stopped after a restart
  * (durable consumer) and never sees the private stream.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eventually, testNatsUrl, uniqueName } from '@cairn/testing';
-import { ROOT } from './support/instance';
+import { buildExample, killConsumers, startExample } from './support/event-consumers';
 import { type TestEventStreams, createTestEventStreams, issuesPayload } from './support/public-events';
 
 jest.setTimeout(90_000);
 
-const EXAMPLE = path.join(ROOT, 'examples', 'issues-mirror');
-const MAIN = path.join(EXAMPLE, 'dist', 'main.js');
-
 interface Mirror {
   issues: Record<string, { title: string; state: string; body: string; labels: string[]; comments: number; updated_at: string; html_url: string }>;
   seen: string[];
-}
-
-/** Compiles the example as its README says (`npm run build`: tsc), with the repository's TypeScript. */
-function buildExample(): void {
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(EXAMPLE, 'tsconfig.json')], { stdio: 'inherit' });
-}
-
-interface ExampleRun {
-  child: ChildProcess;
-  output(): string;
-  stop(): Promise<number | null>;
-}
-
-/** Starts the built example and waits for its start line. */
-async function startExample(env: NodeJS.ProcessEnv, args: string[] = []): Promise<ExampleRun> {
-  const child = spawn(process.execPath, [MAIN, ...args], { cwd: EXAMPLE, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await eventually(() => {
-    if (child.exitCode !== null) throw new Error(`the example exited ${child.exitCode}: ${output}`);
-    expect(output).toContain('mirroring issues of ');
-  });
-  return {
-    child,
-    output: () => output,
-    async stop() {
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
 }
 
 describe('examples/issues-mirror', () => {
@@ -59,7 +23,6 @@ describe('examples/issues-mirror', () => {
   let dir: string;
   let file: string;
   let env: NodeJS.ProcessEnv;
-  const runs: ExampleRun[] = [];
 
   beforeAll(async () => {
     buildExample();
@@ -70,17 +33,14 @@ describe('examples/issues-mirror', () => {
   });
 
   afterAll(async () => {
-    for (const run of runs) if (run.child.exitCode === null) run.child.kill('SIGKILL');
+    killConsumers();
     await streams?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   const mirror = (): Mirror => JSON.parse(readFileSync(file, 'utf8')) as Mirror;
-  const start = async (args: string[] = []) => {
-    const run = await startExample(env, args);
-    runs.push(run);
-    return run;
-  };
+  const start = (args: string[] = []) => startExample(env, args);
+  const output = (run: { lines(): string[] }) => run.lines().join('\n');
 
   it('mirrors issues and comment counts, dedupes on ce-id, survives a restart and ignores private events', async () => {
     const from = new Date();
@@ -95,28 +55,28 @@ describe('examples/issues-mirror', () => {
 
     // The same ce-id published again past JetStream's duplicate window (another message id) changes nothing.
     await streams.publish('public', 'issues', issuesPayload('alice/tools', 1, { title: 'stale copy' }), { id: opened.id, msgId: `${opened.id}-again` });
-    await eventually(() => expect(first.output()).toContain(`duplicate ${opened.id}`));
+    await eventually(() => expect(output(first)).toContain(`duplicate ${opened.id}`));
     expect(mirror().issues['alice/tools#1'].title).toBe('crash on start');
 
     // Stopped, it misses nothing: the durable consumer resumes after the last acknowledged event.
-    expect(await first.stop()).toBe(0);
+    expect(await first.stop('SIGTERM')).toBe(0);
     const closed = await streams.publish('public', 'issues', issuesPayload('alice/tools', 1, { action: 'closed', state: 'closed', labels: ['bug'], comments: 1 }));
     const other = await streams.publish('public', 'issues', issuesPayload('bob/site', 7, { title: 'typo' }));
     const second = await start();
     await eventually(() => expect(Object.keys(mirror().issues).sort()).toEqual(['alice/tools#1', 'bob/site#7']));
     expect(mirror().issues['alice/tools#1']).toMatchObject({ state: 'closed', html_url: 'http://localhost:3000/alice/tools/issues/1' });
     await eventually(() => expect(mirror().seen).toEqual(expect.arrayContaining([closed.id, other.id])));
-    expect(second.output()).not.toContain(labelled.id);
-    expect(await second.stop()).toBe(0);
+    expect(output(second)).not.toContain(labelled.id);
+    expect(await second.stop('SIGTERM')).toBe(0);
 
     // A replay from a time re-reads the stream; every event is a duplicate, the file stays as it was.
     const before = readFileSync(file, 'utf8');
     const replay = await start(['--since', from.toISOString()]);
-    await eventually(() => expect(replay.output()).toContain(`duplicate ${other.id}`));
-    for (const event of [opened, labelled, commented, closed]) expect(replay.output()).toContain(`duplicate ${event.id}`);
-    expect(replay.output()).not.toContain('applied');
+    await eventually(() => expect(output(replay)).toContain(`duplicate ${other.id}`));
+    for (const event of [opened, labelled, commented, closed]) expect(output(replay)).toContain(`duplicate ${event.id}`);
+    expect(output(replay)).not.toContain('applied');
     expect(readFileSync(file, 'utf8')).toBe(before);
-    expect(await replay.stop()).toBe(0);
+    expect(await replay.stop('SIGTERM')).toBe(0);
 
     // Nothing of the private stream, and no temporary file left beside the mirror.
     expect(JSON.stringify(mirror())).not.toContain('alice/secret');

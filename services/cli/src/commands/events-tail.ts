@@ -169,6 +169,7 @@ async function follow(config: CairnConfig, plan: TailPlan, output: TailOutput, i
     })();
     const js = jetstream(nc, { timeout: 5_000 });
     const startTime = plan.since?.toISOString();
+    const publicFilter = busNames(config.bus.prefix).subject(eventsFilter('public'));
     const readers = await Promise.all(
       plan.sources.map(async ({ stream, filter }) => {
         try {
@@ -178,7 +179,10 @@ async function follow(config: CairnConfig, plan: TailPlan, output: TailOutput, i
           });
           return await consumer.consume();
         } catch (error) {
-          throw new CommandFailedError(`cannot follow ${filter} in stream ${stream}: ${(error as Error).message}`, { cause: error });
+          const message = (error as Error).message;
+          // A team's NATS user is usually granted the public stream alone (docs/events.md).
+          const hint = /permission/i.test(message) ? ` (a user granted the public stream alone tails it with --subject ${publicFilter})` : '';
+          throw new CommandFailedError(`cannot follow ${filter} in stream ${stream}: ${message}${hint}`, { cause: error });
         }
       }),
     );
