@@ -8,7 +8,7 @@ import { DeliverPolicy, type JsMsg, jetstream } from '@nats-io/jetstream';
 import { type NatsConnection, connect } from '@nats-io/transport-node';
 import { busNames, natsConnectionOptions } from '@cairn/bus';
 import { type CairnConfig, parseDuration } from '@cairn/config';
-import { EVENT_TYPES, EVENTS_VERSION, type EventVisibility, eventsFilter, eventsStreamOf, eventsSubject, readCloudEvent } from '@cairn/events';
+import { EVENT_TYPES, EVENTS_VERSION, type EventType, type EventVisibility, eventsFilter, eventsStreamOf, eventsSubject, readCloudEvent } from '@cairn/events';
 import { UsageError, type CommandSpec, type FlagValues } from '../args';
 import { CommandFailedError } from '../errors';
 
@@ -52,31 +52,38 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}
 /** The flags as a plan, under the installation's `[bus] PREFIX`; a usage error for anything that cannot be tailed. */
 export function planTail(values: FlagValues, prefix: string, now: Date): TailPlan {
   const names = busNames(prefix);
-  const everything = names.subject(eventsFilter());
   const given = typeof values.subject === 'string' ? values.subject : undefined;
-  const visibilities = given === undefined ? VISIBILITIES : filterVisibilities(given, prefix);
-  const event = given === undefined ? undefined : given.split('.')[4];
+  const { visibilities, eventType } = given === undefined ? { visibilities: VISIBILITIES, eventType: undefined } : parseFilter(given, prefix);
   const sources = visibilities.map((visibility) => ({
     stream: names.stream(eventsStreamOf(visibility)),
-    // Every events subject has five tokens, so a wildcard fifth token is the whole visibility.
-    filter: names.subject(event === undefined || event === '*' || event === '>' ? eventsFilter(visibility) : eventsSubject(visibility, event as (typeof EVENT_TYPES)[number])),
+    filter: names.subject(eventType === undefined ? eventsFilter(visibility) : eventsSubject(visibility, eventType)),
   }));
-  return { sources, filter: given ?? everything, since: typeof values.since === 'string' ? parseSince(values.since, now) : undefined, json: values.json === true };
+  return {
+    sources,
+    filter: given ?? names.subject(eventsFilter()),
+    since: typeof values.since === 'string' ? parseSince(values.since, now) : undefined,
+    json: values.json === true,
+  };
 }
 
-/** The visibilities a `--subject` filter reaches; a usage error unless it lies within `<prefix>.events.v1.>`. */
-function filterVisibilities(filter: string, prefix: string): readonly EventVisibility[] {
+/**
+ * The visibilities a `--subject` filter reaches and the one event type it names (undefined: all); a usage error
+ * unless it lies within `<prefix>.events.v1.>`. Every events subject has five tokens, so a wildcard as the fifth is
+ * the whole visibility.
+ */
+function parseFilter(filter: string, prefix: string): { visibilities: readonly EventVisibility[]; eventType: EventType | undefined } {
   const root = `${prefix}.events.${EVENTS_VERSION}`;
   const outside = () =>
     new UsageError(`--subject ${JSON.stringify(filter)} is not within ${root}.> (e.g. ${root}.public.> or ${root}.*.issues)`, eventsTailCommand);
   if (!filter.startsWith(`${root}.`)) throw outside();
   const [visibility, event, ...rest] = filter.slice(root.length + 1).split('.');
-  if (visibility === '>' && event === undefined) return VISIBILITIES;
+  if (visibility === '>' && event === undefined) return { visibilities: VISIBILITIES, eventType: undefined };
   if (rest.length > 0 || event === undefined || !['public', 'private', '*'].includes(visibility)) throw outside();
-  if (event !== '*' && event !== '>' && !(EVENT_TYPES as readonly string[]).includes(event)) {
-    throw new UsageError(`--subject: unknown event type "${event}" (one of ${EVENT_TYPES.join(', ')}, or * for all)`, eventsTailCommand);
-  }
-  return visibility === '*' ? VISIBILITIES : [visibility as EventVisibility];
+  const visibilities = visibility === '*' ? VISIBILITIES : [visibility as EventVisibility];
+  if (event === '*' || event === '>') return { visibilities, eventType: undefined };
+  const eventType = EVENT_TYPES.find((type) => type === event);
+  if (eventType === undefined) throw new UsageError(`--subject: unknown event type "${event}" (one of ${EVENT_TYPES.join(', ')}, or * for all)`, eventsTailCommand);
+  return { visibilities, eventType };
 }
 
 /** `--since`: a Go duration back from `now` (as `[bus]` durations are written), or an RFC 3339 time. */
