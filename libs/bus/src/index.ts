@@ -6,7 +6,7 @@
  */
 export type { BroadcastHandler, Bus, BusHandler, BusHeaders, BusMessage, ConsumeOptions, StreamKind, StreamLimits, Subscription } from './types';
 export { DEFAULT_BUS_PREFIX, assertBusPrefix, busNames, prefixedBus, type BusNames } from './namespace';
-export { connectNatsBus, provisionJetStream, type NatsBusOptions } from './nats-bus';
+export { connectNatsBus, connectionOptions as natsConnectionOptions, provisionJetStream, type NatsBusOptions } from './nats-bus';
 export { createInProcessBus, type InProcessBusOptions } from './in-process-bus';
 export { openConfiguredBus, type OpenBusOptions } from './open';
 export { prepareOutbox, enqueueEvent, type OutboxEvent } from './outbox';

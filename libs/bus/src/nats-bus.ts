@@ -72,7 +72,7 @@ function authenticator(auth: BusAuth): Authenticator | undefined {
 }
 
 /** Connection options both connects share: servers, credentials and, for a named user, its own inbox prefix. */
-function connectionOptions(options: Omit<NatsBusOptions, 'logger'>, defaultName: string, timeout: number) {
+export function connectionOptions(options: Omit<NatsBusOptions, 'logger'>, defaultName: string, timeout: number) {
   const auth = options.auth ?? { kind: 'none' };
   return {
     servers: options.url.split(',').map((s) => s.trim()),

@@ -8,6 +8,7 @@ import { isCairnError } from '@cairn/rpc';
 import { withUserService } from './accounts-access';
 import { UsageError, commandHelp, parseCommandLine, type CommandSpec } from './args';
 import { dumpRepoCommand, runDumpRepo } from './commands/dump-repo';
+import { eventsTailCommand, runEventsTail } from './commands/events-tail';
 import { keysGenerateCommand, runKeysGenerate } from './commands/keys-generate';
 import { restoreRepoCommand, runRestoreRepo } from './commands/restore-repo';
 import { userCreateCommand, runUserCreate } from './commands/user-create';
@@ -20,7 +21,7 @@ export interface CliIo {
   stderr: (text: string) => void;
 }
 
-const COMMANDS: CommandSpec[] = [userCreateCommand, keysGenerateCommand, dumpRepoCommand, restoreRepoCommand];
+const COMMANDS: CommandSpec[] = [userCreateCommand, keysGenerateCommand, dumpRepoCommand, restoreRepoCommand, eventsTailCommand];
 
 /** Named in the run contract but not implemented yet: said plainly rather than pretending. */
 const NOT_AVAILABLE = new Set<string>([]);
@@ -59,6 +60,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       ? createLogger({ service: 'cli', level: 'debug', destination: process.stderr })
       : silentLogger();
     const notice = (line: string) => io.stderr(`cairn: ${line}\n`);
+    // It prints as events come, until interrupted: no closing line.
+    if (parsed.command === eventsTailCommand) {
+      await runEventsTail(config, parsed.values, { event: (line) => io.stdout(`${line}\n`), notice });
+      return EXIT_OK;
+    }
     const line =
       parsed.command === keysGenerateCommand
         ? runKeysGenerate(config, parsed.values, io.cwd)
