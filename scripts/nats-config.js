@@ -87,10 +87,11 @@ function render(prefix) {
 
 /** Creates every stream and durable consumer as the JetStream admin user, under `[bus] PREFIX` with the stream limits. */
 async function provision(url, password) {
-  const { provisionJetStream } = require('@cairn/bus');
+  const { configuredStreamLimits, provisionJetStream } = require('@cairn/bus');
   const { bus } = require('@cairn/config').loadConfig().config;
-  const streamLimits = { maxAgeMs: bus.streamMaxAgeMs, maxBytes: bus.streamMaxBytes };
-  await provisionJetStream({ url, auth: { kind: 'password', user: ADMIN_USER, password }, prefix: bus.prefix, streamLimits }, busUsages());
+  const { internal: streamLimits, events: eventStreamLimits } = configuredStreamLimits(bus);
+  const auth = { kind: 'password', user: ADMIN_USER, password };
+  await provisionJetStream({ url, auth, prefix: bus.prefix, streamLimits, eventStreamLimits }, busUsages());
 }
 
 module.exports = { render, provision, passwordVariable, OUTPUT, PASSWORD_SECRET, ADMIN_USER };
