@@ -27,14 +27,14 @@ const STRICT: BusUsage = {
   consumers: [{ stream: 'CAIRN_EVENTS_PUBLIC', durable: 'audit', filterSubject: 'cairn.events.v1.public.>' }],
   broadcasts: [],
 };
-const PASSWORDS = { admin: 'padmin', [TEAM]: 'pteam', [STRICT.service]: 'pstrict' };
+const PASSWORDS: Readonly<Record<string, string>> = { admin: 'padmin', [TEAM]: 'pteam', [STRICT.service]: 'pstrict' };
 
 (binary === undefined ? describe.skip : describe)('natsStreamReaderPermissions on a private nats-server', () => {
   let dir: string;
   let server: PrivateNatsServer;
   const connections: NatsConnection[] = [];
 
-  async function connectAs(user: keyof typeof PASSWORDS): Promise<NatsConnection> {
+  async function connectAs(user: string): Promise<NatsConnection> {
     const nc = await connect({ servers: server.url, user, pass: PASSWORDS[user], inboxPrefix: natsInboxPrefix(user) });
     connections.push(nc);
     return nc;
