@@ -367,7 +367,10 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
     const ackWaitMs = consumeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
     const maxDeliver = consumeOptions.maxDeliver ?? -1;
     const maxAckPending = consumeOptions.maxAckPending ?? null;
-    if (maxAckPending !== null && !(Number.isInteger(maxAckPending) && maxAckPending > 0)) throw new Error(`maxAckPending must be a positive integer, got ${maxAckPending}`);
+    // Below 1 nothing could ever be handed out.
+    if (maxAckPending !== null && !(Number.isInteger(maxAckPending) && maxAckPending > 0)) {
+      throw new Error(`maxAckPending must be a positive integer, got ${maxAckPending}`);
+    }
     // Create-or-update, like JetStream: every process consuming the durable states the same config. An unset
     // maxAckPending leaves the durable's as it is, as the NATS adapter does.
     const created = await db.pool.maybeOne(sql.unsafe`
