@@ -3,18 +3,26 @@
  * BUS_USAGE: the file is fresh, and on a private nats-server (the machine's 2.9) running the configuration the
  * chart renders from it, a service may publish only its own subjects and use only its own consumers — social
  * cannot publish cairn.user.deleted (which would make repos, social and issues delete a user's data) — while
- * every service's real bus (connectNatsBus with `[bus] USER`/`PASSWORD`) still does its work.
+ * every service's real bus (connectNatsBus with `[bus] USER`/`PASSWORD`) still does its work; and the user for
+ * teams, events-public, reads the public event stream with its own consumers and nothing else.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { parse } from 'yaml';
 import { BUS_USAGE as ACCOUNTS_USAGE } from '@cairn/accounts';
-import { type Bus, type BusMessage, busNames, connectNatsBus, guardBus, natsInboxPrefix } from '@cairn/bus';
-import { DEFAULT_BUS_PREFIX, DEFAULT_STREAM_MAX_AGE_MS, DEFAULT_STREAM_MAX_BYTES } from '@cairn/config';
+import { type Bus, type BusMessage, busNames, connectNatsBus, guardBus, natsInboxPrefix, provisionJetStream } from '@cairn/bus';
+import {
+  DEFAULT_BUS_PREFIX,
+  DEFAULT_EVENTS_MAX_AGE_MS,
+  DEFAULT_EVENTS_MAX_BYTES,
+  DEFAULT_STREAM_MAX_AGE_MS,
+  DEFAULT_STREAM_MAX_BYTES,
+} from '@cairn/config';
+import { EVENTS_PRIVATE_STREAM, EVENTS_PUBLIC_STREAM, EVENTS_STREAMS } from '@cairn/events';
 import { BUS_USAGE as HOOKS_USAGE } from '@cairn/hooks';
 import { BUS_USAGE as REPOS_USAGE } from '@cairn/repos';
 import { BUS_USAGE as SOCIAL_USAGE } from '@cairn/social';
@@ -31,6 +39,7 @@ interface NatsConfigScript {
   OUTPUT: string;
   PASSWORD_SECRET: string;
   ADMIN_USER: string;
+  EVENTS_READER_USER: string;
 }
 
 const script = require(path.join(ROOT, 'scripts', 'nats-config.js')) as NatsConfigScript;
@@ -44,10 +53,10 @@ describe('deploy/k8s/nats-values.yaml', () => {
     expect(fs.readFileSync(script.OUTPUT, 'utf8')).toBe(script.render());
   });
 
-  it('has one user per deployed service and the JetStream admin, passwords read from the Secret, and JetStream on', () => {
-    expect(users.map((user) => user.user)).toEqual([...deployedServices(), script.ADMIN_USER]);
+  it('has one user per deployed service, the JetStream admin and the events reader, passwords read from the Secret, and JetStream on', () => {
+    expect(users.map((user) => user.user)).toEqual([...deployedServices(), script.ADMIN_USER, script.EVENTS_READER_USER]);
     const env = node(node(values.container, 'container').env, 'container.env');
-    for (const service of [...deployedServices(), script.ADMIN_USER]) {
+    for (const service of [...deployedServices(), script.ADMIN_USER, script.EVENTS_READER_USER]) {
       const variable = script.passwordVariable(service);
       expect(users.find((user) => user.user === service)?.password).toBe(`<< $${variable} >>`);
       expect(env[variable]).toEqual({ valueFrom: { secretKeyRef: { name: script.PASSWORD_SECRET, key: service } } });
@@ -62,12 +71,22 @@ describe('deploy/k8s/nats-values.yaml', () => {
     expect(publishers('cairn.repo.>')).toEqual(['repos']);
     expect(publishers('cairn.git.>')).toEqual(['git-storage']);
     // Creating streams and consumers is the admin's alone (a consumer or stream config could deliver or republish
-    // onto another service's subjects).
+    // onto another service's subjects), but for the events reader's consumers on the public event stream.
     for (const user of users) {
       const allowed = strings(node(node(user.permissions, 'permissions').publish, 'publish').allow, 'allow');
       const creates = allowed.filter((subject) => /^\$JS\.API\.(STREAM|CONSUMER)\.(CREATE|UPDATE|DURABLE)|^\$JS\.API\.>$/.test(subject));
-      expect([user.user, creates.length > 0]).toEqual([user.user, user.user === script.ADMIN_USER]);
+      if (user.user === script.EVENTS_READER_USER) expect(creates.every((subject) => /^\$JS\.API\.CONSUMER\.(DURABLE\.)?CREATE\.CAIRN_EVENTS_PUBLIC(\.>)?$/.test(subject))).toBe(true);
+      else expect([user.user, creates.length > 0]).toEqual([user.user, user.user === script.ADMIN_USER]);
     }
+  });
+
+  it('lets the events reader publish nothing but JetStream API calls on the public event stream', () => {
+    const reader = users.find((user) => user.user === script.EVENTS_READER_USER)!;
+    const permissions = node(reader.permissions, 'permissions');
+    for (const subject of strings(node(permissions.publish, 'publish').allow, 'allow')) {
+      expect(subject).toMatch(/^\$JS\.API\.INFO$|^\$JS\.API\.[A-Z.]+\.CAIRN_EVENTS_PUBLIC(\.>)?$|^\$JS\.ACK\.CAIRN_EVENTS_PUBLIC\.>$/);
+    }
+    expect(strings(node(permissions.subscribe, 'subscribe').allow, 'allow')).toEqual([`${natsInboxPrefix(script.EVENTS_READER_USER)}.>`]);
   });
 });
 
@@ -88,7 +107,9 @@ function serverConfig(): string {
 (binary === undefined ? describe.skip : describe)('the generated permissions on a private nats-server', () => {
   // nats-server parses a variable's value as a configuration value: a password must start with a letter (a leading
   // digit reads as a number and stops the server), hence the documented `p` + hex.
-  const passwords = new Map([...deployedServices(), script.ADMIN_USER].map((user) => [user, `p${randomBytes(12).toString('hex')}`]));
+  const passwords = new Map(
+    [...deployedServices(), script.ADMIN_USER, script.EVENTS_READER_USER].map((user) => [user, `p${randomBytes(12).toString('hex')}`]),
+  );
   let dir: string;
   let server: PrivateNatsServer;
   const closing: (() => Promise<void>)[] = [];
@@ -123,6 +144,7 @@ function serverConfig(): string {
       requestTimeoutMs: 2_000,
       prefix: DEFAULT_BUS_PREFIX,
       streamLimits: { maxAgeMs: DEFAULT_STREAM_MAX_AGE_MS, maxBytes: DEFAULT_STREAM_MAX_BYTES },
+      eventStreamLimits: { maxAgeMs: DEFAULT_EVENTS_MAX_AGE_MS, maxBytes: DEFAULT_EVENTS_MAX_BYTES },
       auth: { kind: 'password', user: usage.service, password: passwords.get(usage.service)! },
     });
     closing.push(() => bus.close());
@@ -245,6 +267,38 @@ function serverConfig(): string {
     expect(await refusal(accounts.publish('cairn.star.created', 'star-2', encoder.encode('{}')))).toMatch(
       /permissions violation for publish to "cairn\.star\.created"/i,
     );
+  });
+
+  it('lets the events reader run its own consumers on the public event stream, and nothing else', async () => {
+    // The event streams as provision makes them for their owner (hooks), with the [bus] EVENTS_* defaults.
+    const admin = { kind: 'password' as const, user: script.ADMIN_USER, password: passwords.get(script.ADMIN_USER)! };
+    const eventStreamLimits = { maxAgeMs: DEFAULT_EVENTS_MAX_AGE_MS, maxBytes: DEFAULT_EVENTS_MAX_BYTES };
+    await provisionJetStream({ url: server.url, auth: admin, eventStreamLimits }, [{ service: 'hooks', owns: EVENTS_STREAMS, consumers: [], broadcasts: [] }]);
+    const nc = await connectAs(script.EVENTS_READER_USER);
+    const [js, jsm] = [jetstream(nc, { timeout: 2_000 }), await jetstreamManager(nc, { timeout: 2_000 })];
+    expect((await jsm.streams.info(EVENTS_PUBLIC_STREAM)).config.subjects).toEqual(['cairn.events.v1.public.>']);
+    await jsm.consumers.add(EVENTS_PUBLIC_STREAM, { durable_name: 'ci-mirror', ack_policy: AckPolicy.Explicit, filter_subject: 'cairn.events.v1.public.issues' });
+    const replay = await jsm.consumers.add(EVENTS_PUBLIC_STREAM, {
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.StartTime,
+      opt_start_time: new Date(Date.now() - 3_600_000).toISOString(),
+    });
+    for (const consumer of [await js.consumers.get(EVENTS_PUBLIC_STREAM, 'ci-mirror'), await js.consumers.get(EVENTS_PUBLIC_STREAM, replay.name)]) {
+      expect(await consumer.next({ expires: 1_000 })).toBeNull();
+    }
+    const ordered = await js.consumers.get(EVENTS_PUBLIC_STREAM, { filter_subjects: 'cairn.events.v1.public.>' });
+    expect(await ordered.next({ expires: 1_000 })).toBeNull();
+    await jsm.consumers.delete(EVENTS_PUBLIC_STREAM, 'ci-mirror');
+
+    expect(await refusal(jsm.streams.info(EVENTS_PRIVATE_STREAM))).toMatch(/permissions violation for publish to "\$JS\.API\.STREAM\.INFO\.CAIRN_EVENTS_PRIVATE"/i);
+    expect(await refusal(jsm.consumers.add(EVENTS_PRIVATE_STREAM, { durable_name: 'peek', ack_policy: AckPolicy.Explicit }))).toMatch(/permissions violation/i);
+    expect(await refusal(jsm.consumers.add(ACCOUNTS_USAGE.owns![0].name, { durable_name: 'peek', ack_policy: AckPolicy.Explicit }))).toMatch(
+      /permissions violation/i,
+    );
+    expect(await refusal(jsm.streams.update(EVENTS_PUBLIC_STREAM, { max_age: 1 }))).toMatch(/permissions violation/i);
+    for (const subject of ['cairn.events.v1.public.issues', 'cairn.events.v1.private.issues', 'cairn.user.deleted']) {
+      expect(await refusal(js.publish(subject, encoder.encode('{}')))).toMatch(/permissions violation for publish/i);
+    }
   });
 
   it('refuses a wrong password and a missing one', async () => {

@@ -5,7 +5,7 @@
 // Run after changing a service's events (`npm run nats-config`); `--check` exits 1 when the file is stale
 // (deploy/nats.test.ts checks it too). Names are those of `[bus] PREFIX` = cairn; `-- --prefix=<p>` writes the
 // permissions of an installation under another prefix to stdout instead.
-// `npm run nats-config -- provision` creates every stream (with `[bus] STREAM_MAX_AGE` and `STREAM_MAX_BYTES`) and
+// `npm run nats-config -- provision` creates every stream (with its kind's `[bus]` limits and `STREAM_REPLICAS`) and
 // durable consumer under `[bus] PREFIX`, read from the configuration the services read (CAIRN_CONFIG,
 // CAIRN__bus__*), as the JetStream admin user (CAIRN_NATS_URL, CAIRN_NATS_ADMIN_PASSWORD): run it once before the
 // services start, and after an upgrade that changes their events or limits.
@@ -21,6 +21,11 @@ const NOT_ON_BUS = ['supervisor', 'cli'];
 const PASSWORD_SECRET = 'cairn-nats-users';
 /** The user that creates streams and consumers (provision); its password is the Secret's key of the same name. */
 const ADMIN_USER = 'cairn-jetstream';
+/**
+ * The user for teams outside Cairn reading the public event stream (README "Consuming events"): their own consumers on
+ * `<PREFIX>_EVENTS_PUBLIC` and nothing else (@cairn/bus natsStreamReaderPermissions; docs/security.md on push consumers).
+ */
+const EVENTS_READER_USER = 'events-public';
 
 /** The environment variable nats-server reads a service's password from (`git-storage` → CAIRN_NATS_PASSWORD_GIT_STORAGE). */
 function passwordVariable(service) {
@@ -48,11 +53,13 @@ function busUsages() {
 function render(prefix) {
   // Only here: `yaml` is a development dependency, and the image runs `provision` without it.
   const YAML = require('yaml');
-  const { natsJetStreamAdminPermissions, natsPermissions } = require('@cairn/bus');
+  const { natsJetStreamAdminPermissions, natsPermissions, natsStreamReaderPermissions } = require('@cairn/bus');
+  const { EVENTS_PUBLIC_STREAM } = require('@cairn/events');
   const usages = busUsages();
   const users = [
     ...usages.map((usage) => ({ name: usage.service, permissions: natsPermissions(usage, prefix) })),
     { name: ADMIN_USER, permissions: natsJetStreamAdminPermissions(ADMIN_USER) },
+    { name: EVENTS_READER_USER, permissions: natsStreamReaderPermissions(EVENTS_READER_USER, EVENTS_PUBLIC_STREAM, prefix) },
   ];
   const values = {
     config: {
@@ -79,21 +86,24 @@ function render(prefix) {
     '# Values for the nats/nats Helm chart (helm install nats nats/nats -n nats -f deploy/k8s/nats-values.yaml):',
     '# JetStream on, and one NATS user per Cairn service that may publish only its own subjects and use only its',
     '# own JetStream consumers, plus the user cairn-jetstream that creates the streams and consumers (`npm run',
-    `# nats-config -- provision\`). Passwords come from the Secret ${PASSWORD_SECRET} in the nats namespace, one key`,
-    '# per user; give each service the same password as its CAIRN__bus__PASSWORD (README "Deploy"), starting with a letter.',
+    `# nats-config -- provision\`) and the user ${EVENTS_READER_USER} for teams reading the public event stream (their own`,
+    `# consumers on it alone; docs/security.md). Passwords come from the Secret ${PASSWORD_SECRET} in the nats namespace,`,
+    '# one key per user; give each service the same password as its CAIRN__bus__PASSWORD (README "Deploy"), starting',
+    '# with a letter.',
   ];
   return `${header.join('\n')}\n${YAML.stringify(values, { lineWidth: 0 })}`;
 }
 
 /** Creates every stream and durable consumer as the JetStream admin user, under `[bus] PREFIX` with the stream limits. */
 async function provision(url, password) {
-  const { provisionJetStream } = require('@cairn/bus');
+  const { configuredStreamLimits, provisionJetStream } = require('@cairn/bus');
   const { bus } = require('@cairn/config').loadConfig().config;
-  const streamLimits = { maxAgeMs: bus.streamMaxAgeMs, maxBytes: bus.streamMaxBytes };
-  await provisionJetStream({ url, auth: { kind: 'password', user: ADMIN_USER, password }, prefix: bus.prefix, streamLimits }, busUsages());
+  const { internal: streamLimits, events: eventStreamLimits } = configuredStreamLimits(bus);
+  const auth = { kind: 'password', user: ADMIN_USER, password };
+  await provisionJetStream({ url, auth, prefix: bus.prefix, streamLimits, eventStreamLimits }, busUsages());
 }
 
-module.exports = { render, provision, passwordVariable, OUTPUT, PASSWORD_SECRET, ADMIN_USER };
+module.exports = { render, provision, passwordVariable, OUTPUT, PASSWORD_SECRET, ADMIN_USER, EVENTS_READER_USER };
 
 if (require.main === module) {
   if (process.argv.includes('provision')) {

@@ -22,7 +22,7 @@ describeBusContract('in-process (PostgreSQL)', {
   broadcastAcrossInstances: false,
 });
 
-describe('in-process stream limits ([bus] STREAM_MAX_AGE, STREAM_MAX_BYTES)', () => {
+describe('in-process stream limits ([bus] STREAM_MAX_AGE, STREAM_MAX_BYTES, EVENTS_MAX_AGE, EVENTS_MAX_BYTES)', () => {
   const encoder = new TextEncoder();
 
   /** The sequence numbers the stream still holds, oldest first. */
@@ -72,6 +72,32 @@ describe('in-process stream limits ([bus] STREAM_MAX_AGE, STREAM_MAX_BYTES)', ()
       await client.end();
       await waitFor('the stream trimmed to its age limit', async () => (await heldSeqs(stream)).length === 1);
       expect(await heldSeqs(stream)).toEqual([2]);
+    } finally {
+      await bus.close();
+    }
+  });
+
+  it('trims an events stream to the events limits and an internal one to the stream limits', async () => {
+    const prefix = uniqueName('kind');
+    const bus = await createInProcessBus({
+      url: database.url,
+      logger: silentLogger(),
+      streamLimits: { maxAgeMs: 0, maxBytes: 0 },
+      eventStreamLimits: { maxAgeMs: 0, maxBytes: 25 },
+      trimIntervalMs: 50,
+    });
+    try {
+      const [events, internal] = [`${prefix.toUpperCase()}_EVENTS`, `${prefix.toUpperCase()}_INTERNAL`];
+      await bus.ensureStream(events, [`${prefix}.events.>`], 'events');
+      await bus.ensureStream(internal, [`${prefix}.user.>`]);
+      for (let i = 1; i <= 5; i += 1) {
+        await bus.publish(`${prefix}.events.x`, uuidv7(), encoder.encode('x'.repeat(10)));
+        await bus.publish(`${prefix}.user.x`, uuidv7(), encoder.encode('x'.repeat(10)));
+      }
+      await waitFor('the events stream trimmed to its byte limit', async () => (await heldSeqs(events)).length === 2);
+      await sleep(200);
+      expect(await heldSeqs(events)).toEqual([4, 5]);
+      expect(await heldSeqs(internal)).toEqual([1, 2, 3, 4, 5]);
     } finally {
       await bus.close();
     }

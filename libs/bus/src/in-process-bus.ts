@@ -4,10 +4,11 @@ import type { Logger } from '@cairn/log';
 import { consumerMetrics } from '@cairn/metrics';
 import { bindWhenReady } from './binding';
 import { DEFAULT_ACK_WAIT_MS, isLastDelivery, logHandlerFailure, redeliveryDelayMs } from './delivery';
+import { normalisedHeaders } from './headers';
 import { prefixedBus } from './namespace';
 import { listenForNotifications } from './pg-listener';
 import { assertSubject, assertSubjectFilter, subjectFilterPattern, subjectFiltersOverlap, subjectMatches } from './subjects';
-import type { BroadcastHandler, Bus, BusMessage, ConsumeOptions, StreamLimits, Subscription } from './types';
+import type { BroadcastHandler, Bus, BusHeaders, BusMessage, ConsumeOptions, StreamKind, StreamLimits, Subscription } from './types';
 import { createWaker, delay, type Waker } from './wake';
 
 export interface InProcessBusOptions {
@@ -20,8 +21,10 @@ export interface InProcessBusOptions {
   maxConnections?: number;
   /** `[bus] PREFIX`: the names the services use are this installation's under it (namespace.ts); default none (names as given). */
   prefix?: string;
-  /** `[bus] STREAM_MAX_AGE` / `STREAM_MAX_BYTES` for the streams this instance defines; default none. */
+  /** `[bus] STREAM_MAX_AGE` / `STREAM_MAX_BYTES` for the `internal` streams this instance defines; default none. */
   streamLimits?: StreamLimits;
+  /** `[bus] EVENTS_MAX_AGE` / `EVENTS_MAX_BYTES` for the `events` streams this instance defines; default none. */
+  eventStreamLimits?: StreamLimits;
   /** How often those streams are trimmed to their limits; default 60 s. */
   trimIntervalMs?: number;
 }
@@ -64,11 +67,23 @@ interface ClaimResult {
 const streamRow = z.object({ name: z.string(), subjects: z.array(z.string()) });
 const seqRow = z.object({ seq: z.number() });
 const redeliveryRow = z.object({ seq: z.number(), delivery_count: z.number() });
-const consumerRow = z.object({ delivered_seq: z.number(), filter_subject: z.string(), ack_wait_ms: z.number() });
+const consumerRow = z.object({
+  delivered_seq: z.number(),
+  filter_subject: z.string(),
+  ack_wait_ms: z.number(),
+  max_ack_pending: z.number().nullable(),
+});
 const candidateRow = z.object({ last_seq: z.number(), seq: z.number().nullable() });
-const messageRow = z.object({ seq: z.number(), subject: z.string(), id: z.string(), data: z.instanceof(Buffer) });
+const messageRow = z.object({
+  seq: z.number(),
+  subject: z.string(),
+  id: z.string(),
+  data: z.instanceof(Buffer),
+  headers: z.record(z.string()).nullable(),
+});
 const dueRow = z.object({ due_in_ms: z.number().nullable() });
 const lagRow = z.object({ lag: z.number() });
+const countRow = z.object({ count: z.number() });
 
 /**
  * The embedded-mode bus: the same contract as JetStream, kept in PostgreSQL. Streams are message logs
@@ -98,8 +113,8 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
   const broadcasts = new Set<{ filterSubject: string; handler: BroadcastHandler }>();
   const waitingForStreams = new Set<Waker>();
   let streams: StreamDefinition[] = [];
-  /** The streams this instance defined: their producer's limits are this instance's, as on JetStream. */
-  const ownStreams = new Set<string>();
+  /** The streams this instance defined, with their kind: their producer's limits are this instance's, as on JetStream. */
+  const ownStreams = new Map<string, StreamKind>();
 
   /** Wakes the consumers a new message concerns; all of them when that is unknown. */
   function wakeConsumers(stream?: string, subject?: string): void {
@@ -113,7 +128,7 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
     streams = rows.map((r) => ({ name: r.name, subjects: [...r.subjects] }));
   }
 
-  async function ensureStream(name: string, subjects: string[]): Promise<void> {
+  async function ensureStream(name: string, subjects: string[], kind: StreamKind = 'internal'): Promise<void> {
     if (!STREAM_NAME.test(name)) throw new Error(`invalid stream name "${name}"`);
     subjects.forEach(assertSubjectFilter);
     const wanted = [...new Set(subjects)].sort();
@@ -130,7 +145,7 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
         ON CONFLICT (name) DO UPDATE SET subjects = EXCLUDED.subjects`);
     });
     await loadStreams();
-    ownStreams.add(name);
+    ownStreams.set(name, kind);
     for (const waker of waitingForStreams) waker.wake();
   }
 
@@ -160,8 +175,10 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
     });
   }
 
-  async function trimOwnStreams(limits: StreamLimits): Promise<void> {
-    for (const name of ownStreams) {
+  async function trimOwnStreams(): Promise<void> {
+    for (const [name, kind] of ownStreams) {
+      const limits = limitsOf(kind);
+      if (limits === undefined) continue;
       try {
         const dropped = await trimStream(name, limits);
         if (dropped > 0) logger.info({ stream: name, dropped }, 'dropped messages past the stream limits');
@@ -190,8 +207,9 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
     return stream.name;
   }
 
-  async function publish(subject: string, id: string, data: Uint8Array): Promise<void> {
+  async function publish(subject: string, id: string, data: Uint8Array, headers?: BusHeaders): Promise<void> {
     assertSubject(subject);
+    const storedHeaders = normalisedHeaders(headers);
     const stream = await streamFor(subject);
     const stored = await db.pool.transaction(async (tx) => {
       // The common duplicate (an outbox relay retrying) is answered without taking the stream lock.
@@ -200,8 +218,9 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
       const seq = await tx.oneFirst(sql.type(z.object({ last_seq: z.number() }))`
         UPDATE cairn_bus.streams SET last_seq = last_seq + 1 WHERE name = ${stream} RETURNING last_seq`);
       const inserted = await tx.query(sql.unsafe`
-        INSERT INTO cairn_bus.messages (stream, seq, subject, id, data)
-        VALUES (${stream}, ${seq}, ${subject}, ${id}, ${sql.binary(Buffer.from(data.buffer, data.byteOffset, data.byteLength))})
+        INSERT INTO cairn_bus.messages (stream, seq, subject, id, data, headers)
+        VALUES (${stream}, ${seq}, ${subject}, ${id}, ${sql.binary(Buffer.from(data.buffer, data.byteOffset, data.byteLength))},
+          ${Object.keys(storedHeaders).length === 0 ? null : JSON.stringify(storedHeaders)}::jsonb)
         ON CONFLICT (stream, id) DO NOTHING`);
       if (inserted.rowCount === 0) return false;
       await tx.query(sql.unsafe`SELECT pg_notify(${CHANNEL}, ${`${stream} ${subject}`})`);
@@ -209,7 +228,7 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
     });
     if (!stored) return;
     wakeConsumers(stream, subject);
-    broadcast({ id, subject, data, deliveryCount: 1 });
+    broadcast({ id, subject, data, headers: storedHeaders, deliveryCount: 1 });
   }
 
   function broadcast(message: BusMessage): void {
@@ -256,10 +275,17 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
         return { messages: [], nextDueMs: due ?? undefined };
       }
       const rows = await tx.any(sql.type(messageRow)`
-        SELECT seq, subject, id, data FROM cairn_bus.messages
+        SELECT seq, subject, id, data, headers FROM cairn_bus.messages
         WHERE stream = ${stream} AND seq = ANY(${sql.array([...counts.keys()], 'int8')})
         ORDER BY seq`);
-      const messages = rows.map((r) => ({ seq: r.seq, id: r.id, subject: r.subject, data: r.data, deliveryCount: counts.get(r.seq) ?? 1 }));
+      const messages = rows.map((r) => ({
+        seq: r.seq,
+        id: r.id,
+        subject: r.subject,
+        data: r.data,
+        headers: r.headers ?? {},
+        deliveryCount: counts.get(r.seq) ?? 1,
+      }));
       return { messages, nextDueMs: undefined };
     });
   }
@@ -277,11 +303,22 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
     for (const seq of dropped) logger.error({ stream, durable, seq }, 'event never acknowledged within max_deliver deliveries; giving up on it');
   }
 
-  /** Hands out the next messages this durable has never seen; the consumer row lock keeps sharers apart. */
-  async function claimNew(tx: DatabaseTransactionConnection, stream: string, durable: string, room: number): Promise<number[]> {
+  /**
+   * Hands out the next messages this durable has never seen; the consumer row lock keeps sharers apart. With
+   * max_ack_pending, only as many as leave the durable's pending rows (retry-waiting ones included) within it, as
+   * JetStream counts: pending rows are added only here, under that lock, so the count cannot grow meanwhile.
+   */
+  async function claimNew(tx: DatabaseTransactionConnection, stream: string, durable: string, batchRoom: number): Promise<number[]> {
     const consumer = await tx.one(sql.type(consumerRow)`
-      SELECT delivered_seq, filter_subject, ack_wait_ms FROM cairn_bus.consumers
+      SELECT delivered_seq, filter_subject, ack_wait_ms, max_ack_pending FROM cairn_bus.consumers
       WHERE stream = ${stream} AND durable = ${durable} FOR UPDATE`);
+    let room = batchRoom;
+    if (consumer.max_ack_pending !== null) {
+      const pending = await tx.oneFirst(sql.type(countRow)`
+        SELECT count(*)::int AS count FROM cairn_bus.pending WHERE stream = ${stream} AND durable = ${durable}`);
+      room = Math.min(room, consumer.max_ack_pending - pending);
+      if (room <= 0) return [];
+    }
     // One statement, one snapshot: every message up to the last_seq it sees is visible to it.
     const candidates = await tx.any(sql.type(candidateRow)`
       SELECT s.last_seq, m.seq FROM cairn_bus.streams s
@@ -329,12 +366,19 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
     const { stream, durable, filterSubject, handler } = consumeOptions;
     const ackWaitMs = consumeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
     const maxDeliver = consumeOptions.maxDeliver ?? -1;
-    // Create-or-update, like JetStream: every process consuming the durable states the same config.
+    const maxAckPending = consumeOptions.maxAckPending ?? null;
+    // Below 1 nothing could ever be handed out.
+    if (maxAckPending !== null && !(Number.isInteger(maxAckPending) && maxAckPending > 0)) {
+      throw new Error(`maxAckPending must be a positive integer, got ${maxAckPending}`);
+    }
+    // Create-or-update, like JetStream: every process consuming the durable states the same config. An unset
+    // maxAckPending leaves the durable's as it is, as the NATS adapter does.
     const created = await db.pool.maybeOne(sql.unsafe`
-      INSERT INTO cairn_bus.consumers (stream, durable, filter_subject, ack_wait_ms, max_deliver)
-      SELECT name, ${durable}, ${filterSubject}, ${ackWaitMs}, ${maxDeliver} FROM cairn_bus.streams WHERE name = ${stream}
+      INSERT INTO cairn_bus.consumers (stream, durable, filter_subject, ack_wait_ms, max_deliver, max_ack_pending)
+      SELECT name, ${durable}, ${filterSubject}, ${ackWaitMs}, ${maxDeliver}, ${maxAckPending}::int FROM cairn_bus.streams WHERE name = ${stream}
       ON CONFLICT (stream, durable) DO UPDATE
-      SET filter_subject = EXCLUDED.filter_subject, ack_wait_ms = EXCLUDED.ack_wait_ms, max_deliver = EXCLUDED.max_deliver
+      SET filter_subject = EXCLUDED.filter_subject, ack_wait_ms = EXCLUDED.ack_wait_ms, max_deliver = EXCLUDED.max_deliver,
+          max_ack_pending = coalesce(EXCLUDED.max_ack_pending, cairn_bus.consumers.max_ack_pending)
       RETURNING durable`);
     if (created === null) throw new Error(`stream ${stream} does not exist`);
 
@@ -365,7 +409,7 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
       const where = sql.fragment`stream = ${stream} AND durable = ${durable} AND seq = ${message.seq}`;
       const mine = sql.fragment`${where} AND delivery_count = ${message.deliveryCount}`;
       try {
-        await handler({ id: message.id, subject: message.subject, data: message.data, deliveryCount: message.deliveryCount });
+        await handler({ id: message.id, subject: message.subject, data: message.data, headers: message.headers, deliveryCount: message.deliveryCount });
       } catch (error) {
         logHandlerFailure(log, error, message, maxDeliver);
         const last = isLastDelivery(message.deliveryCount, maxDeliver);
@@ -433,10 +477,14 @@ async function createRawInProcessBus(options: InProcessBusOptions): Promise<Bus>
     };
   }
 
-  const limits = options.streamLimits;
+  /** The limits of this instance's streams of `kind`; undefined when it keeps them whole. */
+  function limitsOf(kind: StreamKind): StreamLimits | undefined {
+    const limits = kind === 'events' ? options.eventStreamLimits : options.streamLimits;
+    return limits !== undefined && (limits.maxAgeMs > 0 || limits.maxBytes > 0) ? limits : undefined;
+  }
   const trimming =
-    limits !== undefined && (limits.maxAgeMs > 0 || limits.maxBytes > 0)
-      ? setInterval(() => void trimOwnStreams(limits), options.trimIntervalMs ?? 60_000).unref()
+    limitsOf('internal') !== undefined || limitsOf('events') !== undefined
+      ? setInterval(() => void trimOwnStreams(), options.trimIntervalMs ?? 60_000).unref()
       : undefined;
 
   async function close(): Promise<void> {

@@ -8,9 +8,10 @@ export type { BroadcastHandler, Bus, BusHandler, BusHeaders, BusMessage, Consume
 export { DEFAULT_BUS_PREFIX, assertBusPrefix, busNames, prefixedBus, type BusNames } from './namespace';
 export { connectNatsBus, connectionOptions as natsConnectionOptions, provisionJetStream, type NatsBusOptions } from './nats-bus';
 export { createInProcessBus, type InProcessBusOptions } from './in-process-bus';
-export { openConfiguredBus, type OpenBusOptions } from './open';
+export { configuredStreamLimits, openConfiguredBus, type OpenBusOptions } from './open';
 export { prepareOutbox, enqueueEvent, type OutboxEvent } from './outbox';
-export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './relay';
+export { RELAY_RETRY_HORIZON_MS, startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './relay';
+export { assertHeaders } from './headers';
 export { claimVersion, processOnce } from './idempotency';
 export { applyOnce, type ApplyOnceOptions } from './apply-once';
 export { uuidv7 } from './uuidv7';
@@ -24,6 +25,7 @@ export {
   natsInboxPrefix,
   natsJetStreamAdminPermissions,
   natsPermissions,
+  natsStreamReaderPermissions,
   type BusUsage,
   type ConsumerSpec,
   type NatsPermissions,

@@ -12,6 +12,8 @@ import {
   type Authenticator,
   connect,
   credsAuthenticator,
+  headers as natsHeaders,
+  type MsgHdrs,
   nanos,
   nkeyAuthenticator,
   tokenAuthenticator,
@@ -25,7 +27,9 @@ import { busNames, prefixedBus } from './namespace';
 import { assertSubject, assertSubjectFilter } from './subjects';
 import { delay, type Waker } from './wake';
 import { DEFAULT_ACK_WAIT_MS, isLastDelivery, logHandlerFailure, redeliveryDelayMs } from './delivery';
-import type { BroadcastHandler, Bus, BusMessage, ConsumeOptions, StreamLimits, Subscription } from './types';
+import { assertHeaders, MSG_ID_HEADER } from './headers';
+import { RELAY_RETRY_HORIZON_MS } from './relay';
+import type { BroadcastHandler, Bus, BusHeaders, BusMessage, ConsumeOptions, StreamKind, StreamLimits, Subscription } from './types';
 import { assertBusUsage, type BusUsage, natsInboxPrefix } from './usage';
 
 export interface NatsBusOptions {
@@ -40,8 +44,13 @@ export interface NatsBusOptions {
   auth?: BusAuth;
   /** `[bus] PREFIX`: the names the services use are this installation's under it (namespace.ts); default none (names as given). */
   prefix?: string;
-  /** `[bus] STREAM_MAX_AGE` and `STREAM_MAX_BYTES`, set on every stream ensureStream defines; default none (unlimited). */
+  /**
+   * `[bus] STREAM_MAX_AGE`, `STREAM_MAX_BYTES` and `STREAM_REPLICAS`, set on every `internal` stream ensureStream
+   * defines; default none (unlimited, one replica).
+   */
   streamLimits?: StreamLimits;
+  /** `[bus] EVENTS_MAX_AGE`, `EVENTS_MAX_BYTES` and `STREAM_REPLICAS`, for the `events` streams; default none. */
+  eventStreamLimits?: StreamLimits;
 }
 
 /**
@@ -84,40 +93,57 @@ export function connectionOptions(options: Omit<NatsBusOptions, 'logger'>, defau
   };
 }
 
-/** Publishes with the same id inside this window are stored once (the outbox relay's retries fall in it). */
-const DUPLICATE_WINDOW_MS = 2 * 60_000;
 /** Messages one consumer holds ahead of its handler; small, since their ack wait is already running. */
 const PULL_BATCH = 10;
-const MSG_ID_HEADER = 'Nats-Msg-Id';
 const DRAIN_TIMEOUT_MS = 5_000;
 
 type Jsm = Awaited<ReturnType<typeof jetstreamManager>>;
 
 const NO_LIMITS: StreamLimits = { maxAgeMs: 0, maxBytes: 0 };
 
+/** The limits of a stream of `kind` among the bus's options. */
+function limitsOf(options: Pick<NatsBusOptions, 'streamLimits' | 'eventStreamLimits'>, kind: StreamKind = 'internal'): StreamLimits {
+  return (kind === 'events' ? options.eventStreamLimits : options.streamLimits) ?? NO_LIMITS;
+}
+
+/** The message's headers but the id, as BusMessage.headers (a repeated header: its first value). */
+function receivedHeaders(headers: MsgHdrs | undefined): BusHeaders {
+  if (headers === undefined) return {};
+  return Object.fromEntries(headers.keys().filter((name) => name !== MSG_ID_HEADER).map((name) => [name, headers.get(name)]));
+}
+
 const isStreamNotFound = (error: unknown): boolean => error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound;
 
 /**
- * The producer's side: creates the stream, or updates its subjects and limits when they differ; a stream that is as
- * wanted is only looked at. Limits discard the oldest messages (JetStream's default DiscardOld), so publishing never
- * fails on them; JetStream writes "no limit" as -1 for bytes and 0 for age.
+ * The producer's side: creates the stream, or updates its subjects, limits, replicas and duplicate window when they
+ * differ; a stream that is as wanted is only looked at. Limits discard the oldest messages (JetStream's default
+ * DiscardOld), so publishing never fails on them; JetStream writes "no limit" as -1 for bytes and 0 for age. The
+ * duplicate window is the outbox relay's retry horizon (relay.ts RELAY_RETRY_HORIZON_MS), shortened to the stream's
+ * max age when that is shorter (JetStream refuses a window longer than the age).
  */
 async function ensureStreamWith(jsm: Jsm, name: string, subjects: string[], limits: StreamLimits): Promise<void> {
   subjects.forEach(assertSubjectFilter);
+  const duplicateWindowMs = limits.maxAgeMs > 0 ? Math.min(RELAY_RETRY_HORIZON_MS, limits.maxAgeMs) : RELAY_RETRY_HORIZON_MS;
   const wanted = {
     subjects: [...new Set(subjects)].sort(),
     max_age: nanos(limits.maxAgeMs),
     max_bytes: limits.maxBytes > 0 ? limits.maxBytes : -1,
+    num_replicas: limits.replicas ?? 1,
+    duplicate_window: nanos(duplicateWindowMs),
   };
   try {
     const have = (await jsm.streams.info(name)).config;
     const same =
-      [...(have.subjects ?? [])].sort().join('\n') === wanted.subjects.join('\n') && have.max_age === wanted.max_age && have.max_bytes === wanted.max_bytes;
+      [...(have.subjects ?? [])].sort().join('\n') === wanted.subjects.join('\n') &&
+      have.max_age === wanted.max_age &&
+      have.max_bytes === wanted.max_bytes &&
+      have.num_replicas === wanted.num_replicas &&
+      have.duplicate_window === wanted.duplicate_window;
     if (!same) await jsm.streams.update(name, wanted);
   } catch (error) {
     if (!isStreamNotFound(error)) throw error;
     // Adding with an identical config is idempotent on the server, so concurrent starts are safe.
-    await jsm.streams.add({ name, ...wanted, storage: StorageType.File, duplicate_window: nanos(DUPLICATE_WINDOW_MS) });
+    await jsm.streams.add({ name, ...wanted, storage: StorageType.File });
   }
 }
 
@@ -131,8 +157,11 @@ async function streamSubjectsWith(jsm: Jsm, name: string): Promise<readonly stri
   }
 }
 
-/** The durable pull consumer `consume` binds to (and provisionJetStream creates). */
-function consumerConfig(durable: string, filterSubject: string, ackWaitMs: number, maxDeliver: number) {
+/**
+ * The durable pull consumer `consume` binds to (and provisionJetStream creates). Without `maxAckPending` the field is
+ * left out: JetStream's default applies and durables created before it existed stay as they are.
+ */
+function consumerConfig(durable: string, filterSubject: string, ackWaitMs: number, maxDeliver: number, maxAckPending?: number) {
   return {
     durable_name: durable,
     ack_policy: AckPolicy.Explicit,
@@ -140,6 +169,7 @@ function consumerConfig(durable: string, filterSubject: string, ackWaitMs: numbe
     filter_subject: filterSubject,
     ack_wait: nanos(ackWaitMs),
     max_deliver: maxDeliver,
+    ...(maxAckPending === undefined ? {} : { max_ack_pending: maxAckPending }),
   };
 }
 
@@ -157,7 +187,8 @@ async function ensureConsumerWith(jsm: Jsm, stream: string, config: ReturnType<t
       have.deliver_policy === config.deliver_policy &&
       have.filter_subject === config.filter_subject &&
       have.ack_wait === config.ack_wait &&
-      (have.max_deliver ?? -1) === config.max_deliver;
+      (have.max_deliver ?? -1) === config.max_deliver &&
+      (config.max_ack_pending === undefined || have.max_ack_pending === config.max_ack_pending);
     if (same) return;
   } catch (error) {
     if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound)) throw error;
@@ -180,7 +211,7 @@ export async function provisionJetStream(options: Omit<NatsBusOptions, 'logger'>
     for (const usage of usages) {
       assertBusUsage(usage);
       for (const owns of usage.owns ?? []) {
-        await ensureStreamWith(jsm, names.stream(owns.name), owns.subjects.map(names.subject), options.streamLimits ?? NO_LIMITS);
+        await ensureStreamWith(jsm, names.stream(owns.name), owns.subjects.map(names.subject), limitsOf(options, owns.kind));
       }
     }
     for (const usage of usages) {
@@ -190,6 +221,7 @@ export async function provisionJetStream(options: Omit<NatsBusOptions, 'logger'>
           names.subject(consumer.filterSubject),
           consumer.ackWaitMs ?? DEFAULT_ACK_WAIT_MS,
           consumer.maxDeliver ?? -1,
+          consumer.maxAckPending,
         );
         await ensureConsumerWith(jsm, names.stream(consumer.stream), config);
       }
@@ -224,14 +256,21 @@ async function connectRawNatsBus(options: NatsBusOptions): Promise<Bus> {
   const subscriptions = new Set<Subscription>();
   const waitingForStreams = new Set<Waker>();
 
-  async function ensureStream(name: string, subjects: string[]): Promise<void> {
-    await ensureStreamWith(jsm, name, subjects, options.streamLimits ?? NO_LIMITS);
+  async function ensureStream(name: string, subjects: string[], kind?: StreamKind): Promise<void> {
+    await ensureStreamWith(jsm, name, subjects, limitsOf(options, kind));
     for (const waker of waitingForStreams) waker.wake();
   }
 
-  async function publish(subject: string, id: string, data: Uint8Array): Promise<void> {
+  async function publish(subject: string, id: string, data: Uint8Array, headers?: BusHeaders): Promise<void> {
     assertSubject(subject);
-    await js.publish(subject, data, { msgID: id, timeout });
+    assertHeaders(headers);
+    let sent: MsgHdrs | undefined;
+    if (headers !== undefined && Object.keys(headers).length > 0) {
+      sent = natsHeaders();
+      for (const [name, value] of Object.entries(headers)) sent.set(name, value);
+    }
+    // The client adds Nats-Msg-Id to these headers.
+    await js.publish(subject, data, { msgID: id, timeout, headers: sent });
   }
 
   async function consume(consumeOptions: ConsumeOptions): Promise<Subscription> {
@@ -254,7 +293,7 @@ async function connectRawNatsBus(options: NatsBusOptions): Promise<Bus> {
     const { stream, durable, filterSubject, handler } = consumeOptions;
     const ackWaitMs = consumeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
     const maxDeliver = consumeOptions.maxDeliver ?? -1;
-    await ensureConsumerWith(jsm, stream, consumerConfig(durable, filterSubject, ackWaitMs, maxDeliver));
+    await ensureConsumerWith(jsm, stream, consumerConfig(durable, filterSubject, ackWaitMs, maxDeliver, consumeOptions.maxAckPending));
     const consumer = await js.consumers.get(stream, durable);
     const messages = await consumer.consume({ max_messages: PULL_BATCH });
     const log = logger.child({ stream, durable });
@@ -278,6 +317,7 @@ async function connectRawNatsBus(options: NatsBusOptions): Promise<Bus> {
         id: msg.headers?.get(MSG_ID_HEADER) ?? '',
         subject: msg.subject,
         data: msg.data,
+        headers: receivedHeaders(msg.headers),
         deliveryCount: msg.info.deliveryCount,
       };
       try {
@@ -332,7 +372,13 @@ async function connectRawNatsBus(options: NatsBusOptions): Promise<Bus> {
           logger.warn({ err: error, subject: filterSubject }, 'broadcast subscription error');
           return;
         }
-        const message: BusMessage = { id: msg.headers?.get(MSG_ID_HEADER) ?? '', subject: msg.subject, data: msg.data, deliveryCount: 1 };
+        const message: BusMessage = {
+          id: msg.headers?.get(MSG_ID_HEADER) ?? '',
+          subject: msg.subject,
+          data: msg.data,
+          headers: receivedHeaders(msg.headers),
+          deliveryCount: 1,
+        };
         Promise.resolve()
           .then(() => handler(message))
           .catch((err: unknown) => logger.warn({ err, subject: msg.subject }, 'broadcast handler failed'));

@@ -1,4 +1,5 @@
 import { sql, type Database, type DatabaseTransactionConnection } from '@cairn/db';
+import { assertHeaders } from './headers';
 import { assertSubject } from './subjects';
 import type { BusHeaders } from './types';
 import { isUuid, uuidv7 } from './uuidv7';
@@ -73,6 +74,7 @@ export interface OutboxEvent {
 export async function enqueueEvent(tx: DatabaseTransactionConnection, event: OutboxEvent): Promise<string> {
   // Checked here, in the writer's transaction: a row the bus refuses would stall the relay.
   assertSubject(event.subject);
+  assertHeaders(event.headers);
   const id = event.id ?? uuidv7();
   if (!isUuid(id)) throw new Error(`event id must be a UUID, got "${id}"`);
   const data = Buffer.from(event.data.buffer, event.data.byteOffset, event.data.byteLength);

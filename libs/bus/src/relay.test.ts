@@ -128,6 +128,35 @@ describe('outbox and relay', () => {
     await waitFor('row marked published', async () => (await unpublishedCount(db)) === 0);
   });
 
+  it('publishes a row with the headers it was enqueued with, and a row without headers with none', async () => {
+    const db = await serviceDatabase();
+    const bus = await createInProcessBus({ url: database.url, logger });
+    cleanups.push(() => bus.close());
+    await bus.ensureStream('RELAY_HEADERS', ['relayheaders.>'], 'events');
+    const received: BusMessage[] = [];
+    const sub = await bus.consume({ stream: 'RELAY_HEADERS', durable: 'reader', filterSubject: 'relayheaders.>', handler: async (m) => void received.push(m) });
+    cleanups.push(() => sub.stop());
+    relay(db, bus);
+    const headers = { 'ce-specversion': '1.0', 'ce-id': uuidv7(), 'ce-type': 'io.cairn.issues.opened' };
+    const [withHeaders, without] = await db.pool.transaction(async (tx) => [
+      await enqueueEvent(tx, { subject: 'relayheaders.issues', data: bytes('{}'), id: headers['ce-id'], headers }),
+      await enqueueEvent(tx, { subject: 'relayheaders.internal', data: bytes('x') }),
+    ]);
+    await waitFor('both deliveries', () => received.length === 2);
+    expect(received.map((m) => [m.id, m.headers])).toEqual([[withHeaders, headers], [without, {}]]);
+  });
+
+  it('refuses to enqueue a header NATS cannot carry, in the writer\'s transaction', async () => {
+    const db = await serviceDatabase();
+    await expect(
+      db.pool.transaction((tx) => enqueueEvent(tx, { subject: 'cairn.user.created', data: bytes('x'), headers: { 'ce-subject': 'a\nb' } })),
+    ).rejects.toThrow(/CR or LF/);
+    await expect(db.pool.transaction((tx) => enqueueEvent(tx, { subject: 'cairn.user.created', data: bytes('x'), headers: { 'bad name': 'x' } }))).rejects.toThrow(
+      /header name/,
+    );
+    expect(await unpublishedCount(db)).toBe(0);
+  });
+
   it('publishes each row once with two relays on one schema', async () => {
     const db = await serviceDatabase();
     const bus = new RecordingBus();

@@ -34,8 +34,30 @@ const PRUNE_EVERY_MS = 60 * 60_000;
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60_000;
 
 const DEFAULT_FLUSH_TIMEOUT_MS = 5_000;
+/** A batch in progress: up to 100 publishes, each normally answered within milliseconds; a minute allows a slow NATS. */
+const BATCH_ALLOWANCE_MS = 60_000;
+/** The longest a crashed service waits to be started again: Kubernetes' CrashLoopBackOff cap (the supervisor restarts sooner). */
+const RESTART_ALLOWANCE_MS = 5 * 60_000;
 
-const outboxRow = z.object({ seq: z.number(), id: z.string(), subject: z.string(), data: z.instanceof(Buffer) });
+/**
+ * How long after publishing a row the relays may publish it again: the JetStream duplicate window of every stream
+ * (nats-bus.ts), so such a second publish is stored once. A row published but not marked (the marking transaction
+ * failed: the database went away, the process was killed, or NATS stored the message but its ack was lost, so the
+ * publish counted as failed) stays unpublished and is taken again by the next pass: this relay's, after its backoff
+ * (at most MAX_BACKOFF_MS); another replica's, within its poll once the row lock goes with the dead transaction; or
+ * the restarted process's, after a stop whose flush took up to DEFAULT_FLUSH_TIMEOUT_MS and a restart. Add the batch
+ * that published it (the row is marked only when the whole batch is through): 6 min 15 s. A database outage longer
+ * than that can still store a row twice; consumers deduplicate on the event id (at least once).
+ */
+export const RELAY_RETRY_HORIZON_MS = BATCH_ALLOWANCE_MS + MAX_BACKOFF_MS + DEFAULT_FLUSH_TIMEOUT_MS + RESTART_ALLOWANCE_MS;
+
+const outboxRow = z.object({
+  seq: z.number(),
+  id: z.string(),
+  subject: z.string(),
+  data: z.instanceof(Buffer),
+  headers: z.record(z.string()).nullable(),
+});
 const backlogRow = z.object({ pending: z.number(), lag_seconds: z.number() });
 
 interface BatchResult {
@@ -90,13 +112,13 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   async function relayBatch(): Promise<BatchResult> {
     const result = await db.pool.transaction(async (tx) => {
       const rows = await tx.any(sql.type(outboxRow)`
-        SELECT seq, id, subject, data FROM ${table}
+        SELECT seq, id, subject, data, headers FROM ${table}
         WHERE published_at IS NULL ORDER BY seq LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`);
       const done: number[] = [];
       let failure: BatchResult['failure'];
       for (const row of rows) {
         try {
-          await bus.publish(row.subject, row.id, row.data);
+          await bus.publish(row.subject, row.id, row.data, row.headers ?? undefined);
           done.push(row.seq);
         } catch (error) {
           // Stop at the first failure: while the bus is down every publish would wait out its timeout.

@@ -20,7 +20,10 @@ export interface BusMessage {
 
 export type BusHandler = (message: BusMessage) => Promise<void>;
 
-/** `[bus] STREAM_MAX_AGE` and `STREAM_MAX_BYTES`: what a stream keeps at most (its oldest messages go first). */
+/**
+ * What a stream keeps at most (its oldest messages go first): `[bus] STREAM_MAX_AGE` and `STREAM_MAX_BYTES` for
+ * `internal` streams, `EVENTS_MAX_AGE` and `EVENTS_MAX_BYTES` for `events` ones.
+ */
 export interface StreamLimits {
   /** Messages older than this are dropped; 0: kept forever. */
   maxAgeMs: number;
@@ -52,7 +55,10 @@ export interface ConsumeOptions {
   /**
    * At most this many messages delivered and not yet acknowledged, over every process sharing the durable (JetStream
    * max_ack_pending); a failed message waiting for its redelivery still counts. 1: handled strictly in stream order,
-   * failures and replicas included. Default unlimited (the adapter's own prefetch only).
+   * failures and replicas included. Default unset: JetStream's default (1000), and an existing durable keeps its own.
+   * NATS: a message nak'd with a delay keeps its slot until redelivered and acked (nats-server 2.9, the contract test
+   * shows it), so the adapter only sets the field. In-process: the durable's `pending` rows are counted, those
+   * waiting for their retry included.
    */
   maxAckPending?: number;
 }

@@ -1,6 +1,6 @@
 import { RecordingBus } from './test-support/fake-bus';
 import type { Subscription } from './types';
-import { type BusUsage, assertBusUsage, guardBus, natsPermissions } from './usage';
+import { type BusUsage, assertBusUsage, guardBus, natsPermissions, natsStreamReaderPermissions } from './usage';
 
 const usage: BusUsage = {
   service: 'social',
@@ -97,4 +97,16 @@ it('natsPermissions follows the bus prefix: subjects, streams, durables and broa
     },
     subscribe: { allow: ['_INBOX_social.>', 'staging.user.deleted'] },
   });
+});
+
+it('gives a stream reader its own consumers on that one stream of the installation, its inbox, and nothing to publish', () => {
+  const permissions = natsStreamReaderPermissions('ci-team', 'CAIRN_EVENTS_PUBLIC', 'staging');
+  for (const subject of permissions.publish.allow) {
+    // JetStream API calls and acks on STAGING_EVENTS_PUBLIC only (and the account info every client asks for).
+    expect(subject).toMatch(/^\$JS\.API\.INFO$|^\$JS\.API\.(STREAM|CONSUMER)\.[A-Z.]+\.STAGING_EVENTS_PUBLIC(\.>)?$|^\$JS\.API\.CONSUMER\.CREATE\.STAGING_EVENTS_PUBLIC$|^\$JS\.ACK\.STAGING_EVENTS_PUBLIC\.>$/);
+    expect(subject).not.toMatch(/STREAM\.(CREATE|UPDATE|DELETE|PURGE)/);
+  }
+  expect(permissions.subscribe.allow).toEqual(['_INBOX_ci-team.>']);
+  expect(natsStreamReaderPermissions('ci-team', 'CAIRN_EVENTS_PUBLIC').publish.allow).toContain('$JS.API.CONSUMER.MSG.NEXT.CAIRN_EVENTS_PUBLIC.>');
+  expect(() => natsStreamReaderPermissions('ci-team', 'EVENTS_PUBLIC')).toThrow(/CAIRN_/);
 });

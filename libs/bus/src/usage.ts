@@ -89,6 +89,40 @@ export function natsJetStreamAdminPermissions(user: string): NatsPermissions {
   return { publish: { allow: [`${JS_API}.>`] }, subscribe: { allow: [`${natsInboxPrefix(user)}.>`] } };
 }
 
+/**
+ * A team outside Cairn that reads one stream (the public event stream, `<PREFIX>_EVENTS_PUBLIC`) with a plain
+ * JetStream client (@nats-io/jetstream, the nats CLI): create its own consumers on that stream — durable or ephemeral,
+ * any deliver policy (`by_start_time` replays), ordered ones (`js.consumers.get(stream, {…})` creates them, and
+ * deletes them when it resets) — pull and ack their messages, list them and look up the stream; nothing on any other
+ * stream, no stream changes, and no publishing. Create comes in 2.9's three forms (`CONSUMER.CREATE.<stream>.<name>
+ * [.<filter>]`, the older `CONSUMER.DURABLE.CREATE.<stream>.<durable>` and ephemeral `CONSUMER.CREATE.<stream>`).
+ * Replies arrive in `_INBOX_<user>.>` (the client sets `inboxPrefix` to natsInboxPrefix(user)). NATS cannot tell
+ * push from pull by subject, so such a user may also create a push consumer: docs/security.md says what that means.
+ */
+export function natsStreamReaderPermissions(user: string, codeStream: string, prefix?: string): NatsPermissions {
+  const stream = busNames(prefix).stream(codeStream);
+  if (!/^[A-Za-z0-9_-]+$/.test(stream)) throw new Error(`invalid stream name ${stream}`);
+  const api = `${JS_API}.CONSUMER`;
+  return {
+    publish: {
+      allow: [
+        `${JS_API}.INFO`,
+        `${JS_API}.STREAM.INFO.${stream}`,
+        `${api}.CREATE.${stream}`,
+        `${api}.CREATE.${stream}.>`,
+        `${api}.DURABLE.CREATE.${stream}.>`,
+        `${api}.INFO.${stream}.>`,
+        `${api}.DELETE.${stream}.>`,
+        `${api}.NAMES.${stream}`,
+        `${api}.LIST.${stream}`,
+        `${api}.MSG.NEXT.${stream}.>`,
+        `$JS.ACK.${stream}.>`,
+      ],
+    },
+    subscribe: { allow: [`${natsInboxPrefix(user)}.>`] },
+  };
+}
+
 /** Throws unless `usage` is well formed (filters valid, a consumer's filter overlapping its stream, names unique). */
 export function assertBusUsage(usage: BusUsage): void {
   const owned = usage.owns ?? [];

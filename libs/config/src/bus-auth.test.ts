@@ -1,4 +1,7 @@
-/** `[bus]` NATS credentials: each method is read, at most one is allowed, and files must be readable. */
+/**
+ * `[bus]` NATS credentials (each method is read, at most one is allowed, and files must be readable), prefix, stream
+ * limits and replicas.
+ */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -71,7 +74,7 @@ it.each([
   expect(error.message).toContain(message);
 });
 
-describe('[bus] PREFIX and stream limits', () => {
+describe('[bus] PREFIX, stream limits and replicas', () => {
   function loadBusConfig(keys: Record<string, string>) {
     const cwd = path.join(root, `case-${++counter}`);
     const workDir = path.join(cwd, 'data');
@@ -85,6 +88,30 @@ describe('[bus] PREFIX and stream limits', () => {
     expect(set.config.bus).toMatchObject({ prefix: 'staging-2', streamMaxAgeMs: 36 * 3_600_000, streamMaxBytes: 0 });
     expect(set.warnings).toEqual([]);
     expect(loadBusConfig({}).config.bus).toMatchObject({ prefix: 'cairn', streamMaxAgeMs: 7 * 24 * 3_600_000, streamMaxBytes: 1024 ** 3 });
+  });
+
+  it('reads the public event streams\' limits and the replicas, defaults 30 days, 10 GiB and 1', () => {
+    const set = loadBusConfig({ EVENTS_MAX_AGE: '2160h', EVENTS_MAX_BYTES: '0', STREAM_REPLICAS: '3' });
+    expect(set.config.bus).toMatchObject({ eventsMaxAgeMs: 90 * 24 * 3_600_000, eventsMaxBytes: 0, streamReplicas: 3 });
+    expect(set.warnings).toEqual([]);
+    expect(loadBusConfig({ EVENTS_MAX_AGE: '0' }).config.bus.eventsMaxAgeMs).toBe(0);
+    expect(loadBusConfig({}).config.bus).toMatchObject({ eventsMaxAgeMs: 30 * 24 * 3_600_000, eventsMaxBytes: 10 * 1024 ** 3, streamReplicas: 1 });
+  });
+
+  it.each([
+    [{ EVENTS_MAX_AGE: 'a month' }, 'bus.EVENTS_MAX_AGE'],
+    [{ EVENTS_MAX_BYTES: '-1' }, 'bus.EVENTS_MAX_BYTES'],
+    [{ EVENTS_MAX_BYTES: '10GiB' }, 'bus.EVENTS_MAX_BYTES'],
+    [{ STREAM_REPLICAS: '0' }, 'bus.STREAM_REPLICAS'],
+    [{ STREAM_REPLICAS: '6' }, 'bus.STREAM_REPLICAS'],
+    [{ STREAM_REPLICAS: 'three' }, 'bus.STREAM_REPLICAS'],
+  ])('refuses %j naming the key', (keys, key) => {
+    expect(() => loadBusConfig(keys)).toThrow(ConfigError);
+    try {
+      loadBusConfig(keys);
+    } catch (error) {
+      expect((error as ConfigError).key).toBe(key);
+    }
   });
 
   it('refuses a prefix that cannot head subjects, streams and durables, naming the key', () => {

@@ -57,7 +57,17 @@ describe('defaults', () => {
         maxBodySize: 10_485_760,
       },
       database: { url: '', maxOpenConns: 10 },
-      bus: { url: '', servers: [], auth: { kind: 'none' }, prefix: 'cairn', streamMaxAgeMs: 604_800_000, streamMaxBytes: 1_073_741_824 },
+      bus: {
+        url: '',
+        servers: [],
+        auth: { kind: 'none' },
+        prefix: 'cairn',
+        streamMaxAgeMs: 604_800_000,
+        streamMaxBytes: 1_073_741_824,
+        eventsMaxAgeMs: 2_592_000_000,
+        eventsMaxBytes: 10_737_418_240,
+        streamReplicas: 1,
+      },
       log: { level: 'info' },
       api: {
         enableSwagger: true,

@@ -250,6 +250,9 @@ function readBus(reader: SettingsReader, workDir: string): CairnConfig['bus'] {
     prefix: reader.parse('bus', 'PREFIX', DEFAULT_BUS_PREFIX, (text) => (BUS_PREFIX_PATTERN.test(text) ? text : undefined), BUS_PREFIX_EXPECTED),
     streamMaxAgeMs: reader.duration('bus', 'STREAM_MAX_AGE', DEFAULT_STREAM_MAX_AGE_MS),
     streamMaxBytes: reader.integer('bus', 'STREAM_MAX_BYTES', DEFAULT_STREAM_MAX_BYTES, NON_NEGATIVE),
+    eventsMaxAgeMs: reader.duration('bus', 'EVENTS_MAX_AGE', DEFAULT_EVENTS_MAX_AGE_MS),
+    eventsMaxBytes: reader.integer('bus', 'EVENTS_MAX_BYTES', DEFAULT_EVENTS_MAX_BYTES, NON_NEGATIVE),
+    streamReplicas: reader.integer('bus', 'STREAM_REPLICAS', 1, STREAM_REPLICAS_RANGE),
   };
 }
 
@@ -270,6 +273,15 @@ export const DEFAULT_STREAM_MAX_AGE_MS = 7 * 24 * HOUR_MS;
  * a million or more, far beyond a week of a busy instance, while bounding the disk of the 5 streams to 5 GiB.
  */
 export const DEFAULT_STREAM_MAX_BYTES = 1024 * 1024 * 1024;
+/**
+ * `[bus] EVENTS_MAX_AGE` default: 30 days. The public event stream (its `events` kind) serves teams outside Cairn,
+ * who replay from a point in time (a CI system back after a long weekend, an analytics backfill), so it keeps a month.
+ */
+export const DEFAULT_EVENTS_MAX_AGE_MS = 30 * 24 * HOUR_MS;
+/** `[bus] EVENTS_MAX_BYTES` default: 10 GiB per event stream, a month of a busy instance's webhook-sized payloads. */
+export const DEFAULT_EVENTS_MAX_BYTES = 10 * 1024 * 1024 * 1024;
+/** `[bus] STREAM_REPLICAS`: JetStream keeps at most 5 copies of a stream (num_replicas 1..5). */
+const STREAM_REPLICAS_RANGE = { min: 1, max: 5 };
 
 const BUS_AUTH_KEYS = ['USER', 'PASSWORD', 'TOKEN', 'NKEY_SEED_FILE', 'CREDS_FILE'] as const;
 

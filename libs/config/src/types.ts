@@ -120,6 +120,12 @@ export interface CairnConfig {
     streamMaxAgeMs: number;
     /** `[bus] STREAM_MAX_BYTES`, default 1 GiB (0: no limit): past it, each stream drops its oldest events. */
     streamMaxBytes: number;
+    /** `[bus] EVENTS_MAX_AGE` in ms, default 30 days (0: no limit): the same for the public event streams. */
+    eventsMaxAgeMs: number;
+    /** `[bus] EVENTS_MAX_BYTES`, default 10 GiB (0: no limit): the same for the public event streams. */
+    eventsMaxBytes: number;
+    /** `[bus] STREAM_REPLICAS`, default 1 (1..5): copies of every stream Cairn creates in a clustered NATS. */
+    streamReplicas: number;
   };
   log: {
     /** `[log] LEVEL`: trace|debug|info|warn|error|fatal|silent, default info. */

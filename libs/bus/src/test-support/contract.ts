@@ -4,6 +4,7 @@
  */
 import { METRIC_NAMES, metricValue } from '@cairn/metrics';
 import { redeliveryDelayMs } from '../delivery';
+import { prefixedBus } from '../namespace';
 import type { Bus, BusMessage, Subscription } from '../types';
 import { uuidv7 } from '../uuidv7';
 import { sleep, waitFor } from './wait';
@@ -378,6 +379,79 @@ export function describeBusContract(adapter: string, harness: BusContractHarness
       subscriptions.push(await bus.consume({ stream, durable: 'both', filterSubject: `${other}.>`, handler }));
       await bus.publish(`${other}.thing.happened`, uuidv7(), encoder.encode('x'));
       await waitFor('delivery on the added subject', () => received.length === 1);
+    });
+
+    it('delivers the headers a message was published with to consumers and broadcast subscribers, and {} without', async () => {
+      const bus = await open();
+      const { stream, root } = await freshStream(bus);
+      const consumed = recorder();
+      const broadcast = recorder();
+      subscriptions.push(await bus.consume({ stream, durable: 'headers', filterSubject: `${root}.>`, handler: consumed.handler }));
+      subscriptions.push(await bus.subscribe(`${root}.>`, broadcast.handler));
+      const headers = { 'ce-specversion': '1.0', 'ce-type': 'io.cairn.issues.opened', 'ce-subject': 'alice/hello-world' };
+      const [withHeaders, without] = [uuidv7(), uuidv7()];
+      await bus.publish(`${root}.issues`, withHeaders, encoder.encode('{}'), headers);
+      await bus.publish(`${root}.internal`, without, encoder.encode('x'));
+      await waitFor('both messages, both ways', () => consumed.received.length === 2 && broadcast.received.length === 2);
+      for (const received of [consumed.received, broadcast.received]) {
+        // Never the id header: the id is BusMessage.id.
+        expect(received.map((m) => [m.id, m.headers])).toEqual([[withHeaders, headers], [without, {}]]);
+      }
+    });
+
+    it('carries headers through prefixedBus', async () => {
+      const raw = await open();
+      const bus = prefixedBus(raw, `${harness.prefix.toLowerCase()}p`);
+      await bus.ensureStream('CAIRN_HEADERS', ['cairn.headers.>']);
+      const consumed = recorder();
+      const broadcast = recorder();
+      subscriptions.push(await bus.consume({ stream: 'CAIRN_HEADERS', durable: 'headers', filterSubject: 'cairn.headers.>', handler: consumed.handler }));
+      subscriptions.push(await bus.subscribe('cairn.headers.>', broadcast.handler));
+      const id = uuidv7();
+      await bus.publish('cairn.headers.pushed', id, encoder.encode('{}'), { 'ce-source': 'https://cairn.example/' });
+      await waitFor('the message, both ways', () => consumed.received.length === 1 && broadcast.received.length === 1);
+      for (const m of [consumed.received[0], broadcast.received[0]]) {
+        expect(m).toMatchObject({ id, subject: 'cairn.headers.pushed', headers: { 'ce-source': 'https://cairn.example/' } });
+      }
+    });
+
+    it.each([
+      [{ 'ce type': 'x' }, /header name "ce type"/],
+      [{ 'ce:type': 'x' }, /header name "ce:type"/],
+      [{ 'Nats-Expected-Stream': 'X' }, /Nats-\* headers/],
+      [{ 'ce-subject': 'a\r\nNats-Msg-Id: forged' }, /CR or LF/],
+    ])('refuses to publish a header NATS cannot carry: %j', async (headers, error) => {
+      const bus = await open();
+      const { root } = await freshStream(bus);
+      await expect(bus.publish(`${root}.x`, uuidv7(), encoder.encode('x'), headers)).rejects.toThrow(error);
+    });
+
+    it('with maxAckPending 1, hands out strictly in stream order over failures and consumers sharing the durable', async () => {
+      const a = await open();
+      const b = await open();
+      const { stream, root } = await freshStream(a);
+      const ids = Array.from({ length: 6 }, () => uuidv7());
+      for (const id of ids.slice(0, 3)) await a.publish(`${root}.x.y`, id, encoder.encode(id));
+      const started: string[] = [];
+      const handled: string[] = [];
+      let failures = 0;
+      const handler = async (m: BusMessage) => {
+        started.push(m.id);
+        // The first message fails twice: nothing behind it may start while it waits for its redelivery.
+        if (m.id === ids[0] && failures < 2) {
+          failures += 1;
+          throw new Error('not yet');
+        }
+        await sleep(5);
+        handled.push(m.id);
+      };
+      const options = { stream, durable: 'ordered', filterSubject: `${root}.>`, maxAckPending: 1 };
+      subscriptions.push(await a.consume({ ...options, handler }));
+      subscriptions.push(await b.consume({ ...options, handler }));
+      for (const id of ids.slice(3)) await b.publish(`${root}.x.y`, id, encoder.encode(id));
+      await waitFor('every message handled', () => handled.length === ids.length);
+      expect(handled).toEqual(ids);
+      expect(started).toEqual([ids[0], ids[0], ...ids]);
     });
   });
 }

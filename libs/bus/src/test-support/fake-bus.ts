@@ -1,9 +1,10 @@
-import type { Bus, Subscription } from '../types';
+import type { Bus, BusHeaders, Subscription } from '../types';
 
 export interface Published {
   subject: string;
   id: string;
   data: Uint8Array;
+  headers?: BusHeaders;
 }
 
 /** A bus that only records what is published to it. */
@@ -12,10 +13,10 @@ export class RecordingBus implements Bus {
 
   async ensureStream(): Promise<void> {}
 
-  async publish(subject: string, id: string, data: Uint8Array): Promise<void> {
+  async publish(subject: string, id: string, data: Uint8Array, headers?: BusHeaders): Promise<void> {
     // Asynchronous like a real bus, so concurrent relays interleave.
     await new Promise((resolve) => setImmediate(resolve));
-    this.published.push({ subject, id, data });
+    this.published.push({ subject, id, data, headers });
   }
 
   async consume(): Promise<Subscription> {
@@ -36,12 +37,12 @@ export function withOutage(bus: Bus): { bus: Bus; setDown(down: boolean): void; 
   return {
     bus: {
       ...bus,
-      async publish(subject, id, data) {
+      async publish(subject, id, data, headers) {
         if (down) {
           failures += 1;
           throw new Error('bus unavailable');
         }
-        await bus.publish(subject, id, data);
+        await bus.publish(subject, id, data, headers);
       },
     },
     setDown: (value) => {
