@@ -33,3 +33,14 @@ export function normalisedHeaders(headers: BusHeaders | undefined): Record<strin
   assertHeaders(headers);
   return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name, value.trim()]));
 }
+
+/**
+ * A public event (CloudEvents headers) reaching a consumer or subscription of anything but the event stream
+ * (`<prefix>.events.…`). Cairn never publishes one elsewhere, but a team allowed to create consumers on the public
+ * stream can have a push consumer deliver it onto any subject (it keeps its own subject, so only the filter it reached
+ * tells), and a stream capturing that subject stores it (NATS 2.9 cannot refuse that by permissions,
+ * docs/security.md#nats). Both adapters drop such a message instead of handing it to a handler.
+ */
+export function isStrayPublicEvent(filterSubject: string, headers: BusHeaders): boolean {
+  return headers['ce-specversion'] !== undefined && filterSubject.split('.')[1] !== 'events';
+}

@@ -27,7 +27,7 @@ import { busNames, prefixedBus } from './namespace';
 import { assertSubject, assertSubjectFilter } from './subjects';
 import { delay, type Waker } from './wake';
 import { DEFAULT_ACK_WAIT_MS, isLastDelivery, logHandlerFailure, redeliveryDelayMs } from './delivery';
-import { assertHeaders, MSG_ID_HEADER } from './headers';
+import { assertHeaders, isStrayPublicEvent, MSG_ID_HEADER } from './headers';
 import { RELAY_RETRY_HORIZON_MS } from './relay';
 import type { BroadcastHandler, Bus, BusHeaders, BusMessage, ConsumeOptions, StreamKind, StreamLimits, Subscription } from './types';
 import { assertBusUsage, type BusUsage, natsInboxPrefix } from './usage';
@@ -320,6 +320,12 @@ async function connectRawNatsBus(options: NatsBusOptions): Promise<Bus> {
         headers: receivedHeaders(msg.headers),
         deliveryCount: msg.info.deliveryCount,
       };
+      if (isStrayPublicEvent(filterSubject, message.headers ?? {})) {
+        log.warn({ subject: message.subject, event_id: message.id }, 'dropping a public event delivered onto an internal subject');
+        settle(() => msg.ack());
+        metrics.handled('dropped');
+        return;
+      }
       try {
         await handler(message);
         settle(() => msg.ack());
@@ -379,6 +385,10 @@ async function connectRawNatsBus(options: NatsBusOptions): Promise<Bus> {
           headers: receivedHeaders(msg.headers),
           deliveryCount: 1,
         };
+        if (isStrayPublicEvent(filterSubject, message.headers ?? {})) {
+          logger.warn({ subject: message.subject }, 'dropping a public event delivered onto an internal subject');
+          return;
+        }
         Promise.resolve()
           .then(() => handler(message))
           .catch((err: unknown) => logger.warn({ err, subject: msg.subject }, 'broadcast handler failed'));

@@ -10,6 +10,9 @@ import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, 
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { findNatsServer, startPrivateNatsServer, type PrivateNatsServer } from './test-support/nats-server';
 import { waitFor } from './test-support/wait';
+import { silentLogger } from '@cairn/log';
+import { connectNatsBus } from './nats-bus';
+import type { Bus, BusMessage } from './types';
 import { type BusUsage, natsInboxPrefix, natsPermissions, natsStreamReaderPermissions } from './usage';
 
 const binary = findNatsServer();
@@ -80,6 +83,7 @@ const PASSWORDS: Readonly<Record<string, string>> = { admin: 'padmin', [TEAM]: '
       ['acme.events.v1.public.push', 'public push'],
     ]) {
       const h = headers();
+      h.set('ce-specversion', '1.0');
       h.set('ce-type', `io.cairn.${subject.split('.').pop()}`);
       await js.publish(subject, encoder.encode(body), { headers: h });
     }
@@ -173,13 +177,24 @@ const PASSWORDS: Readonly<Record<string, string>> = { admin: 'padmin', [TEAM]: '
     const adminConnection = await connectAs('admin');
     const admin = await jetstreamManager(adminConnection);
     const before = (await admin.streams.info(INTERNAL)).state.messages;
-    // A push consumer delivers while its subject has interest: Cairn's gateway subscribes to cairn.user.deleted (a broadcast).
-    adminConnection.subscribe('acme.user.deleted');
-    await adminConnection.flush();
+    // A push consumer delivers while its subject has interest: Cairn's gateway subscribes to cairn.user.deleted (a
+    // broadcast), as this Cairn bus does; its durable consumer of the stream capturing the subject must not see them either.
+    const bus: Bus = await connectNatsBus({ url: server.url, logger: silentLogger(), prefix: 'acme', auth: { kind: 'password', user: 'admin', password: PASSWORDS.admin } });
+    const seen: BusMessage[] = [];
+    const broadcast = await bus.subscribe('cairn.user.deleted', (message) => void seen.push(message));
+    const consumer = await bus.consume({ stream: 'CAIRN_ACCOUNTS', durable: 'strays', filterSubject: 'cairn.user.deleted', handler: async (message) => void seen.push(message) });
     // NATS 2.9 reads deliver_subject from the request body: the create subject is the same as a pull consumer's.
     await team.jsm.consumers.add(PUBLIC, { durable_name: 'push', ack_policy: AckPolicy.None, deliver_subject: 'acme.user.deleted' });
     await waitFor('the server delivering onto an internal subject', async () => (await admin.streams.info(INTERNAL)).state.messages > before);
     await admin.consumers.delete(PUBLIC, 'push');
+    // The strays are dropped by Cairn's bus (headers.ts isStrayPublicEvent); a genuine event after them arrives.
+    await bus.publish('cairn.user.deleted', '0190a000-0000-7000-8000-000000000001', encoder.encode('genuine'));
+    await waitFor('the genuine event, twice (broadcast and durable)', async () => seen.length >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(seen.map((message) => text(message.data))).toEqual(['genuine', 'genuine']);
+    await consumer.stop();
+    await broadcast.stop();
+    await bus.close();
 
     // The operator provisions the durable; the team user may only read and ack it.
     await admin.consumers.add(PUBLIC, { durable_name: 'acme-audit', ack_policy: AckPolicy.Explicit, filter_subject: 'acme.events.v1.public.>' });
