@@ -48,6 +48,7 @@ export interface OutboxRow {
 export interface FanOutHarness {
   database: TestDatabase;
   db: Database;
+  /** The in-process bus on the test database: other processes on that database share its streams and consumers. */
   bus: Bus;
   sql: Client;
   world: FakeWorld;
@@ -83,9 +84,10 @@ export function issueOpened(repoId: number): IssueEvent {
 
 /**
  * Users alice (10), acme (20, an organization), carol (30); repositories alice/tools (1), acme/secret (2, private),
- * alice/other (3), alice/new (4); a history of three commits.
+ * alice/other (3), alice/new (4); a history of three commits. `consumers: false`: the consumers are not started
+ * (a test runs them elsewhere first).
  */
-export async function startFanOutHarness(): Promise<FanOutHarness> {
+export async function startFanOutHarness(options: { consumers?: boolean } = {}): Promise<FanOutHarness> {
   const database = await createTestDatabase('hooks');
   const workDir = mkdtempSync(path.join(tmpdir(), 'cairn-hooks-'));
   const { config } = loadConfig({ env: { CAIRN_WORK_DIR: workDir, CAIRN__DATABASE__URL: database.url } });
@@ -120,7 +122,7 @@ export async function startFanOutHarness(): Promise<FanOutHarness> {
   };
   const wakes = { count: 0 };
   const fakeDeliverer = (handoff: Handoff = NO_ROOM) => ({ wake: () => void wakes.count++, handoff: () => handoff, stop: () => Promise.resolve() });
-  const consumers = await startEventConsumers(context, bus, fakeDeliverer());
+  const consumers = options.consumers === false ? [] : await startEventConsumers(context, bus, fakeDeliverer());
   const count = async (table: string) => Number((await sql.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
   return {
     database,
