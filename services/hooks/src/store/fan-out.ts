@@ -93,9 +93,8 @@ export interface InsertedTasks {
 /**
  * One first delivery of the payload per hook, each with the payload's delivery id as its uuid (Gitea gives every
  * hook_task a uuid of its own: a departure, docs/webhooks.md); a hook that has one already gets none
- * (hook_tasks_once). The tasks of
- * the first `claim.count` hooks are written claimed for `claim.leaseMs` with their first attempt counted, as
- * claimDueTasks would leave them: the caller hands them to its deliverer after commit (one claim transaction fewer
+ * (hook_tasks_once). The tasks of the first `claim.count` hooks are written claimed for `claim.leaseMs` with their
+ * first attempt counted, as claimDueTasks would leave them: the caller hands them to its deliverer after commit (one claim transaction fewer
  * on a delivery's way), and a crash before it did lets them go to any replica once the lease lapses.
  */
 export async function insertTasks(
