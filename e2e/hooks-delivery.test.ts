@@ -4,7 +4,8 @@
  * issue_comment, pull_request incl. a merge as `closed` + `merged`, release, status) with Gitea's headers and
  * signatures; the branch filter and inactive hooks hold back what they should; organization, user and system hooks
  * fire for the repositories they cover and never for others (a private repository's events stay with its owner's
- * hooks); default hooks are copied into new repositories.
+ * hooks); default hooks are copied into new repositories. Users in payloads are as an anonymous viewer sees them, in
+ * the delivery and in the public event stream's message of the same payload (hooks' outbox, the same delivery id).
  */
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { serviceEnvOverrides } from '@cairn/config';
+import { Client } from 'pg';
 import type { ApiResponse } from './support/client';
 import { type Fixture, USER_PASSWORD, startFixture } from './support/fixture';
 import { type HookReceiver, type ReceivedDelivery, giteaSignature, startHookReceiver } from './support/hook-receiver';
@@ -214,6 +216,34 @@ describe('webhook delivery', () => {
     await ok(202, 'POST', '/repos/alice/app/forks', bob, {});
     const fork = await receiver.waitFor('/repo', eventType('fork'));
     expect(payloadOf(fork)).toMatchObject({ forkee: { full_name: 'alice/app' }, repository: { full_name: 'bob/app' }, sender: { login: 'bob' } });
+  });
+
+  it('shows users as an anonymous viewer sees them, in the delivery and on the public event stream under the same id', async () => {
+    await ok(200, 'PATCH', '/user/settings', fixture.root, { hide_email: true });
+    await ok(200, 'PATCH', '/user/settings', alice, { hide_email: true });
+    await ok(201, 'POST', '/repos/alice/app/issues', fixture.root, { title: 'Admin matter' });
+    const delivery = await receiver.waitFor('/repo', (received) => eventType('issues')(received) && payloadOf(received).issue?.title === 'Admin matter');
+    const pg = new Client({ connectionString: fixture.database.url });
+    await pg.connect();
+    let streamed: { subject: string; data: Buffer };
+    try {
+      // The public stream's message of the payload: its id is the delivery's (the relay may have published it already).
+      const { rows } = await pg.query<{ subject: string; data: Buffer }>('SELECT subject, data FROM hooks.cairn_outbox WHERE id = $1', [delivery.headers['x-gitea-delivery']]);
+      [streamed] = rows;
+    } finally {
+      await pg.end();
+    }
+    expect(streamed.subject).toBe('cairn.events.v1.public.issues');
+    const body = streamed.data.toString('utf8');
+    expect(JSON.parse(body)).toEqual(payloadOf(delivery));
+    for (const sent of [delivery.body, body]) {
+      expect(sent).not.toContain('root@example.com');
+      expect(sent).not.toContain('alice@example.com');
+    }
+    const sent = payloadOf(delivery) as Payload & { sender: { is_admin: boolean; email: string; login_name: string } };
+    expect(sent.sender).toMatchObject({ login: 'root', is_admin: false, login_name: '' });
+    // Gitea's placeholder e-mail (user_model.GetPlaceholderEmail).
+    expect(sent.sender.email).toMatch(/^\d+\+root@/);
   });
 
   it('test-delivers the last commit of the default branch to one hook, even an inactive one', async () => {

@@ -3,8 +3,8 @@
  * a receiver that is down and then up gets the delivery later under its one delivery id; killing the hooks process
  * while a receiver holds a delivery loses nothing and never makes a second delivery id (the same id comes again once
  * the dead process's claim lapses); `[security] DISABLE_WEB_HOOKS` refuses the API, cancels what was pending, keeps
- * the definitions and makes nothing of the events meanwhile; under the default `ALLOWED_HOST_LIST` (external) a
- * loopback target is refused and never connected to.
+ * the definitions and makes no delivery of the events meanwhile (their public stream messages are still written);
+ * under the default `ALLOWED_HOST_LIST` (external) a loopback target is refused and never connected to.
  */
 import { serviceEnvOverrides } from '@cairn/config';
 import { Client } from 'pg';
@@ -51,20 +51,20 @@ describe('webhook delivery under faults', () => {
   const openIssue = (title: string) => expectOk(call('POST', '/repos/alice/app/issues', { title }), 201);
   const ofIssue = (title: string) => (delivery: Delivery) => delivery.payload?.issue?.title === title;
   /**
-   * Until hooks' issues consumer has taken and acknowledged every message of its stream (single-process mode: the
-   * in-process bus's tables in the installation's database), so an event is known to be handled before a restart.
+   * Until hooks has handled the issue's event: its public stream message is in hooks' outbox (also with
+   * DISABLE_WEB_HOOKS), written in the transaction that records the event, so a later instance will not handle it again.
    */
-  const issuesHandled = async () => {
+  const issueHandled = async (title: string) => {
     const pg = new Client({ connectionString: fixture.database.url });
     await pg.connect();
     try {
-      await waitFor('hooks to handle the issue events', async () => {
-        const { rows } = await pg.query<{ behind: boolean }>(
-          `SELECT EXISTS (SELECT 1 FROM cairn_bus.pending p WHERE p.durable LIKE '%hooks-issues')
-               OR EXISTS (SELECT 1 FROM cairn_bus.consumers c JOIN cairn_bus.streams s ON s.name = c.stream
-                          WHERE c.durable LIKE '%hooks-issues' AND c.delivered_seq < s.last_seq) AS behind`,
+      await waitFor('hooks to handle the issue event', async () => {
+        const { rows } = await pg.query(
+          `SELECT 1 FROM hooks.cairn_outbox WHERE subject = 'cairn.events.v1.public.issues' AND position($1 in convert_from(data, 'UTF8')) > 0`,
+          // The body is the gitea type's indented JSON.
+          [`"title": ${JSON.stringify(title)}`],
         );
-        return rows[0]?.behind === false ? true : undefined;
+        return rows.length > 0 ? true : undefined;
       });
     } finally {
       await pg.end();
@@ -133,7 +133,7 @@ describe('webhook delivery under faults', () => {
     expect(new Set(receiver.received.filter((request) => request.path === '/held').map((request) => request.headers['x-gitea-delivery']))).toEqual(new Set([delivered.uuid]));
   });
 
-  it('DISABLE_WEB_HOOKS: the API refuses, pending deliveries are cancelled, definitions stay, events meanwhile make nothing', async () => {
+  it('DISABLE_WEB_HOOKS: the API refuses, pending deliveries are cancelled, definitions stay, events meanwhile make no delivery but are still published', async () => {
     const failing = await startHookReceiver();
     extra.push({ stop: () => failing.close().then(() => ({ code: 0, signal: null })) } as unknown as Instance);
     failing.answer(500);
@@ -148,7 +148,7 @@ describe('webhook delivery under faults', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('webhooks disabled by administrator');
     await openIssue('while disabled');
-    await issuesHandled();
+    await issueHandled('while disabled');
 
     await restart({});
     failing.answer(200);

@@ -1,10 +1,12 @@
 /**
  * @cairn/hooks: webhooks — definitions of every scope, the payloads built once per event from the event stream,
  * their delivery (retried, one circuit breaker per target host, every request through @cairn/outbound's guard) and
- * the delivery history. `start` runs the service inside any process (the supervisor, tests); `main.ts` alone.
+ * the delivery history — and the public event stream built from the same payloads (events/public-stream.ts).
+ * `start` runs the service inside any process (the supervisor, tests); `main.ts` alone.
  */
 import path from 'node:path';
-import { prepareOutbox, type Subscription, guardBus } from '@cairn/bus';
+import { prepareOutbox, startOutboxRelay, type Subscription, guardBus } from '@cairn/bus';
+import { EVENTS_STREAMS } from '@cairn/events';
 import { UserServiceService } from '@cairn/proto/cairn/accounts/v1/accounts_service';
 import { TeamServiceService } from '@cairn/proto/cairn/accounts/v1/orgs_service';
 import { CommitServiceService, MergeServiceService, RefServiceService } from '@cairn/proto/cairn/git/v1/git_service';
@@ -36,7 +38,8 @@ export type { RunningService };
  * (counters) and git-storage (commits); the supervisor starts those first. Graceful stop (SIGTERM): health turns
  * NOT_SERVING, calls in flight finish, the consumers stop (the event in hand is finished and acknowledged), the
  * deliverer finishes the attempts in flight (a task it could not finish is taken up again by any replica once its
- * claim lapses), then the clients and the pool close.
+ * claim lapses), the outbox relay flushes the public events written meanwhile (up to 5 s), then the clients and the
+ * pool close.
  */
 export async function start(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
@@ -65,8 +68,12 @@ export async function start(options: StartOptions): Promise<RunningService> {
     onStop(() => {
       for (const handle of handles) handle.close();
     });
-    // The consumers' processed-event ids live beside the outbox.
+    // The consumers' processed-event ids live beside the outbox, which holds the public stream's messages.
     await prepareOutbox(db);
+    for (const stream of EVENTS_STREAMS) await bus.ensureStream(stream.name, [...stream.subjects], stream.kind);
+    const relay = startOutboxRelay({ db, bus, logger });
+    // Stopped after the consumers and the deliverer (onStop runs in reverse): it flushes what they wrote.
+    onStop(() => relay.stop());
     const context: HooksContext = { db, logger, config, clients };
     const deliverer = startDeliverer(context);
     context.deliverer = deliverer;

@@ -3,7 +3,7 @@
  * retries with the same uuid, refused targets, the per-host breaker, DISABLE_WEB_HOOKS, lease expiry after a crash,
  * and redelivery.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { Code, isCairnError, type RpcContext } from '@cairn/rpc';
 import { HookScope } from '@cairn/proto/cairn/hooks/v1/hooks_service';
 import { eventually } from '@cairn/testing';
@@ -259,7 +259,7 @@ describe('tasks handed over by the fan-out', () => {
   async function writeThroughHandoff(handoff: Handoff, hookId: number) {
     const payloadId = await store.insertPayload();
     return store.db.pool.transaction((tx) =>
-      insertTasks(tx, { id: payloadId, event: 'issues', eventType: 'issues', body: { action: 'opened', number: 1 } }, [hookId], {
+      insertTasks(tx, { id: payloadId, deliveryId: randomUUID(), event: 'issues', eventType: 'issues', body: { action: 'opened', number: 1 } }, [hookId], {
         count: handoff.take(1),
         leaseMs: handoff.leaseMs,
       }),

@@ -140,8 +140,8 @@ export async function openDeliveryDatabase(): Promise<DeliveryDatabase> {
     },
     async insertPayload(payload = { action: 'opened', number: 1 }, event = 'issues', eventType = 'issues') {
       const result = await sql.query<{ id: string }>(
-        'INSERT INTO hook_payloads (event_id, event_type, event, repo_id, payload) VALUES ($1, $2, $3, 1, $4) RETURNING id',
-        [randomUUID(), eventType, event, JSON.stringify(payload)],
+        'INSERT INTO hook_payloads (event_id, event_type, event, repo_id, payload, delivery_id) VALUES ($1, $2, $3, 1, $4, $5) RETURNING id',
+        [randomUUID(), eventType, event, JSON.stringify(payload), randomUUID()],
       );
       return Number(result.rows[0].id);
     },

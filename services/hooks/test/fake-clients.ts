@@ -30,9 +30,18 @@ export function addUser(world: FakeWorld, id: number, login: string): User {
   return user;
 }
 
-export function addRepository(world: FakeWorld, fields: { id: number; ownerId: number; ownerName: string; name: string; private?: boolean; ownerType?: number }): Repository {
+/** The units a repository has unless a test says otherwise. */
+const DEFAULT_UNITS = ['repo.code', 'repo.issues', 'repo.pulls', 'repo.releases'];
+
+export function addRepository(
+  world: FakeWorld,
+  fields: { id: number; ownerId: number; ownerName: string; name: string; private?: boolean; ownerType?: number; ownerVisibility?: string; units?: string[] },
+): Repository {
+  const { units = DEFAULT_UNITS, ownerVisibility = 'public', ...rest } = fields;
   const repository = Repository.fromPartial({
-    ...fields,
+    ...rest,
+    ownerVisibility,
+    units: units.map((key) => ({ key })),
     defaultBranch: 'main',
     storage: 'default',
     created: new Date('2026-01-01T00:00:00Z'),
@@ -81,12 +90,17 @@ export function fakeClients(world: FakeWorld): HooksClients {
     },
     teams: { batchGetTeams: async () => ({ teams: [] }) },
     repos: {
-      batchGetRepositories: async (request: { ids: number[] }) => {
-        count(world, 'batchGetRepositories');
+      batchGetRepositories: async (request: { ids: number[]; viewer?: { userId: number } }) => {
+        const anonymous = request.viewer === undefined || request.viewer.userId === 0;
+        count(world, anonymous ? 'batchGetRepositories(anonymous)' : 'batchGetRepositories');
         return {
           repositories: request.ids.flatMap((id) => {
             const repository = world.repositories.get(id);
-            return repository === undefined ? [] : [{ repository, permission: ownerPermission }];
+            if (repository === undefined) return [];
+            if (!anonymous) return [{ repository, permission: ownerPermission }];
+            // repos' rule for a caller with no viewer (services/repos domain/access.ts decidePermission).
+            if (repository.private || repository.ownerVisibility !== 'public') return [];
+            return [{ repository, permission: { accessMode: 'read', units: Object.fromEntries(repository.units.map((unit) => [unit.key, 'read'])) } }];
           }),
         };
       },

@@ -3,33 +3,14 @@
  * the API's event names into models/webhook HookEvents; models/webhook/webhook.go `EventCheckers` maps each fine
  * event type to its `HasXxxEvent`) and its branch filter (services/webhook/webhook.go `checkBranch`).
  */
+import type { EventType } from '@cairn/events';
 import { globMatcher } from '@cairn/text';
 
-/** Gitea's fine event types (modules/webhook/type.go HookEventType): X-Gitea-Event-Type. */
-export type HookEventType =
-  | 'create'
-  | 'delete'
-  | 'fork'
-  | 'push'
-  | 'issues'
-  | 'issue_assign'
-  | 'issue_label'
-  | 'issue_milestone'
-  | 'issue_comment'
-  | 'pull_request'
-  | 'pull_request_assign'
-  | 'pull_request_label'
-  | 'pull_request_milestone'
-  | 'pull_request_comment'
-  | 'pull_request_review_approved'
-  | 'pull_request_review_rejected'
-  | 'pull_request_review_comment'
-  | 'pull_request_sync'
-  | 'pull_request_review_request'
-  | 'wiki'
-  | 'repository'
-  | 'release'
-  | 'status';
+/**
+ * Gitea's fine event types (modules/webhook/type.go HookEventType): X-Gitea-Event-Type, and the last token of the
+ * public event stream's subjects (@cairn/events' catalogue).
+ */
+export type HookEventType = EventType;
 
 /**
  * The event types each API event name turns on. `issues` and `pull_request` turn on every sub-event of their kind

@@ -17,9 +17,11 @@ import type { PayloadServices } from './services';
 export type { EventPlan, PlannedPayload, BuiltPayload } from './plan';
 export type { PayloadServices } from './services';
 
-/** An event read from its message: its id (processOnce's key) and its plans. */
+/** An event read from its message: its id (processOnce's key), when it committed and its plans. */
 export interface ReadEvent {
   eventId: string;
+  /** meta.occurred_at: the public stream's ce-time; when the message was read if the event has none. */
+  occurredAt: Date;
   plans: EventPlan[];
 }
 
@@ -39,7 +41,7 @@ function planner<T extends { meta?: EventMeta | undefined }>(type: EventDecoder<
     }
     const eventId = event.meta?.eventId ?? '';
     if (!UUID.test(eventId)) return { problem: 'meta.eventId is not a UUID' };
-    return { eventId, plans: plan(services, event, eventId, change) };
+    return { eventId, occurredAt: event.meta?.occurredAt ?? new Date(), plans: plan(services, event, eventId, change) };
   };
 }
 

@@ -31,6 +31,11 @@ export interface EventPlan {
   payloads: PlannedPayload[];
   /** Default hooks to copy into the repository first (cairn.repo.created). */
   copyDefaultHooks?: boolean;
+  /**
+   * The repository is gone (cairn.repo.deleted), so repos can no longer say who may read it: whether it was private,
+   * as the event says (the public stream's visibility, events/visibility.ts).
+   */
+  goneRepository?: { private: boolean };
 }
 
 /** Loads once, on first use: what an event's payloads share is read only if some hook wants one of them. */

@@ -54,6 +54,7 @@ export function repoDeletedPlan(services: PayloadServices, event: RepoDeleted, e
       repoId: event.repoId,
       ownerId: event.ownerId,
       withRepoHooks: false,
+      goneRepository: { private: event.private },
       payloads: [
         {
           key: eventId,

@@ -56,7 +56,7 @@ export function createTestHook(context: HooksContext): AsyncServiceOf<typeof Hoo
     await context.db.pool.transaction(async (tx) => {
       // Its own event id: every test is a delivery of its own.
       const stored = await insertPayload(tx, { eventId: `test:${randomUUID()}`, eventType: 'push', event: coarseEvent('push'), repoId: repository.id, payload });
-      await insertTasks(tx, { id: stored.id, event: coarseEvent('push'), eventType: 'push', body: stored.body }, [hook.id]);
+      await insertTasks(tx, { ...stored, event: coarseEvent('push'), eventType: 'push' }, [hook.id]);
     });
     context.deliverer?.wake();
     return {};

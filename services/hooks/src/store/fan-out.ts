@@ -2,7 +2,7 @@
  * Fan-out's reads and writes: the hooks that may see an event of a repository, its payload row (one per event and
  * event type) and one task per hook that wants it; default hooks copied to a new repository.
  */
-import { randomUUID } from 'node:crypto';
+import { uuidFromName } from '@cairn/bus';
 import { sql, z, type CommonQueryMethods, type DatabaseTransactionConnection } from '@cairn/db';
 import type { MatchableHook } from '../domain/event-match';
 import { type DueTask, taskHookRow, toDueTask } from './tasks';
@@ -29,26 +29,24 @@ const candidateRow = z.object({ id: z.number(), type: z.string(), events: z.arra
  * hooks — an organization's or a user's — and system hooks). Nobody else's: a private repository's events reach only
  * hooks its owner or the site administrator set up.
  */
-export async function activeHooksAt(db: CommonQueryMethods, place: EventPlace, options: { withDefaultHooks?: boolean } = {}): Promise<CandidateHook[]> {
-  // withDefaultHooks: before a new repository's default hooks are copied into it, they stand for their copies.
+export async function activeHooksAt(db: CommonQueryMethods, place: EventPlace): Promise<CandidateHook[]> {
   const rows = await db.any(sql.type(candidateRow)`
     SELECT id, type, events, branch_filter FROM hooks
     WHERE active AND (
       (scope = 'repository' AND repo_id = ${place.repoId} AND ${place.withRepoHooks})
       OR (scope IN ('organization', 'user') AND owner_id = ${place.ownerId})
-      OR scope = 'system'
-      OR (scope = 'default' AND ${options.withDefaultHooks === true}))
+      OR scope = 'system')
     ORDER BY id`);
   return rows.map((row) => ({ id: row.id, type: row.type, events: row.events, branchFilter: row.branch_filter }));
 }
 
 /**
- * Whether any active hook may see events of the repository, its owner unknown yet: a repository hook of it, any
- * organization or user hook, or a system hook. Lets a consumer skip an event without asking repos about it.
+ * A payload's delivery id, from its event and event type alone: the public stream's ce-id (and Nats-Msg-Id) and the
+ * X-Gitea-Delivery of its first delivery to every hook, so a consumer can match the two, and a payload built again
+ * after a crash gets the same one.
  */
-export async function anyHookMaySee(db: CommonQueryMethods, repoId: number): Promise<boolean> {
-  return db.exists(sql.unsafe`
-    SELECT FROM hooks WHERE active AND ((scope = 'repository' AND repo_id = ${repoId}) OR scope IN ('organization', 'user', 'system'))`);
+export function payloadDeliveryId(eventId: string, eventType: string): string {
+  return uuidFromName(`hooks.payload:${eventId}:${eventType}`);
 }
 
 export interface PayloadRow {
@@ -59,22 +57,31 @@ export interface PayloadRow {
   payload: unknown;
 }
 
-const storedPayload = z.object({ id: z.number(), payload: z.record(z.unknown()) });
+const storedPayload = z.object({ id: z.number(), payload: z.record(z.unknown()), delivery_id: z.string() });
+
+/** A stored payload: its row id, its body as stored (jsonb's key order) and its delivery id. */
+export interface StoredPayload {
+  id: number;
+  body: Record<string, unknown>;
+  deliveryId: string;
+}
 
 /**
- * Stores the payload once per (event, event type) and answers its row, the earlier one when there is one: the body as
- * stored (jsonb's key order), so a delivery handed over sends what a later claim of it would.
+ * Stores the payload once per (event, event type) with its delivery id (payloadDeliveryId) and answers its row, the
+ * earlier one when there is one: the body as stored, so a delivery handed over sends what a later claim of it would.
  */
-export async function insertPayload(tx: DatabaseTransactionConnection, row: PayloadRow): Promise<{ id: number; body: Record<string, unknown> }> {
+export async function insertPayload(tx: DatabaseTransactionConnection, row: PayloadRow): Promise<StoredPayload> {
   const json = JSON.stringify(row.payload);
   const inserted = await tx.maybeOne(sql.type(storedPayload)`
-    INSERT INTO hook_payloads (event_id, event_type, event, repo_id, payload)
-    VALUES (${row.eventId}, ${row.eventType}, ${row.event}, ${row.repoId ?? null}, ${json}::jsonb)
+    INSERT INTO hook_payloads (event_id, event_type, event, repo_id, payload, delivery_id)
+    VALUES (${row.eventId}, ${row.eventType}, ${row.event}, ${row.repoId ?? null}, ${json}::jsonb, ${payloadDeliveryId(row.eventId, row.eventType)})
     ON CONFLICT (event_id, event_type) DO NOTHING
-    RETURNING id, payload`);
+    RETURNING id, payload, delivery_id`);
   const stored =
-    inserted ?? (await tx.one(sql.type(storedPayload)`SELECT id, payload FROM hook_payloads WHERE event_id = ${row.eventId} AND event_type = ${row.eventType}`));
-  return { id: stored.id, body: stored.payload };
+    inserted ??
+    (await tx.one(sql.type(storedPayload)`
+      SELECT id, payload, delivery_id FROM hook_payloads WHERE event_id = ${row.eventId} AND event_type = ${row.eventType}`));
+  return { id: stored.id, body: stored.payload, deliveryId: stored.delivery_id };
 }
 
 /** What insertTasks wrote: how many tasks, and those it claimed for the caller to deliver after commit. */
@@ -84,19 +91,20 @@ export interface InsertedTasks {
 }
 
 /**
- * One first delivery of the payload per hook; a hook that has one already gets none (hook_tasks_once). The tasks of
- * the first `claim.count` hooks are written claimed for `claim.leaseMs` with their first attempt counted, as
- * claimDueTasks would leave them: the caller hands them to its deliverer after commit (one claim transaction fewer
+ * One first delivery of the payload per hook, each with the payload's delivery id as its uuid (Gitea gives every
+ * hook_task a uuid of its own: a departure, docs/webhooks.md); a hook that has one already gets none
+ * (hook_tasks_once). The tasks of the first `claim.count` hooks are written claimed for `claim.leaseMs` with their
+ * first attempt counted, as claimDueTasks would leave them: the caller hands them to its deliverer after commit (one claim transaction fewer
  * on a delivery's way), and a crash before it did lets them go to any replica once the lease lapses.
  */
 export async function insertTasks(
   tx: DatabaseTransactionConnection,
-  payload: { id: number; event: string; eventType: string; body: Record<string, unknown> },
+  payload: StoredPayload & { event: string; eventType: string },
   hookIds: readonly number[],
   claim: { count: number; leaseMs: number } = { count: 0, leaseMs: 0 },
 ): Promise<InsertedTasks> {
   if (hookIds.length === 0) return { count: 0, claimed: [] };
-  const rows = hookIds.map((hookId, i) => ({ uuid: randomUUID(), hook_id: hookId, claimed: i < claim.count }));
+  const rows = hookIds.map((hookId, i) => ({ uuid: payload.deliveryId, hook_id: hookId, claimed: i < claim.count }));
   const inserted = await tx.any(sql.type(taskHookRow.extend({ claimed: z.boolean() }))`
     WITH inserted AS (
       INSERT INTO hook_tasks (uuid, hook_id, payload_id, claimed_until, attempts)

@@ -1,7 +1,9 @@
 /**
- * The `hook_tasks` table (0001_hooks.sql): claiming due deliveries, recording each attempt, the history a hook's
- * owner reads, redelivery and cancelling. A task keeps its uuid (X-Gitea-Delivery) over every attempt; a claim is a
- * lease (`claimed_until`), so a replica that dies mid-attempt lets the task go to another once the lease lapses.
+ * The `hook_tasks` table (0001_hooks.sql, 0002_delivery_ids.sql): claiming due deliveries, recording each attempt,
+ * the history a hook's owner reads, redelivery and cancelling. A task keeps its uuid (X-Gitea-Delivery) over every
+ * attempt; a first delivery's is its payload's delivery id, the same for every hook, so a task is found by its hook
+ * and uuid. A claim is a lease (`claimed_until`), so a replica that dies mid-attempt lets the task go to another once
+ * the lease lapses.
  */
 import { randomUUID } from 'node:crypto';
 import { sql, z, type CommonQueryMethods } from '@cairn/db';

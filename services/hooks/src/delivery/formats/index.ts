@@ -12,6 +12,7 @@ import type { DeliveryContent, HookTarget, RenderedRequest, Renderer } from './t
 import { renderWechatwork } from './wechatwork';
 
 export type { DeliveryContent, GiteaPayload, HookTarget, RenderedRequest, Renderer } from './types';
+export { giteaBody } from './gitea';
 
 const RENDERERS: Readonly<Record<string, Renderer>> = {
   gitea: renderGitea,
