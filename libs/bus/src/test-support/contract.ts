@@ -388,7 +388,7 @@ export function describeBusContract(adapter: string, harness: BusContractHarness
       const broadcast = recorder();
       subscriptions.push(await bus.consume({ stream, durable: 'headers', filterSubject: `${root}.>`, handler: consumed.handler }));
       subscriptions.push(await bus.subscribe(`${root}.>`, broadcast.handler));
-      const headers = { 'ce-specversion': '1.0', 'ce-type': 'io.cairn.issues.opened', 'ce-subject': 'alice/hello-world' };
+      const headers = { 'ce-id': 'x-1', 'ce-type': 'io.cairn.issues.opened', 'ce-subject': 'alice/hello-world' };
       const [withHeaders, without] = [uuidv7(), uuidv7()];
       await bus.publish(`${root}.issues`, withHeaders, encoder.encode('{}'), headers);
       await bus.publish(`${root}.internal`, without, encoder.encode('x'));
