@@ -4,9 +4,10 @@
  * on NATS.
  */
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { createTestDatabase, testNatsUrl, type TestDatabase } from '@cairn/testing';
+import { createTestDatabase, testNatsUrl, type TestDatabase, uniqueName } from '@cairn/testing';
 import { apiClient, type ApiClient } from './support/client';
 import { baseEnv, basicAuth, cleanUpWorkDir, makeWorkDir, runCli, startInstance, waitFor, type Instance } from './support/instance';
+import { deleteStreamsOf } from './support/nats-streams';
 
 jest.setTimeout(120_000);
 
@@ -25,17 +26,20 @@ describe('accounts API through the gateway', () => {
   let watch: Subscription;
   const events: ReceivedEvent[] = [];
   const admin = basicAuth('root', 'root-pass-123');
+  // A `[bus] PREFIX` of its own on the machine's NATS (its streams deleted afterwards); subjects are read back in the
+  // code's names (`cairn.user.created`).
+  const prefix = uniqueName('e2eapi');
 
   beforeAll(async () => {
     nats = await connect({ servers: testNatsUrl() });
-    watch = nats.subscribe('cairn.>', {
+    watch = nats.subscribe(`${prefix}.>`, {
       callback: (_err, msg) => {
-        events.push({ subject: msg.subject, id: msg.headers?.get('Nats-Msg-Id'), body: msg.json<Record<string, unknown>>() });
+        events.push({ subject: `cairn${msg.subject.slice(prefix.length)}`, id: msg.headers?.get('Nats-Msg-Id'), body: msg.json<Record<string, unknown>>() });
       },
     });
     database = await createTestDatabase('e2e_api');
     workDir = makeWorkDir();
-    const env = baseEnv(workDir, { CAIRN__database__URL: database.url, CAIRN__bus__URL: testNatsUrl(), CAIRN__server__HTTP_PORT: '0' });
+    const env = baseEnv(workDir, { CAIRN__database__URL: database.url, CAIRN__bus__URL: testNatsUrl(), CAIRN__bus__PREFIX: prefix, CAIRN__server__HTTP_PORT: '0' });
     instance = await startInstance(workDir, env);
     api = apiClient(instance.httpUrl);
     const created = await runCli(['admin', 'user', 'create', '--username', 'root', '--password', 'root-pass-123', '--email', 'root@example.com', '--admin'], env);
@@ -47,6 +51,7 @@ describe('accounts API through the gateway', () => {
     await nats?.close();
     await cleanUpWorkDir(workDir, instance === undefined ? [] : [instance]);
     await database?.drop();
+    await deleteStreamsOf([prefix]);
   });
 
   const eventsFor = (subject: string, match: (body: Record<string, unknown>) => boolean): ReceivedEvent[] =>

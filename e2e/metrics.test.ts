@@ -5,8 +5,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createTestDatabase, testNatsUrl, type TestDatabase } from '@cairn/testing';
+import { createTestDatabase, testNatsUrl, type TestDatabase, uniqueName } from '@cairn/testing';
 import { ROOT, baseEnv, basicAuth, cleanUpWorkDir, freePort, makeWorkDir, readRuntime, startInstance, type Instance } from './support/instance';
+import { deleteStreamsOf } from './support/nats-streams';
 
 jest.setTimeout(180_000);
 
@@ -105,6 +106,8 @@ describe('metrics with every service in the supervisor process', () => {
 });
 
 describe('metrics with every service in its own process (NATS)', () => {
+  // A `[bus] PREFIX` of its own on the machine's NATS, its streams deleted afterwards.
+  const prefix = uniqueName('e2emetrics');
   let database: TestDatabase;
   let workDir: string;
   let instance: Instance;
@@ -117,6 +120,7 @@ describe('metrics with every service in its own process (NATS)', () => {
       baseEnv(workDir, {
         CAIRN__database__URL: database.url,
         CAIRN__bus__URL: testNatsUrl(),
+        CAIRN__bus__PREFIX: prefix,
         CAIRN__server__HTTP_PORT: '0',
         CAIRN__metrics__ENABLED: 'true',
       }),
@@ -126,6 +130,7 @@ describe('metrics with every service in its own process (NATS)', () => {
   afterAll(async () => {
     await cleanUpWorkDir(workDir, instance === undefined ? [] : [instance]);
     await database?.drop();
+    await deleteStreamsOf([prefix]);
   });
 
   it('gives every service process a metrics port of its own, recorded in the runtime file', async () => {

@@ -4,7 +4,7 @@
  * and SIGTERM shuts everything down cleanly.
  */
 import * as fs from 'node:fs';
-import { createTestDatabase, testNatsUrl, type TestDatabase } from '@cairn/testing';
+import { createTestDatabase, testNatsUrl, type TestDatabase, uniqueName } from '@cairn/testing';
 import {
   baseEnv,
   basicAuth,
@@ -19,10 +19,13 @@ import {
   waitFor,
   type Instance,
 } from './support/instance';
+import { deleteStreamsOf } from './support/nats-streams';
 
 jest.setTimeout(180_000);
 
 describe('supervisor with PostgreSQL and NATS configured', () => {
+  // A `[bus] PREFIX` of its own on the machine's NATS, its streams deleted afterwards.
+  const prefix = uniqueName('e2esuper');
   let database: TestDatabase;
   let workDir: string;
   let env: NodeJS.ProcessEnv;
@@ -35,6 +38,7 @@ describe('supervisor with PostgreSQL and NATS configured', () => {
     env = baseEnv(workDir, {
       CAIRN__database__URL: database.url,
       CAIRN__bus__URL: testNatsUrl(),
+      CAIRN__bus__PREFIX: prefix,
       // A fixed port, so a restart after `kill -9` needs the old gateway gone.
       CAIRN__server__HTTP_PORT: String(await freePort()),
     });
@@ -45,6 +49,7 @@ describe('supervisor with PostgreSQL and NATS configured', () => {
   afterAll(async () => {
     await cleanUpWorkDir(workDir, instances);
     await database?.drop();
+    await deleteStreamsOf([prefix]);
   });
 
   const childPid = (name: string): number => {

@@ -56,13 +56,13 @@ it('gives the producer’s stream the configured limits, and updates them when t
 });
 
 it('gives an events stream the events limits, every stream its replicas, and the relay\'s horizon as duplicate window', async () => {
-  const bus = await open(limits, { maxAgeMs: 3_600_000, maxBytes: 1024, replicas: 1 }, { maxAgeMs: 720 * 3_600_000, maxBytes: 10 * 1024 ** 3, replicas: 1 });
+  const bus = await open(limits, { maxAgeMs: 3_600_000, maxBytes: 1024, replicas: 1 }, { maxAgeMs: 720 * 3_600_000, maxBytes: 1024 ** 3, replicas: 1 });
   await bus.ensureStream('CAIRN_EVENTS_KIND', ['cairn.kind.events.>'], 'events');
   await bus.ensureStream('CAIRN_INTERNAL_KIND', ['cairn.kind.internal.>']);
   const window = nanos(RELAY_RETRY_HORIZON_MS);
   expect(await streamConfig(`${limits.toUpperCase()}_EVENTS_KIND`)).toMatchObject({
     max_age: nanos(720 * 3_600_000),
-    max_bytes: 10 * 1024 ** 3,
+    max_bytes: 1024 ** 3,
     num_replicas: 1,
     duplicate_window: window,
     storage: 'file',

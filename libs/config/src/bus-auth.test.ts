@@ -90,12 +90,12 @@ describe('[bus] PREFIX, stream limits and replicas', () => {
     expect(loadBusConfig({}).config.bus).toMatchObject({ prefix: 'cairn', streamMaxAgeMs: 7 * 24 * 3_600_000, streamMaxBytes: 1024 ** 3 });
   });
 
-  it('reads the public event streams\' limits and the replicas, defaults 30 days, 10 GiB and 1', () => {
+  it('reads the public event streams\' limits and the replicas, defaults 30 days, 1 GiB and 1', () => {
     const set = loadBusConfig({ EVENTS_MAX_AGE: '2160h', EVENTS_MAX_BYTES: '0', STREAM_REPLICAS: '3' });
     expect(set.config.bus).toMatchObject({ eventsMaxAgeMs: 90 * 24 * 3_600_000, eventsMaxBytes: 0, streamReplicas: 3 });
     expect(set.warnings).toEqual([]);
     expect(loadBusConfig({ EVENTS_MAX_AGE: '0' }).config.bus.eventsMaxAgeMs).toBe(0);
-    expect(loadBusConfig({}).config.bus).toMatchObject({ eventsMaxAgeMs: 30 * 24 * 3_600_000, eventsMaxBytes: 10 * 1024 ** 3, streamReplicas: 1 });
+    expect(loadBusConfig({}).config.bus).toMatchObject({ eventsMaxAgeMs: 30 * 24 * 3_600_000, eventsMaxBytes: 1024 ** 3, streamReplicas: 1 });
   });
 
   it.each([

@@ -65,7 +65,7 @@ describe('defaults', () => {
         streamMaxAgeMs: 604_800_000,
         streamMaxBytes: 1_073_741_824,
         eventsMaxAgeMs: 2_592_000_000,
-        eventsMaxBytes: 10_737_418_240,
+        eventsMaxBytes: 1_073_741_824,
         streamReplicas: 1,
       },
       log: { level: 'info' },

@@ -278,8 +278,12 @@ export const DEFAULT_STREAM_MAX_BYTES = 1024 * 1024 * 1024;
  * who replay from a point in time (a CI system back after a long weekend, an analytics backfill), so it keeps a month.
  */
 export const DEFAULT_EVENTS_MAX_AGE_MS = 30 * 24 * HOUR_MS;
-/** `[bus] EVENTS_MAX_BYTES` default: 10 GiB per event stream, a month of a busy instance's webhook-sized payloads. */
-export const DEFAULT_EVENTS_MAX_BYTES = 10 * 1024 * 1024 * 1024;
+/**
+ * `[bus] EVENTS_MAX_BYTES` default: 1 GiB per event stream, as for the internal ones. JetStream reserves a file
+ * stream's max bytes on the server when the stream is created (a server with less storage left refuses it: "insufficient
+ * storage resources available"), so the default fits a small NATS server; a busy instance raises it to keep its month.
+ */
+export const DEFAULT_EVENTS_MAX_BYTES = 1024 * 1024 * 1024;
 /** `[bus] STREAM_REPLICAS`: JetStream keeps at most 5 copies of a stream (num_replicas 1..5). */
 const STREAM_REPLICAS_RANGE = { min: 1, max: 5 };
 

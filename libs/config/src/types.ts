@@ -122,7 +122,7 @@ export interface CairnConfig {
     streamMaxBytes: number;
     /** `[bus] EVENTS_MAX_AGE` in ms, default 30 days (0: no limit): the same for the public event streams. */
     eventsMaxAgeMs: number;
-    /** `[bus] EVENTS_MAX_BYTES`, default 10 GiB (0: no limit): the same for the public event streams. */
+    /** `[bus] EVENTS_MAX_BYTES`, default 1 GiB (0: no limit): the same for the public event streams. */
     eventsMaxBytes: number;
     /** `[bus] STREAM_REPLICAS`, default 1 (1..5): copies of every stream Cairn creates in a clustered NATS. */
     streamReplicas: number;
